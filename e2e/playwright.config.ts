@@ -1,0 +1,75 @@
+import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Two servers from the same build, each with its own fresh embedded database:
+// the main one, and one whose minimum app version is higher than the web app's,
+// so the version-update modal (418) is exercised against the real server.
+export const MAIN_PORT = 4310;
+export const OUTDATED_PORT = 4311;
+
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function serverEnv(port: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(join(tmpdir(), `verilead-e2e-${port}-`)),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    RATE_LIMIT_MAX: '100000',
+    ...extra,
+  };
+}
+
+const root = join(import.meta.dirname, '..');
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list'], ['json', { outputFile: join(root, 'test-results/e2e.json') }]],
+  outputDir: join(root, 'test-results/e2e'),
+  use: {
+    baseURL: `http://127.0.0.1:${MAIN_PORT}`,
+    browserName: 'chromium',
+    launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
+    screenshot: 'only-on-failure',
+    trace: 'off',
+  },
+  webServer: [
+    {
+      command: 'node scripts/start.mjs --no-build',
+      cwd: root,
+      url: `http://127.0.0.1:${MAIN_PORT}/api/v1/openapi.json`,
+      env: serverEnv(MAIN_PORT),
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: 'node scripts/start.mjs --no-build',
+      cwd: root,
+      url: `http://127.0.0.1:${OUTDATED_PORT}/api/v1/openapi.json`,
+      env: serverEnv(OUTDATED_PORT, { MIN_APP_VERSION: '99.0.0', APP_UPDATE_CODE: 'clear_storage_reload' }),
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
+});

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `npm start`: build the web app when its sources changed, then run the server
+// (API + worker + built SPA on one port). Extra arguments go to the server,
+// e.g. `npm start -- --demo-mail-world`.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const webDir = join(root, 'apps/web');
+const builtIndex = join(webDir, 'dist/index.html');
+
+function newestMtime(path) {
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = info.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+function webIsStale() {
+  if (!existsSync(builtIndex)) return true;
+  const built = statSync(builtIndex).mtimeMs;
+  const sources = [join(webDir, 'src'), join(webDir, 'index.html'), join(root, 'packages/contracts/src')];
+  return sources.some((source) => existsSync(source) && newestMtime(source) > built);
+}
+
+if (webIsStale() && !process.argv.includes('--no-build')) {
+  console.log('Building the web app...');
+  const build = spawnSync('npm', ['run', 'build', '-w', '@verilead/web'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const serverArgs = process.argv.slice(2).filter((arg) => arg !== '--no-build');
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts'), ...serverArgs], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
