@@ -1,0 +1,261 @@
+/**
+ * Verifier benchmark: the Verilead engine (`verifyMany` from @verilead/verifier) against the npm package
+ * `deep-email-validator` over the same 10,000-address corpus served by a local mail world on loopback.
+ *
+ *   npx tsx bench/verifier.bench.ts            (or `npm run bench`, which runs every bench/*.bench.ts)
+ *   BENCH_SIZE=2000 npx tsx bench/verifier.bench.ts   (smaller corpus)
+ *
+ * The world (DNS + SMTP) runs in this process; each verifier runs in its own child process, so its
+ * throughput, per-address latency and peak RSS are its own. Nothing leaves 127.0.0.0/8: the children point
+ * node's resolver at the world's DNS and replace dns.lookup so a host name can only resolve through it.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import dns from 'node:dns';
+import { fileURLToPath } from 'node:url';
+import { makeCorpus, startMailWorld, type TExpected } from '@verilead/mailworld';
+
+const SEED = 42;
+const SIZE = Number(process.env.BENCH_SIZE ?? 10_000);
+const PEER_CONCURRENCY = 50;
+const ENGINE_CONCURRENCY = 50;
+const PHASE_LIMIT_MS = 10 * 60_000;
+const HELO_NAME = 'bench.verilead.test';
+const MAIL_FROM = 'bounce@verilead.test';
+
+type TRow = { email: string; status: string; reason: string; ms: number };
+type TWorkerResult = { kind: 'result'; rows: TRow[]; wallMs: number; maxRssBytes: number } | { kind: 'skipped'; why: string };
+type TWorkerArgs = { worker: 'engine' | 'peer'; dnsServers: string[]; smtpPort: number; greylistDelayMs: number };
+
+// ---------------------------------------------------------------- children
+
+/** Resolve host names only through the mail world's DNS (A records), never the system resolver. */
+function confineResolver(dnsServers: string[]): void {
+  dns.setServers(dnsServers);
+  const resolver = new dns.Resolver();
+  resolver.setServers(dnsServers);
+  type TLookupCallback = (error: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
+  const confinedLookup = (hostname: string, options: unknown, callback?: TLookupCallback): void => {
+    const cb = (typeof options === 'function' ? options : callback) as TLookupCallback;
+    const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all === true;
+    if (/^\d+\.\d+\.\d+\.\d+$/.test(hostname)) {
+      process.nextTick(() => (all ? cb(null, [{ address: hostname, family: 4 }]) : cb(null, hostname, 4)));
+      return;
+    }
+    resolver.resolve4(hostname, (error, addresses) => {
+      const first = addresses?.[0];
+      if (error || !first || !first.startsWith('127.')) {
+        const failure: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+        failure.code = 'ENOTFOUND';
+        cb(failure);
+        return;
+      }
+      if (all) cb(null, [{ address: first, family: 4 }]);
+      else cb(null, first, 4);
+    });
+  };
+  (dns as unknown as { lookup: unknown }).lookup = confinedLookup;
+}
+
+async function runEngine(args: TWorkerArgs, emails: string[]): Promise<TWorkerResult> {
+  let verifier: Record<string, unknown>;
+  try {
+    verifier = (await import('@verilead/verifier')) as Record<string, unknown>;
+  } catch (error) {
+    return { kind: 'skipped', why: `@verilead/verifier did not load: ${(error as Error).message}` };
+  }
+  const verifyMany = verifier.verifyMany as
+    | ((addresses: Iterable<string>, options: Record<string, unknown>) => AsyncIterable<Record<string, unknown>>)
+    | undefined;
+  if (typeof verifyMany !== 'function') return { kind: 'skipped', why: '@verilead/verifier exports no verifyMany yet' };
+  const rows: TRow[] = [];
+  const started = performance.now();
+  const results = verifyMany(emails, {
+    dnsServers: args.dnsServers,
+    smtpPort: args.smtpPort,
+    heloName: HELO_NAME,
+    mailFrom: MAIL_FROM,
+    mode: 'fastest_turnaround',
+    // tarpit hosts wait 3 s per reply: a reply timeout below that reports them as smtp_timeout
+    timeouts: { dnsMs: 2000, connectMs: 2000, replyMs: 2000, totalMs: 30_000 },
+    // the world greylists for greylistDelayMs; one retry just after it lets greylisted mailboxes resolve
+    greylistSchedule: [args.greylistDelayMs + 250],
+    concurrency: ENGINE_CONCURRENCY,
+  });
+  for await (const result of results) {
+    const reason = result.reason as { code?: string } | string | undefined;
+    rows.push({
+      email: String(result.email),
+      status: String(result.status),
+      reason: typeof reason === 'string' ? reason : String(reason?.code ?? ''),
+      ms: Number(result.time_taken ?? 0),
+    });
+  }
+  return { kind: 'result', rows, wallMs: performance.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 };
+}
+
+/** deep-email-validator's answer mapped to our statuses: valid -> valid; SMTP timeouts, 4xx and dropped connections -> unknown; other failures -> invalid. */
+function mapPeerAnswer(output: { valid: boolean; reason?: string; validators: Record<string, { reason?: string } | undefined> }): { status: string; reason: string } {
+  if (output.valid) return { status: 'valid', reason: 'valid_mailbox' };
+  const level = output.reason ?? 'unknown';
+  const detail = output.validators[level]?.reason ?? '';
+  if (level === 'smtp' && /Timeout|closed|ECONN|ETIMEDOUT|try again|busy|shut down|storage/i.test(detail)) return { status: 'unknown', reason: `smtp: ${detail}` };
+  return { status: 'invalid', reason: `${level}: ${detail}` };
+}
+
+async function runPeer(args: TWorkerArgs, emails: string[]): Promise<TWorkerResult> {
+  if (args.smtpPort !== 25) return { kind: 'skipped', why: `deep-email-validator only dials port 25; the world is on ${args.smtpPort}` };
+  const { validate } = await import('deep-email-validator');
+  const rows: TRow[] = [];
+  const started = performance.now();
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < emails.length) {
+      const email = emails[next++] as string;
+      const t0 = performance.now();
+      let mapped: { status: string; reason: string };
+      try {
+        const output = await validate({ email, sender: MAIL_FROM, additionalTopLevelDomains: ['test'] });
+        mapped = mapPeerAnswer(output as Parameters<typeof mapPeerAnswer>[0]);
+      } catch (error) {
+        mapped = { status: 'unknown', reason: `threw: ${(error as Error).message}` };
+      }
+      rows.push({ email, ...mapped, ms: performance.now() - t0 });
+    }
+  };
+  await Promise.all(Array.from({ length: PEER_CONCURRENCY }, lane));
+  return { kind: 'result', rows, wallMs: performance.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 };
+}
+
+async function runWorker(args: TWorkerArgs): Promise<void> {
+  confineResolver(args.dnsServers);
+  const emails = makeCorpus(SIZE, SEED).map((e) => e.email);
+  const result = args.worker === 'engine' ? await runEngine(args, emails) : await runPeer(args, emails);
+  process.send?.(result, () => process.exit(0));
+}
+
+// ---------------------------------------------------------------- parent
+
+function runChild(args: TWorkerArgs): Promise<TWorkerResult> {
+  return new Promise((resolve) => {
+    const child: ChildProcess = fork(fileURLToPath(import.meta.url), [JSON.stringify(args)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let settled = false;
+    const finish = (result: TWorkerResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(limit);
+      resolve(result);
+    };
+    const limit = setTimeout(() => {
+      child.kill('SIGKILL');
+      finish({ kind: 'skipped', why: `${args.worker} did not finish within ${PHASE_LIMIT_MS / 60_000} min` });
+    }, PHASE_LIMIT_MS);
+    child.on('message', (message) => finish(message as TWorkerResult));
+    child.on('exit', (code, signal) => finish({ kind: 'skipped', why: `${args.worker} exited (${code ?? signal}) without a result` }));
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+type TSummary = { name: string; n: number; perSecond: number; p50: number; p99: number; accuracy: number; reasonAccuracy: number; unknown: number; rssMb: number };
+
+function summarise(name: string, result: Extract<TWorkerResult, { kind: 'result' }>, truth: Map<string, TExpected>): TSummary {
+  const times = result.rows.map((r) => r.ms).sort((a, b) => a - b);
+  let statusHits = 0;
+  let reasonHits = 0;
+  let unknown = 0;
+  for (const row of result.rows) {
+    const expected = truth.get(row.email.toLowerCase());
+    if (expected?.status === row.status) statusHits++;
+    if (expected?.status === row.status && expected.reason === row.reason) reasonHits++;
+    if (row.status === 'unknown') unknown++;
+  }
+  const n = result.rows.length;
+  return {
+    name, n,
+    perSecond: n / (result.wallMs / 1000),
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    accuracy: (100 * statusHits) / Math.max(1, n),
+    reasonAccuracy: (100 * reasonHits) / Math.max(1, n),
+    unknown: (100 * unknown) / Math.max(1, n),
+    rssMb: result.maxRssBytes / 1024 / 1024,
+  };
+}
+
+function printScenarioTable(results: Map<string, Extract<TWorkerResult, { kind: 'result' }>>, tagsByEmail: Map<string, string>, truth: Map<string, TExpected>): void {
+  const names = [...results.keys()];
+  const rowsByScenario = new Map<string, Map<string, [number, number]>>();
+  for (const [name, result] of results) {
+    for (const row of result.rows) {
+      const scenario = tagsByEmail.get(row.email.toLowerCase()) ?? '?';
+      const perName = rowsByScenario.get(scenario) ?? new Map<string, [number, number]>();
+      rowsByScenario.set(scenario, perName);
+      const cell = perName.get(name) ?? [0, 0];
+      cell[1]++;
+      if (truth.get(row.email.toLowerCase())?.status === row.status) cell[0]++;
+      perName.set(name, cell);
+    }
+  }
+  console.log(`\nstatus accuracy by scenario (% of that scenario's addresses):`);
+  console.log(`  ${'scenario'.padEnd(12)} ${'n'.padStart(6)}  ${names.map((n) => n.padStart(22)).join('')}`);
+  for (const [scenario, perName] of [...rowsByScenario].sort()) {
+    const count = Math.max(...[...perName.values()].map((c) => c[1]));
+    const cells = names.map((n) => {
+      const c = perName.get(n);
+      return (c ? `${((100 * c[0]) / c[1]).toFixed(1)}%` : '-').padStart(22);
+    });
+    console.log(`  ${scenario.padEnd(12)} ${String(count).padStart(6)}  ${cells.join('')}`);
+  }
+}
+
+async function runBench(): Promise<void> {
+  const corpus = makeCorpus(SIZE, SEED);
+  const started = Date.now();
+  const tagsByEmail = new Map(corpus.map((e) => [e.email.toLowerCase(), e.tags[0] ?? '?']));
+  const finished = new Map<string, Extract<TWorkerResult, { kind: 'result' }>>();
+  const summaries: TSummary[] = [];
+  let truth = new Map<string, TExpected>();
+  for (const [worker, label] of [['engine', 'verilead'], ['peer', 'deep-email-validator']] as const) {
+    // a fresh world per verifier: greylisting state must not carry over from one to the other
+    const world = await startMailWorld({ corpus });
+    truth = world.truth;
+    console.log(`${label}: mail world DNS ${world.dnsServers.join(',')}, SMTP port ${world.smtpPort}, ${corpus.length} addresses (seed ${SEED}), greylist ${world.greylistDelayMs} ms`);
+    let result: TWorkerResult;
+    try {
+      result = await runChild({ worker, dnsServers: world.dnsServers, smtpPort: world.smtpPort, greylistDelayMs: world.greylistDelayMs });
+    } finally {
+      await world.stop();
+    }
+    if (result.kind === 'skipped') {
+      console.log(`  ${label}: skipped — ${result.why}`);
+      continue;
+    }
+    finished.set(label, result);
+    const summary = summarise(label, result, truth);
+    summaries.push(summary);
+    console.log(`  ${label}: ${summary.n} results in ${(result.wallMs / 1000).toFixed(1)} s`);
+  }
+  console.log(`\n${'verifier'.padEnd(22)}${'addr/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'status ok'.padStart(11)}${'reason ok'.padStart(11)}${'unknown'.padStart(9)}${'peak RSS'.padStart(10)}`);
+  for (const s of summaries) {
+    const reason = s.name === 'verilead' ? `${s.reasonAccuracy.toFixed(1)}%` : 'n/a';
+    console.log(`${s.name.padEnd(22)}${s.perSecond.toFixed(1).padStart(9)}${s.p50.toFixed(0).padStart(9)}${s.p99.toFixed(0).padStart(9)}` +
+      `${`${s.accuracy.toFixed(1)}%`.padStart(11)}${reason.padStart(11)}${`${s.unknown.toFixed(1)}%`.padStart(9)}${`${s.rssMb.toFixed(0)} MB`.padStart(10)}`);
+  }
+  if (finished.size > 0) printScenarioTable(finished, tagsByEmail, truth);
+  console.log(`\n(status ok = status equals the world's truth; reason ok = reason code equals it too. deep-email-validator has no reason codes;`);
+  console.log(` its answer is mapped valid->valid, SMTP timeout/4xx/dropped connection->unknown, anything else->invalid. Total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+const workerArgs = process.argv[2]?.startsWith('{') ? (JSON.parse(process.argv[2]) as TWorkerArgs) : null;
+if (workerArgs) {
+  await runWorker(workerArgs);
+} else {
+  await runBench();
+  process.exit(0);
+}

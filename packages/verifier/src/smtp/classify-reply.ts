@@ -1,0 +1,113 @@
+import type { TReasonCode } from '../types';
+
+export type TSmtpReply = {
+  code: number;
+  /** RFC 3463 enhanced status code such as '5.1.1', when the server sent one. */
+  enhanced: string | null;
+  /** Text of all lines joined with spaces, codes removed. */
+  text: string;
+  lines: string[];
+};
+
+/**
+ * What a reply means for the recipient probed:
+ * - accepted: 2xx;
+ * - rejected: the mailbox does not take mail (invalid, with the reason);
+ * - blocked: a policy / reputation rejection of the verifier itself (unknown: verifier_blocked, never invalid);
+ * - greylisted: temporary failure worth retrying on the greylisting schedule;
+ * - too_many_recipients: 452 / x.5.3, retry this recipient on a new session;
+ * - unavailable: 421 and other temporary failures of the service (fail over / back off);
+ * - error: anything unclassifiable (unknown: smtp_error).
+ */
+export type TReplyClass =
+  | { kind: 'accepted' }
+  | { kind: 'rejected'; reason: 'mailbox_not_found' | 'mailbox_disabled' | 'mailbox_full' }
+  | { kind: 'blocked' }
+  | { kind: 'greylisted' }
+  | { kind: 'too_many_recipients' }
+  | { kind: 'unavailable' }
+  | { kind: 'error' };
+
+const POLICY_WORDS = /\b(block(ed|list)?|blacklist(ed)?|spam(haus)?|policy|reputation|rbl|dnsbl|denied|refused|banned|abuse|not allowed to send|client host|your ip|relay)/i;
+const UNKNOWN_USER_WORDS = /(user unknown|unknown user|no such (user|mailbox|recipient)|does not exist|doesn't exist|not exist|mailbox (unavailable|not found)|recipient (unknown|not found|rejected|address rejected)|invalid (recipient|mailbox|address)|address rejected|unrouteable|not found|no mailbox)/i;
+const DISABLED_WORDS = /(disabled|deactivated|inactive|suspended|no longer active|account (is )?locked)/i;
+const FULL_WORDS = /(mailbox (is )?full|over quota|quota exceeded|exceeded storage|insufficient storage)/i;
+
+/** Parse the enhanced status code at the start of a reply text ('5.1.1 User unknown'). */
+export function parseEnhancedCode(text: string): string | null {
+  const match = /^([245])\.(\d{1,3})\.(\d{1,3})(?=\s|$)/.exec(text.trim());
+  return match ? `${match[1]}.${match[2]}.${match[3]}` : null;
+}
+
+function classifyEnhanced(enhanced: string): TReplyClass | null {
+  const [cls, subject, detail] = enhanced.split('.').map(Number) as [number, number, number];
+  if (cls === 2) return { kind: 'accepted' };
+  if (cls === 5) {
+    if (subject === 1) {
+      if (detail === 7 || detail === 8) return { kind: 'blocked' }; // our sender address was refused
+      return { kind: 'rejected', reason: 'mailbox_not_found' };
+    }
+    if (subject === 2) {
+      if (detail === 1) return { kind: 'rejected', reason: 'mailbox_disabled' };
+      if (detail === 2) return { kind: 'rejected', reason: 'mailbox_full' };
+      return null;
+    }
+    if (subject === 7) return { kind: 'blocked' };
+    if (subject === 5 && detail === 3) return { kind: 'too_many_recipients' };
+    return null;
+  }
+  // class 4: temporary
+  if (subject === 2 && detail === 2) return { kind: 'rejected', reason: 'mailbox_full' };
+  if (subject === 5 && detail === 3) return { kind: 'too_many_recipients' };
+  if (subject === 4) return { kind: 'unavailable' };
+  if (subject === 7 || subject === 1 || subject === 2 || subject === 3) return { kind: 'greylisted' };
+  return null;
+}
+
+function classifyBasic(reply: TSmtpReply): TReplyClass {
+  const { code, text } = reply;
+  if (code >= 200 && code < 300) return { kind: 'accepted' };
+  if (code === 421) return { kind: 'unavailable' };
+  if (code === 450 || code === 451) return { kind: 'greylisted' };
+  if (code === 452) return FULL_WORDS.test(text) && !/recipient/i.test(text) ? { kind: 'unavailable' } : { kind: 'too_many_recipients' };
+  if (code >= 400 && code < 500) return { kind: 'unavailable' };
+  if (code === 530 || code === 535 || code === 538) return { kind: 'blocked' };
+  if (code === 550 || code === 551 || code === 553 || code === 554) {
+    if (POLICY_WORDS.test(text)) return { kind: 'blocked' };
+    if (DISABLED_WORDS.test(text)) return { kind: 'rejected', reason: 'mailbox_disabled' };
+    if (FULL_WORDS.test(text)) return { kind: 'rejected', reason: 'mailbox_full' };
+    if (UNKNOWN_USER_WORDS.test(text) || code !== 554) return { kind: 'rejected', reason: 'mailbox_not_found' };
+    return { kind: 'error' };
+  }
+  if (code === 552) return { kind: 'rejected', reason: 'mailbox_full' };
+  return { kind: 'error' };
+}
+
+/**
+ * Classify an SMTP reply to RCPT TO (also used for MAIL FROM and the greeting): by the RFC 3463 enhanced status
+ * code first, when present and consistent with the basic code's class, then by the basic code and its text.
+ */
+export function classifyReply(reply: TSmtpReply): TReplyClass {
+  if (reply.code === 421) return { kind: 'unavailable' };
+  const enhanced = reply.enhanced;
+  if (enhanced && enhanced[0] === String(reply.code)[0]) {
+    const byEnhanced = classifyEnhanced(enhanced);
+    if (byEnhanced) return byEnhanced;
+  }
+  return classifyBasic(reply);
+}
+
+/** Reason code of an unknown verdict for a non-final class. */
+export function getUnknownReason(kind: TReplyClass['kind']): TReasonCode {
+  switch (kind) {
+    case 'blocked':
+      return 'verifier_blocked';
+    case 'greylisted':
+      return 'greylisted';
+    case 'too_many_recipients':
+    case 'unavailable':
+      return 'service_unavailable';
+    default:
+      return 'smtp_error';
+  }
+}

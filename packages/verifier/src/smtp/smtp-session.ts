@@ -1,0 +1,276 @@
+import tls from 'node:tls';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import { parseEnhancedCode, type TSmtpReply } from './classify-reply';
+import type { TDial } from '../types';
+
+export type TSmtpFailureKind = 'timeout' | 'refused' | 'connection_lost' | 'protocol';
+
+/** A transport-level failure: no reply could be had (timeout, refused or lost connection, garbage). */
+export class SmtpFailure extends Error {
+  constructor(
+    readonly kind: TSmtpFailureKind,
+    message: string,
+    /** True when a timeout was cut short by the verification's total deadline (not the host's fault). */
+    readonly clipped = false,
+  ) {
+    super(message);
+    this.name = 'SmtpFailure';
+  }
+}
+
+export type TTranscriptSink = (direction: 'C' | 'S', line: string) => void;
+
+export type TSessionOptions = {
+  /** IP address (or host name) to connect to. */
+  address: string;
+  port: number;
+  /** MX host name, used as TLS server name. */
+  serverName: string;
+  heloName: string;
+  dial: TDial;
+  connectMs: number;
+  replyMs: number;
+  /** Reply timeouts never run past this epoch-ms deadline. */
+  deadline: number;
+  sink?: TTranscriptSink;
+};
+
+const MAX_LINE = 4096;
+
+/** Default dial: a plain TCP connection. */
+export const dialTcp: TDial = ({ host, port }) => net.connect({ host, port });
+
+/** A client SMTP session written for verification: EHLO/HELO, STARTTLS, MAIL, RCPT, RSET, QUIT. */
+export class SmtpSession {
+  private socket: Duplex;
+  private buffer = '';
+  private pendingLines: string[] = [];
+  private readonly replies: TSmtpReply[] = [];
+  private waiter: { resolve: (r: TSmtpReply) => void; reject: (e: Error) => void } | null = null;
+  private failure: SmtpFailure | null = null;
+  extensions = new Set<string>();
+  tls = false;
+  /** Number of RCPT commands sent on this session. */
+  recipients = 0;
+  /** Number of verifications this session has served. */
+  uses = 0;
+  sink: TTranscriptSink | undefined;
+
+  private constructor(
+    socket: Duplex,
+    private readonly options: TSessionOptions,
+  ) {
+    this.socket = socket;
+    this.sink = options.sink;
+    this.attach(socket);
+  }
+
+  get closed(): boolean {
+    return this.failure !== null;
+  }
+
+  private attach(socket: Duplex): void {
+    socket.setEncoding?.('utf8');
+    socket.on('data', this.onData);
+    socket.on('error', this.onError);
+    socket.on('close', this.onClose);
+  }
+
+  private detach(socket: Duplex): void {
+    socket.off('data', this.onData);
+    socket.off('error', this.onError);
+    socket.off('close', this.onClose);
+  }
+
+  private readonly onData = (chunk: string | Buffer): void => {
+    this.buffer += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    let index: number;
+    while ((index = this.buffer.indexOf('\n')) >= 0) {
+      const line = this.buffer.slice(0, index).replace(/\r$/, '');
+      this.buffer = this.buffer.slice(index + 1);
+      this.onLine(line);
+    }
+    if (this.buffer.length > MAX_LINE) this.fail(new SmtpFailure('protocol', 'server sent an over-long line'));
+  };
+
+  private readonly onError = (error: Error): void => {
+    const code = (error as NodeJS.ErrnoException).code;
+    this.fail(new SmtpFailure(code === 'ECONNREFUSED' ? 'refused' : 'connection_lost', `connection error: ${code ?? error.message}`));
+  };
+
+  private readonly onClose = (): void => {
+    this.fail(new SmtpFailure('connection_lost', 'server closed the connection'));
+  };
+
+  private onLine(line: string): void {
+    this.sink?.('S', line);
+    const match = /^(\d{3})([ -]?)(.*)$/.exec(line);
+    if (!match) {
+      this.fail(new SmtpFailure('protocol', `unparseable reply line: ${line.slice(0, 100)}`));
+      return;
+    }
+    this.pendingLines.push(line);
+    if (match[2] === '-') return;
+    const lines = this.pendingLines;
+    this.pendingLines = [];
+    const texts = lines.map((l) => l.slice(4));
+    const reply: TSmtpReply = {
+      code: Number(match[1]),
+      enhanced: parseEnhancedCode(texts[texts.length - 1] ?? '') ?? parseEnhancedCode(texts[0] ?? ''),
+      text: texts.join(' ').trim(),
+      lines,
+    };
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w.resolve(reply);
+    } else this.replies.push(reply);
+  }
+
+  private fail(failure: SmtpFailure): void {
+    if (this.failure) return;
+    this.failure = failure;
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w.reject(failure);
+    }
+    this.socket.destroy();
+  }
+
+  private readReply(): Promise<TSmtpReply> {
+    const queued = this.replies.shift();
+    if (queued) return Promise.resolve(queued);
+    if (this.failure) return Promise.reject(this.failure);
+    const remaining = this.options.deadline - Date.now();
+    const timeoutMs = Math.max(1, Math.min(this.options.replyMs, remaining));
+    return new Promise<TSmtpReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiter = null;
+        const failure = new SmtpFailure('timeout', `no reply within ${timeoutMs} ms`, remaining < this.options.replyMs);
+        this.fail(failure);
+        reject(failure);
+      }, timeoutMs);
+      this.waiter = {
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      };
+    });
+  }
+
+  /** Send one command line and read its reply. */
+  async command(line: string): Promise<TSmtpReply> {
+    if (this.failure) throw this.failure;
+    this.sink?.('C', line);
+    this.socket.write(`${line}\r\n`);
+    return this.readReply();
+  }
+
+  /** Connect, read the greeting and greet back (EHLO, or HELO when EHLO is refused); STARTTLS when offered. */
+  static async open(options: TSessionOptions): Promise<{ session: SmtpSession; greeting: TSmtpReply }> {
+    const socket = options.dial({ host: options.address, port: options.port });
+    await new Promise<void>((resolve, reject) => {
+      const connecting = (socket as Partial<net.Socket>).connecting;
+      if (connecting === false) return resolve();
+      const remaining = options.deadline - Date.now();
+      const timeoutMs = Math.max(1, Math.min(options.connectMs, remaining));
+      const timer = setTimeout(() => {
+        cleanup();
+        socket.destroy();
+        reject(new SmtpFailure('timeout', `connect to ${options.address}:${options.port} timed out after ${timeoutMs} ms`, remaining < options.connectMs));
+      }, timeoutMs);
+      const onConnect = (): void => {
+        cleanup();
+        resolve();
+      };
+      const onError = (error: Error): void => {
+        cleanup();
+        socket.destroy();
+        const code = (error as NodeJS.ErrnoException).code;
+        reject(new SmtpFailure(code === 'ECONNREFUSED' ? 'refused' : 'connection_lost', `connect to ${options.address}:${options.port} failed: ${code ?? error.message}`));
+      };
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        socket.off('connect', onConnect);
+        socket.off('error', onError);
+      };
+      socket.once('connect', onConnect);
+      socket.once('error', onError);
+    });
+    const session = new SmtpSession(socket, options);
+    const greeting = await session.readReply();
+    return { session, greeting };
+  }
+
+  /** EHLO (HELO on a 5xx), recording the advertised extensions. */
+  async greet(): Promise<TSmtpReply> {
+    let reply = await this.command(`EHLO ${this.options.heloName}`);
+    this.extensions = new Set();
+    if (reply.code >= 500 && reply.code < 600) {
+      reply = await this.command(`HELO ${this.options.heloName}`);
+      return reply;
+    }
+    if (reply.code === 250) {
+      for (const line of reply.lines.slice(1)) this.extensions.add((line.slice(4).split(' ')[0] ?? '').toUpperCase());
+    }
+    return reply;
+  }
+
+  /** Upgrade to TLS (self-signed certificates accepted: this is a probe, not a message transfer). */
+  async startTls(): Promise<TSmtpReply> {
+    const reply = await this.command('STARTTLS');
+    if (reply.code !== 220) return reply;
+    const plain = this.socket;
+    this.detach(plain);
+    const secure = await new Promise<tls.TLSSocket>((resolve, reject) => {
+      const servername = net.isIP(this.options.serverName) ? undefined : this.options.serverName;
+      const socket = tls.connect({ socket: plain, rejectUnauthorized: false, servername });
+      const timeoutMs = Math.max(1, Math.min(this.options.connectMs, this.options.deadline - Date.now()));
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new SmtpFailure('timeout', `TLS handshake timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      socket.once('secureConnect', () => {
+        clearTimeout(timer);
+        resolve(socket);
+      });
+      socket.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new SmtpFailure('connection_lost', `TLS handshake failed: ${error.message}`));
+      });
+    }).catch((error: SmtpFailure) => {
+      this.failure = error;
+      plain.destroy();
+      throw error;
+    });
+    this.socket = secure;
+    this.tls = true;
+    this.attach(secure);
+    this.sink?.('S', `[TLS established: ${secure.getProtocol() ?? 'tls'}]`);
+    return reply;
+  }
+
+  /** QUIT politely (without waiting long) and close. */
+  async quit(): Promise<void> {
+    if (this.failure) return;
+    try {
+      this.sink?.('C', 'QUIT');
+      this.socket.write('QUIT\r\n');
+      await Promise.race([this.readReply(), new Promise((r) => setTimeout(r, 200))]);
+    } catch {
+      // the server may just close
+    }
+    this.close();
+  }
+
+  close(): void {
+    this.fail(new SmtpFailure('connection_lost', 'session closed by the client'));
+  }
+}

@@ -1,0 +1,94 @@
+import type { Duplex } from 'node:stream';
+
+export type TVerificationStatus = 'valid' | 'invalid' | 'catch_all' | 'unknown';
+export type TSafeToSend = 'yes' | 'risky' | 'no';
+
+/** Stable reason codes, shared with @verilead/mailworld's truth. */
+export const REASON_CODES = {
+  valid: ['valid_mailbox', 'allowed_by_user_list'],
+  invalid: [
+    'invalid_syntax',
+    'domain_not_found',
+    'null_mx',
+    'no_mail_server',
+    'mailbox_not_found',
+    'mailbox_disabled',
+    'mailbox_full',
+    'blocked_by_user_list',
+  ],
+  catch_all: ['accept_all'],
+  unknown: ['greylisted', 'verifier_blocked', 'smtp_timeout', 'connection_failed', 'dns_error', 'service_unavailable', 'smtp_error'],
+} as const;
+
+export type TValidReason = (typeof REASON_CODES.valid)[number];
+export type TInvalidReason = (typeof REASON_CODES.invalid)[number];
+export type TCatchAllReason = (typeof REASON_CODES.catch_all)[number];
+export type TUnknownReason = (typeof REASON_CODES.unknown)[number];
+export type TReasonCode = TValidReason | TInvalidReason | TCatchAllReason | TUnknownReason;
+
+export type TTranscriptLine = { at_ms: number; direction: 'C' | 'S'; line: string };
+
+export type TVerificationResult = {
+  email: string;
+  status: TVerificationStatus;
+  reason: { code: TReasonCode; text: string };
+  safe_to_send: TSafeToSend;
+  suggested_email_address: string | null;
+  disposable: boolean;
+  free_account: boolean;
+  role_account: boolean;
+  gibberish: boolean;
+  mx_record: string | null;
+  smtp_provider: string | null;
+  verified_on: string;
+  ai_verdict: string;
+  greylist_count: number;
+  account: string;
+  domain: string;
+  time_taken: number;
+  deliverability_score: number;
+  transcript: TTranscriptLine[];
+};
+
+export type TVerificationMode = 'highest_accuracy' | 'fastest_turnaround';
+export type TGibberishThreshold = 'low' | 'medium' | 'high';
+
+/**
+ * Cache for DNS answers and catch-all verdicts. Values are plain JSON data.
+ * Methods may be synchronous or return promises (e.g. a Redis-backed cache).
+ */
+export interface TVerifierCache {
+  get(key: string): unknown | Promise<unknown>;
+  set(key: string, value: unknown, ttlMs: number): void | Promise<void>;
+}
+
+export type TClock = { now(): number };
+export type TSleep = (ms: number) => Promise<void>;
+/** Opens a TCP connection; must return a socket that emits 'connect' (like net.connect) or is already connected. */
+export type TDial = (options: { host: string; port: number }) => Duplex;
+
+export type TTimeouts = { dnsMs: number; connectMs: number; replyMs: number; totalMs: number };
+
+export type TVerifyOptions = {
+  /** DNS servers as 'host:port' (or 'host' for port 53). Default: the system's dns.getServers(). */
+  dnsServers?: string[];
+  /** Name sent in EHLO/HELO. Should be a real host name with matching reverse DNS in production. */
+  heloName?: string;
+  /** Envelope sender used in MAIL FROM. Empty string sends the null reverse-path `<>`. */
+  mailFrom?: string;
+  smtpPort?: number;
+  timeouts?: Partial<TTimeouts>;
+  mode?: TVerificationMode;
+  /** Delays (ms) before each greylisting retry; overrides the mode's default schedule. */
+  greylistSchedule?: number[];
+  gibberishThreshold?: TGibberishThreshold;
+  wbList?: { allow: string[]; block: string[] };
+  cache?: TVerifierCache;
+  clock?: TClock;
+  sleep?: TSleep;
+  dial?: TDial;
+  /** verifyMany: how many addresses are verified at once (default 50). */
+  concurrency?: number;
+  /** verifyMany: how many SMTP sessions may be open to one mail host at once (default 3). */
+  perHostConcurrency?: number;
+};
