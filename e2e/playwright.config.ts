@@ -8,6 +8,8 @@ import { join } from 'node:path';
 // so the version-update modal (418) is exercised against the real server.
 export const MAIN_PORT = 4310;
 export const OUTDATED_PORT = 4311;
+/** Shared with the operator command in announcements.spec.ts. */
+export const E2E_APP_SECRET = 'e2e-app-secret-not-for-production-0123456789';
 
 const chromiumArgs = [
   '--headless',
@@ -26,7 +28,10 @@ function serverEnv(port: number, extra: Record<string, string> = {}): Record<str
     HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(join(tmpdir(), `verilead-e2e-${port}-`)),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
-    RATE_LIMIT_MAX: '100000',
+    RATE_LIMIT_AUTH_MAX: '100000',
+    RATE_LIMIT_PUBLIC_MAX: '100000',
+    SMTP_URL: 'smtp://127.0.0.1:4325',
+    APP_SECRET: E2E_APP_SECRET,
     ...extra,
   };
 }
@@ -36,6 +41,7 @@ const root = join(import.meta.dirname, '..');
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  globalSetup: './support/global-setup.ts',
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -52,7 +58,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'node scripts/start.mjs --no-build',
+      command: 'node scripts/start.mjs --no-build --demo-mail-world',
       cwd: root,
       url: `http://127.0.0.1:${MAIN_PORT}/api/v1/openapi.json`,
       env: serverEnv(MAIN_PORT),
@@ -62,7 +68,7 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
-      command: 'node scripts/start.mjs --no-build',
+      command: 'node scripts/start.mjs --no-build --demo-mail-world',
       cwd: root,
       url: `http://127.0.0.1:${OUTDATED_PORT}/api/v1/openapi.json`,
       env: serverEnv(OUTDATED_PORT, { MIN_APP_VERSION: '99.0.0', APP_UPDATE_CODE: 'clear_storage_reload' }),

@@ -1,0 +1,174 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import { ANNOUNCEMENT_TS_HEADER, APP_VERSION, APP_VERSION_HEADER } from '@verilead/contracts';
+import { createGuards } from './platform/auth/guards';
+import type { TDeps } from './platform/deps';
+import { AppError } from './platform/errors/app-error';
+import { buildFailure, registerErrorHandler } from './platform/errors/error-handler';
+import { isVersionOutdated } from './platform/http/app-version';
+import { registerAccountRoutes } from './features/account/routes';
+import { registerActivityRoutes } from './features/activities/routes';
+import { createAnnouncementClock, type TAnnouncementClock } from './features/announcements/service';
+import { registerAnnouncementOpsRoute, registerAnnouncementRoutes } from './features/announcements/routes';
+import { registerAuthRoutes } from './features/auth/routes';
+import { registerCreditRoutes } from './features/credits/routes';
+import { registerTeamRoutes } from './features/team/routes';
+import { registerAuthorization } from './platform/auth/authorize';
+import { registerEmailVerifierRoutes } from './features/email-verifier/routes';
+import { registerEmailFinderRoutes } from './features/email-finder/routes';
+import { registerDownloadRoutes } from './features/downloads/routes';
+import { registerSettingsRoutes } from './features/settings/routes';
+import { registerDeveloperRoutes } from './features/developer/routes';
+import { registerPublicApiRoutes } from './features/developer/public-api-routes';
+import { registerWebhookRoutes } from './features/webhooks/routes';
+
+export const API_PREFIX = '/api/v1';
+
+export type TAppOptions = TDeps & {
+  /** Serve the built SPA from config.webDistDir when it exists (default true). */
+  serveWeb?: boolean;
+  announcementClock?: TAnnouncementClock;
+};
+
+/** Builds the HTTP app: every route under /api/v1 with zod schemas, envelopes, guards, rate limits. */
+export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const deps: TDeps = { config, database: opts.database, queue: opts.queue, mailer: opts.mailer };
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // One JSON line per request (written in onResponse below) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: 'x-request-id',
+    bodyLimit: 1_048_576,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('caller', null);
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
+  if (redis) {
+    redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
+    app.addHook('onClose', async () => {
+      redis.disconnect();
+    });
+  }
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'vl-rl-', skipOnError: true } : {}),
+    errorResponseBuilder: (_req, context) =>
+      Object.assign(new Error(`Too many requests, please try again in ${context.after}`), { statusCode: 429 }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Verilead API', version: APP_VERSION, description: 'Email verification, finding and data services.' },
+      servers: [],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  const announcementClock = opts.announcementClock ?? createAnnouncementClock(deps.database.db);
+
+  // The app-version check: an announced version below the minimum gets 418 with the update code.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith(API_PREFIX)) return;
+    const header = request.headers[APP_VERSION_HEADER];
+    const version = Array.isArray(header) ? header[0] : header;
+    if (isVersionOutdated(version, config.minAppVersion)) {
+      return reply
+        .status(418)
+        .send(
+          buildFailure('app_version_outdated', 'A new version of Verilead is available. Please update to continue.', {
+            additional_info: { update_code: config.appUpdateCode, min_version: config.minAppVersion },
+          }),
+        );
+    }
+  });
+
+  // Every response carries the current announcement timestamp.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    try {
+      reply.header(ANNOUNCEMENT_TS_HEADER, String(await announcementClock.read()));
+    } catch {
+      reply.header(ANNOUNCEMENT_TS_HEADER, '0');
+    }
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), user: request.caller?.userId },
+      'request',
+    );
+  });
+
+  const guards = createGuards(deps.database);
+  // The authorisation table (contracts/authorization.ts) checked for every API route; fail closed.
+  registerAuthorization(app, deps.database.db);
+  await app.register(
+    async (api) => {
+      registerAuthRoutes(api, deps, guards);
+      registerAccountRoutes(api, deps, guards);
+      registerActivityRoutes(api, deps, guards);
+      registerCreditRoutes(api, deps, guards);
+      registerTeamRoutes(api, deps, guards);
+      registerEmailVerifierRoutes(api, deps, guards);
+      registerEmailFinderRoutes(api, deps, guards);
+      registerDownloadRoutes(api, deps, guards);
+      registerSettingsRoutes(api, deps, guards);
+      registerDeveloperRoutes(api, deps, guards);
+      registerWebhookRoutes(api, deps, guards);
+      registerAnnouncementRoutes(api, deps, guards);
+      registerAnnouncementOpsRoute(api, deps, () => announcementClock.invalidate());
+      api.withTypeProvider<ZodTypeProvider>().get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: API_PREFIX },
+  );
+  // The Clearout-compatible public API (app tokens) under /v2.
+  await registerPublicApiRoutes(app, deps);
+
+  const webDist = config.webDistDir;
+  const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webDist, 'index.html'));
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: ['index.html'] });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (serveWeb && request.method === 'GET' && !request.url.startsWith('/api/')) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    const err = new AppError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
+    return reply.status(404).send(buildFailure(err.code, err.message));
+  });
+
+  return app;
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, REPO_ROOT } from './config';
+
+describe('config', () => {
+  it('has safe defaults for the embedded run and keeps a generated secret in DATA_DIR', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vl-config-'));
+    try {
+      const c = loadConfig({ DATA_DIR: dir });
+      expect(c).toMatchObject({
+        port: 3000,
+        host: '0.0.0.0',
+        databaseUrl: undefined,
+        pgliteDir: join(dir, 'pglite'),
+        publicUrl: 'http://localhost:3000',
+        smtpUrl: undefined,
+        minAppVersion: '0.0.0',
+        appUpdateCode: 'reload',
+        passwordMaxAgeDays: 180,
+        demoMailWorld: false,
+        trustProxy: false,
+      });
+      expect(c.appSecret).toMatch(/^[0-9a-f]{64}$/);
+      expect(readFileSync(join(dir, 'app-secret'), 'utf8')).toBe(c.appSecret);
+      expect(loadConfig({ DATA_DIR: dir }).appSecret).toBe(c.appSecret);
+      expect(loadConfig({}, { appSecret: 'x' }).dataDir).toBe(join(REPO_ROOT, 'data'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('parses values and rejects invalid ones with a readable message', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      APP_SECRET: 's',
+      DATABASE_URL: ' ',
+      PUBLIC_URL: 'https://app.example.test/',
+      DEMO_MAIL_WORLD: 'true',
+      DNS_SERVERS: '127.0.0.1:5353, 127.0.0.2',
+      APP_UPDATE_CODE: 'hard_reload',
+    });
+    expect(c).toMatchObject({ port: 8080, databaseUrl: undefined, publicUrl: 'https://app.example.test', demoMailWorld: true, dnsServers: ['127.0.0.1:5353', '127.0.0.2'], appUpdateCode: 'hard_reload' });
+    expect(() => loadConfig({ APP_SECRET: 's', PORT: 'abc' })).toThrow(/PORT/);
+    expect(() => loadConfig({ APP_SECRET: 's', APP_UPDATE_CODE: 'explode' })).toThrow(/APP_UPDATE_CODE/);
+    expect(() => loadConfig({ APP_SECRET: 's', MIN_APP_VERSION: 'v1' })).toThrow(/MIN_APP_VERSION/);
+  });
+});

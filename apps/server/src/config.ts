@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ZAppUpdateCode } from '@verilead/contracts';
+
+/** The repository root (apps/server/src → ../../..). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+const ZBool = z
+  .union([z.boolean(), z.string()])
+  .transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase())));
+const ZOptionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() ? v.trim() : undefined));
+
+const ZEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: ZOptionalString,
+  DATA_DIR: z.string().default('./data'),
+  APP_SECRET: ZOptionalString,
+  PUBLIC_URL: ZOptionalString,
+  SMTP_URL: ZOptionalString,
+  MAIL_FROM: z.string().default('Verilead <no-reply@verilead.test>'),
+  MIN_APP_VERSION: z.string().regex(/^\d+(\.\d+){0,2}$/).default('0.0.0'),
+  APP_UPDATE_CODE: ZAppUpdateCode.default('reload'),
+  REDIS_URL: ZOptionalString,
+  PASSWORD_MAX_AGE_DAYS: z.coerce.number().int().min(1).default(180),
+  DNS_SERVERS: ZOptionalString,
+  VERIFIER_HELO_NAME: z.string().default('verilead.localhost'),
+  VERIFIER_MAIL_FROM: z.string().default('verify@verilead.localhost'),
+  VERIFIER_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
+  VERIFIER_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
+  VERIFIER_REPLY_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
+  VERIFIER_GREYLIST_SCHEDULE_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/)
+    .optional(),
+  DEMO_MAIL_WORLD: ZBool.default(false),
+  STORAGE_DIR: ZOptionalString,
+  RATE_LIMIT_AUTH_MAX: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_PUBLIC_MAX: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(500),
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  TRUST_PROXY: ZBool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: ZOptionalString,
+  ALLOW_PRIVATE_WEBHOOKS: ZBool.default(false),
+});
+
+export type TConfig = {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  pgliteDir: string;
+  appSecret: string;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  minAppVersion: string;
+  appUpdateCode: z.infer<typeof ZAppUpdateCode>;
+  redisUrl: string | undefined;
+  passwordMaxAgeDays: number;
+  dnsServers: string[];
+  verifierHeloName: string;
+  verifierMailFrom: string;
+  /** SMTP port the verifier dials (25; the demo mail world may use a high port). */
+  verifierSmtpPort: number;
+  /** Optional engine overrides (the demo mail world sets short ones). */
+  verifierConnectTimeoutMs?: number;
+  verifierReplyTimeoutMs?: number;
+  verifierGreylistScheduleMs?: number[];
+  demoMailWorld: boolean;
+  storageDir: string;
+  rateLimit: { authMax: number; publicMax: number; windowMs: number };
+  jobPollIntervalMs: number;
+  jobConcurrency: number;
+  logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits per client). */
+  trustProxy: boolean;
+  webDistDir: string;
+  /** Outbound HTTP (webhooks, integrations) may reach private, loopback and link-local addresses. */
+  allowPrivateWebhooks: boolean;
+};
+
+function resolvePath(p: string): string {
+  return isAbsolute(p) ? p : resolve(REPO_ROOT, p);
+}
+
+/** Reads the secret kept in DATA_DIR, generating it on first use. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Parses the environment once. `overrides` lets tests and `main.ts` flags replace values. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<TConfig> = {}): TConfig {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = overrides.dataDir ?? resolvePath(e.DATA_DIR);
+  const port = overrides.port ?? e.PORT;
+  const config: TConfig = {
+    port,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    pgliteDir: join(dataDir, 'pglite'),
+    appSecret: e.APP_SECRET ?? overrides.appSecret ?? readOrCreateSecret(dataDir),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    minAppVersion: e.MIN_APP_VERSION,
+    appUpdateCode: e.APP_UPDATE_CODE,
+    redisUrl: e.REDIS_URL,
+    passwordMaxAgeDays: e.PASSWORD_MAX_AGE_DAYS,
+    dnsServers: e.DNS_SERVERS ? e.DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean) : [],
+    verifierHeloName: e.VERIFIER_HELO_NAME,
+    verifierMailFrom: e.VERIFIER_MAIL_FROM,
+    verifierSmtpPort: e.VERIFIER_SMTP_PORT,
+    verifierConnectTimeoutMs: e.VERIFIER_CONNECT_TIMEOUT_MS,
+    verifierReplyTimeoutMs: e.VERIFIER_REPLY_TIMEOUT_MS,
+    verifierGreylistScheduleMs: e.VERIFIER_GREYLIST_SCHEDULE_MS?.split(',').map(Number),
+    demoMailWorld: e.DEMO_MAIL_WORLD,
+    storageDir: e.STORAGE_DIR ? resolvePath(e.STORAGE_DIR) : join(dataDir, 'storage'),
+    rateLimit: { authMax: e.RATE_LIMIT_AUTH_MAX, publicMax: e.RATE_LIMIT_PUBLIC_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
+    jobConcurrency: e.JOB_CONCURRENCY,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
+    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
+  };
+  return { ...config, ...overrides };
+}

@@ -1,0 +1,51 @@
+import { eq } from 'drizzle-orm';
+import type { TDb } from '../../platform/db/database';
+import { memberships, organisations, users } from '../../platform/tenancy/tables';
+
+export async function selectLoginCandidate(exec: TDb, email: string) {
+  const rows = await exec
+    .select({ user: users, membership: memberships })
+    .from(users)
+    .leftJoin(memberships, eq(memberships.userId, users.id))
+    .where(eq(users.email, email))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function insertOrganisation(exec: TDb, values: typeof organisations.$inferInsert) {
+  const rows = await exec.insert(organisations).values(values).returning();
+  return rows[0]!;
+}
+
+export async function insertUser(exec: TDb, values: typeof users.$inferInsert) {
+  const rows = await exec.insert(users).values(values).returning();
+  return rows[0]!;
+}
+
+export async function insertMembership(exec: TDb, values: typeof memberships.$inferInsert) {
+  const rows = await exec.insert(memberships).values(values).returning();
+  return rows[0]!;
+}
+
+export async function selectMembership(exec: TDb, userId: string) {
+  const rows = await exec.select().from(memberships).where(eq(memberships.userId, userId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectOrgName(exec: TDb, orgId: string) {
+  const rows = await exec.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, orgId)).limit(1);
+  return rows[0]?.name ?? null;
+}
+
+export async function setUserPassword(exec: TDb, userId: string, passwordHash: string, extra: Partial<typeof users.$inferInsert> = {}) {
+  await exec.update(users).set({ passwordHash, passwordUpdatedAt: new Date(), ...extra }).where(eq(users.id, userId));
+}
+
+export async function markEmailVerified(exec: TDb, userId: string) {
+  await exec.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, userId));
+}
+
+export async function selectUserEmail(exec: TDb, userId: string) {
+  const rows = await exec.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0]?.email ?? null;
+}

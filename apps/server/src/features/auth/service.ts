@@ -1,0 +1,209 @@
+import type { TLoginData, TRole, TSignupData, TTokenKind, TVerifyTokenData } from '@verilead/contracts';
+import { consumeOneTimeToken, findOneTimeToken, issueOneTimeToken } from '../../platform/auth/one-time-tokens';
+import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
+import { createSession, revokeSession, revokeUserSessions } from '../../platform/auth/sessions';
+import { grantCredits } from '../../platform/credits/ledger';
+import type { TDeps } from '../../platform/deps';
+import { AppError } from '../../platform/errors/app-error';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import { getProfile } from '../account/service';
+import { recordActivity } from '../activities/service';
+import {
+  insertMembership,
+  insertOrganisation,
+  insertUser,
+  markEmailVerified,
+  selectLoginCandidate,
+  selectMembership,
+  selectOrgName,
+  selectUserEmail,
+  setUserPassword,
+} from './queries';
+
+/** Free credits a new organisation starts with. */
+export const SIGNUP_BONUS_CREDITS = 100;
+const GENERIC_LOGIN_ERROR = 'Invalid email or password';
+const FORGOT_PASSWORD_ANSWER = 'If an account exists for this e-mail, we have sent a link to reset the password. It expires in 1 hour.';
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+function invalidToken(field = 'token'): AppError {
+  return new AppError(400, 'invalid_token', 'This link is invalid or has expired', {
+    reasons: [{ field, location: 'body', messages: ['Invalid or expired token'] }],
+  });
+}
+
+function link(deps: TDeps, path: string, token: string): string {
+  return `${deps.config.publicUrl}${path}?token=${encodeURIComponent(token)}`;
+}
+
+/** Creates an organisation with the user as owner and mails the verification link. */
+export async function signup(
+  deps: TDeps,
+  input: { name: string; email: string; password: string; signup_source: string; signup_source_other?: string },
+): Promise<TSignupData> {
+  const existing = await selectLoginCandidate(deps.database.db, input.email);
+  const taken = () =>
+    new AppError(409, 'email_already_registered', 'An account with this e-mail already exists. Please log in instead.', {
+      reasons: [{ field: 'email', location: 'body', messages: ['An account with this e-mail already exists'] }],
+    });
+  if (existing) throw taken();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await deps.database.transaction(async (tx) => {
+      const org = await insertOrganisation(tx, { name: `${input.name}'s organisation` });
+      const user = await insertUser(tx, {
+        email: input.email,
+        name: input.name,
+        passwordHash,
+        passwordUpdatedAt: new Date(),
+        signupSource: input.signup_source,
+        signupSourceOther: input.signup_source === 'others' ? (input.signup_source_other ?? null) : null,
+      });
+      await insertMembership(tx, { orgId: org.id, userId: user.id, role: 'owner' });
+      await grantCredits(tx, { orgId: org.id, userId: user.id, amount: SIGNUP_BONUS_CREDITS, reason: 'Sign-up bonus' });
+      const token = await issueOneTimeToken(tx, user.id, 'email_verification');
+      await deps.mailer.send(
+        { to: user.email, template: 'email_verification', vars: { name: user.name, url: link(deps, '/emailverification', token) } },
+        { tx, orgId: org.id, userId: user.id },
+      );
+      await recordActivity(tx, { orgId: org.id, userId: user.id, type: 'signup', description: 'Signed up' });
+      return { message: `We have sent a verification link to ${user.email}`, email: user.email, user_id: user.id };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw taken();
+    throw err;
+  }
+}
+
+/** Marks the e-mail verified from the link's token. */
+export async function activate(deps: TDeps, token: string) {
+  return deps.database.transaction(async (tx) => {
+    const row = await consumeOneTimeToken(tx, token, ['email_verification']);
+    if (!row) throw invalidToken();
+    await markEmailVerified(tx, row.userId);
+    const candidate = await selectMembership(tx, row.userId);
+    if (candidate) await recordActivity(tx, { orgId: candidate.orgId, userId: row.userId, type: 'email_verified', description: 'Verified the e-mail address' });
+    const email = (await selectUserEmail(tx, row.userId)) ?? '';
+    return { message: 'Your e-mail address is verified', email, isEmailVerified: true as const };
+  });
+}
+
+/** Says whether a token is usable and for what, without consuming it. */
+export async function verifyToken(deps: TDeps, input: { token: string; kind?: TTokenKind }): Promise<TVerifyTokenData> {
+  const row = await findOneTimeToken(deps.database.db, input.token);
+  if (!row) return { valid: false, kind: null, email: null, expires_at: null, reason: 'not_found' };
+  const kind = row.kind as TTokenKind;
+  const base = { kind, expires_at: row.expiresAt.toISOString() };
+  const email = kind === 'email_change' ? (row.data.email ?? null) : await selectUserEmail(deps.database.db, row.userId);
+  if (input.kind && input.kind !== kind) return { ...base, valid: false, email: null, reason: 'wrong_kind' };
+  if (row.usedAt) return { ...base, valid: false, email, reason: 'used' };
+  if (row.expiresAt.getTime() <= Date.now()) return { ...base, valid: false, email, reason: 'expired' };
+  return { ...base, valid: true, email, reason: 'ok' };
+}
+
+/** Checks the password and opens a session. Unknown e-mail and wrong password answer the same. */
+export async function login(deps: TDeps, input: { email: string; password: string }, meta: { ip?: string; userAgent?: string }): Promise<TLoginData> {
+  const db = deps.database.db;
+  const candidate = await selectLoginCandidate(db, input.email);
+  const user = candidate?.user;
+  const passwordOk = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !passwordOk || user.deletedAt) throw new AppError(401, 'invalid_credentials', GENERIC_LOGIN_ERROR);
+  const membership = candidate.membership;
+  if (!membership || membership.status !== 'active') {
+    throw new AppError(403, 'account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
+  }
+  const maxAgeMs = deps.config.passwordMaxAgeDays * 24 * 3600_000;
+  if (user.passwordUpdatedAt && Date.now() - user.passwordUpdatedAt.getTime() > maxAgeMs) {
+    const changeToken = await issueOneTimeToken(db, user.id, 'password_change');
+    throw new AppError(403, 'password_expired', 'Your password has expired. Please choose a new one.', {
+      additional_info: { change_token: changeToken },
+    });
+  }
+  const ctx = { userId: user.id, orgId: membership.orgId };
+  const token = await deps.database.transaction(async (tx) => {
+    const s = await createSession(tx, user.id);
+    await recordActivity(tx, { ...ctx, type: 'login', description: 'Logged in', metadata: { ip: meta.ip ?? null, user_agent: meta.userAgent ?? null } });
+    return s.token;
+  });
+  return { token, user: await getProfile(db, ctx) };
+}
+
+export async function logout(deps: TDeps, ctx: TCallerContext) {
+  await deps.database.transaction(async (tx) => {
+    if (ctx.sessionId) await revokeSession(tx, ctx.sessionId);
+    await recordActivity(tx, { orgId: ctx.orgId, userId: ctx.userId, type: 'logout', description: 'Logged out' });
+  });
+  return { message: 'You have been logged out' };
+}
+
+/** Always answers the same; mails a single-use reset link (1 h) when the account exists. */
+export async function forgotPassword(deps: TDeps, email: string) {
+  const candidate = await selectLoginCandidate(deps.database.db, email);
+  const user = candidate?.user;
+  if (user && !user.deletedAt && candidate.membership?.status === 'active') {
+    await deps.database.transaction(async (tx) => {
+      const token = await issueOneTimeToken(tx, user.id, 'password_reset');
+      await deps.mailer.send(
+        { to: user.email, template: 'password_reset', vars: { name: user.name, url: link(deps, '/resetpassword', token) } },
+        { tx, orgId: candidate.membership?.orgId ?? null, userId: user.id },
+      );
+    });
+  }
+  return { message: FORGOT_PASSWORD_ANSWER };
+}
+
+/** Sets a new password from a reset token (or an expired-password change token); revokes every session. */
+export async function resetPassword(deps: TDeps, input: { token: string; password: string }) {
+  const passwordHash = await hashPassword(input.password);
+  await deps.database.transaction(async (tx) => {
+    const row = await consumeOneTimeToken(tx, input.token, ['password_reset', 'password_change']);
+    if (!row) throw invalidToken();
+    // Following a mailed link proves the mailbox, so a reset also verifies the address.
+    await setUserPassword(tx, row.userId, passwordHash, row.kind === 'password_reset' ? { emailVerifiedAt: new Date() } : {});
+    await revokeUserSessions(tx, row.userId);
+    const m = await selectMembership(tx, row.userId);
+    if (m) await recordActivity(tx, { orgId: m.orgId, userId: row.userId, type: 'password_reset', description: 'Reset the password' });
+  });
+  return { message: 'Your password has been changed. Please log in with the new password.' };
+}
+
+/** An invited member sets the first password with the invitation token. */
+export async function setupPassword(deps: TDeps, input: { token: string; password: string; name?: string }) {
+  const passwordHash = await hashPassword(input.password);
+  await deps.database.transaction(async (tx) => {
+    const row = await consumeOneTimeToken(tx, input.token, ['setup_password']);
+    if (!row) throw invalidToken();
+    await setUserPassword(tx, row.userId, passwordHash, { emailVerifiedAt: new Date(), ...(input.name ? { name: input.name } : {}) });
+    const m = await selectMembership(tx, row.userId);
+    if (m) await recordActivity(tx, { orgId: m.orgId, userId: row.userId, type: 'password_setup', description: 'Set up the password' });
+  });
+  return { message: 'Your password is set. You can log in now.' };
+}
+
+/**
+ * Adds a member to the caller's organisation without a password and mails the setup-password link
+ * (used by team administration).
+ */
+export async function inviteMember(deps: TDeps, ctx: TCallerContext, input: { email: string; name: string; role: Exclude<TRole, 'owner'> }) {
+  const existing = await selectLoginCandidate(deps.database.db, input.email);
+  if (existing) {
+    throw new AppError(409, 'email_already_registered', 'A user with this e-mail already exists', {
+      reasons: [{ field: 'email', location: 'body', messages: ['A user with this e-mail already exists'] }],
+    });
+  }
+  return deps.database.transaction(async (tx) => {
+    const user = await insertUser(tx, { email: input.email, name: input.name });
+    await insertMembership(tx, { orgId: ctx.orgId, userId: user.id, role: input.role });
+    const token = await issueOneTimeToken(tx, user.id, 'setup_password');
+    const orgName = (await selectOrgName(tx, ctx.orgId)) ?? undefined;
+    await deps.mailer.send(
+      { to: user.email, template: 'setup_password', vars: { name: user.name, url: link(deps, '/setup_password', token), orgName } },
+      { tx, orgId: ctx.orgId, userId: user.id },
+    );
+    return { userId: user.id };
+  });
+}

@@ -1,0 +1,96 @@
+import type {
+  TCreditStatusData,
+  TCreditTransactionKind,
+  TCreditTransactionsData,
+  TCreditsAndLimitsData,
+  TSourceAgent,
+  TUserCreditsData,
+  ZCreditTransactionsQuery,
+} from '@verilead/contracts';
+import type { z } from 'zod';
+import { getMemberLimits, getOrgBalance } from '../../platform/credits/ledger';
+import type { TDb } from '../../platform/db/database';
+import { AppError } from '../../platform/errors/app-error';
+import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import { selectOrgAlert, selectTransactions, selectUserAlert } from './queries';
+
+/** Credits a member can spend now: the org balance capped by their remaining daily and life-time limits. */
+function computeAvailable(balance: number, daily: number | null, lifeTime: number | null): number {
+  return Math.min(balance, daily ?? Infinity, lifeTime ?? Infinity);
+}
+
+export async function getCreditsAndLimits(exec: TDb, ctx: TCallerContext): Promise<TCreditsAndLimitsData> {
+  const [balance, limits, userAlert, orgAlert] = await Promise.all([
+    getOrgBalance(exec, ctx.orgId),
+    getMemberLimits(exec, ctx.orgId, ctx.userId),
+    selectUserAlert(exec, ctx.userId),
+    selectOrgAlert(exec, ctx.orgId),
+  ]);
+  return {
+    credits: computeAvailable(balance, limits.daily.remaining, limits.life_time.remaining),
+    org_credits: balance,
+    limits,
+    show_daily_limits: limits.daily.limit !== null,
+    low_credit_alert: userAlert,
+    org_low_credit_alert: orgAlert,
+  };
+}
+
+/** The ledger: owners and managers see the whole organisation's rows, executives their own. */
+export async function listTransactions(
+  exec: TDb,
+  ctx: TCallerContext,
+  q: z.output<typeof ZCreditTransactionsQuery>,
+): Promise<TCreditTransactionsData> {
+  const from = q.from ? parseDateStart(q.from) : undefined;
+  const toExclusive = q.to ? parseDateEndExclusive(q.to) : undefined;
+  if (from && toExclusive && from >= toExclusive) {
+    throw new AppError(400, 'validation_failed', 'from must be before to', { reasons: [{ field: 'from', location: 'query', messages: ['from must be before to'] }] });
+  }
+  const { rows, total } = await selectTransactions(exec, {
+    orgId: ctx.orgId,
+    userId: ctx.role === 'analyst' ? ctx.userId : undefined,
+    kind: q.kind,
+    from,
+    toExclusive,
+    offset: (q.page - 1) * q.limit,
+    limit: q.limit,
+  });
+  return {
+    items: rows.map(({ t, userName }) => ({
+      id: t.id,
+      kind: t.kind as TCreditTransactionKind,
+      amount: t.amount,
+      reason: t.reason,
+      source_agent: (t.sourceAgent as TSourceAgent | null) ?? null,
+      object_type: t.objectType,
+      object_id: t.objectId,
+      balance_after: t.balanceAfter,
+      user_id: t.userId,
+      user_name: userName ?? null,
+      created_at: t.createdAt.toISOString(),
+    })),
+    total,
+    page: q.page,
+    limit: q.limit,
+  };
+}
+
+export async function checkCreditStatus(exec: TDb, ctx: TCallerContext): Promise<TCreditStatusData> {
+  const c = await getCreditsAndLimits(exec, ctx);
+  const alert = c.low_credit_alert.enabled ? c.low_credit_alert : c.org_low_credit_alert;
+  return {
+    credits: c.credits,
+    has_credits: c.credits > 0,
+    low_credit: c.credits <= alert.threshold,
+    threshold: alert.threshold,
+    daily_remaining: c.limits.daily.remaining,
+    life_time_remaining: c.limits.life_time.remaining,
+  };
+}
+
+export async function getUserCredits(exec: TDb, ctx: TCallerContext): Promise<TUserCreditsData> {
+  const c = await getCreditsAndLimits(exec, ctx);
+  return { credits: c.org_credits, available: c.credits, daily_remaining: c.limits.daily.remaining, life_time_remaining: c.limits.life_time.remaining };
+}

@@ -1,0 +1,356 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { BULK_FILE_SIZE_LIMIT_BYTES, PUBLIC_API_ERROR_CODES as CODES, PUBLIC_API_PREFIX, RATE_WINDOW_SECONDS, type TVerificationResult } from '@verilead/contracts';
+import type { TDeps } from '../../platform/deps';
+import { isAppError } from '../../platform/errors/app-error';
+import { getStorage } from '../../platform/storage/storage';
+import { getVerifier } from '../../platform/verifier/verifier';
+import { getCreditsAndLimits } from '../credits/service';
+import { getDownloadStatus, requestListExport } from '../downloads/service';
+import {
+  cancelListVerification,
+  getListForExport,
+  getProgressStatus,
+  removeList,
+  startListVerification,
+  uploadList,
+  verifyInstant,
+  type TUploadPart,
+} from '../email-verifier/service';
+import { buildPublicFailure, buildValidationFailure, findTestVerdict, toPublicVerdict, type TPublicFailure } from './public-api-format';
+import { createRateLimiter, type TRateLimiter } from './rate-limiter';
+import { checkAppCreditLimit, recordAppUsage, resolveAppToken, type TAppCaller } from './service';
+
+/** The reference document (a copy of spec/reference/clearout-public-api-v2.openapi.yaml), served at /v2/openapi.json. */
+export const REFERENCE_DOCUMENT_PATH = join(dirname(fileURLToPath(import.meta.url)), 'public-api-v2.openapi.yaml');
+
+const INVALID_TOKEN = 'Invalid API Token, please generate new token';
+const NO_CREDITS = 'You have exhausted your credits, please add additional credits to continue';
+const DAILY_LIMIT = 'You have reached daily verify limit, please try next day or contact us@clearout.io';
+const LIFE_TIME_LIMIT = 'You have reached the credit limit of this app, please raise it on the Apps page';
+const LIST_NOT_AVAILABLE = 'List is not available';
+const DEFAULT_TIMEOUT_MS = 130_000;
+
+/** A failure with the HTTP status it is answered with. */
+class PublicApiError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly body: TPublicFailure,
+  ) {
+    super(body.error.message);
+  }
+}
+
+const fail = (httpStatus: number, code: number | null, message: string, extra: Omit<TPublicFailure['error'], 'code' | 'message'> = {}) =>
+  new PublicApiError(httpStatus, buildPublicFailure(code, message, extra));
+
+const ZEmailBody = z.object({ email: z.string().trim().min(1).max(320), timeout: z.coerce.number().int().min(1).max(180_000).optional() });
+const ZListIdBody = z.object({ list_id: z.string().trim().min(1) });
+const ZRemoveBody = ZListIdBody.extend({ ignore_result: z.union([z.boolean(), z.string()]).optional() });
+
+/** Parses a body or query against a schema, failing in the reference's validation shape. */
+function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: 'body' | 'query'): z.output<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  throw new PublicApiError(
+    400,
+    buildValidationFailure(
+      parsed.error.issues.map((i) => {
+        const field = String(i.path[0] ?? 'body');
+        const missing = i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined;
+        const empty = i.code === 'too_small';
+        return {
+          field,
+          location,
+          message: missing ? `"${field}" is required` : empty ? `"${field}" is not allowed to be empty` : `"${field}" ${i.message}`,
+          type: missing ? 'any.required' : empty ? 'any.empty' : 'any.invalid',
+        };
+      }),
+    ),
+  );
+}
+
+const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
+/** Maps a Verilead service error to the public API's answer. */
+function mapServiceError(err: unknown, notFound: { status: number; code: number; message: string } = { status: 200, code: CODES.listNotAvailable, message: LIST_NOT_AVAILABLE }): never {
+  if (err instanceof PublicApiError) throw err;
+  if (isAppError(err)) {
+    if (err.httpStatus === 402) throw fail(402, CODES.noCredits, NO_CREDITS);
+    if (err.code === 'daily_limit_exceeded') throw fail(200, CODES.dailyLimit, DAILY_LIMIT);
+    if (err.code === 'life_time_limit_exceeded') throw fail(200, CODES.dailyLimit, err.message);
+    if (err.httpStatus === 404) throw fail(notFound.status, notFound.code, notFound.message);
+    if (err.httpStatus === 400 || err.httpStatus === 413 || err.httpStatus === 415) {
+      const field = err.extra.reasons?.[0]?.field ?? 'file';
+      throw new PublicApiError(400, buildValidationFailure([{ field, location: 'body', message: err.message, type: 'any.invalid' }]));
+    }
+  }
+  throw err;
+}
+
+async function withTimeout<T>(work: Promise<T>, timeoutMs: number, email: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(fail(524, null, 'Timeout Occurred', { additional_info: { resource_name: 'email', resource_value: email } })),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function sleep(ms: number) {
+  await new Promise((r) => setTimeout(r, ms));
+}
+
+/** The reference document as JSON, its server pointed at this server's /v2. */
+export function loadPublicApiDocument(publicUrl: string): Record<string, unknown> {
+  const doc = parseYaml(readFileSync(REFERENCE_DOCUMENT_PATH, 'utf8')) as Record<string, unknown>;
+  return { ...doc, servers: [{ url: `${publicUrl}${PUBLIC_API_PREFIX}` }] };
+}
+
+export type TPublicApiOptions = { rateLimiter?: TRateLimiter; pollIntervalMs?: number; waitLimitMs?: number };
+
+/**
+ * The Clearout-compatible public API under /v2: app-token auth, per-app rate limits with
+ * X-RateLimit-* headers on every answer, credit limits, and the reference's envelopes and codes.
+ * Every operation calls the product's services (email-verifier, downloads, credits).
+ */
+export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps, opts: TPublicApiOptions = {}) {
+  const { database, config } = deps;
+  const storage = getStorage(config);
+  const verifier = getVerifier(config);
+  const limiter = opts.rateLimiter ?? createRateLimiter();
+  const pollMs = opts.pollIntervalMs ?? 200;
+  const waitLimitMs = opts.waitLimitMs ?? 120_000;
+  const callers = new WeakMap<FastifyRequest, TAppCaller>();
+  const caller = (req: FastifyRequest): TAppCaller => {
+    const c = callers.get(req);
+    if (!c) throw fail(401, CODES.invalidToken, INVALID_TOKEN);
+    return c;
+  };
+  let documentCache: Record<string, unknown> | null = null;
+
+  await app.register(
+    async (v2) => {
+      // The public API has its own document (/v2/openapi.json): keep its routes out of the app API's.
+      v2.addHook('onRoute', (route) => {
+        route.schema = { ...(route.schema ?? {}), hide: true };
+      });
+      await v2.register(multipart, { limits: { fileSize: BULK_FILE_SIZE_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 12 } });
+
+      v2.setErrorHandler((err: unknown, req, reply) => {
+        if (err instanceof PublicApiError) return reply.status(err.httpStatus).send(err.body);
+        const status = (err as { statusCode?: number }).statusCode;
+        if (status && status >= 400 && status < 500) {
+          return reply.status(400).send(buildValidationFailure([{ field: 'body', location: 'body', message: (err as Error).message, type: 'any.invalid' }]));
+        }
+        req.log.error({ err }, 'public api error');
+        return reply.status(503).send(buildPublicFailure(null, 'Service unavailable, please try again shortly'));
+      });
+
+      function applyRate(reply: FastifyReply, key: string, max: number, windowSeconds: number) {
+        const d = limiter.hit(key, max, windowSeconds);
+        reply.header('X-RateLimit-Limit', String(d.limit));
+        reply.header('X-RateLimit-Remaining', String(d.remaining));
+        reply.header('X-RateLimit-Reset', String(Math.ceil(d.resetAt / 1000)));
+        if (!d.allowed) {
+          reply.header('Retry-After', String(d.retryAfterSeconds));
+          throw fail(429, null, `You have reached API rate limit, try calling after ${new Date(d.resetAt).toString()} or to increase limit raise the app's rate limit`);
+        }
+      }
+
+      // Authentication and rate limits for every operation (the document itself is public).
+      v2.addHook('onRequest', async (req, reply) => {
+        if (req.url.split('?')[0] === `${PUBLIC_API_PREFIX}/openapi.json`) {
+          applyRate(reply, `v2doc|${req.ip}`, config.rateLimit.publicMax, Math.ceil(config.rateLimit.windowMs / 1000));
+          return;
+        }
+        const header = req.headers.authorization ?? '';
+        const token = /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] ?? '';
+        const found = token ? await resolveAppToken(database.db, token) : null;
+        if (!found) {
+          applyRate(reply, `v2anon|${req.ip}`, config.rateLimit.publicMax, Math.ceil(config.rateLimit.windowMs / 1000));
+          throw fail(401, CODES.invalidToken, INVALID_TOKEN);
+        }
+        const rate = found.app.rateLimit;
+        applyRate(reply, `v2app|${found.app.id}|${rate.scope === 'ip' ? req.ip : '*'}`, rate.max, RATE_WINDOW_SECONDS[rate.window]);
+        if (found.app.type === 'client') {
+          const origin = req.headers.origin;
+          if (!origin || !found.app.allowedOrigins.includes(origin)) throw fail(401, CODES.notAuthorized, 'This origin is not allowed to use this app token');
+          reply.header('Access-Control-Allow-Origin', origin);
+          reply.header('Vary', 'Origin');
+        }
+        callers.set(req, found);
+      });
+
+      v2.get('/openapi.json', async () => (documentCache ??= loadPublicApiDocument(config.publicUrl)));
+
+      async function requireCreditRoom(c: TAppCaller, credits = 1) {
+        const reached = await checkAppCreditLimit(database.db, c.app, credits);
+        if (reached === 'daily') throw fail(200, CODES.dailyLimit, DAILY_LIMIT);
+        if (reached === 'life_time') throw fail(200, CODES.dailyLimit, LIFE_TIME_LIMIT);
+      }
+
+      /** One verification through the product's instant verify (billed by its rule), or a test address's fixed verdict. */
+      async function verifyOne(req: FastifyRequest): Promise<TVerificationResult> {
+        const c = caller(req);
+        const body = parseInput(ZEmailBody, req.body, 'body');
+        const test = findTestVerdict(body.email);
+        if (test) {
+          await recordAppUsage(database.db, c.app, 0);
+          return test;
+        }
+        await requireCreditRoom(c);
+        try {
+          const result = await withTimeout(verifyInstant(database, verifier, c.ctx, body.email), body.timeout ?? DEFAULT_TIMEOUT_MS, body.email);
+          await recordAppUsage(database.db, c.app, result.credits_charged);
+          return result;
+        } catch (err) {
+          return mapServiceError(err);
+        }
+      }
+
+      v2.get('/email_verify/getcredits', async (req) => {
+        const c = caller(req);
+        const credits = await getCreditsAndLimits(database.db, c.ctx);
+        const daily = credits.limits.daily;
+        const tomorrow = new Date();
+        tomorrow.setUTCHours(24, 0, 0, 0);
+        return {
+          status: 'success',
+          data: {
+            available_credits: credits.credits,
+            credits: {
+              available: credits.credits,
+              ...(daily.remaining !== null ? { available_daily_verify_limit: String(daily.remaining), reset_daily_verify_limit_date: tomorrow.toISOString() } : {}),
+              total: credits.org_credits,
+            },
+            low_credit_balance_min_threshold: credits.low_credit_alert.threshold,
+          },
+        };
+      });
+
+      v2.post('/email_verify/instant', async (req) => ({ status: 'success', data: toPublicVerdict(await verifyOne(req)) }));
+
+      const single = (path: string, field: string, read: (r: TVerificationResult) => boolean) =>
+        v2.post(path, async (req) => {
+          const r = await verifyOne(req);
+          return { status: 'success', data: { email_address: r.email, [field]: read(r) ? 'yes' : 'no', verified_on: r.verified_on, time_taken: Math.round(r.time_taken) } };
+        });
+      single('/email/verify/catchall', 'catchall', (r) => r.status === 'catch_all');
+      single('/email/verify/disposable', 'disposable', (r) => r.disposable);
+      single('/email/verify/business', 'business_account', (r) => !r.free_account && !r.disposable);
+      single('/email/verify/free', 'free_account', (r) => r.free_account);
+      single('/email/verify/role', 'role_account', (r) => r.role_account);
+      single('/email/verify/gibberish', 'gibberish', (r) => r.gibberish);
+
+      v2.post('/email_verify/bulk', async (req) => {
+        const c = caller(req);
+        if (!req.isMultipart()) throw new PublicApiError(400, buildValidationFailure([{ field: 'file', location: 'body', message: '"file" is required', type: 'any.required' }]));
+        const data = await req.file();
+        if (!data || data.fieldname !== 'file') throw new PublicApiError(400, buildValidationFailure([{ field: 'file', location: 'body', message: '"file" is required', type: 'any.required' }]));
+        await requireCreditRoom(c);
+        const part: TUploadPart = { filename: data.filename, file: data.file, fields: {} };
+        try {
+          const list = await uploadList(deps, storage, c.ctx, part);
+          // The upload is analysed by a job; verification starts once it is ready.
+          const deadline = Date.now() + waitLimitMs;
+          for (;;) {
+            const progress = await getProgressStatus(database.db, c.ctx, list.id);
+            if (progress.analysis.state === 'ready') break;
+            if (progress.analysis.state === 'failed') {
+              throw new PublicApiError(400, buildValidationFailure([{ field: 'file', location: 'body', message: progress.analysis.error ?? 'The file could not be read', type: 'any.invalid' }]));
+            }
+            if (Date.now() > deadline) throw fail(503, null, 'The file is still being analysed; please try again shortly');
+            await sleep(pollMs);
+          }
+          await startListVerification(deps, c.ctx, { list_id: list.id });
+          await recordAppUsage(database.db, c.app, 0);
+          return { status: 'success', data: { list_id: list.id } };
+        } catch (err) {
+          return mapServiceError(err);
+        }
+      });
+
+      const progressLabel: Record<string, string> = { verified: 'completed', in_progress: 'running', cancelled: 'cancelled', non_verified: 'queued' };
+      v2.get('/email_verify/bulk/progress_status', async (req) => {
+        const c = caller(req);
+        const { list_id } = parseInput(ZListIdBody, req.query, 'query');
+        if (!isUuid(list_id)) throw fail(200, CODES.notAuthorized, 'You are not authorized to access this resource');
+        try {
+          const p = await getProgressStatus(database.db, c.ctx, list_id);
+          return { status: 'success', data: { progress_status: progressLabel[p.state] ?? p.state, percentile: p.progress } };
+        } catch (err) {
+          return mapServiceError(err, { status: 200, code: CODES.notAuthorized, message: 'You are not authorized to access this resource' });
+        }
+      });
+
+      v2.post('/download/result', async (req) => {
+        const c = caller(req);
+        const { list_id } = parseInput(ZListIdBody, req.body, 'body');
+        if (!isUuid(list_id)) throw fail(200, CODES.listNotAvailable, LIST_NOT_AVAILABLE);
+        try {
+          const requested = await requestListExport(deps, c.ctx, { list_id, kind: 'result', format: 'standard', file_type: 'csv' });
+          const deadline = Date.now() + waitLimitMs;
+          for (let d = requested; ; d = await getDownloadStatus(database.db, config.appSecret, c.ctx, requested.download_id)) {
+            if (d.state === 'success' && d.download_url) return { status: 'success', data: { url: `${config.publicUrl}${d.download_url}` } };
+            if (d.state === 'expired') throw fail(200, CODES.fileExpired, 'Result file got expired, contact support');
+            if (d.state === 'failed' || d.state === 'cancelled') throw fail(503, null, d.error ?? 'The result file could not be prepared');
+            if (Date.now() > deadline) throw fail(503, null, 'The result file is still being prepared; please try again shortly');
+            await sleep(pollMs);
+          }
+        } catch (err) {
+          return mapServiceError(err);
+        }
+      });
+
+      async function describeList(c: TAppCaller, listId: string) {
+        if (!isUuid(listId)) throw fail(200, CODES.listNotAvailable, LIST_NOT_AVAILABLE);
+        try {
+          const list = await getListForExport(database.db, c.ctx, listId);
+          return { name: list.fileName, source: 'upload' };
+        } catch (err) {
+          return mapServiceError(err);
+        }
+      }
+
+      v2.post('/email_verify/list/remove', async (req) => {
+        const c = caller(req);
+        const { list_id } = parseInput(ZRemoveBody, req.body, 'body');
+        const view = await describeList(c, list_id);
+        try {
+          await removeList(deps, storage, c.ctx, list_id);
+        } catch (err) {
+          if (isAppError(err) && err.httpStatus === 409) throw fail(200, CODES.notCancellable, 'List is not in the removable stage, cancel the verification first');
+          return mapServiceError(err);
+        }
+        return { status: 'success', data: view };
+      });
+
+      v2.post('/email_verify/list/cancel', async (req) => {
+        const c = caller(req);
+        const { list_id } = parseInput(ZListIdBody, req.body, 'body');
+        await describeList(c, list_id);
+        try {
+          const list = await cancelListVerification(deps, c.ctx, list_id);
+          return { status: 'success', data: { name: list.file_name, source: list.source, created_on: list.created_at } };
+        } catch (err) {
+          if (isAppError(err) && err.httpStatus === 409) throw fail(200, CODES.notCancellable, 'List is not in the cancellable stage');
+          return mapServiceError(err);
+        }
+      });
+      // The reference's /email_finder/* operations register here once the Email finder services exist.
+    },
+    { prefix: PUBLIC_API_PREFIX },
+  );
+}

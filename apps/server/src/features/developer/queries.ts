@@ -1,0 +1,82 @@
+import { and, count, desc, eq, ilike, ne, sql } from 'drizzle-orm';
+import type { TDb } from '../../platform/db/database';
+import { memberships } from '../../platform/tenancy/tables';
+import { appDailyUsage, apps } from './tables';
+
+export type TAppRow = typeof apps.$inferSelect;
+export type TAppInsert = typeof apps.$inferInsert;
+
+export async function insertApp(exec: TDb, values: TAppInsert): Promise<TAppRow> {
+  const rows = await exec.insert(apps).values(values).returning();
+  return rows[0]!;
+}
+
+export async function selectApp(exec: TDb, orgId: string, appId: string): Promise<TAppRow | null> {
+  const rows = await exec.select().from(apps).where(and(eq(apps.id, appId), eq(apps.orgId, orgId))).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectDefaultApp(exec: TDb, orgId: string, userId: string): Promise<TAppRow | null> {
+  const rows = await exec
+    .select()
+    .from(apps)
+    .where(and(eq(apps.orgId, orgId), eq(apps.userId, userId), eq(apps.isDefault, 1), ne(apps.status, 'removed')))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectApps(exec: TDb, orgId: string, q: { page: number; limit: number; status?: string; search?: string }) {
+  const conditions = [eq(apps.orgId, orgId)];
+  if (q.status) conditions.push(eq(apps.status, q.status));
+  else conditions.push(ne(apps.status, 'removed'));
+  if (q.search) conditions.push(ilike(apps.name, `%${q.search.replace(/[%_\\]/g, '\\$&')}%`));
+  const where = and(...conditions);
+  const [rows, totals] = await Promise.all([
+    exec.select().from(apps).where(where).orderBy(desc(apps.createdAt)).limit(q.limit).offset((q.page - 1) * q.limit),
+    exec.select({ n: count() }).from(apps).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+export async function updateApp(exec: TDb, orgId: string, appId: string, values: Partial<TAppInsert>): Promise<TAppRow | null> {
+  const rows = await exec
+    .update(apps)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(apps.id, appId), eq(apps.orgId, orgId)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** The app of a token hash with its member's role and status. */
+export async function selectAppByTokenHash(exec: TDb, hash: string) {
+  const rows = await exec
+    .select({ app: apps, role: memberships.role, memberStatus: memberships.status })
+    .from(apps)
+    .innerJoin(memberships, and(eq(memberships.userId, apps.userId), eq(memberships.orgId, apps.orgId)))
+    .where(eq(apps.tokenHash, hash))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectDailyUsage(exec: TDb, appId: string, day: string): Promise<number> {
+  const rows = await exec
+    .select({ credits: appDailyUsage.credits })
+    .from(appDailyUsage)
+    .where(and(eq(appDailyUsage.appId, appId), eq(appDailyUsage.day, day)))
+    .limit(1);
+  return rows[0]?.credits ?? 0;
+}
+
+/** Adds credits an app spent (today and life-time) and marks it used. */
+export async function addAppUsage(exec: TDb, appId: string, day: string, credits: number): Promise<void> {
+  if (credits > 0) {
+    await exec
+      .insert(appDailyUsage)
+      .values({ appId, day, credits })
+      .onConflictDoUpdate({ target: [appDailyUsage.appId, appDailyUsage.day], set: { credits: sql`${appDailyUsage.credits} + ${credits}` } });
+  }
+  await exec
+    .update(apps)
+    .set({ creditsUsedLifeTime: sql`${apps.creditsUsedLifeTime} + ${credits}`, lastUsedAt: new Date() })
+    .where(eq(apps.id, appId));
+}

@@ -1,0 +1,155 @@
+import {
+  APP_STATUS_LABELS,
+  DEFAULT_APP_RATE_LIMIT,
+  type TApp,
+  type TAppListData,
+  type TAppStatus,
+  type TAppType,
+  type ZAppCreateRequest,
+  type ZAppListQuery,
+  type ZAppUpdateRequest,
+} from '@verilead/contracts';
+import type { z } from 'zod';
+import type { TDb } from '../../platform/db/database';
+import { AppError, throwNotFound } from '../../platform/errors/app-error';
+import { generateToken, hashToken } from '../../platform/auth/tokens';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import type { TRole } from '@verilead/contracts';
+import { addAppUsage, insertApp, selectApp, selectAppByTokenHash, selectApps, selectDailyUsage, selectDefaultApp, updateApp, type TAppRow } from './queries';
+
+/** Prefix of app tokens (`vla_…`). */
+export const APP_TOKEN_PREFIX = 'vla';
+
+export function getUtcDay(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+function toAppView(row: TAppRow, usedToday: number, token: string | null = null): TApp {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.type as TAppType,
+    status: row.status as TAppStatus,
+    status_label: APP_STATUS_LABELS[row.status as TAppStatus],
+    is_default: row.isDefault === 1,
+    token_hint: `${row.tokenHint}…`,
+    token,
+    credit_limit: row.creditLimit ?? null,
+    rate_limit: row.rateLimit,
+    allowed_origins: row.allowedOrigins,
+    credits_used: { today: usedToday, life_time: row.creditsUsedLifeTime },
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+function newToken() {
+  const { token, hash } = generateToken(APP_TOKEN_PREFIX, 30);
+  return { token, hash, hint: token.slice(0, 10) };
+}
+
+/** POST /apps/create: a new app (status new, "Yet to Activate") and its token, answered once. */
+export async function createApp(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZAppCreateRequest>, isDefault = false): Promise<TApp> {
+  if (input.type === 'client' && input.allowed_origins.length === 0) {
+    throw new AppError(400, 'validation_failed', 'A client app needs at least one allowed origin', {
+      reasons: [{ field: 'allowed_origins', location: 'body', messages: ['Add the origins (e.g. https://www.example.com) allowed to call the API'] }],
+    });
+  }
+  const { token, hash, hint } = newToken();
+  const row = await insertApp(exec, {
+    orgId: ctx.orgId,
+    userId: ctx.userId,
+    name: input.name,
+    description: input.description ?? '',
+    type: input.type,
+    status: 'new',
+    isDefault: isDefault ? 1 : 0,
+    tokenHash: hash,
+    tokenHint: hint,
+    creditLimit: input.credit_limit ?? null,
+    rateLimit: input.rate_limit ?? DEFAULT_APP_RATE_LIMIT,
+    allowedOrigins: input.allowed_origins,
+  });
+  return toAppView(row, 0, token);
+}
+
+/** POST /apps/update: name, limits, origins, status (active / inactive / removed) or a rotated token. */
+export async function updateAppSettings(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZAppUpdateRequest>): Promise<TApp> {
+  const current = await selectApp(exec, ctx.orgId, input.app_id);
+  if (!current) throwNotFound('App');
+  if (current.status === 'removed') throw new AppError(409, 'conflict', 'This app was removed and can no longer be changed');
+  const rotated = input.rotate_token ? newToken() : null;
+  const origins = input.allowed_origins ?? current.allowedOrigins;
+  if (current.type === 'client' && origins.length === 0) {
+    throw new AppError(400, 'validation_failed', 'A client app needs at least one allowed origin', {
+      reasons: [{ field: 'allowed_origins', location: 'body', messages: ['Add at least one allowed origin'] }],
+    });
+  }
+  const row = await updateApp(exec, ctx.orgId, current.id, {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.status !== undefined ? { status: input.status } : {}),
+    ...(input.credit_limit !== undefined ? { creditLimit: input.credit_limit } : {}),
+    ...(input.rate_limit !== undefined ? { rateLimit: input.rate_limit } : {}),
+    ...(input.allowed_origins !== undefined ? { allowedOrigins: input.allowed_origins } : {}),
+    ...(rotated ? { tokenHash: rotated.hash, tokenHint: rotated.hint } : {}),
+  });
+  if (!row) throwNotFound('App');
+  return toAppView(row, await selectDailyUsage(exec, row.id, getUtcDay()), rotated?.token ?? null);
+}
+
+export async function listApps(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZAppListQuery>): Promise<TAppListData> {
+  const { rows, total } = await selectApps(exec, ctx.orgId, q);
+  const day = getUtcDay();
+  const items = await Promise.all(rows.map(async (r) => toAppView(r, await selectDailyUsage(exec, r.id, day))));
+  return { items, total, page: q.page, limit: q.limit };
+}
+
+export async function getApp(exec: TDb, ctx: TCallerContext, appId: string): Promise<TApp> {
+  const row = await selectApp(exec, ctx.orgId, appId);
+  if (!row) throwNotFound('App');
+  return toAppView(row, await selectDailyUsage(exec, row.id, getUtcDay()));
+}
+
+/** GET /apps/default: the caller's default server app, created on first use (its token is answered that once). */
+export async function getDefaultApp(exec: TDb, ctx: TCallerContext): Promise<TApp> {
+  const row = await selectDefaultApp(exec, ctx.orgId, ctx.userId);
+  if (row) return toAppView(row, await selectDailyUsage(exec, row.id, getUtcDay()));
+  return createApp(exec, ctx, { name: 'Default app', description: 'Created for the API page', type: 'server', allowed_origins: [], credit_limit: null }, true);
+}
+
+// ---------- token authentication (public API) ----------
+
+export type TAppCaller = { app: TAppRow; ctx: TCallerContext };
+
+/** The app and caller behind a token, or null when the token is unknown, the app inactive/removed or its member inactive. */
+export async function resolveAppToken(exec: TDb, token: string): Promise<TAppCaller | null> {
+  if (!token.startsWith(`${APP_TOKEN_PREFIX}_`) || token.length > 200) return null;
+  const found = await selectAppByTokenHash(exec, hashToken(token));
+  if (!found || found.memberStatus !== 'active') return null;
+  if (found.app.status !== 'new' && found.app.status !== 'active') return null;
+  return {
+    app: found.app,
+    ctx: { userId: found.app.userId, orgId: found.app.orgId, role: found.role as TRole, sessionId: null, via: 'api_key' },
+  };
+}
+
+/** Whether the app's credit limit leaves room for `credits` more; answers the limit that is reached, if any. */
+export async function checkAppCreditLimit(exec: TDb, app: TAppRow, credits = 1): Promise<'daily' | 'life_time' | null> {
+  const limit = app.creditLimit;
+  if (!limit) return null;
+  if (limit.type === 'life_time') return app.creditsUsedLifeTime + credits > limit.value ? 'life_time' : null;
+  const used = await selectDailyUsage(exec, app.id, getUtcDay());
+  return used + credits > limit.value ? 'daily' : null;
+}
+
+/** Records credits spent through an app; a new app becomes active on its first call. */
+export async function recordAppUsage(exec: TDb, app: TAppRow, credits: number): Promise<void> {
+  // Free calls only refresh "last used", at most once a minute (one write less per request).
+  const recentlyUsed = app.lastUsedAt !== null && Date.now() - app.lastUsedAt.getTime() < 60_000;
+  if (credits === 0 && recentlyUsed && app.status !== 'new') return;
+  await addAppUsage(exec, app.id, getUtcDay(), credits);
+  if (app.status === 'new') await updateApp(exec, app.orgId, app.id, { status: 'active' });
+}

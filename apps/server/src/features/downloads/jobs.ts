@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { TConfig } from '../../config';
+import type { TDatabase } from '../../platform/db/database';
+import { defineJob, type TJobDefinition } from '../../platform/jobs/queue';
+import { getStorage, type TFileStorage } from '../../platform/storage/storage';
+import { EXPORT_JOB, runExportJob } from './service';
+
+/** The `export` activity: prepares result and activity files. */
+export function createDownloadJobs(opts: { database: TDatabase; config: TConfig; storage?: TFileStorage }): TJobDefinition[] {
+  const storage = opts.storage ?? getStorage(opts.config);
+  return [
+    defineJob({
+      name: EXPORT_JOB,
+      payload: z.object({ downloadId: z.uuid() }),
+      maxAttempts: 3,
+      handler: (p, ctx) => runExportJob(opts.database, storage, p.downloadId, ctx),
+    }),
+  ] as unknown as TJobDefinition[];
+}

@@ -1,0 +1,32 @@
+import { and, eq } from 'drizzle-orm';
+import type { TDb } from '../../platform/db/database';
+import { downloads } from './tables';
+
+export type TDownloadRow = typeof downloads.$inferSelect;
+
+export async function insertDownload(exec: TDb, row: typeof downloads.$inferInsert): Promise<TDownloadRow> {
+  const rows = await exec.insert(downloads).values(row).returning();
+  return rows[0]!;
+}
+
+export async function selectDownload(exec: TDb, scope: { orgId: string }, id: string): Promise<TDownloadRow | null> {
+  const rows = await exec
+    .select()
+    .from(downloads)
+    .where(and(eq(downloads.id, id), eq(downloads.orgId, scope.orgId)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** By id only: for the job handler and for a signed download token (the token is the authority). */
+export async function selectDownloadById(exec: TDb, id: string): Promise<TDownloadRow | null> {
+  const rows = await exec.select().from(downloads).where(eq(downloads.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function updateDownload(exec: TDb, id: string, values: Partial<typeof downloads.$inferInsert>): Promise<void> {
+  await exec
+    .update(downloads)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(downloads.id, id));
+}

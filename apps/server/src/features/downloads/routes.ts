@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ZActivitiesDownloadConfirmRequest,
+  ZActivitiesDownloadRequest,
+  ZActivitiesDownloadResponse,
+  ZDownloadResponse,
+  ZDownloadResultRequest,
+  ZDownloadStatusQuery,
+  ZExportRequest,
+  ZFailure,
+  ZPublicDownloadQuery,
+} from '@verilead/contracts';
+import { getCaller, type TGuards } from '../../platform/auth/guards';
+import type { TDeps } from '../../platform/deps';
+import { ok, withErrorResponses } from '../../platform/http/responses';
+import { getStorage } from '../../platform/storage/storage';
+import { countActivityDownload, getDownloadStatus, openDownload, requestActivityDownload, requestListExport } from './service';
+
+export function registerDownloadRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { database, config } = deps;
+  const storage = getStorage(config);
+  const base = { tags: ['download'], security: [{ bearer: [] }] };
+  const auth = { onRequest: guards.requireAuth };
+
+  r.post(
+    '/email_verify/list/export',
+    {
+      ...auth,
+      schema: { ...base, tags: ['email_verify'], summary: 'Export a list in one of five formats (CSV or XLSX)', body: ZExportRequest, response: withErrorResponses({ 200: ZDownloadResponse }) },
+    },
+    async (req) => ok(await requestListExport(deps, getCaller(req), req.body)),
+  );
+  r.post(
+    '/download/result',
+    { ...auth, schema: { ...base, summary: 'Prepare a result (or input) file of a list', body: ZDownloadResultRequest, response: withErrorResponses({ 200: ZDownloadResponse }) } },
+    async (req) => ok(await requestListExport(deps, getCaller(req), req.body)),
+  );
+  r.get(
+    '/download/result/status',
+    { ...auth, schema: { ...base, summary: 'State of a prepared file, with an expiring link once ready', querystring: ZDownloadStatusQuery, response: withErrorResponses({ 200: ZDownloadResponse }) } },
+    async (req) => ok(await getDownloadStatus(database.db, config.appSecret, getCaller(req), req.query.queue_id)),
+  );
+  r.post(
+    '/download/activities',
+    { ...auth, schema: { ...base, summary: 'Count the activities an export would hold', body: ZActivitiesDownloadRequest, response: withErrorResponses({ 200: ZActivitiesDownloadResponse }) } },
+    async (req) => ok(await countActivityDownload(database.db, getCaller(req), req.body)),
+  );
+  r.post(
+    '/download/activities/confirm',
+    { ...auth, schema: { ...base, summary: 'Prepare the activity file', body: ZActivitiesDownloadConfirmRequest, response: withErrorResponses({ 200: ZDownloadResponse }) } },
+    async (req) => ok(await requestActivityDownload(deps, getCaller(req), req.body)),
+  );
+  r.get(
+    '/public/download',
+    {
+      config: { rateLimit: { max: config.rateLimit.publicMax, timeWindow: config.rateLimit.windowMs } },
+      schema: { tags: ['public'], summary: 'Download a prepared file with its expiring token (no login)', querystring: ZPublicDownloadQuery, response: { 400: ZFailure, 404: ZFailure, 409: ZFailure, 410: ZFailure, 429: ZFailure } },
+    },
+    async (req, reply) => {
+      const file = await openDownload(database.db, storage, config.appSecret, req.query.download_token);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', String(file.size))
+        .header('content-disposition', `attachment; filename="${file.fileName.replace(/[^\w.\- ]+/g, '_')}"`)
+        .header('cache-control', 'no-store')
+        .send(file.stream as never);
+    },
+  );
+}

@@ -1,0 +1,296 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  DOWNLOAD_RETENTION_DAYS,
+  DOWNLOAD_TOKEN_TTL_HOURS,
+  STANDARD_RESULT_COLUMNS,
+  ZResultColumn,
+  type TActivitiesDownloadData,
+  type TDownload,
+  type TDownloadFormat,
+  type TDownloadKind,
+  type TDownloadStatus,
+  type TResultColumn,
+  type ZActivitiesDownloadRequest,
+  type ZExportRequest,
+} from '@verilead/contracts';
+import type { z } from 'zod';
+import type { TDatabase, TDb } from '../../platform/db/database';
+import type { TDeps } from '../../platform/deps';
+import { AppError, throwNotFound } from '../../platform/errors/app-error';
+import type { TJobContext } from '../../platform/jobs/queue';
+import type { TFileStorage } from '../../platform/storage/storage';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import { listActivities, recordActivity } from '../activities/service';
+import { getListForExport, iterateListRows, type TExportRow } from '../email-verifier/service';
+import { writeCsv, writeXlsx } from './file-writers';
+import { insertDownload, selectDownload, selectDownloadById, updateDownload, type TDownloadRow } from './queries';
+
+export const EXPORT_JOB = 'downloads.export';
+const DAY_MS = 86_400_000;
+
+// ---------- tokens ----------
+
+function sign(secret: string, id: string, exp: number): string {
+  return createHmac('sha256', secret).update(`download:${id}:${exp}`).digest('base64url');
+}
+
+/** An expiring download token: `<download id>.<expiry unix seconds>.<HMAC>`; nothing to store, nothing to leak. */
+export function createDownloadToken(secret: string, downloadId: string, expiresAt: Date): string {
+  const exp = Math.floor(expiresAt.getTime() / 1000);
+  return `${downloadId}.${exp}.${sign(secret, downloadId, exp)}`;
+}
+
+/** The download id of a valid token; 400 for a forged token, 410 for an expired one. */
+export function readDownloadToken(secret: string, token: string, now = Date.now()): string {
+  const [id, expText, mac] = token.split('.');
+  const exp = Number(expText);
+  const expected = id && Number.isInteger(exp) ? sign(secret, id, exp) : '';
+  const ok = !!mac && expected.length === mac.length && timingSafeEqual(Buffer.from(expected), Buffer.from(mac));
+  if (!ok || !id) throw new AppError(400, 'invalid_token', 'This download link is not valid');
+  if (exp * 1000 <= now) throw new AppError(410, 'token_expired', 'This download link has expired; please request the file again');
+  return id;
+}
+
+// ---------- views ----------
+
+function effectiveState(row: TDownloadRow, now = Date.now()): TDownloadStatus {
+  if (row.state === 'success' && row.expiresAt && row.expiresAt.getTime() <= now) return 'expired';
+  return row.state as TDownloadStatus;
+}
+
+export function toDownloadView(secret: string, row: TDownloadRow): TDownload {
+  const state = effectiveState(row);
+  let token: string | null = null;
+  let tokenExpires: Date | null = null;
+  if (state === 'success' && row.expiresAt) {
+    tokenExpires = new Date(Math.min(Date.now() + DOWNLOAD_TOKEN_TTL_HOURS * 3_600_000, row.expiresAt.getTime()));
+    token = createDownloadToken(secret, row.id, tokenExpires);
+  }
+  return {
+    download_id: row.id,
+    queue_id: row.id,
+    kind: row.kind as TDownloadKind,
+    list_id: row.listId,
+    format: (row.format as TDownloadFormat | null) ?? null,
+    file_type: row.fileType as TDownload['file_type'],
+    columns: row.columns.filter((c): c is TResultColumn => ZResultColumn.safeParse(c).success),
+    state,
+    progress: state === 'success' ? 100 : row.progress,
+    file_name: row.fileName,
+    rows: row.rowCount,
+    size_bytes: row.sizeBytes,
+    download_url: token ? `/api/v1/public/download?download_token=${encodeURIComponent(token)}` : null,
+    download_token: token,
+    token_expires_at: tokenExpires?.toISOString() ?? null,
+    expires_at: row.expiresAt?.toISOString() ?? null,
+    error: row.error,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+// ---------- list exports ----------
+
+function safeName(name: string): string {
+  return name.replace(/[^\w.\- ]+/g, '_').trim().slice(0, 120) || 'list';
+}
+
+/** POST /email_verify/list/export and POST /download/result: a result file (queued job) or the uploaded input file. */
+export async function requestListExport(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZExportRequest>): Promise<TDownload> {
+  const list = await getListForExport(deps.database.db, ctx, input.list_id);
+  if (input.kind === 'input') {
+    const row = await insertDownload(deps.database.db, {
+      orgId: ctx.orgId,
+      userId: ctx.userId,
+      kind: 'input',
+      listId: list.id,
+      format: null,
+      fileType: list.fileType,
+      columns: [],
+      state: 'success',
+      progress: 100,
+      fileName: list.fileName,
+      storageKey: list.storageKey,
+      expiresAt: new Date(Date.now() + DOWNLOAD_RETENTION_DAYS * DAY_MS),
+    });
+    return toDownloadView(deps.config.appSecret, row);
+  }
+  if (list.analysisState !== 'ready') throw new AppError(409, 'conflict', 'The file is still being analysed; please wait');
+  const columns = input.format === 'custom' ? input.columns! : STANDARD_RESULT_COLUMNS;
+  const row = await deps.database.transaction(async (tx) => {
+    const d = await insertDownload(tx, {
+      orgId: ctx.orgId,
+      userId: ctx.userId,
+      kind: 'result',
+      listId: list.id,
+      format: input.format,
+      fileType: input.file_type,
+      columns,
+      state: 'queued',
+      fileName: `${safeName(list.name)}-${input.format}.${input.file_type}`,
+    });
+    const jobId = await deps.queue.enqueue(EXPORT_JOB, { downloadId: d.id }, { tx, orgId: ctx.orgId, userId: ctx.userId, maxAttempts: 3 });
+    await updateDownload(tx, d.id, { jobId });
+    return { ...d, jobId };
+  });
+  return toDownloadView(deps.config.appSecret, row);
+}
+
+/** Whether a row belongs in a format. Filtered formats hold unique addresses only. */
+export function isRowInFormat(row: TExportRow, format: TDownloadFormat): boolean {
+  if (format === 'standard' || format === 'custom') return true;
+  if (row.duplicate) return false;
+  if (format === 'non_deliverables') return row.syntax_error || row.status === 'invalid';
+  const safe = row.result?.safe_to_send;
+  if (format === 'guaranteed_deliverables') return row.status === 'valid' && safe === 'yes';
+  return row.status === 'catch_all' || row.status === 'unknown' || (row.status === 'valid' && safe !== 'yes');
+}
+
+function cellOf(row: TExportRow, column: TResultColumn): string {
+  const r = row.result ?? {};
+  const reason = (r.reason ?? {}) as { code?: string; text?: string };
+  const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  switch (column) {
+    case 'email':
+      return row.email;
+    case 'row_number':
+      return String(row.row_number);
+    case 'duplicate':
+      return String(row.duplicate);
+    case 'syntax_error':
+      return String(row.syntax_error);
+    case 'status':
+      return row.syntax_error ? 'invalid' : str(row.status ?? 'not_verified');
+    case 'reason':
+      return row.syntax_error ? 'invalid_syntax' : str(reason.code);
+    case 'reason_text':
+      return row.syntax_error ? 'The address is not valid syntax' : str(reason.text);
+    default:
+      return str(r[column]);
+  }
+}
+
+async function* exportRows(exec: TDb, listId: string, format: TDownloadFormat, columns: TResultColumn[], counter: { rows: number }) {
+  yield columns.map(String);
+  for await (const row of iterateListRows(exec, listId)) {
+    if (!isRowInFormat(row, format)) continue;
+    counter.rows += 1;
+    yield columns.map((c) => cellOf(row, c));
+  }
+}
+
+/** The export job: writes the file to storage and marks the download success (idempotent: a rerun rewrites it). */
+export async function runExportJob(database: TDatabase, storage: TFileStorage, downloadId: string, _job: Pick<TJobContext, 'reportProgress'>): Promise<void> {
+  const d = await selectDownloadById(database.db, downloadId);
+  if (!d || (d.state !== 'queued' && d.state !== 'processing')) return;
+  await updateDownload(database.db, d.id, { state: 'processing', progress: 0 });
+  const key = `downloads/${d.orgId}/${d.id}.${d.fileType}`;
+  const counter = { rows: 0 };
+  let rows: AsyncIterable<string[]>;
+  if (d.kind === 'activities') {
+    rows = activityRows(database.db, d, counter);
+  } else {
+    const list = d.listId ? await getListForExport(database.db, { orgId: d.orgId }, d.listId).catch(() => null) : null;
+    if (!list) {
+      await updateDownload(database.db, d.id, { state: 'cancelled', error: 'The list was removed' });
+      return;
+    }
+    const columns = d.columns.filter((c): c is TResultColumn => ZResultColumn.safeParse(c).success);
+    rows = exportRows(database.db, list.id, d.format as TDownloadFormat, columns, counter);
+  }
+  const stream: Readable = d.fileType === 'xlsx' ? writeXlsx(rows) : writeCsv(rows);
+  const { size } = await storage.write(key, stream);
+  await updateDownload(database.db, d.id, {
+    state: 'success',
+    progress: 100,
+    storageKey: key,
+    rowCount: counter.rows,
+    sizeBytes: size,
+    error: null,
+    expiresAt: new Date(Date.now() + DOWNLOAD_RETENTION_DAYS * DAY_MS),
+  });
+  await recordActivity(database.db, {
+    orgId: d.orgId,
+    userId: d.userId,
+    type: 'export',
+    description: d.kind === 'activities' ? 'Exported the activity log' : `Exported "${d.fileName}"`,
+    metadata: { download_id: d.id, list_id: d.listId, format: d.format, rows: counter.rows },
+  });
+}
+
+export async function getDownloadStatus(exec: TDb, secret: string, ctx: TCallerContext, queueId: string): Promise<TDownload> {
+  const row = await selectDownload(exec, ctx, queueId);
+  if (!row) throwNotFound('Download');
+  return toDownloadView(secret, row);
+}
+
+/** GET /public/download?download_token: the file behind a valid, unexpired token. */
+export async function openDownload(
+  exec: TDb,
+  storage: TFileStorage,
+  secret: string,
+  token: string,
+): Promise<{ stream: Readable; fileName: string; contentType: string; size: number }> {
+  const id = readDownloadToken(secret, token);
+  const row = await selectDownloadById(exec, id);
+  if (!row) throwNotFound('Download');
+  const state = effectiveState(row);
+  if (state === 'expired') throw new AppError(410, 'token_expired', 'This file has expired; please request it again');
+  if (state !== 'success' || !row.storageKey) throw new AppError(409, 'conflict', `This file is not ready (${state})`);
+  const stat = await storage.stat(row.storageKey);
+  if (!stat) throw new AppError(410, 'token_expired', 'This file is no longer available; please request it again');
+  const contentType =
+    row.fileType === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : row.fileType === 'txt' ? 'text/plain; charset=utf-8' : 'text/csv; charset=utf-8';
+  return { stream: storage.read(row.storageKey), fileName: row.fileName, contentType, size: stat.size };
+}
+
+// ---------- activity log export ----------
+
+type TActivityParams = { type?: string | string[]; from?: string; to?: string; role: TCallerContext['role'] };
+
+function activityQuery(p: TActivityParams, page: number, limit: number) {
+  return { type: p.type, from: p.from, to: p.to, page, limit } as Parameters<typeof listActivities>[2];
+}
+
+async function* activityRows(exec: TDb, d: TDownloadRow, counter: { rows: number }) {
+  const p = d.params as TActivityParams;
+  const ctx: TCallerContext = { userId: d.userId, orgId: d.orgId, role: p.role, sessionId: null, via: 'session' };
+  yield ['created_at', 'type', 'description'];
+  for (let page = 1; ; page += 1) {
+    const res = await listActivities(exec, ctx, activityQuery(p, page, 500));
+    for (const item of res.items) {
+      counter.rows += 1;
+      yield [item.created_at, item.type, item.description];
+    }
+    if (res.items.length < 500) return;
+  }
+}
+
+/** POST /download/activities: how many rows an activity export would hold. */
+export async function countActivityDownload(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZActivitiesDownloadRequest>): Promise<TActivitiesDownloadData> {
+  const res = await listActivities(exec, ctx, activityQuery({ ...input, role: ctx.role }, 1, 25));
+  return { rows: res.total, message: res.total > 0 ? `${res.total} activities will be exported` : 'No activities match these filters' };
+}
+
+/** POST /download/activities/confirm: prepares the activity file in a job. */
+export async function requestActivityDownload(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZActivitiesDownloadRequest>): Promise<TDownload> {
+  await countActivityDownload(deps.database.db, ctx, input);
+  const row = await deps.database.transaction(async (tx) => {
+    const d = await insertDownload(tx, {
+      orgId: ctx.orgId,
+      userId: ctx.userId,
+      kind: 'activities',
+      listId: null,
+      format: null,
+      fileType: input.file_type,
+      columns: [],
+      params: { type: input.type, from: input.from, to: input.to, role: ctx.role },
+      state: 'queued',
+      fileName: `activities.${input.file_type}`,
+    });
+    const jobId = await deps.queue.enqueue(EXPORT_JOB, { downloadId: d.id }, { tx, orgId: ctx.orgId, userId: ctx.userId, maxAttempts: 3 });
+    await updateDownload(tx, d.id, { jobId });
+    return d;
+  });
+  return toDownloadView(deps.config.appSecret, row);
+}

@@ -1,0 +1,273 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { and, eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZFinderListResponse, ZInstantFindResponse, ZQueueStatusResponse } from '@verilead/contracts';
+import { makePeopleCorpus, startMailWorld, type TMailWorld, type TPerson } from '@verilead/mailworld';
+import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { creditTransactions } from '../../platform/credits/tables';
+import type { TJobQueue } from '../../platform/jobs/queue';
+import type { TTestApp } from '../../test/test-app';
+import { events } from '../events/tables';
+import { createFinderTestApp } from './test-support';
+
+type TUser = { token: string; userId: string; orgId: string };
+
+function buildMultipart(fileName: string, content: Buffer | string, fields: Record<string, string> = {}) {
+  const boundary = `----ef${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+  parts.push(typeof content === 'string' ? Buffer.from(content) : content);
+  parts.push(Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe('email finder API', () => {
+  let world: TMailWorld;
+  let people: TPerson[];
+  let t: TTestApp;
+  let jobs: TJobQueue;
+  let storageDir: string;
+  let owner: TUser;
+  let stranger: TUser;
+
+  const charges = (orgId: string, agent: string) =>
+    t.db.db
+      .select()
+      .from(creditTransactions)
+      .where(and(eq(creditTransactions.orgId, orgId), eq(creditTransactions.kind, 'charge'), eq(creditTransactions.sourceAgent, agent)));
+  const upload = (user: TUser, name: string, content: Buffer | string, fields: Record<string, string>) => {
+    const mp = buildMultipart(name, content, fields);
+    return t.call({ method: 'POST', url: '/api/v1/email_finder/bulk_upload', token: user.token, payload: mp.payload, headers: mp.headers });
+  };
+  const instant = (user: TUser, payload: Record<string, unknown>) => t.call({ method: 'POST', url: '/api/v1/email_finder/instant', token: user.token, payload });
+  const strictPeople = () => people.filter((p) => p.scenario === 'strict' && p.middle_name === null && /^[A-Za-z]+$/.test(p.first_name + p.last_name));
+
+  beforeAll(async () => {
+    const pc = makePeopleCorpus(80, 21);
+    people = pc.people;
+    world = await startMailWorld({ corpus: pc.corpus, greylistDelayMs: 100, tarpitDelayMs: 3_000 });
+    storageDir = await mkdtemp(join(tmpdir(), 'vl-ef-'));
+    t = await createFinderTestApp(
+      { dnsServers: world.dnsServers, verifierSmtpPort: world.smtpPort, verifierConnectTimeoutMs: 2_500, verifierReplyTimeoutMs: 2_500, verifierGreylistScheduleMs: [150], storageDir },
+      { concurrency: 4 },
+    );
+    jobs = t.deps.queue;
+    owner = await t.createOwner('owner@ef.test');
+    stranger = await t.createOwner('stranger@ef.test');
+    await t.db.transaction((tx) => grantCredits(tx, { orgId: owner.orgId, amount: 1_000, reason: 'Test top-up' }));
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await world?.stop();
+    if (storageDir) await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it('finds a person instantly, charges found only, marks catch-all guesses and records events', async () => {
+    const person = strictPeople()[0]!;
+    const before = await getOrgBalance(t.db.db, owner.orgId);
+    const res = await instant(owner, { first_name: person.first_name, last_name: person.last_name, domain: person.domain });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const d = ZInstantFindResponse.parse(res.body).data;
+    if (d.queued) throw new Error('unexpectedly queued');
+    expect(d).toMatchObject({ email: person.email, status: 'found', catch_all: false, business: true, role: false, credits_charged: 1, reason: { code: 'verified_valid' } });
+    expect(d.confidence_score).toBeGreaterThanOrEqual(90);
+    expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before - 1);
+
+    const nobody = await instant(owner, { name: 'Zebulon Quixotez', domain: 'strict.test' });
+    expect(nobody.body.data).toMatchObject({ status: 'not_found', email: null, confidence_score: 0, credits_charged: 0 });
+    expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before - 1);
+
+    const ca = people.find((p) => p.scenario === 'catch_all')!;
+    const guess = await instant(owner, { name: `${ca.first_name} ${ca.last_name}`, domain: `https://www.${ca.domain}/team` });
+    expect(guess.body.data).toMatchObject({ status: 'found', catch_all: true, reason: { code: 'catch_all_best_guess' }, domain: ca.domain });
+    expect(guess.body.data.confidence_score).toBeLessThanOrEqual(75);
+    expect(guess.body.data.reason.text).toMatch(/accepts every address/);
+
+    const instantCharges = await charges(owner.orgId, 'instant_finder');
+    expect(instantCharges).toHaveLength(2);
+    const evs = await t.db.db.select().from(events).where(and(eq(events.orgId, owner.orgId), eq(events.type, 'email_finder.instant.completed')));
+    expect(evs).toHaveLength(3);
+  });
+
+  it('answers 4xx with reasons for missing names, bad domains and company names', async () => {
+    const noName = await instant(owner, { domain: 'strict.test' });
+    expect(noName.status).toBe(400);
+    expect(noName.body.error.reasons.map((r: { field: string }) => r.field)).toContain('name');
+    const noLast = await instant(owner, { first_name: 'Ann', domain: 'strict.test' });
+    expect(noLast.status).toBe(400);
+    expect(noLast.body.error.reasons[0].field).toBe('last_name');
+    const badDomain = await instant(owner, { name: 'Ann Lee', domain: 'bad..domain' });
+    expect(badDomain.status).toBe(400);
+    expect(badDomain.body.error.reasons[0]).toMatchObject({ field: 'domain' });
+    const company = await instant(owner, { name: 'Ann Lee', domain: 'Acme Corporation' });
+    expect(company.status).toBe(400);
+    expect(company.body.error.message).toMatch(/companies directory/);
+    const symbols = await instant(owner, { name: 'Ann <script>', domain: 'strict.test' });
+    expect(symbols.status).toBe(400);
+  });
+
+  it('answers a qid when the search outlives its timeout, and the durable job gives the result later', async () => {
+    const res = await instant(owner, { name: 'Dave Slow', domain: 'tarpit.test', timeout: 1_000 });
+    expect(res.status).toBe(200);
+    const d = ZInstantFindResponse.parse(res.body).data;
+    if (!d.queued) throw new Error('expected a qid');
+    const other = await t.call({ method: 'GET', url: `/api/v1/email_finder/instant/queue_status?qid=${d.qid}`, token: stranger.token });
+    expect(other.status).toBe(404);
+    await jobs.runUntilIdle({ includeDelayed: true });
+    let status = ZQueueStatusResponse.parse((await t.call({ method: 'GET', url: `/api/v1/email_finder/instant/queue_status?qid=${d.qid}`, token: owner.token })).body).data;
+    for (let i = 0; i < 50 && status.state !== 'completed'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = ZQueueStatusResponse.parse((await t.call({ method: 'GET', url: `/api/v1/email_finder/instant/queue_status?qid=${d.qid}`, token: owner.token })).body).data;
+    }
+    expect(status.state).toBe('completed');
+    expect(status.result).toMatchObject({ status: 'not_found', reason: { code: 'server_inconclusive' }, credits_charged: 0 });
+  }, 30_000);
+
+  it('pages and filters the history and downloads it through an expiring public link', async () => {
+    const found = await t.call({ method: 'GET', url: '/api/v1/email_finder/history?status=found&limit=25', token: owner.token });
+    expect(found.status).toBe(200);
+    expect(found.body.data.total).toBe(2);
+    expect(found.body.data.items.every((i: { status: string }) => i.status === 'found')).toBe(true);
+    const all = await t.call({ method: 'GET', url: '/api/v1/email_finder/history?limit=25', token: owner.token });
+    expect(all.body.data.total).toBe(4);
+    const none = await t.call({ method: 'GET', url: '/api/v1/email_finder/history', token: stranger.token });
+    expect(none.body.data.total).toBe(0);
+    const dl = await t.call({ method: 'POST', url: '/api/v1/email_finder/history/download', token: owner.token, payload: { status: 'found' } });
+    expect(dl.status).toBe(200);
+    expect(dl.body.data).toMatchObject({ state: 'success', rows: 2 });
+    const file = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_email_finder_history?download_token=${encodeURIComponent(dl.body.data.download_token)}` });
+    expect(file.statusCode).toBe(200);
+    expect(file.body).toContain(strictPeople()[0]!.email);
+    const forged = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_email_finder_history?download_token=${dl.body.data.download_token}x` });
+    expect(forged.statusCode).toBe(400);
+  });
+
+  it('uploads a mapped CSV, finds the emails in a job, bills found only and downloads the results', async () => {
+    const sample = strictPeople().slice(1, 21);
+    const unknown = { first_name: 'Zebulon', last_name: 'Quixotez', domain: 'initech.test' };
+    const lines = [
+      'Company Domain,Last,First,Title',
+      ...sample.map((p) => `${p.domain},${p.last_name},${p.first_name},Engineer`),
+      `${unknown.domain},${unknown.last_name},${unknown.first_name},Ghost`,
+      'strict.test,,Nobody,Missing last name',
+      'not a domain!,Smith,Ann,Bad domain',
+    ];
+    const dup0 = await t.call({ method: 'POST', url: '/api/v1/email_finder/bulk_upload/check_duplicate', token: owner.token, payload: { file_name: 'people.csv' } });
+    expect(dup0.body.data.is_duplicate).toBe(false);
+    const res = await upload(owner, 'people.csv', lines.join('\n'), { list_name: 'People', first_name_column: '2', last_name_column: '1', domain_column: '0' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const list = ZFinderListResponse.parse(res.body).data;
+    expect(list).toMatchObject({ state: 'not_processed', counts: { rows: 23, searchable: 21, skipped: 2 }, mapping: { first_name: 2, last_name: 1, domain: 0 } });
+    const dup1 = await t.call({ method: 'POST', url: '/api/v1/email_finder/bulk_upload/check_duplicate', token: owner.token, payload: { file_name: 'people.csv' } });
+    expect(dup1.body.data.is_duplicate).toBe(true);
+
+    // Another organisation's list id answers 404 everywhere.
+    for (const [method, url, payload] of [
+      ['POST', '/api/v1/email_finder/list/find_emails', { list_id: list.id }],
+      ['POST', '/api/v1/email_finder/list/cancel', { list_id: list.id }],
+      ['POST', '/api/v1/email_finder/list/remove', { list_id: list.id }],
+      ['POST', '/api/v1/email_finder/download/result', { list_id: list.id }],
+      ['GET', `/api/v1/email_finder/bulk/progress_status?list_id=${list.id}`, undefined],
+    ] as const) {
+      const r = await t.call({ method, url, token: stranger.token, ...(payload ? { payload } : {}) });
+      expect(r.status, url).toBe(404);
+    }
+    const lists = await t.call({ method: 'POST', url: '/api/v1/email_finder/list', token: stranger.token, payload: {} });
+    expect(lists.body.data.total).toBe(0);
+
+    const before = await getOrgBalance(t.db.db, owner.orgId);
+    const start = await t.call({ method: 'POST', url: '/api/v1/email_finder/list/find_emails', token: owner.token, payload: { list_id: list.id } });
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    expect(start.body.data.state).toBe('in_progress');
+    await jobs.runUntilIdle({ includeDelayed: true });
+    const progress = await t.call({ method: 'GET', url: `/api/v1/email_finder/bulk/progress_status?list_id=${list.id}`, token: owner.token });
+    expect(progress.body.data).toMatchObject({ state: 'processed', progress: 100, processed: 21, total: 21 });
+    const stats = progress.body.data.stats;
+    expect(stats.found).toBeGreaterThanOrEqual(19);
+    expect(stats.not_found).toBe(21 - stats.found);
+    expect(stats.billable).toBe(stats.found);
+    expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before - stats.found);
+    expect(await charges(owner.orgId, 'bulk_finder')).toHaveLength(stats.found);
+    const done = await t.db.db.select().from(events).where(and(eq(events.orgId, owner.orgId), eq(events.type, 'email_finder.bulk.completed')));
+    expect(done).toHaveLength(1);
+
+    const dl = await t.call({ method: 'POST', url: '/api/v1/email_finder/download/result', token: owner.token, payload: { list_id: list.id, format: 'all' } });
+    expect(dl.status).toBe(200);
+    const csv = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_email_finder_history?download_token=${encodeURIComponent(dl.body.data.download_token)}` });
+    const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(rows[0]).toBe('Company Domain,Last,First,Title,email,status,confidence_score,catch_all,business,role,pattern,reason,reason_text');
+    expect(rows).toHaveLength(24);
+    const right = sample.filter((p) => rows.some((r) => r.includes(`,${p.email},found,`)));
+    expect(right.length / sample.length).toBeGreaterThanOrEqual(0.95);
+    expect(rows.some((r) => r.includes('Missing last name') && r.includes(',skipped,'))).toBe(true);
+
+    const xl = await t.call({ method: 'POST', url: '/api/v1/email_finder/download/result', token: owner.token, payload: { list_id: list.id, format: 'found', file_type: 'xlsx' } });
+    const file = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_email_finder_history?download_token=${encodeURIComponent(xl.body.data.download_token)}` });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    expect(wb.worksheets[0]!.rowCount).toBe(stats.found + 1);
+
+    const removed = await t.call({ method: 'POST', url: '/api/v1/email_finder/list/remove', token: owner.token, payload: { list_id: list.id } });
+    expect(removed.status).toBe(200);
+    const gone = await t.call({ method: 'GET', url: `/api/v1/email_finder/bulk/progress_status?list_id=${list.id}`, token: owner.token });
+    expect(gone.status).toBe(404);
+  }, 60_000);
+
+  it('reads XLSX uploads with a full-name column, and a cancelled list bills nothing it did not finish', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('People');
+    ws.addRow(['Name', 'Website']);
+    for (const p of strictPeople().slice(21, 31)) ws.addRow([`${p.first_name} ${p.last_name}`, p.domain]);
+    const buf = Buffer.from(await wb.xlsx.writeBuffer());
+    const res = await upload(owner, 'people.xlsx', buf, { full_name_column: '0', domain_column: '1' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const list = ZFinderListResponse.parse(res.body).data;
+    expect(list.counts.searchable).toBe(10);
+    const before = (await charges(owner.orgId, 'bulk_finder')).length;
+    await t.call({ method: 'POST', url: '/api/v1/email_finder/list/find_emails', token: owner.token, payload: { list_id: list.id } });
+    const cancelled = await t.call({ method: 'POST', url: '/api/v1/email_finder/list/cancel', token: owner.token, payload: { list_id: list.id } });
+    expect(cancelled.body.data.state).toBe('cancelled');
+    await jobs.runUntilIdle({ includeDelayed: true });
+    expect((await charges(owner.orgId, 'bulk_finder')).length).toBe(before);
+    const view = await t.call({ method: 'POST', url: '/api/v1/email_finder/list', token: owner.token, payload: { list_id: list.id } });
+    expect(view.body.data.items[0]).toMatchObject({ state: 'cancelled', counts: { processed: 0 } });
+    // Resuming finishes it.
+    await t.call({ method: 'POST', url: '/api/v1/email_finder/list/find_emails', token: owner.token, payload: { list_id: list.id } });
+    await jobs.runUntilIdle({ includeDelayed: true });
+    const after = await t.call({ method: 'GET', url: `/api/v1/email_finder/bulk/progress_status?list_id=${list.id}`, token: owner.token });
+    expect(after.body.data).toMatchObject({ state: 'processed', processed: 10 });
+    expect(after.body.data.stats.found).toBeGreaterThanOrEqual(9);
+  }, 60_000);
+
+  it('refuses bad uploads: no mapping, a missing column, a wrong type and files over 20,000,000 bytes', async () => {
+    const noMap = await upload(owner, 'a.csv', 'First,Last,Domain\nAnn,Lee,strict.test\n', {});
+    expect(noMap.status).toBe(400);
+    expect(noMap.body.error.reasons.map((r: { field: string }) => r.field)).toEqual(expect.arrayContaining(['first_name_column', 'domain_column']));
+    const badCol = await upload(owner, 'a.csv', 'First,Last,Domain\nAnn,Lee,strict.test\n', { first_name_column: '0', last_name_column: '1', domain_column: '7' });
+    expect(badCol.status).toBe(400);
+    expect(badCol.body.error.reasons[0].field).toBe('domain_column');
+    const txt = await upload(owner, 'a.txt', 'Ann Lee strict.test\n', { first_name_column: '0', domain_column: '1' });
+    expect(txt.status).toBe(400);
+    const big = Buffer.alloc(20_000_001, 'a');
+    const tooBig = await upload(owner, 'big.csv', big, { first_name_column: '0', domain_column: '1' });
+    expect(tooBig.status).toBe(413);
+    const lists = await t.call({ method: 'POST', url: '/api/v1/email_finder/list', token: owner.token, payload: { search: 'big' } });
+    expect(lists.body.data.total).toBe(0);
+  }, 60_000);
+
+  it('documents every email finder call of the spec in OpenAPI (spec-coverage reports nothing missing)', async () => {
+    const doc = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    const file = join(storageDir, 'openapi.json');
+    await writeFile(file, doc.body);
+    const out = execFileSync('node', [join(dirname(fileURLToPath(import.meta.url)), '../../../../../../shared/tools/spec-coverage.mjs'), file, '--area', 'email_finder'], { encoding: 'utf8' });
+    expect(out).toMatch(/0 missing/);
+    const paths = Object.keys(JSON.parse(doc.body).paths as Record<string, unknown>);
+    expect(paths).toContain('/api/v1/public/download_email_finder_history');
+  });
+});

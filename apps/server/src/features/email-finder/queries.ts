@@ -1,0 +1,227 @@
+import { and, asc, count, desc, eq, gt, gte, ilike, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { selectRows, type TDb } from '../../platform/db/database';
+import { finderDomainPatterns, finderDownloads, finderInstant, finderListRows, finderLists, type TFinderCounters } from './tables';
+
+export type TFinderListRow = typeof finderLists.$inferSelect;
+export type TFinderListInsert = typeof finderLists.$inferInsert;
+export type TFinderRowInsert = typeof finderListRows.$inferInsert;
+export type TInstantRow = typeof finderInstant.$inferSelect;
+export type TFinderDownloadRow = typeof finderDownloads.$inferSelect;
+type TScope = { orgId: string };
+
+export const EMPTY_FINDER_COUNTERS: TFinderCounters = { processed: 0, found: 0, not_found: 0, business: 0, role: 0, catch_all: 0, confidence_sum: 0, billable: 0 };
+
+// ---------- instant ----------
+
+export async function insertInstant(exec: TDb, row: typeof finderInstant.$inferInsert): Promise<TInstantRow> {
+  return (await exec.insert(finderInstant).values(row).returning())[0]!;
+}
+
+export async function selectInstant(exec: TDb, scope: TScope, id: string): Promise<TInstantRow | null> {
+  const rows = await exec.select().from(finderInstant).where(and(eq(finderInstant.id, id), eq(finderInstant.orgId, scope.orgId))).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectInstantById(exec: TDb, id: string): Promise<TInstantRow | null> {
+  const rows = await exec.select().from(finderInstant).where(eq(finderInstant.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Completes a search once: answers the row when this call moved it to completed/failed, null when it was already done. */
+export async function completeInstant(exec: TDb, id: string, values: Partial<typeof finderInstant.$inferInsert>): Promise<TInstantRow | null> {
+  const rows = await exec
+    .update(finderInstant)
+    .set({ ...values, completedAt: new Date() })
+    .where(and(eq(finderInstant.id, id), or(eq(finderInstant.state, 'queued'), eq(finderInstant.state, 'running'))))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function updateInstant(exec: TDb, id: string, values: Partial<typeof finderInstant.$inferInsert>): Promise<void> {
+  await exec.update(finderInstant).set(values).where(eq(finderInstant.id, id));
+}
+
+export type THistoryFilter = { orgId: string; userId?: string; search?: string; status?: string; from?: Date; to?: Date };
+
+function historyWhere(f: THistoryFilter): SQL {
+  const conds: (SQL | undefined)[] = [eq(finderInstant.orgId, f.orgId), eq(finderInstant.state, 'completed')];
+  if (f.userId) conds.push(eq(finderInstant.userId, f.userId));
+  if (f.status) conds.push(eq(finderInstant.status, f.status));
+  if (f.from) conds.push(gte(finderInstant.createdAt, f.from));
+  if (f.to) conds.push(lte(finderInstant.createdAt, f.to));
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(or(ilike(finderInstant.email, like), ilike(finderInstant.fullName, like), ilike(finderInstant.domain, like)));
+  }
+  return and(...conds)!;
+}
+
+export async function selectHistory(exec: TDb, f: THistoryFilter, offset: number, limit: number): Promise<{ rows: TInstantRow[]; total: number }> {
+  const where = historyWhere(f);
+  const [rows, totals] = await Promise.all([
+    exec.select().from(finderInstant).where(where).orderBy(desc(finderInstant.createdAt), desc(finderInstant.id)).offset(offset).limit(limit),
+    exec.select({ n: count() }).from(finderInstant).where(where),
+  ]);
+  return { rows, total: Number(totals[0]?.n ?? 0) };
+}
+
+// ---------- lists ----------
+
+export async function insertList(exec: TDb, row: TFinderListInsert): Promise<TFinderListRow> {
+  return (await exec.insert(finderLists).values(row).returning())[0]!;
+}
+
+export async function selectList(exec: TDb, scope: TScope, listId: string): Promise<TFinderListRow | null> {
+  const rows = await exec.select().from(finderLists).where(and(eq(finderLists.id, listId), eq(finderLists.orgId, scope.orgId))).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectListById(exec: TDb, listId: string): Promise<TFinderListRow | null> {
+  const rows = await exec.select().from(finderLists).where(eq(finderLists.id, listId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectListForUpdate(exec: TDb, listId: string): Promise<TFinderListRow | null> {
+  const rows = await exec.select().from(finderLists).where(eq(finderLists.id, listId)).for('update').limit(1);
+  return rows[0] ?? null;
+}
+
+export async function updateList(exec: TDb, listId: string, values: Partial<TFinderListInsert>): Promise<void> {
+  await exec
+    .update(finderLists)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(finderLists.id, listId));
+}
+
+/** Moves a list from one of `fromStates` to the new values; answers whether it did. */
+export async function transitionList(exec: TDb, scope: TScope, listId: string, fromStates: string[], values: Partial<TFinderListInsert>): Promise<boolean> {
+  const rows = await exec
+    .update(finderLists)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(finderLists.id, listId), eq(finderLists.orgId, scope.orgId), or(...fromStates.map((s) => eq(finderLists.state, s)))))
+    .returning({ id: finderLists.id });
+  return rows.length > 0;
+}
+
+export async function deleteList(exec: TDb, scope: TScope, listId: string): Promise<void> {
+  await exec.delete(finderLists).where(and(eq(finderLists.id, listId), eq(finderLists.orgId, scope.orgId)));
+}
+
+export type TListFilter = {
+  orgId: string;
+  userId?: string;
+  search?: string;
+  state?: string;
+  listId?: string;
+  sortBy: 'created_at' | 'updated_at' | 'name' | 'total';
+  sortOrder: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+};
+
+export async function selectLists(exec: TDb, f: TListFilter): Promise<{ rows: TFinderListRow[]; total: number }> {
+  const conds: (SQL | undefined)[] = [eq(finderLists.orgId, f.orgId)];
+  if (f.userId) conds.push(eq(finderLists.userId, f.userId));
+  if (f.state) conds.push(eq(finderLists.state, f.state));
+  if (f.listId) conds.push(eq(finderLists.id, f.listId));
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(or(ilike(finderLists.name, like), ilike(finderLists.fileName, like)));
+  }
+  const where = and(...conds);
+  const col = { created_at: finderLists.createdAt, updated_at: finderLists.updatedAt, name: finderLists.name, total: finderLists.rowCount }[f.sortBy];
+  const order = f.sortOrder === 'asc' ? asc(col) : desc(col);
+  const [rows, totals] = await Promise.all([
+    exec.select().from(finderLists).where(where).orderBy(order, desc(finderLists.id)).offset(f.offset).limit(f.limit),
+    exec.select({ n: count() }).from(finderLists).where(where),
+  ]);
+  return { rows, total: Number(totals[0]?.n ?? 0) };
+}
+
+export async function selectListsByFileName(exec: TDb, scope: TScope, fileName: string): Promise<TFinderListRow[]> {
+  return exec
+    .select()
+    .from(finderLists)
+    .where(and(eq(finderLists.orgId, scope.orgId), eq(finderLists.fileName, fileName)))
+    .orderBy(desc(finderLists.createdAt))
+    .limit(20);
+}
+
+export async function insertListRows(exec: TDb, rows: TFinderRowInsert[]): Promise<void> {
+  if (rows.length > 0) await exec.insert(finderListRows).values(rows).onConflictDoNothing();
+}
+
+export async function selectPendingRows(exec: TDb, listId: string, afterRow: number, limit: number) {
+  return exec
+    .select({ rowNumber: finderListRows.rowNumber, firstName: finderListRows.firstName, middleName: finderListRows.middleName, lastName: finderListRows.lastName, domain: finderListRows.domain })
+    .from(finderListRows)
+    .where(and(eq(finderListRows.listId, listId), gt(finderListRows.rowNumber, afterRow), isNull(finderListRows.status), isNull(finderListRows.skipReason)))
+    .orderBy(asc(finderListRows.rowNumber))
+    .limit(limit);
+}
+
+export async function countPendingRows(exec: TDb, listId: string): Promise<number> {
+  const rows = await exec
+    .select({ n: count() })
+    .from(finderListRows)
+    .where(and(eq(finderListRows.listId, listId), isNull(finderListRows.status), isNull(finderListRows.skipReason)));
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Stores results on rows that have none yet; answers the row numbers stored by this call (the others were stored before). */
+export async function storeRowResults(
+  exec: TDb,
+  listId: string,
+  items: { rowNumber: number; status: string; result: Record<string, unknown>; billable: boolean }[],
+): Promise<Set<number>> {
+  if (items.length === 0) return new Set();
+  const json = JSON.stringify(items.map((i) => ({ r: i.rowNumber, s: i.status, j: i.result, b: i.billable })));
+  const rows = await selectRows<{ row_number: number }>(
+    exec,
+    sql`update finder_list_rows e
+        set status = x.s, result = x.j, billable = x.b
+        from json_to_recordset(${json}::json) as x(r int, s text, j jsonb, b boolean)
+        where e.list_id = ${listId}::uuid and e.row_number = x.r and e.status is null
+        returning e.row_number`,
+  );
+  return new Set(rows.map((r) => r.row_number));
+}
+
+export async function selectRowsPage(exec: TDb, listId: string, afterRow: number, limit: number) {
+  return exec
+    .select()
+    .from(finderListRows)
+    .where(and(eq(finderListRows.listId, listId), gt(finderListRows.rowNumber, afterRow)))
+    .orderBy(asc(finderListRows.rowNumber))
+    .limit(limit);
+}
+
+// ---------- domain patterns (installation-wide counts, no personal data) ----------
+
+export async function selectDomainPatterns(exec: TDb, domain: string): Promise<Record<string, number>> {
+  const rows = await exec.select().from(finderDomainPatterns).where(eq(finderDomainPatterns.domain, domain));
+  return Object.fromEntries(rows.map((r) => [r.pattern, r.validCount]));
+}
+
+export async function incrementDomainPatterns(exec: TDb, items: { domain: string; pattern: string }[]): Promise<void> {
+  for (const i of items) {
+    await exec
+      .insert(finderDomainPatterns)
+      .values({ domain: i.domain, pattern: i.pattern, validCount: 1 })
+      .onConflictDoUpdate({
+        target: [finderDomainPatterns.domain, finderDomainPatterns.pattern],
+        set: { validCount: sql`${finderDomainPatterns.validCount} + 1`, updatedAt: new Date() },
+      });
+  }
+}
+
+// ---------- downloads ----------
+
+export async function insertDownload(exec: TDb, row: typeof finderDownloads.$inferInsert): Promise<TFinderDownloadRow> {
+  return (await exec.insert(finderDownloads).values(row).returning())[0]!;
+}
+
+export async function selectDownloadById(exec: TDb, id: string): Promise<TFinderDownloadRow | null> {
+  const rows = await exec.select().from(finderDownloads).where(eq(finderDownloads.id, id)).limit(1);
+  return rows[0] ?? null;
+}

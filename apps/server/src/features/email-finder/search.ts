@@ -1,0 +1,158 @@
+import type { TFinderPattern, TFinderReasonCode, TFinderResult, TVerificationResult } from '@verilead/contracts';
+import { buildCandidates, foldName, type TCandidate, type TPersonName } from './candidates';
+
+/** What the search needs of the engine: one verification at a time (the engine caches DNS and catch-all per domain). */
+export type TVerifyOne = (email: string) => Promise<TVerificationResult>;
+
+export type TSearchOptions = {
+  verify: TVerifyOne;
+  includeRoleEmail: boolean;
+  strictDomainCheck: boolean;
+  /** Patterns already found valid at the domain (counts only). */
+  domainCounts: Partial<Record<TFinderPattern, number>>;
+  /** At most this many SMTP probes per person (default 12). */
+  maxProbes?: number;
+  companyName?: string | null;
+  now?: () => Date;
+};
+
+/** Reasons that end the search at once: the domain itself cannot receive mail. */
+const DOMAIN_DEAD = new Set(['domain_not_found', 'null_mx', 'no_mail_server']);
+/** Reasons that say the server gave no usable answer for the domain (trying more candidates would say the same). */
+const SERVER_INCONCLUSIVE = new Set(['dns_error', 'connection_failed', 'smtp_timeout', 'verifier_blocked', 'service_unavailable']);
+
+const REASON_TEXTS: Record<TFinderReasonCode, string> = {
+  verified_valid: 'The mail server confirmed this mailbox exists',
+  catch_all_best_guess: 'The domain accepts every address, so the mailbox cannot be confirmed: this is the most likely address from the patterns used at this domain',
+  no_valid_candidate: 'The mail server rejected every likely address for this person',
+  server_inconclusive: 'The mail server did not give a definite answer (it may be greylisting, slow or blocking checks); try again later',
+  domain_not_mail_enabled: 'The domain cannot receive email (no mail server or the domain does not exist)',
+  strict_domain_rejected: 'The domain accepts every address and strict domain check is on, so no guess is returned',
+  role_excluded: 'The only address found is a role address and role addresses are excluded in your settings',
+  name_unusable: 'No address pattern can be built from this name',
+};
+
+/**
+ * Confidence rule (0–100), documented in README.md:
+ * - verified valid: 90 + round(9 × share), share = the pattern's part of the addresses already found valid at the domain (0 when none) → 90–99;
+ * - catch-all best guess: 30 + round(45 × likelihood), likelihood = the pattern's smoothed likelihood at the domain (priors when unknown) → 30–75;
+ * - not found: 0.
+ */
+export function computeConfidence(kind: 'valid' | 'catch_all' | 'none', pattern: TFinderPattern | null, counts: Partial<Record<TFinderPattern, number>>, likelihood = 0): number {
+  if (kind === 'none' || !pattern) return 0;
+  if (kind === 'valid') {
+    const total = Object.values(counts).reduce((s, n) => s + (n ?? 0), 0);
+    const share = total > 0 ? (counts[pattern] ?? 0) / total : 0;
+    return Math.min(99, 90 + Math.round(9 * share));
+  }
+  return Math.min(75, 30 + Math.round(45 * Math.max(0, Math.min(1, likelihood))));
+}
+
+export type TSearchOutcome = TFinderResult & {
+  /** The verification behind the answer (null when not found). */
+  verification: TVerificationResult | null;
+};
+
+/** Searches one person's address: verifies candidates in order until one is valid (see README.md for the rules). */
+export async function searchEmail(name: TPersonName, domain: string, opts: TSearchOptions): Promise<TSearchOutcome> {
+  const now = opts.now ?? (() => new Date());
+  const fullName = [name.first, name.middle, name.last].filter(Boolean).join(' ');
+  const base = {
+    first_name: name.first,
+    middle_name: name.middle,
+    last_name: name.last,
+    full_name: fullName,
+    domain,
+    company: { name: opts.companyName ?? null },
+  };
+  const finish = (
+    code: TFinderReasonCode,
+    found: { candidate: TCandidate; verification: TVerificationResult; kind: 'valid' | 'catch_all' } | null,
+    tried: number,
+    flags: { business: boolean; role: boolean },
+  ): TSearchOutcome => {
+    const email = found?.candidate.email ?? null;
+    const role = found ? found.verification.role_account : false;
+    const business = found ? !found.verification.free_account : flags.business;
+    return {
+      ...base,
+      email,
+      status: found ? 'found' : 'not_found',
+      confidence_score: computeConfidence(found?.kind ?? 'none', found?.candidate.pattern ?? null, opts.domainCounts, found?.candidate.likelihood ?? 0),
+      catch_all: found?.kind === 'catch_all' || code === 'strict_domain_rejected',
+      business,
+      role,
+      reason: { code, text: REASON_TEXTS[code] },
+      pattern: found?.candidate.pattern ?? null,
+      verification_status: found?.verification.status ?? null,
+      candidates_tried: tried,
+      emails: email ? [{ email_address: email, role: role ? 'yes' : 'no', business: business ? 'yes' : 'no' }] : [],
+      total: email ? 1 : 0,
+      found_on: now().toISOString(),
+      verification: found?.verification ?? null,
+    };
+  };
+
+  if (!foldName(name.first)) return finish('name_unusable', null, 0, { business: true, role: false });
+  const candidates = buildCandidates(name, domain, opts.domainCounts);
+  if (candidates.length === 0) return finish('name_unusable', null, 0, { business: true, role: false });
+  const maxProbes = opts.maxProbes ?? 12;
+  let tried = 0;
+  let inconclusive = false;
+  let roleExcluded = false;
+  let business = true;
+  for (const candidate of candidates.slice(0, maxProbes)) {
+    const r = await opts.verify(candidate.email);
+    tried += 1;
+    business = !r.free_account;
+    if (r.status === 'valid') {
+      if (r.role_account && !opts.includeRoleEmail) {
+        roleExcluded = true;
+        continue;
+      }
+      return finish('verified_valid', { candidate, verification: r, kind: 'valid' }, tried, { business, role: r.role_account });
+    }
+    if (r.status === 'catch_all') {
+      if (opts.strictDomainCheck) return finish('strict_domain_rejected', null, tried, { business, role: false });
+      // The most likely candidate (the first) is the best guess: the server would accept any of them.
+      const best = candidates[0]!;
+      return finish('catch_all_best_guess', { candidate: best, verification: { ...r, email: best.email }, kind: 'catch_all' }, tried, { business, role: r.role_account });
+    }
+    if (r.status === 'invalid' && DOMAIN_DEAD.has(r.reason.code)) return finish('domain_not_mail_enabled', null, tried, { business, role: false });
+    if (r.status === 'unknown') {
+      inconclusive = true;
+      if (SERVER_INCONCLUSIVE.has(r.reason.code)) break;
+    }
+  }
+  if (inconclusive) return finish('server_inconclusive', null, tried, { business, role: false });
+  return finish(roleExcluded ? 'role_excluded' : 'no_valid_candidate', null, tried, { business, role: false });
+}
+
+const DOMAIN_RE = /^(?=.{3,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+
+/**
+ * Reads what the user typed as a domain: a domain (an URL or www. prefix is reduced to the host name) answers
+ * `{ domain }`; something that looks like a company name answers `{ company }`; anything else `{ error }`.
+ */
+export function readDomainInput(raw: string): { domain: string } | { company: string } | { error: string } {
+  let v = raw.trim().toLowerCase();
+  if (!v) return { error: 'Please enter a domain or a company name' };
+  if (/^[a-z][a-z0-9+.-]*:\/\//.test(v)) {
+    try {
+      v = new URL(v).hostname;
+    } catch {
+      return { error: 'Please enter a valid domain, such as example.com' };
+    }
+  }
+  v = v.replace(/^www\./, '').replace(/\/.*$/, '').replace(/\.$/, '');
+  if (v.includes('@')) return { error: 'Please enter the domain only (without a name and @)' };
+  if (!v.includes('.')) return /^[\p{L}\p{N}][\p{L}\p{N} &.,'-]*$/u.test(raw.trim()) ? { company: raw.trim() } : { error: 'Please enter a valid domain, such as example.com' };
+  let ascii = v;
+  try {
+    ascii = new URL(`http://${v}`).hostname;
+  } catch {
+    return { error: 'Please enter a valid domain, such as example.com' };
+  }
+  if (!DOMAIN_RE.test(ascii)) return { error: 'Please enter a valid domain, such as example.com' };
+  return { domain: ascii };
+}

@@ -1,0 +1,139 @@
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organisations, users } from '../../platform/tenancy/tables';
+
+/** Counters kept on a finder list while results arrive (same transaction as the result rows). */
+export type TFinderCounters = {
+  processed: number;
+  found: number;
+  not_found: number;
+  business: number;
+  role: number;
+  catch_all: number;
+  /** Sum of confidence scores over found results. */
+  confidence_sum: number;
+  billable: number;
+};
+
+/** One instant search (and its queue entry when it outlived the request's timeout). */
+export const finderInstant = pgTable(
+  'finder_instant',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** queued | running | completed | failed */
+    state: text('state').notNull(),
+    input: jsonb('input').$type<Record<string, unknown>>().notNull(),
+    status: text('status'),
+    email: text('email'),
+    fullName: text('full_name').notNull().default(''),
+    domain: text('domain').notNull().default(''),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    creditsCharged: integer('credits_charged').notNull().default(0),
+    error: text('error'),
+    jobId: uuid('job_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('finder_instant_org_created_idx').on(t.orgId, t.createdAt)],
+);
+
+/** A bulk finder list (an uploaded file with a column mapping). */
+export const finderLists = pgTable(
+  'finder_lists',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    fileName: text('file_name').notNull(),
+    fileType: text('file_type').notNull(),
+    storageKey: text('storage_key').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    hasHeader: boolean('has_header').notNull(),
+    header: jsonb('header').$type<string[]>().notNull(),
+    mapping: jsonb('mapping').$type<Record<string, number | null>>().notNull(),
+    state: text('state').notNull().default('not_processed'),
+    activity: text('activity'),
+    rowCount: integer('row_count').notNull().default(0),
+    searchableCount: integer('searchable_count').notNull().default(0),
+    skippedCount: integer('skipped_count').notNull().default(0),
+    counters: jsonb('counters').$type<TFinderCounters>().notNull(),
+    jobId: uuid('job_id'),
+    stoppedReason: text('stopped_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (t) => [index('finder_lists_org_created_idx').on(t.orgId, t.createdAt), index('finder_lists_org_file_idx').on(t.orgId, t.fileName)],
+);
+
+/** One row per data row of the file. (list_id, row_number) is the idempotency key of results and charges. */
+export const finderListRows = pgTable(
+  'finder_list_rows',
+  {
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => finderLists.id, { onDelete: 'cascade' }),
+    rowNumber: integer('row_number').notNull(),
+    cells: jsonb('cells').$type<string[]>().notNull(),
+    firstName: text('first_name').notNull().default(''),
+    middleName: text('middle_name'),
+    lastName: text('last_name').notNull().default(''),
+    domain: text('domain').notNull().default(''),
+    /** Why the row is not searched (missing name, bad domain…), null when searchable. */
+    skipReason: text('skip_reason'),
+    status: text('status'),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    billable: boolean('billable').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.listId, t.rowNumber] })],
+);
+
+/**
+ * Patterns of addresses found valid per domain, shared by the whole installation to order candidates.
+ * Only counts: no names, no addresses, no organisation.
+ */
+export const finderDomainPatterns = pgTable(
+  'finder_domain_patterns',
+  {
+    domain: text('domain').notNull(),
+    pattern: text('pattern').notNull(),
+    validCount: integer('valid_count').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.domain, t.pattern] })],
+);
+
+/** A prepared finder file (list results or the instant history), served by an expiring token. */
+export const finderDownloads = pgTable(
+  'finder_downloads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** result | history */
+    kind: text('kind').notNull(),
+    listId: uuid('list_id'),
+    fileType: text('file_type').notNull(),
+    fileName: text('file_name').notNull(),
+    storageKey: text('storage_key').notNull(),
+    rowCount: integer('row_count').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('finder_downloads_org_idx').on(t.orgId, t.createdAt)],
+);

@@ -1,0 +1,73 @@
+import { desc, eq } from 'drizzle-orm';
+import { buildApp } from '../../app';
+import { loadConfig, type TConfig } from '../../config';
+import { outbox } from '../../platform/mailer/tables';
+import { createRuntime } from '../../platform/runtime';
+import { createTestDb } from '../../test/test-db';
+import { TEST_PASSWORD, type TTestApp } from '../../test/test-app';
+import { createEmailFinderJobs } from './jobs';
+
+/**
+ * Like createTestApp, with the finder's jobs registered on the runtime queue (main.ts registers them in production
+ * through extraJobs; platform/runtime.ts does not know them).
+ */
+export async function createFinderTestApp(overrides: Partial<TConfig> = {}, opts: { concurrency?: number } = {}): Promise<TTestApp> {
+  const db = await createTestDb();
+  const config = loadConfig(
+    {},
+    {
+      appSecret: 'test-secret',
+      dataDir: '/nonexistent-test-data',
+      publicUrl: 'http://app.verilead.test',
+      logLevel: 'silent',
+      rateLimit: { authMax: 10_000, publicMax: 10_000, windowMs: 60_000 },
+      webDistDir: '/nonexistent-web-dist',
+      ...overrides,
+    },
+  );
+  const runtime = createRuntime({ config, database: db, extraJobs: createEmailFinderJobs({ database: db, config, concurrency: opts.concurrency }) });
+  const app = await buildApp({ ...runtime, serveWeb: false });
+  await app.ready();
+  const call: TTestApp['call'] = async ({ token, headers, ...rest }) => {
+    const res = await app.inject({ ...rest, headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    let body: unknown = res.body;
+    try {
+      body = JSON.parse(res.body);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.statusCode, body, headers: res.headers };
+  };
+  const mailedToken: TTestApp['mailedToken'] = async (to, path) => {
+    await runtime.queue.runUntilIdle();
+    const rows = await db.db.select().from(outbox).where(eq(outbox.toAddress, to)).orderBy(desc(outbox.createdAt));
+    for (const row of rows) {
+      const m = new RegExp(`${path.replace(/[/.]/g, '\\$&')}\\?token=([A-Za-z0-9_%-]+)`).exec(row.text);
+      if (m?.[1]) return decodeURIComponent(m[1]);
+    }
+    throw new Error(`no mail to ${to} with a ${path} link`);
+  };
+  const createOwner: TTestApp['createOwner'] = async (email, name = 'Test Owner') => {
+    const s = await call({ method: 'POST', url: '/api/v1/user/signup', payload: { name, email, password: TEST_PASSWORD, signup_source: 'friends' } });
+    if (s.status !== 200) throw new Error(`signup failed: ${JSON.stringify(s.body)}`);
+    const vt = await mailedToken(email, '/emailverification');
+    await call({ method: 'POST', url: '/api/v1/user/activate', payload: { token: vt } });
+    const l = await call({ method: 'POST', url: '/api/v1/user/login', payload: { email, password: TEST_PASSWORD } });
+    if (l.status !== 200) throw new Error(`login failed: ${JSON.stringify(l.body)}`);
+    return { token: l.body.data.token, userId: l.body.data.user.id, orgId: l.body.data.user.org_id };
+  };
+  return {
+    app,
+    deps: runtime,
+    db,
+    call,
+    mailedToken,
+    createOwner,
+    close: async () => {
+      await app.close();
+      await runtime.queue.stop();
+      runtime.closeMail();
+      await db.dispose();
+    },
+  };
+}

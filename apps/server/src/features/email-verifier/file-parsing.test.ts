@@ -1,0 +1,48 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { checkFileHead, detectFileType, FileParseError, inspectRows, readRows } from './file-parsing';
+
+async function collect(text: string, type: 'csv' | 'txt') {
+  const rows: string[][] = [];
+  for await (const r of readRows(Readable.from([Buffer.from(text)]), type)) rows.push(r);
+  return rows;
+}
+
+describe('file parsing', () => {
+  it('detects the type from the name', () => {
+    expect(detectFileType('Leads.CSV')).toBe('csv');
+    expect(detectFileType('a.xlsx')).toBe('xlsx');
+    expect(detectFileType('a.txt')).toBe('txt');
+    expect(detectFileType('a.xls')).toBeNull();
+    expect(detectFileType('csv')).toBeNull();
+  });
+
+  it('refuses empty, binary, non-UTF-8 and fake XLSX heads', () => {
+    expect(() => checkFileHead(Buffer.alloc(0), 'csv')).toThrow(FileParseError);
+    expect(() => checkFileHead(Buffer.from([0x61, 0, 0x62]), 'csv')).toThrow(/binary/);
+    expect(() => checkFileHead(Buffer.from([0x61, 0xff, 0xfe, 0x62]), 'txt')).toThrow(/UTF-8/);
+    expect(() => checkFileHead(Buffer.from('email\n'), 'xlsx')).toThrow(/XLSX/);
+    expect(() => checkFileHead(Buffer.from('émail,x\n', 'utf8'), 'csv')).not.toThrow();
+  });
+
+  it('reads CSV with quotes, semicolons and a BOM, and TXT lines', async () => {
+    expect(await collect('\uFEFFname;email\n"Doe; Jane";jane@strict.test\n', 'csv')).toEqual([
+      ['name', 'email'],
+      ['Doe; Jane', 'jane@strict.test'],
+    ]);
+    expect(await collect('\uFEFFa@strict.test\r\nb@strict.test\n', 'txt')).toEqual([['a@strict.test'], ['b@strict.test']]);
+  });
+
+  it('finds the header and the e-mail column, or explains why not', async () => {
+    const rows = (r: string[][]) => (async function* () {
+      yield* r;
+    })();
+    const found = await inspectRows(rows([['id', 'Work email'], ['1', 'a@strict.test'], ['2', 'b@strict.test']]), { fileName: 'x.csv', fileType: 'csv' });
+    expect(found).toMatchObject({ has_header: true, email_column: 1, columns: ['id', 'Work email'], rows: [['1', 'a@strict.test'], ['2', 'b@strict.test']] });
+    const headerless = await inspectRows(rows([['a@strict.test'], ['b@strict.test']]), { fileName: 'x.txt', fileType: 'txt' });
+    expect(headerless).toMatchObject({ has_header: false, email_column: 0, columns: ['Column 1'] });
+    await expect(inspectRows(rows([['name'], ['Ada']]), { fileName: 'x.csv', fileType: 'csv' })).rejects.toThrow(/No column with email/);
+    await expect(inspectRows(rows([]), { fileName: 'x.csv', fileType: 'csv' })).rejects.toThrow(/no rows/);
+    await expect(inspectRows(rows([['a', 'b@strict.test']]), { fileName: 'x.csv', fileType: 'csv', emailColumn: 0 })).rejects.toThrow(/holds no email/);
+  });
+});

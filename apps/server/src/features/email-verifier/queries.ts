@@ -1,0 +1,232 @@
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { selectRows, type TDb } from '../../platform/db/database';
+import { instantVerifications, verifyListEmails, verifyLists, type TListCounters } from './tables';
+
+export type TListRow = typeof verifyLists.$inferSelect;
+export type TListInsert = typeof verifyLists.$inferInsert;
+export type TListEmailInsert = typeof verifyListEmails.$inferInsert;
+export type TListEmailRow = typeof verifyListEmails.$inferSelect;
+type TScope = { orgId: string };
+
+export const EMPTY_COUNTERS: TListCounters = {
+  verified: 0,
+  valid: 0,
+  invalid: 0,
+  catch_all: 0,
+  unknown: 0,
+  disposable: 0,
+  gibberish: 0,
+  free_account: 0,
+  role_account: 0,
+  billable: 0,
+  safe_to_send: 0,
+  valid_score_sum: 0,
+};
+
+export async function insertList(exec: TDb, row: TListInsert): Promise<TListRow> {
+  const rows = await exec.insert(verifyLists).values(row).returning();
+  return rows[0]!;
+}
+
+/** A list of the caller's organisation (null for another organisation's id). */
+export async function selectList(exec: TDb, scope: TScope, listId: string): Promise<TListRow | null> {
+  const rows = await exec
+    .select()
+    .from(verifyLists)
+    .where(and(eq(verifyLists.id, listId), eq(verifyLists.orgId, scope.orgId)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The list row locked for update inside a transaction. */
+export async function selectListForUpdate(exec: TDb, listId: string): Promise<TListRow | null> {
+  const rows = await exec.select().from(verifyLists).where(eq(verifyLists.id, listId)).for('update').limit(1);
+  return rows[0] ?? null;
+}
+
+/** A list by id for the job handlers (the job payload carries the id; the row carries org and user). */
+export async function selectListById(exec: TDb, listId: string): Promise<TListRow | null> {
+  const rows = await exec.select().from(verifyLists).where(eq(verifyLists.id, listId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function updateList(exec: TDb, listId: string, values: Partial<TListInsert>): Promise<void> {
+  await exec
+    .update(verifyLists)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(verifyLists.id, listId));
+}
+
+/** Moves a list from one of `fromStates` to `values.state`; answers whether it did. */
+export async function transitionList(exec: TDb, scope: TScope, listId: string, fromStates: string[], values: Partial<TListInsert>): Promise<boolean> {
+  const rows = await exec
+    .update(verifyLists)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(verifyLists.id, listId), eq(verifyLists.orgId, scope.orgId), inArray(verifyLists.state, fromStates)))
+    .returning({ id: verifyLists.id });
+  return rows.length > 0;
+}
+
+export async function deleteList(exec: TDb, scope: TScope, listId: string): Promise<void> {
+  await exec.delete(verifyLists).where(and(eq(verifyLists.id, listId), eq(verifyLists.orgId, scope.orgId)));
+}
+
+const SORT_COLUMNS = {
+  created_at: verifyLists.createdAt,
+  updated_at: verifyLists.updatedAt,
+  name: verifyLists.name,
+  total: verifyLists.rowCount,
+} as const;
+
+export async function selectLists(
+  exec: TDb,
+  f: TScope & { userId?: string; search?: string; state?: string; listId?: string; sortBy: keyof typeof SORT_COLUMNS; sortOrder: 'asc' | 'desc'; offset: number; limit: number },
+) {
+  const where: SQL[] = [eq(verifyLists.orgId, f.orgId)];
+  if (f.userId) where.push(eq(verifyLists.userId, f.userId));
+  if (f.listId) where.push(eq(verifyLists.id, f.listId));
+  if (f.state) where.push(eq(verifyLists.state, f.state));
+  if (f.search) {
+    const pattern = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(or(ilike(verifyLists.name, pattern), ilike(verifyLists.fileName, pattern))!);
+  }
+  const cond = and(...where);
+  const column = SORT_COLUMNS[f.sortBy];
+  const [rows, totals] = await Promise.all([
+    exec
+      .select()
+      .from(verifyLists)
+      .where(cond)
+      .orderBy(f.sortOrder === 'asc' ? asc(column) : desc(column), desc(verifyLists.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    exec.select({ n: count() }).from(verifyLists).where(cond),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+export async function selectListsByFileName(exec: TDb, scope: TScope, fileName: string) {
+  return exec
+    .select({ id: verifyLists.id, name: verifyLists.name, createdAt: verifyLists.createdAt })
+    .from(verifyLists)
+    .where(and(eq(verifyLists.orgId, scope.orgId), sql`lower(${verifyLists.fileName}) = lower(${fileName})`))
+    .orderBy(desc(verifyLists.createdAt))
+    .limit(10);
+}
+
+// ---------- list rows ----------
+
+export async function deleteListEmails(exec: TDb, listId: string): Promise<void> {
+  await exec.delete(verifyListEmails).where(eq(verifyListEmails.listId, listId));
+}
+
+/**
+ * Inserts a batch of rows (in-batch duplicates already marked), turning `unique` rows whose key already has a unique
+ * row in the list into `duplicate`. One statement; rows travel as one JSON parameter. Answers the final kinds' counts.
+ */
+export async function insertListEmailsDeduped(
+  exec: TDb,
+  listId: string,
+  rows: { rowNumber: number; email: string; dedupeKey: string; kind: string }[],
+): Promise<{ unique: number; duplicate: number; syntax_error: number }> {
+  if (rows.length === 0) return { unique: 0, duplicate: 0, syntax_error: 0 };
+  const json = JSON.stringify(rows.map((r) => ({ r: r.rowNumber, e: r.email, k: r.dedupeKey, t: r.kind })));
+  const result = await selectRows<{ unique: number; duplicate: number; syntax_error: number }>(
+    exec,
+    sql`with ins as (
+          insert into verify_list_emails (list_id, row_number, email, dedupe_key, kind)
+          select ${listId}::uuid, x.r, x.e, x.k,
+                 case when x.t = 'unique' and exists (
+                        select 1 from verify_list_emails v where v.list_id = ${listId}::uuid and v.dedupe_key = x.k and v.kind = 'unique'
+                      ) then 'duplicate' else x.t end
+          from json_to_recordset(${json}::json) as x(r int, e text, k text, t text)
+          returning kind
+        )
+        select (count(*) filter (where kind = 'unique'))::int as unique,
+               (count(*) filter (where kind = 'duplicate'))::int as duplicate,
+               (count(*) filter (where kind = 'syntax_error'))::int as syntax_error
+        from ins`,
+  );
+  return result[0] ?? { unique: 0, duplicate: 0, syntax_error: 0 };
+}
+
+/** The next unique rows without a result, after `afterRow`, in file order. */
+export async function selectPendingEmails(exec: TDb, listId: string, afterRow: number, limit: number) {
+  return exec
+    .select({ rowNumber: verifyListEmails.rowNumber, email: verifyListEmails.email })
+    .from(verifyListEmails)
+    .where(and(eq(verifyListEmails.listId, listId), eq(verifyListEmails.kind, 'unique'), isNull(verifyListEmails.status), gt(verifyListEmails.rowNumber, afterRow)))
+    .orderBy(asc(verifyListEmails.rowNumber))
+    .limit(limit);
+}
+
+export async function countPendingEmails(exec: TDb, listId: string): Promise<number> {
+  const rows = await exec
+    .select({ n: count() })
+    .from(verifyListEmails)
+    .where(and(eq(verifyListEmails.listId, listId), eq(verifyListEmails.kind, 'unique'), isNull(verifyListEmails.status)));
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * Stores a batch of results in one statement, only on rows that have none yet (a row is never stored twice).
+ * Answers the row numbers actually stored.
+ */
+export async function storeEmailResults(
+  exec: TDb,
+  listId: string,
+  items: { rowNumber: number; status: string; result: Record<string, unknown>; billable: boolean }[],
+): Promise<Set<number>> {
+  if (items.length === 0) return new Set();
+  const json = JSON.stringify(items.map((i) => ({ r: i.rowNumber, s: i.status, j: i.result, b: i.billable })));
+  const rows = await selectRows<{ row_number: number }>(
+    exec,
+    sql`update verify_list_emails e
+        set status = x.s, result = x.j, billable = x.b, verified_at = now()
+        from json_to_recordset(${json}::json) as x(r int, s text, j jsonb, b boolean)
+        where e.list_id = ${listId}::uuid and e.row_number = x.r and e.status is null
+        returning e.row_number`,
+  );
+  return new Set(rows.map((r) => r.row_number));
+}
+
+/** A page of a list's rows in file order, with each duplicate's unique row result (for exports). */
+export async function selectListRowsPage(exec: TDb, listId: string, afterRow: number, limit: number) {
+  return selectRows<{
+    row_number: number;
+    email: string;
+    kind: string;
+    status: string | null;
+    result: Record<string, unknown> | null;
+  }>(
+    exec,
+    sql`select e.row_number, e.email, e.kind,
+               coalesce(e.status, u.status) as status,
+               coalesce(e.result, u.result) as result
+        from verify_list_emails e
+        left join lateral (
+          select status, result from verify_list_emails x
+          where e.kind = 'duplicate' and x.list_id = e.list_id and x.dedupe_key = e.dedupe_key and x.kind = 'unique'
+          limit 1
+        ) u on true
+        where e.list_id = ${listId} and e.row_number > ${afterRow}
+        order by e.row_number
+        limit ${limit}`,
+  );
+}
+
+// ---------- instant ----------
+
+export async function insertInstant(exec: TDb, row: typeof instantVerifications.$inferInsert) {
+  const rows = await exec.insert(instantVerifications).values(row).returning();
+  return rows[0]!;
+}
+
+export async function selectRecentInstant(exec: TDb, f: TScope & { userId: string; limit: number }) {
+  return exec
+    .select()
+    .from(instantVerifications)
+    .where(and(eq(instantVerifications.orgId, f.orgId), eq(instantVerifications.userId, f.userId)))
+    .orderBy(desc(instantVerifications.createdAt), desc(instantVerifications.id))
+    .limit(f.limit);
+}

@@ -1,0 +1,782 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  BULK_FILE_SIZE_LIMIT_BYTES,
+  EMAIL_VERIFIER_EVENTS,
+  SAFE_TO_SEND_WINDOW_HOURS,
+  ZBulkUploadFields,
+  type TCheckDuplicateData,
+  type TInstantVerifyData,
+  type TJobActivityType,
+  type TListRemoveCheckData,
+  type TListSource,
+  type TProgressStatusData,
+  type TPublicVerifyData,
+  type TRecentInstantData,
+  type TUploadFileType,
+  type TUploadPreviewData,
+  type TVerificationMode,
+  type TVerificationResult,
+  type TVerifyList,
+  type TVerifyListState,
+  type TVerifyListsData,
+  type TVerifyStats,
+  type TListAnalysisState,
+  type ZVerifyListsRequest,
+} from '@verilead/contracts';
+import { normaliseForDedupe, parseAddress } from '@verilead/verifier';
+import type { z } from 'zod';
+import { chargeCredits } from '../../platform/credits/ledger';
+import type { TDatabase, TDb } from '../../platform/db/database';
+import type { TDeps } from '../../platform/deps';
+import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
+import type { TJobContext } from '../../platform/jobs/queue';
+import type { TFileStorage } from '../../platform/storage/storage';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import type { TVerifier } from '../../platform/verifier/verifier';
+import { recordActivity } from '../activities/service';
+import { getCreditsAndLimits } from '../credits/service';
+import { recordEvent } from '../events/service';
+import { getVerifierPreferences } from '../settings/service';
+import { checkFileHead, detectFileType, FileParseError, inspectRows, readRows } from './file-parsing';
+import {
+  countPendingEmails,
+  deleteList,
+  deleteListEmails,
+  EMPTY_COUNTERS,
+  insertInstant,
+  insertList,
+  insertListEmailsDeduped,
+  selectList,
+  selectListById,
+  selectListForUpdate,
+  selectLists,
+  selectListsByFileName,
+  selectListRowsPage,
+  selectPendingEmails,
+  selectRecentInstant,
+  storeEmailResults,
+  transitionList,
+  updateList,
+  type TListRow,
+} from './queries';
+import type { TListCounters } from './tables';
+
+export const ANALYSE_JOB = 'email_verifier.analyse';
+export const VERIFY_JOB = 'email_verifier.verify';
+
+/** Billing rule: valid, invalid and catch_all cost one credit; unknown, duplicates and syntax errors are free. */
+export function isBillable(result: Pick<TVerificationResult, 'status' | 'reason'>): boolean {
+  if (result.reason.code === 'invalid_syntax') return false;
+  return result.status === 'valid' || result.status === 'invalid' || result.status === 'catch_all';
+}
+
+function addHours(iso: string, hours: number): string {
+  const t = Date.parse(iso);
+  return new Date((Number.isNaN(t) ? Date.now() : t) + hours * 3_600_000).toISOString();
+}
+
+// ---------- views ----------
+
+export function computeStats(row: TListRow): TVerifyStats {
+  const c = { ...EMPTY_COUNTERS, ...row.counters };
+  return {
+    total: row.rowCount,
+    valid: c.valid,
+    invalid: c.invalid,
+    catch_all: c.catch_all,
+    unknown: c.unknown,
+    duplicate: row.duplicateCount,
+    syntax_error: row.syntaxErrorCount,
+    disposable: c.disposable,
+    gibberish: c.gibberish,
+    free_account: c.free_account,
+    role_account: c.role_account,
+    profile: 0,
+    billable: c.billable,
+    deliverability_score: c.valid > 0 ? Math.round((c.valid_score_sum / c.valid) * 10_000) / 100 : 0,
+    billable_credits: c.billable,
+    safe_to_send: c.safe_to_send,
+  };
+}
+
+function computeProgress(row: TListRow): number {
+  if (row.analysisState !== 'ready') return 0;
+  if (row.uniqueCount === 0) return row.state === 'verified' ? 100 : 0;
+  const verified = (row.counters ?? EMPTY_COUNTERS).verified;
+  return Math.min(100, Math.floor((verified / row.uniqueCount) * 100));
+}
+
+export function toListView(row: TListRow): TVerifyList {
+  const verified = (row.counters ?? EMPTY_COUNTERS).verified;
+  const remaining = Math.max(0, row.uniqueCount - verified);
+  return {
+    id: row.id,
+    name: row.name,
+    file_name: row.fileName,
+    file_type: row.fileType as TUploadFileType,
+    source: row.source as TListSource,
+    state: row.state as TVerifyListState,
+    activity: (row.activity as TJobActivityType | null) ?? null,
+    analysis: { state: row.analysisState as TListAnalysisState, error: row.analysisError },
+    counts: { rows: row.rowCount, unique: row.uniqueCount, duplicate: row.duplicateCount, syntax_error: row.syntaxErrorCount, verified, remaining },
+    cost: { billable_estimate: remaining, credits_required: remaining },
+    stats: computeStats(row),
+    progress: computeProgress(row),
+    stopped_reason: row.stoppedReason,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    verified_at: row.verifiedAt?.toISOString() ?? null,
+  };
+}
+
+async function requireList(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, listId: string): Promise<TListRow> {
+  const row = await selectList(exec, ctx, listId);
+  if (!row) throwNotFound('List');
+  return row;
+}
+
+// ---------- upload ----------
+
+export type TUploadPart = {
+  filename: string;
+  file: Readable & { truncated?: boolean };
+  fields: Record<string, string>;
+};
+
+function throwBadFile(message: string, field = 'file'): never {
+  throw new AppError(400, 'validation_failed', message, { reasons: [{ field, location: 'body', messages: [message] }] });
+}
+
+/** Streams the part to storage under `key`, refusing anything over 20,000,000 bytes (nothing is kept then). */
+async function storeUpload(storage: TFileStorage, key: string, part: TUploadPart): Promise<number> {
+  let size = 0;
+  let tooLarge = false;
+  async function* counted() {
+    for await (const chunk of part.file) {
+      size += (chunk as Buffer).length;
+      if (size > BULK_FILE_SIZE_LIMIT_BYTES) {
+        tooLarge = true;
+        throw new Error('too large');
+      }
+      yield chunk as Buffer;
+    }
+  }
+  try {
+    await storage.write(key, counted());
+  } catch (err) {
+    await storage.remove(key);
+    if (tooLarge || part.file.truncated) {
+      part.file.resume();
+      throw new AppError(413, 'payload_too_large', `The file is larger than ${BULK_FILE_SIZE_LIMIT_BYTES.toLocaleString('en-US')} bytes; please split it`);
+    }
+    // The request body ended early or was malformed (the upload never completed).
+    if (!part.file.readableEnded) throw new AppError(400, 'malformed_request', 'The upload was interrupted or is not a valid multipart/form-data request');
+    throw err;
+  }
+  if (part.file.truncated) {
+    await storage.remove(key);
+    throw new AppError(413, 'payload_too_large', `The file is larger than ${BULK_FILE_SIZE_LIMIT_BYTES.toLocaleString('en-US')} bytes; please split it`);
+  }
+  return size;
+}
+
+async function readHead(storage: TFileStorage, key: string, bytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const stream = storage.read(key);
+  try {
+    for await (const chunk of stream) {
+      chunks.push(chunk as Buffer);
+      total += (chunk as Buffer).length;
+      if (total >= bytes) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, bytes);
+}
+
+/** Checks a stored upload and reads its first rows: detection of header and e-mail column, or a FileParseError. */
+async function inspectStoredFile(
+  storage: TFileStorage,
+  key: string,
+  opts: { fileName: string; fileType: TUploadFileType; emailColumn?: number; hasHeader?: boolean },
+): Promise<TUploadPreviewData> {
+  checkFileHead(await readHead(storage, key, 65_536), opts.fileType);
+  const stream = storage.read(key);
+  try {
+    return await inspectRows(readRows(stream, opts.fileType), opts);
+  } finally {
+    stream.destroy();
+  }
+}
+
+function parseUploadFields(fields: Record<string, string>) {
+  const parsed = ZBulkUploadFields.safeParse(fields);
+  if (!parsed.success) {
+    const reasons = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', location: 'body' as const, messages: [i.message] }));
+    throw new AppError(400, 'validation_failed', `Invalid upload fields: ${reasons.map((r) => `${r.field}: ${r.messages[0]}`).join('; ')}`, { reasons });
+  }
+  return parsed.data;
+}
+
+function requireFileType(fileName: string): TUploadFileType {
+  const type = detectFileType(fileName);
+  if (!type) throwBadFile('Please upload a .csv, .xlsx or .txt file');
+  return type;
+}
+
+/** Stores the upload, checks it and reads its first rows; a bad file is answered 4xx and nothing is kept. */
+async function receiveUpload(storage: TFileStorage, key: string, part: TUploadPart, opts: { emailColumn?: number; hasHeader?: boolean }) {
+  const fileType = requireFileType(part.filename);
+  const size = await storeUpload(storage, key, part);
+  try {
+    if (size === 0) throw new FileParseError('The file is empty');
+    const preview = await inspectStoredFile(storage, key, { fileName: part.filename, fileType, ...opts });
+    return { fileType, size, preview };
+  } catch (err) {
+    await storage.remove(key);
+    if (err instanceof FileParseError) throwBadFile(err.message);
+    throw err;
+  }
+}
+
+/** POST /email_verify/bulk_upload/preview: nothing is stored. */
+export async function previewUpload(storage: TFileStorage, part: TUploadPart): Promise<TUploadPreviewData> {
+  const fields = parseUploadFields(part.fields);
+  const key = `tmp/preview-${randomUUID()}`;
+  try {
+    const { preview } = await receiveUpload(storage, key, part, { emailColumn: fields.email_column, hasHeader: fields.has_header });
+    return preview;
+  } finally {
+    await storage.remove(key);
+  }
+}
+
+/** POST /email_verify/bulk_upload: stores the file, creates the list and starts the `analyse` job. */
+export async function uploadList(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, part: TUploadPart): Promise<TVerifyList> {
+  const fields = parseUploadFields(part.fields);
+  const listId = randomUUID();
+  const key = `uploads/${ctx.orgId}/${listId}`;
+  const { fileType, size, preview } = await receiveUpload(storage, key, part, { emailColumn: fields.email_column, hasHeader: fields.has_header });
+  try {
+    const row = await deps.database.transaction(async (tx) => {
+      const list = await insertList(tx, {
+        id: listId,
+        orgId: ctx.orgId,
+        userId: ctx.userId,
+        name: fields.list_name ?? (part.filename.replace(/\.(csv|xlsx|txt)$/i, '').trim().slice(0, 200) || 'Untitled list'),
+        fileName: part.filename.slice(0, 255),
+        fileType,
+        source: 'upload',
+        storageKey: key,
+        sizeBytes: size,
+        emailColumn: preview.email_column ?? 0,
+        hasHeader: preview.has_header,
+        state: 'non_verified',
+        activity: 'analyse',
+        analysisState: 'pending',
+        counters: { ...EMPTY_COUNTERS },
+      });
+      await deps.queue.enqueue(ANALYSE_JOB, { listId }, { tx, orgId: ctx.orgId, userId: ctx.userId });
+      await recordActivity(tx, { orgId: ctx.orgId, userId: ctx.userId, type: 'analyse', description: `Uploaded the list "${list.name}"`, metadata: { list_id: listId, file_name: list.fileName } });
+      return list;
+    });
+    return toListView(row);
+  } catch (err) {
+    await storage.remove(key);
+    throw err;
+  }
+}
+
+export async function checkDuplicateFileName(exec: TDb, ctx: TCallerContext, fileName: string): Promise<TCheckDuplicateData> {
+  const lists = await selectListsByFileName(exec, ctx, fileName.trim());
+  return {
+    is_duplicate: lists.length > 0,
+    message: lists.length > 0 ? `A file named "${fileName.trim()}" was already uploaded. Upload it again?` : 'No file with this name was uploaded before',
+    lists: lists.map((l) => ({ id: l.id, name: l.name, created_at: l.createdAt.toISOString() })),
+  };
+}
+
+// ---------- analyse job ----------
+
+const ANALYSE_BATCH = 2_000;
+type TAnalysedRow = { rowNumber: number; email: string; dedupeKey: string; kind: 'unique' | 'duplicate' | 'syntax_error' };
+
+/** The `analyse` activity: reads every row, counts syntax errors and duplicates (normalised), stores one row per data row. Idempotent. */
+export async function runAnalyseJob(
+  database: TDatabase,
+  storage: TFileStorage,
+  listId: string,
+  job: Pick<TJobContext, 'reportProgress' | 'attempt'>,
+  maxAttempts = 3,
+): Promise<void> {
+  const list = await selectListById(database.db, listId);
+  if (!list || list.analysisState === 'ready') return;
+  await updateList(database.db, listId, { analysisState: 'processing', activity: 'analyse', analysisError: null });
+  // A retried run starts over: rows of an interrupted run are removed first.
+  await deleteListEmails(database.db, listId);
+  let rowNumber = 0;
+  let unique = 0;
+  let duplicate = 0;
+  let syntaxError = 0;
+  let headerSkipped = !list.hasHeader;
+  let batch: TAnalysedRow[] = [];
+  let readBytes = 0;
+
+  const flush = async () => {
+    if (batch.length === 0) return;
+    // Duplicates inside the batch are marked here; the statement marks those of earlier batches.
+    const seen = new Set<string>();
+    for (const r of batch) {
+      if (r.kind !== 'unique') continue;
+      if (seen.has(r.dedupeKey)) r.kind = 'duplicate';
+      else seen.add(r.dedupeKey);
+    }
+    const counts = await insertListEmailsDeduped(database.db, listId, batch);
+    unique += counts.unique;
+    duplicate += counts.duplicate;
+    batch = [];
+  };
+
+  const source = storage.read(list.storageKey);
+  source.on('data', (chunk: Buffer) => (readBytes += chunk.length));
+  try {
+    for await (const row of readRows(source, list.fileType as TUploadFileType)) {
+      if (row.every((c) => c.trim() === '')) continue;
+      if (!headerSkipped) {
+        headerSkipped = true;
+        continue;
+      }
+      rowNumber += 1;
+      const email = (row[list.emailColumn] ?? '').trim().slice(0, 500);
+      const parsed = email ? parseAddress(email) : null;
+      if (!parsed || !parsed.ok) {
+        syntaxError += 1;
+        batch.push({ rowNumber, email, dedupeKey: email.toLowerCase(), kind: 'syntax_error' });
+      } else {
+        batch.push({ rowNumber, email, dedupeKey: normaliseForDedupe(parsed.address), kind: 'unique' });
+      }
+      if (batch.length >= ANALYSE_BATCH) {
+        await flush();
+        if (rowNumber % (ANALYSE_BATCH * 25) === 0) await job.reportProgress((readBytes / Math.max(1, list.sizeBytes)) * 100);
+      }
+    }
+    await flush();
+  } catch (err) {
+    source.destroy();
+    // A file that cannot be read fails the analysis at once; other errors are retried, and fail it on the last attempt.
+    if (err instanceof FileParseError || job.attempt >= maxAttempts) {
+      await deleteListEmails(database.db, listId);
+      const message = err instanceof FileParseError ? err.message : 'The file could not be read; please upload it again';
+      await updateList(database.db, listId, { analysisState: 'failed', analysisError: message, activity: null });
+      return;
+    }
+    throw err;
+  }
+  await updateList(database.db, listId, {
+    analysisState: 'ready',
+    activity: null,
+    rowCount: rowNumber,
+    uniqueCount: unique,
+    duplicateCount: duplicate,
+    syntaxErrorCount: syntaxError,
+  });
+}
+
+// ---------- lists ----------
+
+export async function listVerifyLists(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZVerifyListsRequest>): Promise<TVerifyListsData> {
+  const { rows, total } = await selectLists(exec, {
+    orgId: ctx.orgId,
+    userId: ctx.role === 'analyst' ? ctx.userId : undefined,
+    search: q.search,
+    state: q.state,
+    listId: q.list_id,
+    sortBy: q.sort_by,
+    sortOrder: q.sort_order,
+    offset: (q.page - 1) * q.limit,
+    limit: q.limit,
+  });
+  return { items: rows.map(toListView), total, page: q.page, limit: q.limit };
+}
+
+export async function getProgressStatus(exec: TDb, ctx: TCallerContext, listId: string): Promise<TProgressStatusData> {
+  const row = await requireList(exec, ctx, listId);
+  const view = toListView(row);
+  return {
+    list_id: view.id,
+    state: view.state,
+    activity: view.activity,
+    analysis: view.analysis,
+    progress: view.progress,
+    verified: view.counts.verified,
+    total: view.counts.unique,
+    stats: view.stats,
+    stopped_reason: view.stopped_reason,
+  };
+}
+
+/** POST /email_verify/list/verify: checks credits for the remaining addresses, then starts the durable `verify` job. */
+export async function startListVerification(
+  deps: Pick<TDeps, 'database' | 'queue'>,
+  ctx: TCallerContext,
+  input: { list_id: string; mode?: TVerificationMode },
+): Promise<TVerifyList> {
+  const { database } = deps;
+  const list = await requireList(database.db, ctx, input.list_id);
+  if (list.analysisState !== 'ready') {
+    throw new AppError(409, 'conflict', list.analysisState === 'failed' ? `The file could not be analysed: ${list.analysisError}` : 'The file is still being analysed; please wait');
+  }
+  if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'The list is already being verified');
+  const remaining = await countPendingEmails(database.db, list.id);
+  if (remaining === 0) throw new AppError(409, 'conflict', 'Every address of this list is already verified');
+  const credits = await getCreditsAndLimits(database.db, ctx);
+  if (credits.credits < remaining) {
+    const need = remaining - credits.credits;
+    throw new AppError(402, 'insufficient_credits', `You have exhausted your credits, please add additional ${need} credits to continue`, {
+      additional_info: { required_credits: need },
+    });
+  }
+  const row = await database.transaction(async (tx) => {
+    const current = await selectListForUpdate(tx, list.id);
+    if (!current || current.state === 'in_progress') throw new AppError(409, 'conflict', 'The list is already being verified');
+    const jobId = await deps.queue.enqueue(VERIFY_JOB, { listId: list.id }, { tx, orgId: ctx.orgId, userId: ctx.userId, maxAttempts: 20, backoffMs: 2_000 });
+    await updateList(tx, list.id, { state: 'in_progress', activity: 'verify', verifyJobId: jobId, stoppedReason: null, mode: input.mode ?? null });
+    return (await selectListById(tx, list.id))!;
+  });
+  return toListView(row);
+}
+
+/**
+ * Auto-pilot: once a list is analysed, its verification starts by itself when the uploader turned auto-pilot on
+ * (same credit check as list/verify; when it cannot start, the reason is kept on the list). Idempotent.
+ */
+export async function startAutoPilot(deps: Pick<TDeps, 'database' | 'queue'>, listId: string): Promise<void> {
+  const list = await selectListById(deps.database.db, listId);
+  if (!list || list.analysisState !== 'ready' || list.state !== 'non_verified' || list.verifyJobId || list.uniqueCount === 0) return;
+  const prefs = await getVerifierPreferences(deps.database.db, list);
+  if (!prefs.autoPilot) return;
+  // The uploader's context: credits and limits are theirs (the role plays no part in starting a list).
+  const ctx: TCallerContext = { userId: list.userId, orgId: list.orgId, role: 'analyst', sessionId: null, via: 'session' };
+  try {
+    await startListVerification(deps, ctx, { list_id: listId });
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    await updateList(deps.database.db, listId, { stoppedReason: `Auto-pilot could not start the verification: ${err.message}` });
+  }
+}
+
+/** POST /email_verify/list/cancel: stops the job; finished results stay billed, the rest is never charged. */
+export async function cancelListVerification(deps: TDeps, ctx: TCallerContext, listId: string): Promise<TVerifyList> {
+  const list = await requireList(deps.database.db, ctx, listId);
+  if (list.state !== 'in_progress') throw new AppError(409, 'conflict', 'Only a list being verified can be cancelled');
+  await deps.database.transaction(async (tx) => {
+    await transitionList(tx, ctx, listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' });
+  });
+  if (list.verifyJobId) await deps.queue.cancel(list.verifyJobId, ctx.orgId);
+  return toListView((await selectList(deps.database.db, ctx, listId))!);
+}
+
+export async function checkListRemoval(exec: TDb, ctx: TCallerContext, listId: string): Promise<TListRemoveCheckData> {
+  const list = await requireList(exec, ctx, listId);
+  const busy = list.state === 'in_progress' || list.analysisState === 'processing' || list.analysisState === 'pending';
+  return {
+    list_id: list.id,
+    can_remove: !busy,
+    reason: busy ? (list.state === 'in_progress' ? 'The list is being verified; cancel it first' : 'The file is still being analysed') : null,
+  };
+}
+
+export async function removeList(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, listId: string): Promise<{ message: string }> {
+  const check = await checkListRemoval(deps.database.db, ctx, listId);
+  if (!check.can_remove) throw new AppError(409, 'conflict', check.reason ?? 'The list cannot be removed now');
+  const list = await requireList(deps.database.db, ctx, listId);
+  await deps.database.transaction((tx) => deleteList(tx, ctx, listId));
+  await storage.remove(list.storageKey);
+  return { message: 'List removed successfully' };
+}
+
+// ---------- verify job ----------
+
+const FLUSH_SIZE = 100;
+const FLUSH_MS = 1_000;
+const PAGE = 500;
+
+function addToCounters(c: TListCounters, r: TVerificationResult, billable: boolean): void {
+  c.verified += 1;
+  c[r.status] += 1;
+  if (r.disposable) c.disposable += 1;
+  if (r.gibberish) c.gibberish += 1;
+  if (r.free_account) c.free_account += 1;
+  if (r.role_account) c.role_account += 1;
+  if (billable) c.billable += 1;
+  if (r.safe_to_send === 'yes') c.safe_to_send += 1;
+  if (r.status === 'valid') c.valid_score_sum += r.deliverability_score;
+}
+
+/** What a bulk row keeps of a result (everything but the transcript). */
+function toStoredResult(r: TVerificationResult): Record<string, unknown> {
+  const { transcript: _transcript, ...rest } = r;
+  return rest;
+}
+
+type TPending = { rowNumber: number; result: TVerificationResult };
+
+/**
+ * Stores results with their charges in one transaction: a row that already has a result is skipped and never
+ * charged again. Throws the ledger's 402/403 when credits run out (nothing of the batch is kept then).
+ */
+async function storeBatch(database: TDatabase, list: TListRow, batch: TPending[]): Promise<void> {
+  await database.transaction(async (tx) => {
+    const current = await selectListForUpdate(tx, list.id);
+    if (!current) return;
+    const counters = { ...EMPTY_COUNTERS, ...current.counters };
+    const prepared = batch.map(({ rowNumber, result }) => ({ rowNumber, result, status: result.status, billable: isBillable(result) }));
+    const stored = await storeEmailResults(
+      tx,
+      list.id,
+      prepared.map((p) => ({ rowNumber: p.rowNumber, status: p.status, billable: p.billable, result: toStoredResult(p.result) })),
+    );
+    for (const p of prepared) {
+      if (!stored.has(p.rowNumber)) continue;
+      if (p.billable) {
+        await chargeCredits(tx, {
+          orgId: list.orgId,
+          userId: list.userId,
+          amount: 1,
+          reason: 'Bulk verification',
+          sourceAgent: 'bulk_verify',
+          objectType: 'verify_list_email',
+          objectId: `${list.id}:${p.rowNumber}`,
+        });
+      }
+      addToCounters(counters, p.result, p.billable);
+    }
+    await updateList(tx, list.id, { counters });
+  });
+}
+
+/** The `verify` activity: verifies every unique address without a result, through verifyMany. Idempotent and resumable. */
+export async function runVerifyJob(database: TDatabase, verifier: TVerifier, listId: string, job: Pick<TJobContext, 'reportProgress' | 'isCancelled'>): Promise<void> {
+  const list = await selectListById(database.db, listId);
+  if (!list || list.state !== 'in_progress') return;
+  const prefs = await getVerifierPreferences(database.db, { userId: list.userId, orgId: list.orgId });
+  const rowsByEmail = new Map<string, number>();
+  let stop = false;
+
+  async function* pending(): AsyncGenerator<string> {
+    let after = 0;
+    for (;;) {
+      const page = await selectPendingEmails(database.db, listId, after, PAGE);
+      if (page.length === 0) return;
+      for (const r of page) {
+        if (stop) return;
+        rowsByEmail.set(r.email, r.rowNumber);
+        yield r.email;
+      }
+      after = page[page.length - 1]!.rowNumber;
+    }
+  }
+
+  const isStopped = async () => {
+    if (await job.isCancelled()) return true;
+    const now = await selectListById(database.db, listId);
+    return !now || now.state !== 'in_progress';
+  };
+
+  let batch: TPending[] = [];
+  let lastFlush = Date.now();
+  let creditError: AppError | null = null;
+
+  /** Stores a batch; when credits run out, keeps what can still be paid one by one, then stops the list. */
+  const store = async (items: TPending[]) => {
+    if (items.length === 0) return;
+    try {
+      await storeBatch(database, list, items);
+    } catch (err) {
+      if (!isAppError(err) || (err.httpStatus !== 402 && err.httpStatus !== 403)) throw err;
+      for (const item of items) {
+        try {
+          await storeBatch(database, list, [item]);
+        } catch (inner) {
+          if (isAppError(inner) && (inner.httpStatus === 402 || inner.httpStatus === 403)) {
+            creditError = inner;
+            break;
+          }
+          throw inner;
+        }
+      }
+      creditError ??= err;
+      stop = true;
+    }
+  };
+
+  // One store runs in the background while the engine keeps verifying (at most one in flight).
+  let storing: Promise<void> = Promise.resolve();
+  let storeError: unknown = null;
+  const storeInBackground = (items: TPending[]) => {
+    storing = storing.then(async () => {
+      if (stop || storeError) return;
+      try {
+        await store(items);
+      } catch (err) {
+        storeError = err;
+        stop = true;
+      }
+    });
+  };
+
+  const mode = (list.mode as TVerificationMode | null) ?? prefs.mode;
+  try {
+    for await (const result of verifier.verifyMany(pending(), { mode, gibberishThreshold: prefs.gibberishThreshold, wbList: prefs.wbList })) {
+      const rowNumber = rowsByEmail.get(result.email);
+      if (rowNumber === undefined) continue;
+      rowsByEmail.delete(result.email);
+      batch.push({ rowNumber, result });
+      if (batch.length >= FLUSH_SIZE || Date.now() - lastFlush >= FLUSH_MS) {
+        await storing;
+        if (stop) break;
+        if (await isStopped()) {
+          // Cancelled: what was stored before the cancel stays billed; the rest is dropped, never charged.
+          stop = true;
+          break;
+        }
+        const items = batch;
+        batch = [];
+        lastFlush = Date.now();
+        storeInBackground(items);
+        const now = await selectListById(database.db, listId);
+        if (now) await job.reportProgress(computeProgress(now));
+      }
+    }
+  } finally {
+    await storing;
+  }
+  if (storeError) throw storeError;
+  if (!stop && !(await isStopped())) await store(batch);
+
+  const failure = creditError as AppError | null;
+  if (failure) {
+    await updateList(database.db, listId, { state: 'non_verified', activity: null, stoppedReason: failure.message });
+    return;
+  }
+  await finishListIfDone(database, listId);
+}
+
+/** Marks the list verified once nothing is pending, and records `email_verifier.bulk.completed` in the same transaction. */
+async function finishListIfDone(database: TDatabase, listId: string): Promise<void> {
+  const remaining = await countPendingEmails(database.db, listId);
+  if (remaining > 0) return;
+  await database.transaction(async (tx) => {
+    const list = await selectListForUpdate(tx, listId);
+    if (!list || list.state !== 'in_progress') return;
+    await updateList(tx, listId, { state: 'verified', activity: null, verifiedAt: new Date(), stoppedReason: null });
+    const done = (await selectListById(tx, listId))!;
+    await recordActivity(tx, {
+      orgId: list.orgId,
+      userId: list.userId,
+      type: 'verify',
+      description: `Verified the list "${list.name}" (${list.uniqueCount} addresses)`,
+      metadata: { list_id: listId },
+    });
+    await recordEvent(tx, {
+      orgId: list.orgId,
+      userId: list.userId,
+      type: EMAIL_VERIFIER_EVENTS.bulkCompleted,
+      payload: { list_id: listId, name: list.name, stats: computeStats(done), verified_at: done.verifiedAt?.toISOString() ?? null },
+    });
+  });
+}
+
+// ---------- export support (used by downloads) ----------
+
+/** A list of the caller's organisation for an export (404 otherwise). */
+export async function getListForExport(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, listId: string) {
+  const list = await requireList(exec, ctx, listId);
+  return { id: list.id, name: list.name, fileName: list.fileName, fileType: list.fileType as TUploadFileType, storageKey: list.storageKey, analysisState: list.analysisState, state: list.state };
+}
+
+export type TExportRow = {
+  row_number: number;
+  email: string;
+  duplicate: boolean;
+  syntax_error: boolean;
+  status: string | null;
+  result: Record<string, unknown> | null;
+};
+
+/** Every row of a list in file order, with results (duplicates carry their first occurrence's result). */
+export async function* iterateListRows(exec: TDb, listId: string): AsyncGenerator<TExportRow> {
+  let after = 0;
+  for (;;) {
+    const page = await selectListRowsPage(exec, listId, after, 2_000);
+    if (page.length === 0) return;
+    for (const r of page) {
+      yield { row_number: r.row_number, email: r.email, duplicate: r.kind === 'duplicate', syntax_error: r.kind === 'syntax_error', status: r.status, result: r.result };
+    }
+    after = page[page.length - 1]!.row_number;
+  }
+}
+
+// ---------- instant ----------
+
+function toInstantView(row: { id: string; result: Record<string, unknown>; billable: boolean; creditsCharged: number }): TInstantVerifyData {
+  const result = row.result as unknown as TVerificationResult;
+  return { ...result, id: row.id, billable: row.billable, credits_charged: row.creditsCharged, safe_to_send_until: addHours(result.verified_on, SAFE_TO_SEND_WINDOW_HOURS) };
+}
+
+/** POST /email_verify/instant: verifies, stores the result, charges (valid/invalid/catch_all) and records the event, in one transaction. */
+export async function verifyInstant(database: TDatabase, verifier: TVerifier, ctx: TCallerContext, email: string): Promise<TInstantVerifyData> {
+  const credits = await getCreditsAndLimits(database.db, ctx);
+  if (credits.credits < 1) {
+    throw new AppError(402, 'insufficient_credits', 'You have exhausted your credits, please add additional 1 credits to continue', {
+      additional_info: { required_credits: 1 },
+    });
+  }
+  const prefs = await getVerifierPreferences(database.db, ctx);
+  const result = await verifier.verify(email, prefs);
+  const billable = isBillable(result);
+  const row = await database.transaction(async (tx) => {
+    const inserted = await insertInstant(tx, {
+      orgId: ctx.orgId,
+      userId: ctx.userId,
+      email: result.email,
+      status: result.status,
+      result: result as unknown as Record<string, unknown>,
+      billable,
+      creditsCharged: billable ? 1 : 0,
+    });
+    if (billable) {
+      await chargeCredits(tx, {
+        orgId: ctx.orgId,
+        userId: ctx.userId,
+        amount: 1,
+        reason: 'Instant verification',
+        sourceAgent: 'instant_verify',
+        objectType: 'instant_verification',
+        objectId: inserted.id,
+      });
+    }
+    await recordEvent(tx, {
+      orgId: ctx.orgId,
+      userId: ctx.userId,
+      type: EMAIL_VERIFIER_EVENTS.instantCompleted,
+      payload: { id: inserted.id, email: result.email, status: result.status, reason: result.reason.code, safe_to_send: result.safe_to_send },
+    });
+    return inserted;
+  });
+  return toInstantView(row);
+}
+
+export async function listRecentInstant(exec: TDb, ctx: TCallerContext, limit: number): Promise<TRecentInstantData> {
+  const rows = await selectRecentInstant(exec, { orgId: ctx.orgId, userId: ctx.userId, limit });
+  return { items: rows.map(toInstantView) };
+}
+
+/** POST /public/verify: no account, nothing stored or charged (the route is rate-limited per IP). */
+export async function verifyPublic(verifier: TVerifier, email: string): Promise<TPublicVerifyData> {
+  const result = await verifier.verify(email, { mode: 'fastest_turnaround' });
+  return { ...result, safe_to_send_until: addHours(result.verified_on, SAFE_TO_SEND_WINDOW_HOURS) };
+}

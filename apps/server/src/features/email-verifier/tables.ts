@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organisations, users } from '../../platform/tenancy/tables';
+
+/** Counters kept on a list while results arrive (same transaction as the result rows). */
+export type TListCounters = {
+  verified: number;
+  valid: number;
+  invalid: number;
+  catch_all: number;
+  unknown: number;
+  disposable: number;
+  gibberish: number;
+  free_account: number;
+  role_account: number;
+  billable: number;
+  safe_to_send: number;
+  /** Sum of deliverability scores (0–1) over valid results. */
+  valid_score_sum: number;
+};
+
+/** A bulk verification list (an uploaded file). */
+export const verifyLists = pgTable(
+  'verify_lists',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    fileName: text('file_name').notNull(),
+    fileType: text('file_type').notNull(),
+    source: text('source').notNull().default('upload'),
+    storageKey: text('storage_key').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    emailColumn: integer('email_column').notNull(),
+    hasHeader: boolean('has_header').notNull(),
+    state: text('state').notNull().default('non_verified'),
+    activity: text('activity'),
+    analysisState: text('analysis_state').notNull().default('pending'),
+    analysisError: text('analysis_error'),
+    rowCount: integer('row_count').notNull().default(0),
+    uniqueCount: integer('unique_count').notNull().default(0),
+    duplicateCount: integer('duplicate_count').notNull().default(0),
+    syntaxErrorCount: integer('syntax_error_count').notNull().default(0),
+    counters: jsonb('counters').$type<TListCounters>().notNull(),
+    mode: text('mode'),
+    verifyJobId: uuid('verify_job_id'),
+    stoppedReason: text('stopped_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+  },
+  (t) => [index('verify_lists_org_created_idx').on(t.orgId, t.createdAt), index('verify_lists_org_file_idx').on(t.orgId, t.fileName)],
+);
+
+/** One row per data row of the file; results are stored on `unique` rows. (list_id, row_number) is the idempotency key. */
+export const verifyListEmails = pgTable(
+  'verify_list_emails',
+  {
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => verifyLists.id, { onDelete: 'cascade' }),
+    rowNumber: integer('row_number').notNull(),
+    email: text('email').notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    /** unique | duplicate | syntax_error */
+    kind: text('kind').notNull(),
+    status: text('status'),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    billable: boolean('billable').notNull().default(false),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listId, t.rowNumber] }),
+    index('verify_list_emails_dedupe_idx').on(t.listId, t.dedupeKey),
+    index('verify_list_emails_pending_idx')
+      .on(t.listId, t.rowNumber)
+      .where(sql`${t.kind} = 'unique' and ${t.status} is null`),
+  ],
+);
+
+/** Instant verifications (the per-user recent results). */
+export const instantVerifications = pgTable(
+  'instant_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    status: text('status').notNull(),
+    result: jsonb('result').$type<Record<string, unknown>>().notNull(),
+    billable: boolean('billable').notNull(),
+    creditsCharged: integer('credits_charged').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('instant_verifications_user_created_idx').on(t.userId, t.createdAt)],
+);

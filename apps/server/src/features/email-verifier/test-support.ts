@@ -1,0 +1,46 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeCorpus, startMailWorld, type TCorpusEntry, type TMailWorld } from '@verilead/mailworld';
+import type { TConfig } from '../../config';
+import { createTestApp, type TTestApp } from '../../test/test-app';
+
+/** A multipart/form-data body with a `file` part (fields first). */
+export function buildMultipart(fileName: string, content: Buffer | string, fields: Record<string, string> = {}) {
+  const boundary = `----vl${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+  parts.push(typeof content === 'string' ? Buffer.from(content) : content);
+  parts.push(Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export type TWorldApp = { t: TTestApp; world: TMailWorld; storageDir: string; close(): Promise<void> };
+
+/** A test app whose verifier talks only to a local mail world (never real DNS), with files in a temp directory. */
+export async function createWorldApp(corpus: TCorpusEntry[] = makeCorpus(120, 3), overrides: Partial<TConfig> = {}): Promise<TWorldApp> {
+  const world = await startMailWorld({ corpus, greylistDelayMs: 150, tarpitDelayMs: 3_000 });
+  const storageDir = await mkdtemp(join(tmpdir(), 'vl-ev-'));
+  const t = await createTestApp({
+    dnsServers: world.dnsServers,
+    verifierSmtpPort: world.smtpPort,
+    verifierConnectTimeoutMs: 1_000,
+    verifierReplyTimeoutMs: 1_000,
+    verifierGreylistScheduleMs: [300],
+    storageDir,
+    ...overrides,
+  });
+  return {
+    t,
+    world,
+    storageDir,
+    close: async () => {
+      await t.close();
+      await world.stop();
+      await rm(storageDir, { recursive: true, force: true });
+    },
+  };
+}

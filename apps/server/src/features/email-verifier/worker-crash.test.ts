@@ -1,0 +1,86 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { creditTransactions } from '../../platform/credits/tables';
+import { createJobQueue } from '../../platform/jobs/queue';
+import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
+import { createEmailVerifierJobs } from './jobs';
+import { verifyListEmails, verifyLists } from './tables';
+import { buildMultipart, createWorldApp, type TWorldApp } from './test-support';
+
+describe('a worker killed mid-list', () => {
+  let w: TWorldApp;
+  beforeAll(async () => {
+    w = await createWorldApp();
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('resumes on another worker: every address verified and charged exactly once', async () => {
+    const owner = await w.t.createOwner('crash@ev.test');
+    await w.t.db.transaction((tx) => grantCredits(tx, { orgId: owner.orgId, amount: 1_000, reason: 'Test top-up' }));
+    const addresses = [
+      ...Array.from({ length: 220 }, (_, i) => `someone${i}@acceptall.test`),
+      ...Array.from({ length: 60 }, (_, i) => `missing${i}@strict.test`),
+      'alice@strict.test',
+      'grace@policy.test',
+    ];
+    const mp = buildMultipart('crash.txt', addresses.join('\n'));
+    const up = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/bulk_upload', token: owner.token, payload: mp.payload, headers: mp.headers });
+    expect(up.status).toBe(200);
+    const listId = up.body.data.id as string;
+    await w.t.deps.queue.runUntilIdle();
+    const before = await getOrgBalance(w.t.db.db, owner.orgId);
+    expect((await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/verify', token: owner.token, payload: { list_id: listId } })).status).toBe(200);
+
+    // Worker A: the real engine, but it "dies" (never returns, never refreshes its lock) after 150 results.
+    const real = getVerifier(w.t.deps.config);
+    let yielded = 0;
+    const dying: TVerifier = {
+      ...real,
+      verifyMany: async function* (addrs, prefs) {
+        for await (const r of real.verifyMany(addrs, prefs)) {
+          if (yielded === 150) await new Promise(() => undefined);
+          yielded += 1;
+          yield r;
+        }
+      },
+    };
+    const workerA = createJobQueue({ database: w.t.db, definitions: createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config, verifier: dying }) });
+    void workerA.runOnce();
+    for (let i = 0; i < 800 && yielded < 150; i += 1) await new Promise((r) => setTimeout(r, 25));
+    // Its last completed store is in the database; then it goes silent.
+    let storedByA = 0;
+    for (let i = 0; i < 400 && storedByA === 0; i += 1) {
+      await new Promise((r) => setTimeout(r, 25));
+      const partial = await w.t.db.db.select({ counters: verifyLists.counters }).from(verifyLists).where(eq(verifyLists.id, listId));
+      storedByA = partial[0]!.counters.verified;
+    }
+    expect(storedByA).toBeGreaterThan(0);
+    expect(storedByA).toBeLessThan(addresses.length);
+
+    // Worker B: picks the abandoned job up once its lock is older than the timeout, and finishes it.
+    const workerB = createJobQueue({ database: w.t.db, lockTimeoutMs: 50, definitions: createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config }) });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await workerB.runOnce()).toBe(true);
+
+    const list = (await w.t.db.db.select().from(verifyLists).where(eq(verifyLists.id, listId)))[0]!;
+    expect(list.state).toBe('verified');
+    const rows = await w.t.db.db.select().from(verifyListEmails).where(and(eq(verifyListEmails.listId, listId), eq(verifyListEmails.kind, 'unique')));
+    expect(rows).toHaveLength(addresses.length);
+    expect(rows.every((r) => r.status !== null)).toBe(true);
+    expect(list.counters.verified).toBe(addresses.length);
+    const billable = rows.filter((r) => r.billable).length;
+    expect(billable).toBe(rows.filter((r) => ['valid', 'invalid', 'catch_all'].includes(r.status!)).length);
+    expect(billable).toBeGreaterThan(100);
+    const charged = await w.t.db.db
+      .select({ objectId: creditTransactions.objectId, n: sql<number>`count(*)::int` })
+      .from(creditTransactions)
+      .where(and(eq(creditTransactions.orgId, owner.orgId), eq(creditTransactions.sourceAgent, 'bulk_verify')))
+      .groupBy(creditTransactions.objectId);
+    expect(charged).toHaveLength(billable);
+    expect(charged.every((c) => c.n === 1)).toBe(true);
+    expect(await getOrgBalance(w.t.db.db, owner.orgId)).toBe(before - billable);
+  });
+});

@@ -1,0 +1,452 @@
+import type { z } from 'zod';
+import {
+  DEFAULT_EV_SETTINGS,
+  TEAM_MESSAGES,
+  ZEfSettings,
+  ZEvSettings,
+  ZProspectSettings,
+  formatMembersRemoved,
+  type TBulkRemoveData,
+  type TEfSettings,
+  type TEvSettings,
+  type TMember,
+  type TMemberChangeData,
+  type TMemberListData,
+  type TMemberRemoveData,
+  type TOrgDefaultSettings,
+  type TOrgEditData,
+  type TProspectSettings,
+  type TRole,
+  type TSeatRequestData,
+  type TSeats,
+  type TTeam,
+  type TTeamChangeData,
+  type TTeamConflictReason,
+  type TTeamListData,
+  type TTeamMembersData,
+  type ZBulkRemoveRequest,
+  type ZMemberAddRequest,
+  type ZMemberEditRequest,
+  type ZMemberListRequest,
+  type ZMemberStatusUpdateRequest,
+  type ZOrgEditRequest,
+  type ZOrgEfSettingsRequest,
+  type ZOrgEvSettingsRequest,
+  type ZOrgProspectSettingsRequest,
+  type ZSeatRequest,
+  type ZTeamCreateRequest,
+  type ZTeamEditRequest,
+  type ZTeamListRequest,
+  type ZTeamMembersRequest,
+} from '@verilead/contracts';
+import { revokeUserSessions } from '../../platform/auth/sessions';
+import { sqlDay } from '../../platform/credits/ledger';
+import type { TDb } from '../../platform/db/database';
+import type { TDeps } from '../../platform/deps';
+import { AppError, throwNotFound } from '../../platform/errors/app-error';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import { getProfile } from '../account/service';
+import { inviteMember } from '../auth/service';
+import {
+  countMembers,
+  countMembersByRole,
+  countSeatsUsed,
+  deleteTeamMembers,
+  foldDueDailyLimit,
+  insertSeatRequest,
+  insertTeam,
+  lockOrgSeatLimit,
+  putTeamMembers,
+  renameTeam,
+  scheduleDailyLimit,
+  selectMembers,
+  selectOrgDefaults,
+  selectOrgMembership,
+  selectOrgMemberships,
+  selectOrgSeatLimit,
+  selectTeam,
+  selectTeamIdByName,
+  selectTeams,
+  setDailyRemaining,
+  setInitialLimits,
+  setLifeTimeLimit,
+  updateMemberRole,
+  updateMemberStatus,
+  updateOrganisation,
+  updateUserName,
+  upsertOrgDefaults,
+  type TMemberRow,
+} from './queries';
+
+/** Options for tests: the member's day (YYYY-MM-DD) for daily limits; defaults to the database's current date. */
+export type TTeamClock = { today?: string };
+
+function conflict(reason: TTeamConflictReason, message: string, extra: Record<string, unknown> = {}): AppError {
+  return new AppError(409, 'conflict', message, { additional_info: { reason, ...extra } });
+}
+
+function toIso(value: string | Date | null): string | null {
+  if (value === null) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+function toMember(row: TMemberRow): TMember {
+  const remaining = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
+  return {
+    member_id: row.user_id,
+    name: row.name,
+    email: row.email,
+    role: row.role as TRole,
+    status: row.status as TMember['status'],
+    has_password: row.has_password,
+    teams: row.team_id && row.team_name ? [{ id: row.team_id, name: row.team_name }] : [],
+    limits: {
+      daily: {
+        limit: row.daily_cap,
+        used: row.daily_used,
+        remaining: remaining(row.daily_cap, row.daily_used),
+        next_limit: row.daily_next_from ? { limit: row.daily_next, from: row.daily_next_from } : null,
+        remaining_override: row.daily_cap_today,
+      },
+      life_time: { limit: row.life_time_limit, used: row.life_time_used, remaining: remaining(row.life_time_limit, row.life_time_used) },
+    },
+    added_on: toIso(row.added_on) ?? '',
+    last_login_on: toIso(row.last_login_on),
+  };
+}
+
+async function loadMember(exec: TDb, ctx: TCallerContext, userId: string, clock: TTeamClock = {}): Promise<TMember> {
+  const rows = await selectMembers(exec, { orgId: ctx.orgId, day: sqlDay(clock.today), userIds: [userId] });
+  const row = rows[0];
+  if (!row) throwNotFound('Member');
+  return toMember(row);
+}
+
+export async function getSeats(exec: TDb, orgId: string): Promise<TSeats> {
+  const [limit, used] = await Promise.all([selectOrgSeatLimit(exec, orgId), countSeatsUsed(exec, orgId)]);
+  return { limit, used, available: Math.max(0, limit - used) };
+}
+
+/** Refuses when every seat is taken (inside the transaction: the organisation row is locked first). */
+async function assertSeatAvailable(tx: TDb, orgId: string, adding: number) {
+  const limit = (await lockOrgSeatLimit(tx, orgId)) ?? 0;
+  const used = await countSeatsUsed(tx, orgId);
+  if (used + adding > limit) {
+    throw conflict('seat_limit_reached', TEAM_MESSAGES.seatLimitReached, { seats: { limit, used, available: Math.max(0, limit - used) } });
+  }
+}
+
+/** A member of the caller's organisation, or 404. */
+async function requireMember(exec: TDb, ctx: TCallerContext, userId: string) {
+  const m = await selectOrgMembership(exec, ctx.orgId, userId);
+  if (!m) throwNotFound('Member');
+  return m;
+}
+
+/** Nobody changes the owner's role or status, nor their own. */
+function assertMayManage(ctx: TCallerContext, target: { role: string }, userId: string) {
+  if (target.role === 'owner') throw conflict('cannot_change_owner', 'The owner cannot be changed here');
+  if (userId === ctx.userId) throw conflict('cannot_change_self', 'You cannot change your own membership');
+}
+
+// ---------- members ----------
+
+export async function listMembers(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZMemberListRequest>, clock: TTeamClock = {}): Promise<TMemberListData> {
+  const filter = {
+    orgId: ctx.orgId,
+    day: sqlDay(clock.today),
+    role: input.role === 'all' ? undefined : input.role,
+    status: input.status === 'all' ? undefined : input.status,
+    search: input.search || undefined,
+    teamId: input.team_id,
+  };
+  const [rows, total, byRole, seats] = await Promise.all([
+    selectMembers(exec, filter, { offset: (input.page - 1) * input.limit, limit: input.limit }),
+    countMembers(exec, filter),
+    countMembersByRole(exec, ctx.orgId),
+    getSeats(exec, ctx.orgId),
+  ]);
+  const count = (role: string) => byRole[role] ?? 0;
+  return {
+    items: rows.map(toMember),
+    total,
+    page: input.page,
+    limit: input.limit,
+    seats,
+    counts: { all: count('owner') + count('admin') + count('analyst'), owner: count('owner'), admin: count('admin'), analyst: count('analyst') },
+  };
+}
+
+/** Adds a member (Manager or Executive) by e-mail and mails the set-up-password invitation. */
+export async function addMember(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZMemberAddRequest>): Promise<TMemberChangeData> {
+  const db = deps.database.db;
+  if (input.team_id && !(await selectTeam(db, ctx.orgId, input.team_id))) throwNotFound('Team');
+  const seats = await getSeats(db, ctx.orgId);
+  if (seats.available < 1) throw conflict('seat_limit_reached', TEAM_MESSAGES.seatLimitReached, { seats });
+  let userId: string;
+  try {
+    ({ userId } = await inviteMember(deps, ctx, { email: input.email, name: input.name ?? 'User', role: input.role }));
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'email_already_registered') {
+      throw new AppError(409, 'conflict', 'A user with this e-mail already exists', {
+        reasons: [{ field: 'email', location: 'body', messages: ['A user with this e-mail already exists'] }],
+        additional_info: { reason: 'email_already_registered' },
+      });
+    }
+    throw err;
+  }
+  await deps.database.transaction(async (tx) => {
+    await setInitialLimits(tx, ctx.orgId, userId, { daily: input.daily_limit, lifeTime: input.life_time_limit });
+    if (input.team_id) await putTeamMembers(tx, ctx.orgId, input.team_id, [userId]);
+  });
+  return { message: TEAM_MESSAGES.memberAdded, member: await loadMember(db, ctx, userId), seats: await getSeats(db, ctx.orgId) };
+}
+
+/**
+ * Edits a member. A new daily limit applies from the start of the next day; a new remaining daily
+ * allowance applies at once and lapses at the end of the day; the life-time limit applies at once.
+ */
+export async function editMember(
+  deps: TDeps,
+  ctx: TCallerContext,
+  input: z.output<typeof ZMemberEditRequest>,
+  clock: TTeamClock = {},
+): Promise<TMemberChangeData> {
+  const db = deps.database.db;
+  const target = await requireMember(db, ctx, input.member_id);
+  if (target.status === 'removed') throw conflict('member_removed', 'This member was removed. Reactivate the member first.');
+  if (input.role !== undefined && input.role !== target.role) assertMayManage(ctx, target, input.member_id);
+  if (target.role === 'owner' && ctx.role !== 'owner') throw conflict('cannot_change_owner', 'Only the owner can change the owner');
+  if (input.team_id && !(await selectTeam(db, ctx.orgId, input.team_id))) throwNotFound('Team');
+  const day = sqlDay(clock.today);
+  await deps.database.transaction(async (tx) => {
+    // Every request reads the role afresh, so a role change applies to open sessions at once.
+    if (input.role !== undefined && input.role !== target.role) await updateMemberRole(tx, ctx.orgId, input.member_id, input.role);
+    if (input.name !== undefined) await updateUserName(tx, input.member_id, input.name);
+    if (input.team_id !== undefined) {
+      if (input.team_id === null) await deleteTeamMembers(tx, ctx.orgId, [input.member_id]);
+      else await putTeamMembers(tx, ctx.orgId, input.team_id, [input.member_id]);
+    }
+    if (input.daily_limit !== undefined || input.daily_remaining !== undefined) await foldDueDailyLimit(tx, ctx.orgId, input.member_id, day);
+    if (input.daily_limit !== undefined) await scheduleDailyLimit(tx, ctx.orgId, input.member_id, input.daily_limit, day);
+    if (input.daily_remaining !== undefined) await setDailyRemaining(tx, ctx.orgId, input.member_id, input.daily_remaining, day);
+    if (input.life_time_limit !== undefined) await setLifeTimeLimit(tx, ctx.orgId, input.member_id, input.life_time_limit);
+  });
+  return { message: TEAM_MESSAGES.memberUpdated, member: await loadMember(db, ctx, input.member_id, clock), seats: await getSeats(db, ctx.orgId) };
+}
+
+/** Removes a member: they can no longer log in (every session ends) and their seat is freed. */
+export async function removeMember(deps: TDeps, ctx: TCallerContext, memberId: string): Promise<TMemberRemoveData> {
+  const target = await requireMember(deps.database.db, ctx, memberId);
+  if (target.role === 'owner') throw conflict('owner_cannot_be_removed', TEAM_MESSAGES.ownerCannotBeRemoved);
+  if (target.status === 'removed') throw conflict('member_already_removed', 'This member is already removed');
+  if (memberId === ctx.userId) throw conflict('cannot_change_self', 'You cannot remove yourself');
+  await deps.database.transaction(async (tx) => {
+    await updateMemberStatus(tx, ctx.orgId, [memberId], 'removed');
+    await deleteTeamMembers(tx, ctx.orgId, [memberId]);
+    await revokeUserSessions(tx, memberId);
+  });
+  return { message: TEAM_MESSAGES.memberRemoved, member_id: memberId, seats: await getSeats(deps.database.db, ctx.orgId) };
+}
+
+/** Removes many members; owners, already-removed members and the caller are skipped with the spec's message. */
+export async function bulkRemoveMembers(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZBulkRemoveRequest>): Promise<TBulkRemoveData> {
+  const ids = [...new Set(input.member_ids)];
+  const found = await selectOrgMemberships(deps.database.db, ctx.orgId, ids);
+  if (found.length !== ids.length) throwNotFound('Member');
+  const removable = found.filter((m) => m.role !== 'owner' && m.status !== 'removed' && m.userId !== ctx.userId).map((m) => m.userId);
+  const removed = await deps.database.transaction(async (tx) => {
+    const done = await updateMemberStatus(tx, ctx.orgId, removable, 'removed');
+    await deleteTeamMembers(tx, ctx.orgId, done);
+    for (const userId of done) await revokeUserSessions(tx, userId);
+    return done;
+  });
+  const removedSet = new Set(removed);
+  const notRemoved = ids.filter((id) => !removedSet.has(id));
+  return {
+    message: removed.length > 0 ? formatMembersRemoved(removed.length) : TEAM_MESSAGES.membersNotRemoved,
+    removed_count: removed.length,
+    removed_ids: removed,
+    not_removed_ids: notRemoved,
+    not_removed_message: notRemoved.length > 0 ? TEAM_MESSAGES.membersNotRemoved : null,
+    seats: await getSeats(deps.database.db, ctx.orgId),
+  };
+}
+
+/** Sets a member active or inactive; an inactive member cannot log in, call the API or spend. */
+export async function updateMemberStatusOf(
+  deps: TDeps,
+  ctx: TCallerContext,
+  input: z.output<typeof ZMemberStatusUpdateRequest>,
+): Promise<TMemberChangeData> {
+  const db = deps.database.db;
+  const target = await requireMember(db, ctx, input.member_id);
+  assertMayManage(ctx, target, input.member_id);
+  if (target.status === 'removed') throw conflict('member_removed', 'This member was removed. Reactivate the member first.');
+  if (target.status !== input.status) await updateMemberStatus(db, ctx.orgId, [input.member_id], input.status);
+  return { message: TEAM_MESSAGES.memberUpdated, member: await loadMember(db, ctx, input.member_id), seats: await getSeats(db, ctx.orgId) };
+}
+
+/** Brings a removed member back (active), if a seat is free. */
+export async function reactivateMember(deps: TDeps, ctx: TCallerContext, memberId: string): Promise<TMemberChangeData> {
+  const db = deps.database.db;
+  const target = await requireMember(db, ctx, memberId);
+  if (target.status !== 'removed') throw conflict('member_not_removed', 'Only removed members can be reactivated');
+  await deps.database.transaction(async (tx) => {
+    await assertSeatAvailable(tx, ctx.orgId, 1);
+    await updateMemberStatus(tx, ctx.orgId, [memberId], 'active');
+  });
+  return { message: TEAM_MESSAGES.memberReactivated, member: await loadMember(db, ctx, memberId), seats: await getSeats(db, ctx.orgId) };
+}
+
+/** Records a request for more seats for the operator and confirms it to the requester by mail. */
+export async function requestSeats(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZSeatRequest>): Promise<TSeatRequestData> {
+  return deps.database.transaction(async (tx) => {
+    const row = await insertSeatRequest(tx, { orgId: ctx.orgId, userId: ctx.userId, seatCount: input.seat_count, reason: input.reason });
+    const profile = await getProfile(tx, ctx);
+    await deps.mailer.send(
+      { to: profile.email, template: 'seat_request', vars: { name: profile.name, url: `${deps.config.publicUrl}/admin`, orgName: profile.organisation.name } },
+      { tx, orgId: ctx.orgId, userId: ctx.userId },
+    );
+    return {
+      message: TEAM_MESSAGES.seatRequestReceived,
+      request_id: row.id,
+      seat_count: row.seatCount,
+      status: row.status as TSeatRequestData['status'],
+      requested_on: row.createdAt.toISOString(),
+    };
+  });
+}
+
+// ---------- teams ----------
+
+function toTeam(row: { id: string; name: string; member_count: number; created_on: string | Date }): TTeam {
+  return { id: row.id, name: row.name, member_count: row.member_count, created_on: toIso(row.created_on) ?? '' };
+}
+
+async function requireTeam(exec: TDb, ctx: TCallerContext, teamId: string): Promise<TTeam> {
+  const row = await selectTeam(exec, ctx.orgId, teamId);
+  if (!row) throwNotFound('Team');
+  return toTeam(row);
+}
+
+async function requireMembersOf(exec: TDb, ctx: TCallerContext, userIds: string[]) {
+  const ids = [...new Set(userIds)];
+  const found = await selectOrgMemberships(exec, ctx.orgId, ids);
+  if (found.length !== ids.length) throwNotFound('Member');
+  return ids;
+}
+
+function teamNameTaken(): AppError {
+  return new AppError(409, 'conflict', 'A team with this name already exists', {
+    reasons: [{ field: 'name', location: 'body', messages: ['A team with this name already exists'] }],
+    additional_info: { reason: 'team_name_taken' },
+  });
+}
+
+export async function createTeam(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZTeamCreateRequest>): Promise<TTeamChangeData> {
+  const db = deps.database.db;
+  const memberIds = await requireMembersOf(db, ctx, input.member_ids);
+  if (await selectTeamIdByName(db, ctx.orgId, input.name)) throw teamNameTaken();
+  const teamId = await deps.database.transaction(async (tx) => {
+    const id = await insertTeam(tx, { orgId: ctx.orgId, name: input.name, createdBy: ctx.userId });
+    await putTeamMembers(tx, ctx.orgId, id, memberIds);
+    return id;
+  });
+  return { message: TEAM_MESSAGES.teamCreated, team: await requireTeam(db, ctx, teamId) };
+}
+
+export async function listTeams(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZTeamListRequest>): Promise<TTeamListData> {
+  const { items, total } = await selectTeams(exec, ctx.orgId, { search: input.search || undefined, offset: (input.page - 1) * input.limit, limit: input.limit });
+  return { items: items.map(toTeam), total, page: input.page, limit: input.limit };
+}
+
+export async function listTeamMembers(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZTeamMembersRequest>): Promise<TTeamMembersData> {
+  const team = await requireTeam(exec, ctx, input.team_id);
+  const filter = { orgId: ctx.orgId, day: sqlDay(), teamId: input.team_id };
+  const [rows, total] = await Promise.all([
+    selectMembers(exec, filter, { offset: (input.page - 1) * input.limit, limit: input.limit }),
+    countMembers(exec, filter),
+  ]);
+  return { items: rows.map(toMember), total, page: input.page, limit: input.limit, team };
+}
+
+export async function editTeam(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZTeamEditRequest>): Promise<TTeamChangeData> {
+  const db = deps.database.db;
+  await requireTeam(db, ctx, input.team_id);
+  const add = await requireMembersOf(db, ctx, input.add_member_ids ?? []);
+  const remove = await requireMembersOf(db, ctx, input.remove_member_ids ?? []);
+  if (input.name !== undefined && (await selectTeamIdByName(db, ctx.orgId, input.name, input.team_id))) throw teamNameTaken();
+  await deps.database.transaction(async (tx) => {
+    if (input.name !== undefined) await renameTeam(tx, ctx.orgId, input.team_id, input.name);
+    await deleteTeamMembers(tx, ctx.orgId, remove, input.team_id);
+    await putTeamMembers(tx, ctx.orgId, input.team_id, add);
+  });
+  return { message: TEAM_MESSAGES.teamUpdated, team: await requireTeam(db, ctx, input.team_id) };
+}
+
+// ---------- organisation ----------
+
+/** Edits the organisation's name, website and telephone; answers the organisation as the session shows it. */
+export async function editOrganisation(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZOrgEditRequest>): Promise<TOrgEditData> {
+  const set: { name?: string; websiteUrl?: string | null; tel?: string | null } = {};
+  if (input.name !== undefined) set.name = input.name;
+  if (input.org_website_url !== undefined) set.websiteUrl = input.org_website_url || null;
+  if (input.org_tel !== undefined) set.tel = input.org_tel || null;
+  await updateOrganisation(deps.database.db, ctx.orgId, set);
+  const profile = await getProfile(deps.database.db, ctx);
+  return { message: TEAM_MESSAGES.organisationUpdated, organisation: profile.organisation };
+}
+
+// ---------- organisation default settings ----------
+
+const DEFAULT_EF: TEfSettings = { setting_last_modified_on: null, include_role_email: true, strict_domain_check: false };
+const DEFAULT_PROSPECT: TProspectSettings = {
+  setting_last_modified_on: null,
+  person_enrich_settings: { phones: 'all', emails: 'all' },
+  company_enrich_settings: { phones: 'all', emails: 'all' },
+};
+
+function readSection<T extends object>(schema: z.ZodType<T>, defaults: T, stored: Record<string, unknown> | null | undefined): T {
+  const parsed = schema.safeParse({ ...defaults, ...(stored ?? {}) });
+  return parsed.success ? parsed.data : defaults;
+}
+
+/**
+ * The organisation's default settings: the product defaults overlaid with what an owner or Manager
+ * set. The settings feature merges a member's own choices over these.
+ */
+export async function getOrgDefaultSettings(exec: TDb, orgId: string): Promise<TOrgDefaultSettings> {
+  const row = await selectOrgDefaults(exec, orgId);
+  return {
+    ev_settings: readSection<TEvSettings>(ZEvSettings, DEFAULT_EV_SETTINGS, row?.ev),
+    ef_settings: readSection<TEfSettings>(ZEfSettings, DEFAULT_EF, row?.ef),
+    prospect_settings: readSection<TProspectSettings>(ZProspectSettings, DEFAULT_PROSPECT, row?.prospect),
+  };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+async function saveOrgSection(
+  deps: TDeps,
+  ctx: TCallerContext,
+  section: 'ev' | 'ef' | 'prospect',
+  pick: (s: TOrgDefaultSettings) => object,
+  patch: object,
+): Promise<TOrgDefaultSettings & { message: string }> {
+  await deps.database.transaction(async (tx) => {
+    const current = pick(await getOrgDefaultSettings(tx, ctx.orgId));
+    const next = { ...current, ...stripUndefined(patch), setting_last_modified_on: new Date().toISOString() };
+    await upsertOrgDefaults(tx, ctx.orgId, section, next, ctx.userId);
+  });
+  return { message: TEAM_MESSAGES.settingsUpdated, ...(await getOrgDefaultSettings(deps.database.db, ctx.orgId)) };
+}
+
+export const updateOrgEvDefaults = (deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZOrgEvSettingsRequest>) =>
+  saveOrgSection(deps, ctx, 'ev', (s) => s.ev_settings, input);
+export const updateOrgEfDefaults = (deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZOrgEfSettingsRequest>) =>
+  saveOrgSection(deps, ctx, 'ef', (s) => s.ef_settings, input);
+export const updateOrgProspectDefaults = (deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZOrgProspectSettingsRequest>) =>
+  saveOrgSection(deps, ctx, 'prospect', (s) => s.prospect_settings, input);

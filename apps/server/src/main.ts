@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './platform/db/database';
+import { createRuntime } from './platform/runtime';
+import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
+import { seedDemoIfEmpty } from './seed';
+import { createEmailFinderJobs } from './features/email-finder/jobs';
+import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
+
+type TRoleArg = 'api' | 'worker' | 'all';
+
+/** Starts the API, the job worker, or both (default) on the configured database. */
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      role: { type: 'string', default: 'all' },
+      'demo-mail-world': { type: 'boolean', default: false },
+      port: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: false,
+  });
+  const role = String(values.role) as TRoleArg;
+  if (!['api', 'worker', 'all'].includes(role)) throw new Error(`--role must be api, worker or all (got ${role})`);
+  const base = loadConfig();
+  const flagged = {
+    ...base,
+    ...(values['demo-mail-world'] ? { demoMailWorld: true } : {}),
+    ...(typeof values.port === 'string' ? { port: Number(values.port) } : {}),
+  };
+  // --demo-mail-world: a local mail world (DNS + SMTP on loopback) and the verifier pointed at it.
+  const demoWorld = flagged.demoMailWorld ? await startDemoMailWorld() : null;
+  const config = demoWorld ? { ...flagged, ...demoWorld.configOverrides } : flagged;
+  const logger = pino({ level: config.logLevel });
+  if (demoWorld) console.log(`Demo ${demoWorld.summary}`);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+  await database.migrate();
+  logger.info({ engine: database.engine }, 'database migrated');
+  if (role !== 'worker') await seedDemoIfEmpty(database);
+
+  const runtime: ReturnType<typeof createRuntime> = createRuntime({
+    config,
+    database,
+    logger,
+    extraJobs: [...createWebhookJobs({ database, config, getQueue: () => runtime.queue }), ...createEmailFinderJobs({ database, config })],
+  });
+  const closers: (() => Promise<void>)[] = [];
+  if (role === 'worker' || role === 'all') {
+    runtime.queue.start();
+    await ensureWebhookDispatcher(database, runtime.queue);
+    closers.push(() => runtime.queue.stop());
+    logger.info('job worker started');
+  }
+  if (role === 'api' || role === 'all') {
+    const app = await buildApp(runtime);
+    await app.listen({ port: config.port, host: config.host });
+    closers.unshift(() => app.close());
+    const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    console.log(`Verilead is running at http://${shown}:${config.port}  (API: http://${shown}:${config.port}/api/v1/openapi.json)`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    for (const close of closers) await close().catch(() => undefined);
+    runtime.closeMail();
+    await demoWorld?.stop().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util';
+import { loadConfig, type TConfig } from './config';
+import { openDatabase } from './platform/db/database';
+import { clearAnnouncement, setAnnouncement } from './features/announcements/service';
+
+const USAGE = `usage:
+  npm run ops -- announce --message '<b>html</b>' [--dismissable]
+  npm run ops -- announce --clear`;
+
+type TAnnounceInput = { message?: string; dismissable: boolean; clear: boolean };
+
+/** Asks the running server (PGlite allows one process at a time); null when no server answers. */
+async function announceThroughServer(config: TConfig, input: TAnnounceInput): Promise<{ timestamp: number } | null> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${config.port}/api/v1/ops/announcement`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ops-secret': config.appSecret },
+      body: JSON.stringify(input),
+      signal: AbortSignal.timeout(5000),
+    });
+    const body = (await res.json()) as { status: string; data?: { timestamp: number }; error?: { message: string } };
+    if (!res.ok || !body.data) throw new Error(body.error?.message ?? `server answered ${res.status}`);
+    return body.data;
+  } catch (err) {
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    if (code === 'ECONNREFUSED') return null;
+    throw err;
+  }
+}
+
+/** Operator commands. */
+async function main() {
+  const { values, positionals } = parseArgs({
+    options: { message: { type: 'string' }, dismissable: { type: 'boolean', default: false }, clear: { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
+  const [command] = positionals;
+  if (command !== 'announce' || (!values.clear && !values.message)) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const input: TAnnounceInput = { message: values.message, dismissable: values.dismissable ?? false, clear: values.clear ?? false };
+  const config = loadConfig();
+  let result = await announceThroughServer(config, input);
+  if (!result) {
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+    try {
+      await database.migrate();
+      result = input.clear ? await clearAnnouncement(database.db) : await setAnnouncement(database.db, { message: input.message ?? '', dismissable: input.dismissable });
+    } finally {
+      await database.close();
+    }
+  }
+  console.log(input.clear ? 'Announcement cleared.' : `Announcement set (timestamp ${result.timestamp}).`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

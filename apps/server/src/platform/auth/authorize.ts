@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { API_BASE_PATH, ROLE_LABELS, findApiRule, getRuleRoles, isApiAllowed, type TRole } from '@verilead/contracts';
+import { selectRows, type TDb } from '../db/database';
+import { AppError } from '../errors/app-error';
+import { SESSION_EXPIRED_MESSAGE } from './guards';
+import { API_KEY_PREFIX, resolveBearer } from './sessions';
+import { hashToken } from './tokens';
+
+export const ACCOUNT_INACTIVE_MESSAGE = 'Your account is not active. Please contact the owner of your organisation.';
+
+function readBearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return match?.[1] ?? null;
+}
+
+/**
+ * Why a bearer token did not resolve. Always 401 (the session no longer works and the app signs out),
+ * but an inactive member's token says so with code account_inactive and a readable message.
+ */
+async function explainRefusedBearer(db: TDb, token: string): Promise<AppError> {
+  const hash = hashToken(token);
+  const rows = token.startsWith(`${API_KEY_PREFIX}_`)
+    ? await selectRows<{ status: string }>(
+        db,
+        sql`select m.status from api_keys k join users u on u.id = k.user_id
+            join memberships m on m.user_id = k.user_id and m.org_id = k.org_id
+            where k.key_hash = ${hash} and u.deleted_at is null limit 1`,
+      )
+    : await selectRows<{ status: string }>(
+        db,
+        sql`select m.status from sessions s join users u on u.id = s.user_id join memberships m on m.user_id = s.user_id
+            where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > now() and u.deleted_at is null limit 1`,
+      );
+  if (rows[0]?.status === 'inactive') return new AppError(401, 'account_inactive', ACCOUNT_INACTIVE_MESSAGE);
+  return new AppError(401, 'session_expired', SESSION_EXPIRED_MESSAGE);
+}
+
+function describeRoles(roles: readonly TRole[]): string {
+  const labels = roles.map((role) => (role === 'owner' ? 'the owner' : `${ROLE_LABELS[role]}s`));
+  return labels.length <= 1 ? (labels[0] ?? 'nobody') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+}
+
+/**
+ * Checks the authorisation table (contracts/authorization.ts) for every API request, on the matched
+ * route, before the body is parsed or validated. Fail closed: a route missing from the table answers
+ * 403 to everyone. Non-public routes authenticate here (setting `request.caller`); an inactive
+ * member's token answers 401 account_inactive, an unknown/revoked one 401 session_expired.
+ */
+export function registerAuthorization(app: FastifyInstance, db: TDb): void {
+  app.addHook('onRequest', async (request) => {
+    const pattern = request.routeOptions.url;
+    if (!pattern || !pattern.startsWith(API_BASE_PATH)) return;
+    const method = request.method;
+    const rule = findApiRule(method, pattern);
+    if (!rule) {
+      throw new AppError(403, 'forbidden', `${method} ${pattern.slice(API_BASE_PATH.length)} is not in the authorisation table, so nobody may call it`);
+    }
+    if (rule.access === 'public') return;
+    if (!request.caller) {
+      const token = readBearer(request);
+      if (!token || token.length > 200) throw new AppError(401, 'session_expired', SESSION_EXPIRED_MESSAGE);
+      const caller = await resolveBearer(db, token);
+      if (!caller) throw await explainRefusedBearer(db, token);
+      request.caller = caller;
+    }
+    const role = request.caller.role;
+    if (!isApiAllowed(method, pattern, role, (request.params ?? {}) as Record<string, unknown>)) {
+      const allowed = getRuleRoles(rule).includes(role) ? ['owner' as const] : getRuleRoles(rule);
+      throw new AppError(403, 'forbidden', `You do not have permission to do this: it is for ${describeRoles(allowed)} only (you are ${ROLE_LABELS[role]}).`);
+    }
+  });
+}

@@ -1,0 +1,89 @@
+// Generic bulk-file reading shared by the email verifier and the email finder (lifted from email-verifier).
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { parse as parseCsv } from 'csv-parse';
+import ExcelJS from 'exceljs';
+import type { TUploadFileType } from '@verilead/contracts';
+
+/** A file that cannot be read as an address list: answered as a 400 with this message. */
+export class FileParseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FileParseError';
+  }
+}
+
+/** The upload's type from its name (.csv, .xlsx, .txt), or null. */
+export function detectFileType(fileName: string): TUploadFileType | null {
+  const m = /\.(csv|xlsx|txt)$/i.exec(fileName.trim());
+  return m ? (m[1]!.toLowerCase() as TUploadFileType) : null;
+}
+
+/** Checks the first bytes: text files must be UTF-8 without NUL bytes; XLSX must be a ZIP container. */
+export function checkFileHead(head: Buffer, fileType: TUploadFileType): void {
+  if (head.length === 0) throw new FileParseError('The file is empty');
+  if (fileType === 'xlsx') {
+    if (!(head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04)) {
+      throw new FileParseError('The file is not a valid XLSX workbook');
+    }
+    return;
+  }
+  if (head.includes(0)) throw new FileParseError('The file looks binary; please upload a CSV or TXT text file');
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+  } catch {
+    throw new FileParseError('The file is not UTF-8 text; please save it as UTF-8 CSV or TXT');
+  }
+}
+
+function cellToString(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') {
+    const v = value as { text?: unknown; result?: unknown; richText?: { text: string }[]; hyperlink?: string };
+    if (Array.isArray(v.richText)) return v.richText.map((r) => r.text).join('');
+    if (typeof v.text === 'string') return v.text.replace(/^mailto:/i, '');
+    if (v.result !== undefined) return cellToString(v.result);
+  }
+  return '';
+}
+
+/** Streams the rows of a file (every row as strings; the first worksheet of a workbook). Never loads the whole file. */
+export async function* readRows(source: Readable, fileType: TUploadFileType): AsyncGenerator<string[]> {
+  if (fileType === 'txt') {
+    const lines = createInterface({ input: source, crlfDelay: Infinity });
+    let first = true;
+    for await (const raw of lines) {
+      const line = first ? raw.replace(/^\uFEFF/, '') : raw;
+      first = false;
+      yield [line];
+    }
+    return;
+  }
+  if (fileType === 'csv') {
+    const parser = source.pipe(
+      parseCsv({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: 1_000_000, delimiter: [',', ';', '\t'] }),
+    );
+    try {
+      for await (const record of parser) yield record as string[];
+    } catch (err) {
+      throw new FileParseError(`The CSV file could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return;
+  }
+  try {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+    for await (const sheet of reader) {
+      for await (const row of sheet) {
+        const values = Array.isArray(row.values) ? (row.values as unknown[]).slice(1) : [];
+        yield values.map(cellToString);
+      }
+      break;
+    }
+  } catch (err) {
+    if (err instanceof FileParseError) throw err;
+    throw new FileParseError(`The XLSX workbook could not be read: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

@@ -1,0 +1,63 @@
+import type { Readable } from 'node:stream';
+import { BULK_FILE_SIZE_LIMIT_BYTES } from '@verilead/contracts';
+import { AppError } from '../errors/app-error';
+import type { TFileStorage } from '../storage/storage';
+
+/** A multipart file part as routes hand it to services. */
+export type TUploadPart = {
+  filename: string;
+  file: Readable & { truncated?: boolean };
+  fields: Record<string, string>;
+};
+
+function throwTooLarge(): never {
+  throw new AppError(413, 'payload_too_large', `The file is larger than ${BULK_FILE_SIZE_LIMIT_BYTES.toLocaleString('en-US')} bytes; please split it`);
+}
+
+/** Streams an upload to storage under `key`, refusing anything over 20,000,000 bytes (nothing is kept then). Answers the size. */
+export async function storeCappedUpload(storage: TFileStorage, key: string, part: TUploadPart, limit = BULK_FILE_SIZE_LIMIT_BYTES): Promise<number> {
+  let size = 0;
+  let tooLarge = false;
+  async function* counted() {
+    for await (const chunk of part.file) {
+      size += (chunk as Buffer).length;
+      if (size > limit) {
+        tooLarge = true;
+        throw new Error('too large');
+      }
+      yield chunk as Buffer;
+    }
+  }
+  try {
+    await storage.write(key, counted());
+  } catch (err) {
+    await storage.remove(key);
+    if (tooLarge || part.file.truncated) {
+      part.file.resume();
+      throwTooLarge();
+    }
+    throw err;
+  }
+  if (part.file.truncated) {
+    await storage.remove(key);
+    throwTooLarge();
+  }
+  return size;
+}
+
+/** The first `bytes` of a stored file. */
+export async function readStoredHead(storage: TFileStorage, key: string, bytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const stream = storage.read(key);
+  try {
+    for await (const chunk of stream) {
+      chunks.push(chunk as Buffer);
+      total += (chunk as Buffer).length;
+      if (total >= bytes) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, bytes);
+}

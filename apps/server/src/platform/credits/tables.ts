@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organisations, users } from '../tenancy/tables';
+
+/** The credits ledger: one row per grant, purchase, charge or refund, with the balance after it. */
+export const creditTransactions = pgTable(
+  'credit_transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    sourceAgent: text('source_agent'),
+    objectType: text('object_type'),
+    objectId: text('object_id'),
+    balanceAfter: integer('balance_after').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('credit_transactions_org_created_idx').on(t.orgId, t.createdAt),
+    check('credit_transactions_kind_valid', sql`${t.kind} in ('grant', 'purchase', 'charge', 'refund')`),
+    check('credit_transactions_amount_positive', sql`${t.amount} > 0`),
+    check('credit_transactions_balance_nonnegative', sql`${t.balanceAfter} >= 0`),
+  ],
+);

@@ -1,0 +1,71 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { TErrorCode, TErrorLocation, TErrorReason, TFailure } from '@verilead/contracts';
+import { isAppError } from './app-error';
+
+export function buildFailure(code: string, message: string, extra: Omit<TFailure['error'], 'code' | 'message'> = {}): TFailure {
+  return { status: 'failed', error: { code, message, ...extra } };
+}
+
+function toLocation(context: string | undefined): TErrorLocation {
+  if (context === 'querystring') return 'query';
+  if (context === 'params') return 'params';
+  if (context === 'headers') return 'headers';
+  return 'body';
+}
+
+/** Groups zod issues by field into the envelope's reasons and a readable summary. */
+function buildValidationFailure(error: { validation: { instancePath: string; message?: string }[]; validationContext?: string }) {
+  const location = toLocation(error.validationContext);
+  const byField = new Map<string, string[]>();
+  for (const issue of error.validation) {
+    const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(root)';
+    const list = byField.get(field) ?? [];
+    list.push(issue.message ?? 'Invalid value');
+    byField.set(field, list);
+  }
+  const reasons: TErrorReason[] = [...byField].map(([field, messages]) => ({ field, location, messages }));
+  const summary = reasons.map((r) => `${r.field}: ${r.messages.join(', ')}`).join('; ');
+  return buildFailure('validation_failed', `Invalid ${location}: ${summary}`, { reasons });
+}
+
+const STATUS_CODES: Record<number, TErrorCode> = {
+  400: 'malformed_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'malformed_request',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/** One error handler for every route: AppError, zod validation, Fastify's own 4xx, and everything else as 500. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (isAppError(error)) {
+      return reply.status(error.httpStatus).send(buildFailure(error.code, error.message, error.extra));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send(buildValidationFailure(error));
+    }
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      if (status === 429) {
+        return reply.status(429).send(buildFailure('rate_limited', error.message || 'Too many requests, please try again later'));
+      }
+      const code = STATUS_CODES[status] ?? 'malformed_request';
+      const message =
+        code === 'payload_too_large'
+          ? 'Request body is too large'
+          : code === 'unsupported_media_type'
+            ? 'Unsupported content type'
+            : error.message || 'Bad request';
+      return reply.status(status).send(buildFailure(code, message));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(buildFailure('internal_error', 'Something went wrong on our side'));
+  });
+}

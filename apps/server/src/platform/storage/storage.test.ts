@@ -1,0 +1,43 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertStorageKey, createDirectoryStorage, type TFileStorage } from './storage';
+
+describe('directory storage', () => {
+  let dir: string;
+  let storage: TFileStorage;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vl-storage-'));
+    storage = createDirectoryStorage(dir);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes, stats, reads and removes a file', async () => {
+    const { size } = await storage.write('a/b/c.txt', Readable.from(['hello ', 'world']));
+    expect(size).toBe(11);
+    expect(await storage.stat('a/b/c.txt')).toEqual({ size: 11 });
+    const chunks: Buffer[] = [];
+    for await (const c of storage.read('a/b/c.txt')) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('hello world');
+    await storage.remove('a/b/c.txt');
+    expect(await storage.stat('a/b/c.txt')).toBeNull();
+  });
+
+  it('leaves nothing behind when the source fails', async () => {
+    async function* failing() {
+      yield Buffer.from('partial');
+      throw new Error('boom');
+    }
+    await expect(storage.write('x/broken.csv', failing())).rejects.toThrow('boom');
+    expect(await storage.stat('x/broken.csv')).toBeNull();
+  });
+
+  it('refuses keys that escape the directory', () => {
+    for (const bad of ['../etc/passwd', '/abs', 'a/../../b', 'a//b', '']) expect(() => assertStorageKey(bad)).toThrow();
+    expect(() => assertStorageKey('uploads/org/file.csv')).not.toThrow();
+  });
+});

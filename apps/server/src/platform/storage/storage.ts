@@ -1,0 +1,77 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Where uploads and prepared result files live. Keys are relative paths such as `uploads/<org>/<id>.csv`. */
+export type TFileStorage = {
+  /** Streams `source` into `key` (written to a temporary name first, then renamed). Answers the size in bytes. */
+  write(key: string, source: Readable | AsyncIterable<Buffer | string>): Promise<{ size: number }>;
+  /** A read stream of the file (throws when missing). */
+  read(key: string): Readable;
+  /** Size in bytes, or null when the file does not exist. */
+  stat(key: string): Promise<{ size: number } | null>;
+  /** Removes the file; missing files are ignored. */
+  remove(key: string): Promise<void>;
+};
+
+const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
+
+/** Throws unless `key` is a plain relative path with no `..` segments. */
+export function assertStorageKey(key: string): void {
+  if (!KEY_PATTERN.test(key) || key.split('/').some((s) => s === '..' || s === '.')) throw new Error(`invalid storage key: ${key}`);
+}
+
+/** File storage in a directory (the default: STORAGE_DIR, or DATA_DIR/storage). */
+export function createDirectoryStorage(rootDir: string): TFileStorage {
+  const root = resolve(rootDir);
+  const pathOf = (key: string): string => {
+    assertStorageKey(key);
+    const p = resolve(join(root, key));
+    if (!p.startsWith(root + sep)) throw new Error(`invalid storage key: ${key}`);
+    return p;
+  };
+  return {
+    async write(key, source) {
+      const target = pathOf(key);
+      await mkdir(dirname(target), { recursive: true });
+      const temp = `${target}.part-${process.pid}-${Date.now()}`;
+      try {
+        await pipeline(source, createWriteStream(temp));
+        await rename(temp, target);
+      } catch (err) {
+        await rm(temp, { force: true });
+        throw err;
+      }
+      const s = await stat(target);
+      return { size: s.size };
+    },
+    read(key) {
+      return createReadStream(pathOf(key));
+    },
+    async stat(key) {
+      try {
+        const s = await stat(pathOf(key));
+        return { size: s.size };
+      } catch {
+        return null;
+      }
+    },
+    async remove(key) {
+      await rm(pathOf(key), { force: true });
+    },
+  };
+}
+
+const storages = new Map<string, TFileStorage>();
+
+/** The configured storage (a directory: STORAGE_DIR, or DATA_DIR/storage). */
+export function getStorage(config: { storageDir: string }): TFileStorage {
+  let storage = storages.get(config.storageDir);
+  if (!storage) {
+    storage = createDirectoryStorage(config.storageDir);
+    storages.set(config.storageDir, storage);
+  }
+  return storage;
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { createTestApp, type TTestApp } from './test/test-app';
+
+describe('serving the built web app', () => {
+  let t: TTestApp;
+  let dist: string;
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'vl-dist-'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Verilead</title><div id="root"></div>');
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'assets', 'app.js'), 'console.log("app")');
+    t = await createTestApp({ webDistDir: dist });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves files, falls back to index.html for app paths, and keeps API 404s as envelopes', async () => {
+    const app = await buildApp({ ...t.deps, serveWeb: true });
+    try {
+      const asset = await app.inject({ method: 'GET', url: '/assets/app.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.body).toContain('console.log');
+      for (const url of ['/', '/login?redirect=%2Fprofile', '/user/profile/edit', '/emailverification?token=abc']) {
+        const page = await app.inject({ method: 'GET', url });
+        expect(page.statusCode, url).toBe(200);
+        expect(page.headers['content-type'], url).toContain('text/html');
+        expect(page.body, url).toContain('<div id="root">');
+      }
+      const api = await app.inject({ method: 'GET', url: '/api/v1/unknown' });
+      expect(api.statusCode).toBe(404);
+      expect(JSON.parse(api.body).error.code).toBe('route_not_found');
+      const post = await app.inject({ method: 'POST', url: '/somewhere' });
+      expect(post.statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+function isReachable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = new Socket();
+    s.setTimeout(500);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.connect(port, host);
+  });
+}
+
+const redisUp = await isReachable('127.0.0.1', 6379);
+
+describe.skipIf(!redisUp)('rate limits in Redis (shared across processes)', () => {
+  it('counts requests of two app instances together', async () => {
+    const ns = randomBytes(4).toString('hex');
+    const a = await createTestApp({ redisUrl: 'redis://127.0.0.1:6379', rateLimit: { authMax: 3, publicMax: 3, windowMs: 60_000 } });
+    const b = await buildApp({ ...a.deps, config: { ...a.deps.config }, serveWeb: false });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        const target = i % 2 === 0 ? a.app : b;
+        const r = await target.inject({
+          method: 'POST',
+          url: '/api/v1/user/forgot-password',
+          payload: { email: `x-${ns}@example.test` },
+          remoteAddress: `10.9.${Number.parseInt(ns.slice(0, 2), 16)}.${Number.parseInt(ns.slice(2, 4), 16)}`,
+        });
+        statuses.push(r.statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../config';
+import { MIGRATIONS_DIR, openPglite, openPostgres, type TDatabase } from '../platform/db/database';
+
+export type TTestDb = TDatabase & { name: string; dispose(): Promise<void> };
+
+/** Hash of the migration set: the PGlite template is rebuilt whenever a migration changes. */
+function hashMigrations(): string {
+  const h = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else h.update(entry.name).update(readFileSync(full));
+    }
+  };
+  walk(MIGRATIONS_DIR);
+  return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * A migrated in-memory PGlite. Creating a PGlite database (initdb in WASM) costs seconds, so the first
+ * test file keeps a migrated data directory in the temp folder and later files start from that copy.
+ */
+async function openMigratedPglite(): Promise<TDatabase> {
+  const template = join(tmpdir(), `verilead-pglite-template-${hashMigrations()}.tar`);
+  if (existsSync(template)) {
+    try {
+      const database = await openPglite(undefined, { loadDataDir: new Blob([readFileSync(template)]) });
+      await database.migrate();
+      return database;
+    } catch {
+      /* a damaged template: build a fresh database below */
+    }
+  }
+  const database = await openPglite();
+  await database.migrate();
+  if (database.dumpDataDir) {
+    const dump = Buffer.from(await (await database.dumpDataDir()).arrayBuffer());
+    const partial = `${template}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(partial, dump);
+    renameSync(partial, template);
+  }
+  return database;
+}
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite, or — when DATABASE_URL is set —
+ * a new `vl_test_<random>` database on that server, dropped by `dispose()`.
+ */
+export async function createTestDb(): Promise<TTestDb> {
+  const { databaseUrl } = loadConfig(process.env, { appSecret: 'test-secret' });
+  if (!databaseUrl) {
+    const database = await openMigratedPglite();
+    return { ...database, name: 'pglite-memory', dispose: () => database.close() };
+  }
+  const name = `vl_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  const database = openPostgres(url.toString(), 20);
+  await database.migrate();
+  return {
+    ...database,
+    name,
+    dispose: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: databaseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { Route, Routes } from 'react-router';
+import { AppLayout } from './layouts/app-layout';
+import { AuthLayout } from './layouts/auth-layout';
+import { NavigatorBridge } from './navigator-bridge';
+import { RouteGuard, UnknownRoute } from './route-guard';
+import { APP_ROUTES } from './route-table';
+
+/** The app's routes: each screen behind its guard, inside its layout; unknown paths go to `/`. */
+export function AppRoutes() {
+  const authRoutes = APP_ROUTES.filter((route) => route.layout === 'auth');
+  const appRoutes = APP_ROUTES.filter((route) => route.layout === 'app');
+  return (
+    <Routes>
+      <Route element={<NavigatorBridge />}>
+        <Route element={<AuthLayout />}>
+          {authRoutes.map((route) => (
+            <Route
+              key={route.path}
+              path={route.path}
+              element={
+                <RouteGuard access={route.access}>
+                  <route.screen />
+                </RouteGuard>
+              }
+            />
+          ))}
+        </Route>
+        <Route
+          element={
+            <RouteGuard access="login">
+              <AppLayout />
+            </RouteGuard>
+          }
+        >
+          {appRoutes.map((route) => (
+            <Route
+              key={route.path}
+              path={route.path}
+              element={
+                <RouteGuard access={route.access}>
+                  <route.screen />
+                </RouteGuard>
+              }
+            />
+          ))}
+        </Route>
+        <Route path="*" element={<UnknownRoute />} />
+      </Route>
+    </Routes>
+  );
+}

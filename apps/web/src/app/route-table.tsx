@@ -1,0 +1,87 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { findMenuEntry, getRouteAccess, type TMenuArea, type TRouteAccess } from '@verilead/contracts';
+
+export type TAppRoute = {
+  path: string;
+  access: TRouteAccess;
+  /** auth: centred card beside the brand panel; app: the logged-in shell. */
+  layout: 'auth' | 'app';
+  screen: LazyExoticComponent<ComponentType>;
+};
+
+function pick<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+function menuPath(area: TMenuArea, key: string): string {
+  const entry = findMenuEntry(area, key);
+  if (!entry) throw new Error(`No menu entry ${area}.${key}`);
+  return entry.path;
+}
+
+const loadAuth = {
+  login: () => import('../features/auth/routes/login-screen'),
+  signup: () => import('../features/auth/routes/signup-screen'),
+  forgot: () => import('../features/auth/routes/forgot-password-screen'),
+  reset: () => import('../features/auth/routes/reset-password-screen'),
+  setup: () => import('../features/auth/routes/setup-password-screen'),
+  expired: () => import('../features/auth/routes/expired-password-screen'),
+  verify: () => import('../features/auth/routes/email-verification-screen'),
+};
+
+const SignupScreen = pick(loadAuth.signup, 'SignupScreen');
+
+function authRoute(path: string, screen: LazyExoticComponent<ComponentType>): TAppRoute {
+  return { path, access: getRouteAccess(path), layout: 'auth', screen };
+}
+
+function appRoute(path: string, screen: LazyExoticComponent<ComponentType>): TAppRoute {
+  return { path, access: getRouteAccess(path), layout: 'app', screen };
+}
+
+/** Every built screen; access comes from the route table of contracts (spec/routes.tsv). */
+export const APP_ROUTES: readonly TAppRoute[] = [
+  authRoute('/login', pick(loadAuth.login, 'LoginScreen')),
+  authRoute('/register', SignupScreen),
+  authRoute('/signup', SignupScreen),
+  authRoute('/forgot_password', pick(loadAuth.forgot, 'ForgotPasswordScreen')),
+  authRoute('/expired_password', pick(loadAuth.expired, 'ExpiredPasswordScreen')),
+  authRoute('/resetpassword', pick(loadAuth.reset, 'ResetPasswordScreen')),
+  authRoute('/setup_password', pick(loadAuth.setup, 'SetupPasswordScreen')),
+  authRoute('/emailverification', pick(loadAuth.verify, 'EmailVerificationScreen')),
+  authRoute('/public/instant_search', pick(() => import('../features/public/routes/public-instant-search-screen'), 'PublicInstantSearchScreen')),
+  authRoute('/download_result/:download_id', pick(() => import('../features/downloads/routes/download-screens'), 'DownloadResultScreen')),
+  authRoute('/download/result', pick(() => import('../features/downloads/routes/download-screens'), 'DownloadTokenScreen')),
+  authRoute('/input_download/:request_id', pick(() => import('../features/downloads/routes/download-screens'), 'InputDownloadScreen')),
+  authRoute('/download/email_finder_result', pick(() => import('../features/email-finder/routes/finder-download-screens'), 'FinderResultDownloadScreen')),
+  authRoute('/download_email_finder_history', pick(() => import('../features/email-finder/routes/finder-download-screens'), 'FinderHistoryDownloadScreen')),
+
+  appRoute(menuPath('dashboard', 'overview'), pick(() => import('../features/dashboard/routes/overview-screen'), 'OverviewScreen')),
+  appRoute(menuPath('account', 'profile'), pick(() => import('../features/account/routes/profile-screen'), 'ProfileScreen')),
+  appRoute(menuPath('account', 'api'), pick(() => import('../features/account/routes/api-key-screen'), 'ApiKeyScreen')),
+  appRoute(menuPath('account', 'delete'), pick(() => import('../features/account/routes/delete-account-screen'), 'DeleteAccountScreen')),
+  appRoute(menuPath('account', 'pricing'), pick(() => import('../features/billing/routes/pricing-screen'), 'PricingScreen')),
+  appRoute('/account/credits', pick(() => import('../features/billing/routes/credits-screen'), 'CreditsScreen')),
+  appRoute('/activities', pick(() => import('../features/activities/routes/activities-screen'), 'ActivitiesScreen')),
+  appRoute(menuPath('email_verifier', 'quick_validation'), pick(() => import('../features/email-verifier/routes/quick-validation-screen'), 'QuickValidationScreen')),
+  appRoute(menuPath('email_verifier', 'email_verifier_list'), pick(() => import('../features/email-verifier/routes/lists-screen'), 'ListsScreen')),
+  appRoute('/email_verifier/lists/:listId', pick(() => import('../features/email-verifier/routes/list-detail-screen'), 'ListDetailScreen')),
+  appRoute(menuPath('email_verifier', 'add_list'), pick(() => import('../features/email-verifier/routes/add-list-screen'), 'AddListScreen')),
+  appRoute(menuPath('email_finder', 'quick_email_finder'), pick(() => import('../features/email-finder/routes/quick-finder-screen'), 'QuickFinderScreen')),
+  appRoute(menuPath('email_finder', 'email_finder_lists'), pick(() => import('../features/email-finder/routes/finder-lists-screen'), 'FinderListsScreen')),
+  appRoute('/email_finder/lists/:listId', pick(() => import('../features/email-finder/routes/finder-list-detail-screen'), 'FinderListDetailScreen')),
+  appRoute(menuPath('email_finder', 'add_list'), pick(() => import('../features/email-finder/routes/finder-add-list-screen'), 'FinderAddListScreen')),
+  appRoute(menuPath('settings', 'settings'), pick(() => import('../features/settings/routes/settings-screen'), 'SettingsScreen')),
+  appRoute(menuPath('settings', 'email_verifier'), pick(() => import('../features/settings/routes/ev-settings-screen'), 'EvSettingsScreen')),
+  appRoute(menuPath('settings', 'email_finder'), pick(() => import('../features/settings/routes/ef-settings-screen'), 'EfSettingsScreen')),
+  appRoute(menuPath('admin', 'admin'), pick(() => import('../features/team/routes/members-screen'), 'MembersScreen')),
+  appRoute(menuPath('admin', 'email_verifier'), pick(() => import('../features/admin-settings/routes/admin-email-verifier-screen'), 'AdminEmailVerifierScreen')),
+  appRoute(menuPath('admin', 'email_finder'), pick(() => import('../features/admin-settings/routes/admin-email-finder-screen'), 'AdminEmailFinderScreen')),
+  appRoute(menuPath('admin', 'prospect'), pick(() => import('../features/admin-settings/routes/admin-prospect-screen'), 'AdminProspectScreen')),
+  appRoute(menuPath('apps', 'list_app'), pick(() => import('../features/apps/routes/apps-list-screen'), 'AppsListScreen')),
+  appRoute(menuPath('apps', 'create_app'), pick(() => import('../features/apps/routes/app-create-screen'), 'AppCreateScreen')),
+  appRoute(menuPath('apps', 'edit_app'), pick(() => import('../features/apps/routes/app-edit-screen'), 'AppEditScreen')),
+  appRoute(menuPath('developer', 'api'), pick(() => import('../features/developer/routes/api-screen'), 'DeveloperApiScreen')),
+  appRoute(menuPath('developer', 'reference'), pick(() => import('../features/developer/routes/reference-screen'), 'ReferenceScreen')),
+  appRoute(menuPath('developer', 'webhook'), pick(() => import('../features/developer/routes/webhooks-screen'), 'WebhooksScreen')),
+];

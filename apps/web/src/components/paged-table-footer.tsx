@@ -1,0 +1,44 @@
+import { Group, Pagination, Select, Text } from '@mantine/core';
+import { PAGE_SIZES } from '@verilead/contracts';
+import { formatNumber } from '../lib/format';
+
+/** Page size choice (25/50/100/200/500), the row range and the page switcher under a paged table. */
+export function PagedTableFooter({
+  page,
+  limit,
+  total,
+  onPageChange,
+  onLimitChange,
+}: {
+  page: number;
+  limit: number;
+  total: number;
+  onPageChange: (page: number) => void;
+  onLimitChange: (limit: number) => void;
+}) {
+  const pages = Math.max(1, Math.ceil(total / limit));
+  const first = total === 0 ? 0 : (page - 1) * limit + 1;
+  const last = Math.min(total, page * limit);
+  return (
+    <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
+      <Group gap="xs">
+        <Text size="sm" c="dimmed">
+          Rows per page
+        </Text>
+        <Select
+          aria-label="Rows per page"
+          w={84}
+          size="xs"
+          data={PAGE_SIZES.map((size) => String(size))}
+          value={String(limit)}
+          onChange={(value) => value && onLimitChange(Number(value))}
+          allowDeselect={false}
+        />
+        <Text size="sm" c="dimmed">
+          {formatNumber(first)}–{formatNumber(last)} of {formatNumber(total)}
+        </Text>
+      </Group>
+      <Pagination total={pages} value={Math.min(page, pages)} onChange={onPageChange} size="sm" withEdges={pages > 5} />
+    </Group>
+  );
+}

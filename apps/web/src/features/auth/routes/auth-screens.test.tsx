@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { useSessionStore } from '../../../lib/session-store';
+import { buildLogin } from '../../../test/fixtures';
+import { answerFailed, answerOk as ok, renderAppAt as renderAt, stubApi } from '../../../test/render-app';
+
+async function submitLogin(email: string, password: string) {
+  fireEvent.change(await screen.findByLabelText('Email'), { target: { value: email } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
+  fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+}
+
+const limits = { daily: { limit: null, used: 0, remaining: null }, life_time: { limit: null, used: 0, remaining: null } };
+const loggedInAnswers = {
+  'GET /api/v1/user/credits_and_limits': ok({
+    credits: 10,
+    org_credits: 10,
+    limits,
+    show_daily_limits: false,
+    low_credit_alert: { enabled: false, threshold: 0 },
+    org_low_credit_alert: { enabled: false, threshold: 0 },
+  }),
+  'GET /api/v1/user/announcement': ok({ announcement: null, timestamp: 0 }),
+};
+
+describe('login screen', () => {
+  beforeEach(() => useSessionStore.getState().logout());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    useSessionStore.getState().logout();
+  });
+
+  it('logs in, fills the session, follows ?redirect= and welcomes a first login', async () => {
+    const bodies = stubApi({
+      ...loggedInAnswers,
+      'POST /api/v1/user/login': ok(buildLogin()),
+      'POST /api/v1/user/activities': ok({ items: [], total: 1, page: 1, limit: 25 }),
+    });
+    renderAt(`/login?${new URLSearchParams({ redirect: '/activities?page=1' })}`);
+    await submitLogin('Olivia@Acme.test', 'Secret-Password-1');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/activities?page=1'));
+    expect(bodies['POST /api/v1/user/login']).toEqual({ email: 'olivia@acme.test', password: 'Secret-Password-1' });
+    expect(useSessionStore.getState()).toMatchObject({ isLogged: true, jwtToken: 'token-abc', email: 'olivia@acme.test' });
+    expect(await screen.findByText('Welcome to Verilead, Olivia Owner!')).toBeTruthy();
+  });
+
+  it('shows the server message on wrong credentials and stays logged out', async () => {
+    stubApi({
+      'POST /api/v1/user/login': answerFailed(401, 'invalid_credentials', 'Wrong email or password'),
+    });
+    renderAt('/login');
+    await submitLogin('olivia@acme.test', 'nope');
+    expect(await screen.findByText('Wrong email or password')).toBeTruthy();
+    expect(useSessionStore.getState().isLogged).toBe(false);
+    expect(screen.queryByText('Login Required')).toBeNull();
+  });
+
+  it('validates with the contracts schema before calling the server', async () => {
+    const bodies = stubApi({});
+    renderAt('/login');
+    await submitLogin('not-an-email', '');
+    expect(await screen.findByText('Please enter a valid email address')).toBeTruthy();
+    expect(Object.keys(bodies)).toEqual([]);
+  });
+
+  it('sends an expired password to /expired_password and changes it with the change token', async () => {
+    const bodies = stubApi({
+      'POST /api/v1/user/login': answerFailed(403, 'password_expired', 'Password expired', {
+        additional_info: { change_token: 'change-token-123456' },
+      }),
+      'POST /api/v1/user/reset-password': ok({ message: 'Password changed' }),
+    });
+    renderAt('/login');
+    await submitLogin('olivia@acme.test', 'Old-Password-1');
+    expect(await screen.findByRole('heading', { name: 'Your password has expired' })).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/expired_password');
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'New-Password-2' } });
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'New-Password-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Password changed. Log in with your new password.')).toBeTruthy();
+    expect(bodies['POST /api/v1/user/reset-password']).toEqual({ token: 'change-token-123456', password: 'New-Password-2' });
+    expect(screen.getByTestId('location').textContent).toBe('/login');
+  });
+});
+
+describe('signup screen', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('asks to specify "others" and sends the signup', async () => {
+    const bodies = stubApi({ 'POST /api/v1/user/signup': ok({ message: 'Verification email sent', email: 'new@acme.test', user_id: 'u2' }) });
+    renderAt('/signup');
+    fireEvent.change(await screen.findByLabelText('Full name'), { target: { value: 'New Person' } });
+    fireEvent.change(screen.getByLabelText('Work email'), { target: { value: 'new@acme.test' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Strong-Pass-1' } });
+    fireEvent.click(screen.getByRole('combobox', { name: 'How did you hear about us?' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Others (specify)', hidden: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByText('Please specify how you heard about us')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Please specify'), { target: { value: 'A podcast' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeTruthy();
+    expect(bodies['POST /api/v1/user/signup']).toEqual({
+      name: 'New Person',
+      email: 'new@acme.test',
+      password: 'Strong-Pass-1',
+      signup_source: 'others',
+      signup_source_other: 'A podcast',
+    });
+  });
+});
+
+describe('reset password screen', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sets the new password with the token and goes to login', async () => {
+    const bodies = stubApi({ 'POST /api/v1/user/reset-password': ok({ message: 'Password changed' }) });
+    renderAt('/resetpassword?token=reset-token-123456');
+    fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'New-Password-2' } });
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'New-Password-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('Your password has been changed. Log in with it now.')).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/login');
+    expect(bodies['POST /api/v1/user/reset-password']).toEqual({ token: 'reset-token-123456', password: 'New-Password-2' });
+  });
+
+  it('says so when the link was already used, and catches mismatched passwords first', async () => {
+    const bodies = stubApi({
+      'POST /api/v1/user/reset-password': answerFailed(400, 'invalid_token', 'This link is invalid or has expired', {
+        reasons: [{ field: 'token', location: 'body', messages: ['Invalid or expired token'] }],
+      }),
+    });
+    renderAt('/resetpassword?token=used-token-123456');
+    fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'New-Password-2' } });
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'Other-Password-3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('Passwords do not match')).toBeTruthy();
+    expect(bodies).toEqual({});
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'New-Password-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('This link is invalid or has expired');
+    expect(screen.getByTestId('location').textContent).toBe('/resetpassword?token=used-token-123456');
+  });
+});

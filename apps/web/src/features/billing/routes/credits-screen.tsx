@@ -1,0 +1,174 @@
+import { useState } from 'react';
+import { Badge, Card, Group, ScrollArea, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { IconBuilding, IconCalendar, IconCoins, IconSunHigh } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { ZCreditTransactionKind, type TCreditTransactionKind } from '@verilead/contracts';
+import { EmptyState, ErrorState } from '../../../components/state-views';
+import { LoadingScreen } from '../../../components/loading-screen';
+import { PageHeader } from '../../../components/page-header';
+import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { StatCard } from '../../../components/stat-card';
+import { formatDateTime, formatLimitUsage, formatNumber, humanizeKey } from '../../../lib/format';
+import { useCreditsAndLimits } from '../../../lib/user-queries';
+import { useCreditTransactions } from '../api/billing-api';
+
+const KIND_COLORS: Record<TCreditTransactionKind, string> = { grant: 'indigo', purchase: 'teal', charge: 'orange', refund: 'cyan' };
+const KIND_OPTIONS = ZCreditTransactionKind.options.map((kind) => ({ value: kind, label: humanizeKey(kind) }));
+
+type TRange = [string | null, string | null];
+
+/** Balance, limits and the paged, filterable credits ledger. */
+export function CreditsScreen() {
+  const credits = useCreditsAndLimits();
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(25);
+  const [kind, setKind] = useState<TCreditTransactionKind | null>(null);
+  const [range, setRange] = useState<TRange>([null, null]);
+  const from = range[0] ? dayjs(range[0]).format('YYYY-MM-DD') : undefined;
+  const to = range[1] ? dayjs(range[1]).format('YYYY-MM-DD') : undefined;
+  const transactions = useCreditTransactions({ page, limit, kind: kind ?? undefined, from, to: from ? to : undefined });
+
+  return (
+    <>
+      <PageHeader title="Credits & transactions" description="Your balance, your limits and every credit movement." />
+      {credits.isPending ? <LoadingScreen minHeight={120} /> : null}
+      {credits.isError ? <ErrorState error={credits.error} onRetry={() => void credits.refetch()} /> : null}
+      {credits.data ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg" mb="lg">
+          <StatCard label="Available credits" value={formatNumber(credits.data.credits)} icon={<IconCoins size={22} />} hint="What you can spend now" />
+          <StatCard
+            label="Organisation credits"
+            value={formatNumber(credits.data.org_credits)}
+            icon={<IconBuilding size={22} />}
+            color="teal"
+            hint="Shared balance of your organisation"
+          />
+          <StatCard
+            label="Daily limit"
+            value={credits.data.limits.daily.limit === null ? 'Unlimited' : formatNumber(credits.data.limits.daily.remaining ?? 0)}
+            icon={<IconSunHigh size={22} />}
+            color="orange"
+            hint={`${credits.data.limits.daily.limit === null ? 'No daily cap' : formatLimitUsage(credits.data.limits.daily)} · ${formatNumber(credits.data.limits.daily.used)} used today`}
+          />
+          <StatCard
+            label="Lifetime limit"
+            value={
+              credits.data.limits.life_time.limit === null ? 'Unlimited' : formatNumber(credits.data.limits.life_time.remaining ?? 0)
+            }
+            icon={<IconCalendar size={22} />}
+            color="grape"
+            hint={`${credits.data.limits.life_time.limit === null ? 'No lifetime cap' : formatLimitUsage(credits.data.limits.life_time)} · ${formatNumber(credits.data.limits.life_time.used)} used`}
+          />
+        </SimpleGrid>
+      ) : null}
+
+      <Card>
+        <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
+          <Title order={4} fz={16}>
+            Transactions
+          </Title>
+          <Group gap="sm" wrap="wrap">
+            <DatePickerInput
+              type="range"
+              aria-label="Date range"
+              placeholder="Any date"
+              value={range}
+              onChange={(value) => {
+                setRange(value as TRange);
+                setPage(1);
+              }}
+              clearable
+              maxDate={new Date()}
+              leftSection={<IconCalendar size={16} />}
+              w={250}
+              valueFormat="D MMM YYYY"
+            />
+            <Select
+              aria-label="Kind"
+              placeholder="All kinds"
+              data={KIND_OPTIONS}
+              value={kind}
+              onChange={(value) => {
+                setKind(value as TCreditTransactionKind | null);
+                setPage(1);
+              }}
+              clearable
+              w={160}
+            />
+          </Group>
+        </Group>
+        {transactions.isPending ? <LoadingScreen minHeight={160} /> : null}
+        {transactions.isError ? <ErrorState error={transactions.error} onRetry={() => void transactions.refetch()} /> : null}
+        {transactions.data && transactions.data.total === 0 ? (
+          <EmptyState
+            title="No transactions"
+            description={kind || from ? 'Nothing matches these filters. Try another date range or kind.' : 'Credit grants, purchases, charges and refunds will appear here.'}
+          />
+        ) : null}
+        {transactions.data && transactions.data.total > 0 ? (
+          <>
+            <ScrollArea>
+              <Table verticalSpacing="sm" highlightOnHover striped={false} miw={760} aria-label="Credit transactions">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Date</Table.Th>
+                    <Table.Th>Kind</Table.Th>
+                    <Table.Th>Description</Table.Th>
+                    <Table.Th>Member</Table.Th>
+                    <Table.Th ta="right">Amount</Table.Th>
+                    <Table.Th ta="right">Balance</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {transactions.data.items.map((row) => (
+                    <Table.Tr key={row.id}>
+                      <Table.Td>
+                        <Text size="sm">{formatDateTime(row.created_at)}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color={KIND_COLORS[row.kind]}>
+                          {humanizeKey(row.kind)}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{row.reason}</Text>
+                        {row.source_agent ? (
+                          <Text size="xs" c="dimmed">
+                            {humanizeKey(row.source_agent)}
+                          </Text>
+                        ) : null}
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{row.user_name ?? '-'}</Text>
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <Text size="sm" fw={600} c={row.amount < 0 ? 'red.7' : 'teal.7'}>
+                          {row.amount > 0 ? '+' : ''}
+                          {formatNumber(row.amount)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <Text size="sm">{formatNumber(row.balance_after)}</Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea>
+            <PagedTableFooter
+              page={page}
+              limit={limit}
+              total={transactions.data.total}
+              onPageChange={setPage}
+              onLimitChange={(value) => {
+                setLimit(value);
+                setPage(1);
+              }}
+            />
+          </>
+        ) : null}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { AppProviders } from '../../../app/providers';
+import { createQueryClient } from '../../../lib/query-client';
+import { buildInstantResult } from '../test-data';
+import { VerdictCard } from './verdict-card';
+
+function renderCard(...args: Parameters<typeof VerdictCard>) {
+  return render(
+    <AppProviders queryClient={createQueryClient()}>
+      <VerdictCard {...args[0]} />
+    </AppProviders>,
+  );
+}
+
+describe('VerdictCard', () => {
+  it('shows the verdict fields, the score label and the 24-hour note', () => {
+    renderCard({ result: buildInstantResult() });
+    expect(screen.getByTestId('verdict-status').textContent).toBe('Valid');
+    expect(screen.getByTestId('verdict-safe-to-send').textContent).toBe('Safe to send');
+    expect(screen.getByTestId('verdict-reason').textContent).toBe('The mail server accepted this mailbox.');
+    expect(screen.getByTestId('deliverability-score').textContent).toBe('76%');
+    expect(screen.getByText('Moderate')).toBeTruthy();
+    expect(screen.getByText(/guaranteed if you send within 24 hours/)).toBeTruthy();
+    expect(screen.getByTestId('verdict-time').textContent).toBe('1.8 s');
+    expect(screen.getByTestId('flag-role_account').getAttribute('data-on')).toBe('true');
+    expect(screen.getByTestId('flag-disposable').getAttribute('data-on')).toBe('false');
+  });
+
+  it('keeps the SMTP transcript behind Details', () => {
+    renderCard({ result: buildInstantResult() });
+    const toggle = screen.getByRole('button', { name: 'Details' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(screen.getByRole('button', { name: 'Hide details' }).getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByTestId('smtp-transcript').textContent).toContain('> RCPT TO:<alice@strict.test>');
+  });
+
+  it('offers a one-click re-check of the suggested address', () => {
+    const onRecheck = vi.fn();
+    renderCard({
+      result: buildInstantResult({ status: 'invalid', safe_to_send: 'no', suggested_email_address: 'john@gmail.com', reason: { code: 'domain_not_found', text: '' } }),
+      onRecheck,
+    });
+    expect(screen.getByTestId('verdict-reason').textContent).toBe('The domain does not exist.');
+    expect(screen.queryByText(/guaranteed if you send/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Check john@gmail.com' }));
+    expect(onRecheck).toHaveBeenCalledWith('john@gmail.com');
+  });
+});

@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { AppProviders } from '../../../app/providers';
+import { cancelPendingPricingRedirect } from '../../../lib/api-client';
+import { createQueryClient } from '../../../lib/query-client';
+import { useSessionStore } from '../../../lib/session-store';
+import { buildLogin } from '../../../test/fixtures';
+import { buildList } from '../test-data';
+import { VerifyListModal } from './verify-list-modal';
+
+describe('VerifyListModal', () => {
+  let bodies: unknown[];
+  beforeEach(() => {
+    bodies = [];
+    useSessionStore.getState().fillSession(buildLogin({ credits: 4 }));
+    useSessionStore.getState().setCredits(4);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url.endsWith('/user_preferences')) return new Response('{}', { status: 404 });
+        bodies.push(JSON.parse(String(init?.body)));
+        return new Response(
+          JSON.stringify({ status: 'failed', error: { code: 'insufficient_credits', message: 'Not enough credits', additional_info: { required_credits: 6 } } }),
+          { status: 402 },
+        );
+      }),
+    );
+  });
+  afterEach(() => {
+    cancelPendingPricingRedirect();
+    vi.unstubAllGlobals();
+    useSessionStore.getState().logout();
+  });
+
+  it('shows the billable count and cost, warns when credits are short, and shows the 402 answer', async () => {
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <VerifyListModal list={buildList()} onClose={() => undefined} />
+      </AppProviders>,
+    );
+    expect((await screen.findByTestId('verify-billable')).textContent).toBe('10');
+    expect(screen.getByTestId('verify-credits-required').textContent).toBe('10');
+    expect(screen.getByTestId('verify-credits-available').textContent).toBe('4');
+    expect(screen.getByText(/Add 6 credits to verify it all/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Verify 10 addresses' }));
+    expect(await screen.findByText('Not enough credits')).toBeTruthy();
+    expect(bodies).toEqual([{ list_id: buildList().id }]);
+    expect(await screen.findByText('You have exhausted your credits, please add additional 6 credits to continue')).toBeTruthy();
+  });
+});

@@ -1,0 +1,39 @@
+import { Stack } from '@mantine/core';
+import { ErrorState } from '../../../components/state-views';
+import { LoadingScreen } from '../../../components/loading-screen';
+import { PageHeader } from '../../../components/page-header';
+import { useSessionStore } from '../../../lib/session-store';
+import { useCreditsAndLimits } from '../../../lib/user-queries';
+import { LowCreditAlertForm } from '../components/low-credit-alert-form';
+
+/** /settings: general settings; today the low-credit alerts (own, and the organisation's for owners and managers). */
+export function SettingsScreen() {
+  const credits = useCreditsAndLimits();
+  const role = useSessionStore((state) => state.user_role);
+
+  return (
+    <>
+      <PageHeader title="Settings" description="Notifications and preferences for your account." />
+      {credits.isPending ? <LoadingScreen /> : null}
+      {credits.isError ? <ErrorState error={credits.error} onRetry={() => void credits.refetch()} /> : null}
+      {credits.data ? (
+        <Stack gap="lg" maw={760}>
+          <LowCreditAlertForm
+            scope="user"
+            value={credits.data.low_credit_alert}
+            title="Low credit alert"
+            description="Get an e-mail before you run out of credits, so jobs do not stop half-way."
+          />
+          {role === 'owner' || role === 'admin' ? (
+            <LowCreditAlertForm
+              scope="admin"
+              value={credits.data.org_low_credit_alert}
+              title="Organisation low credit alert"
+              description="Alert for the shared balance of your organisation."
+            />
+          ) : null}
+        </Stack>
+      ) : null}
+    </>
+  );
+}

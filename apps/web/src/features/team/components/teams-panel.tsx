@@ -1,0 +1,121 @@
+import { useEffect, useState } from 'react';
+import { Button, Card, Group, ScrollArea, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconSearch, IconUsersGroup, IconUsersPlus } from '@tabler/icons-react';
+import type { TTeam } from '@verilead/contracts';
+import { EmptyState, ErrorState } from '../../../components/state-views';
+import { LoadingScreen } from '../../../components/loading-screen';
+import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { formatDate, formatNumber } from '../../../lib/format';
+import { useTeams } from '../api/team-api';
+import { TeamDrawer } from './team-drawer';
+import { CreateTeamModal } from './team-form-modal';
+
+/** Teams of the organisation: list, create, open one to see and change its members. */
+export function TeamsPanel() {
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(25);
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [openTeam, setOpenTeam] = useState<TTeam | null>(null);
+  const teams = useTeams({ page, limit, search: search || undefined });
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch(searchInput.trim());
+      setPage(1);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [searchInput]);
+
+  return (
+    <Card>
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap" gap="sm">
+          <Stack gap={2}>
+            <Title order={4} fz={16}>
+              Teams
+            </Title>
+            <Text size="sm" c="dimmed">
+              Group members to follow their usage together. A member belongs to one team.
+            </Text>
+          </Stack>
+          <Group gap="sm">
+            <TextInput
+              aria-label="Search teams"
+              placeholder="Search teams"
+              leftSection={<IconSearch size={16} />}
+              value={searchInput}
+              onChange={(event) => setSearchInput(event.currentTarget.value)}
+              w={220}
+            />
+            <Button leftSection={<IconUsersPlus size={16} />} onClick={() => setCreating(true)}>
+              Create team
+            </Button>
+          </Group>
+        </Group>
+        {teams.isPending ? <LoadingScreen minHeight={160} /> : null}
+        {teams.isError ? <ErrorState error={teams.error} onRetry={() => void teams.refetch()} /> : null}
+        {teams.data && teams.data.total === 0 ? (
+          <EmptyState
+            title={search ? 'No team matches' : 'No teams yet'}
+            description={search ? 'Try another name.' : 'Create a team, e.g. Sales or Marketing, and add members to it.'}
+          />
+        ) : null}
+        {teams.data && teams.data.total > 0 ? (
+          <>
+            <ScrollArea>
+              <Table verticalSpacing="sm" highlightOnHover aria-label="Teams" miw={560}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Team</Table.Th>
+                    <Table.Th>Members</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                    <Table.Th />
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {teams.data.items.map((team) => (
+                    <Table.Tr key={team.id}>
+                      <Table.Td>
+                        <Group gap="xs" wrap="nowrap">
+                          <IconUsersGroup size={16} color="var(--mantine-color-indigo-6)" />
+                          <Text size="sm" fw={600}>
+                            {team.name}
+                          </Text>
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{formatNumber(team.member_count)}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{formatDate(team.created_on)}</Text>
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <Button variant="subtle" size="xs" onClick={() => setOpenTeam(team)}>
+                          Edit team
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea>
+            <PagedTableFooter
+              page={page}
+              limit={limit}
+              total={teams.data.total}
+              onPageChange={setPage}
+              onLimitChange={(value) => {
+                setLimit(value);
+                setPage(1);
+              }}
+            />
+          </>
+        ) : null}
+      </Stack>
+      <CreateTeamModal opened={creating} onClose={() => setCreating(false)} />
+      <TeamDrawer team={openTeam} onClose={() => setOpenTeam(null)} />
+    </Card>
+  );
+}

@@ -1,0 +1,184 @@
+import type { z } from 'zod';
+import {
+  ANNOUNCEMENT_TS_HEADER,
+  APP_VERSION,
+  APP_VERSION_HEADER,
+  PAYMENT_REDIRECT_MS,
+  ZAppUpdateCode,
+  ZFailure,
+} from '@verilead/contracts';
+import { ApiError } from './api-error';
+import { useAlertStore } from './alert-store';
+import { navigateApp } from './app-navigator';
+import { getSessionToken, useSessionStore } from './session-store';
+import { showToast } from './toast';
+
+export const API_BASE = '/api/v1';
+
+export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type TQueryValue = string | number | boolean | null | undefined;
+
+export type TApiRequest<S extends z.ZodType | undefined> = {
+  method?: THttpMethod;
+  path: string;
+  query?: Record<string, TQueryValue>;
+  body?: unknown;
+  /** Schema of the success envelope's `data`; the response is validated against it. */
+  schema?: S;
+  signal?: AbortSignal;
+  /** Set false for calls that must not carry the session token. */
+  auth?: boolean;
+  /** A token to use instead of the session's (a call made right after login, before the session is filled). */
+  bearer?: string;
+};
+
+type TAnnouncementListener = (timestamp: number) => void;
+const announcementListeners = new Set<TAnnouncementListener>();
+
+/** Called when a response's x-co-ann-ts differs from the stored announcement timestamp. */
+export function subscribeAnnouncementChange(listener: TAnnouncementListener): () => void {
+  announcementListeners.add(listener);
+  return () => announcementListeners.delete(listener);
+}
+
+let pricingRedirect: ReturnType<typeof setTimeout> | null = null;
+
+/** Clears a pending redirect to /pricing (used by tests and on logout). */
+export function cancelPendingPricingRedirect(): void {
+  if (pricingRedirect) clearTimeout(pricingRedirect);
+  pricingRedirect = null;
+}
+
+function buildUrl(path: string, query?: Record<string, TQueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+function checkAnnouncementHeader(response: Response): void {
+  const header = response.headers.get(ANNOUNCEMENT_TS_HEADER);
+  if (header === null || !getSessionToken()) return;
+  const timestamp = Number(header);
+  if (!Number.isFinite(timestamp)) return;
+  const session = useSessionStore.getState();
+  if (session.announcement_timestamp === timestamp) return;
+  session.setAnnouncementTimestamp(timestamp);
+  for (const listener of announcementListeners) listener(timestamp);
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function toApiError(status: number, payload: unknown, statusText: string): ApiError {
+  const parsed = ZFailure.safeParse(payload);
+  if (parsed.success) {
+    const { code, message, reasons, additional_info } = parsed.data.error;
+    return new ApiError({ status, code, message, reasons, additionalInfo: additional_info });
+  }
+  return new ApiError({ status, code: 'http_error', message: statusText || `Request failed with status ${status}` });
+}
+
+function signOut(): void {
+  cancelPendingPricingRedirect();
+  useSessionStore.getState().logout();
+}
+
+/** The side effects of spec section 8; the error is still rejected to the caller afterwards. */
+export function handleApiError(error: ApiError, hadSession: boolean): void {
+  switch (error.status) {
+    case 401:
+      if (hadSession) {
+        useAlertStore.getState().openAlert({
+          kind: 'session_expired',
+          title: 'Login Required',
+          message: 'Session expired. Please login again to continue.',
+          onClose: signOut,
+        });
+      }
+      return;
+    case 402: {
+      const required = error.additionalInfo.required_credits;
+      const message =
+        typeof required === 'number'
+          ? `You have exhausted your credits, please add additional ${required} credits to continue`
+          : error.message;
+      showToast({ id: 'payment-required', title: 'Payment Required', message, kind: 'error' });
+      if (!pricingRedirect) {
+        pricingRedirect = setTimeout(() => {
+          pricingRedirect = null;
+          navigateApp('/pricing');
+        }, PAYMENT_REDIRECT_MS);
+      }
+      return;
+    }
+    case 418: {
+      const code = ZAppUpdateCode.safeParse(error.additionalInfo.update_code);
+      useAlertStore.getState().openAlert({
+        kind: 'version_update',
+        code: code.success ? code.data : 'reload',
+        message: error.message,
+      });
+      return;
+    }
+    case 429:
+      console.warn(`[api] rate limited (429): ${error.message}`);
+      return;
+    default:
+      return;
+  }
+}
+
+/** Calls the API: adds the bearer token and app version, unwraps the envelope, validates `data`. */
+export async function requestApi<S extends z.ZodType | undefined = undefined>(
+  request: TApiRequest<S>,
+): Promise<S extends z.ZodType ? z.infer<S> : unknown> {
+  const token = request.auth === false ? null : (request.bearer ?? getSessionToken());
+  const headers: Record<string, string> = { [APP_VERSION_HEADER]: APP_VERSION, accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const hasBody = request.body !== undefined;
+  if (hasBody) headers['content-type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(request.path, request.query), {
+      method: request.method ?? 'GET',
+      headers,
+      body: hasBody ? JSON.stringify(request.body) : undefined,
+      signal: request.signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError({ status: 0, code: 'network_error', message: 'Could not reach the server. Check your connection.' });
+  }
+
+  checkAnnouncementHeader(response);
+  const payload = await readJson(response);
+
+  if (!response.ok) {
+    const error = toApiError(response.status, payload, response.statusText);
+    handleApiError(error, token !== null);
+    throw error;
+  }
+
+  const data = (payload as { data?: unknown } | null)?.data;
+  if (!request.schema) return data as S extends z.ZodType ? z.infer<S> : unknown;
+  const parsed = request.schema.safeParse(data);
+  if (!parsed.success) {
+    throw new ApiError({
+      status: response.status,
+      code: 'invalid_response',
+      message: 'The server answered with an unexpected response.',
+    });
+  }
+  return parsed.data as S extends z.ZodType ? z.infer<S> : unknown;
+}

@@ -1,0 +1,39 @@
+import type { TErrorReason } from '@verilead/contracts';
+
+/** Every failed call rejects with this: the HTTP status and the failure envelope's error. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly reasons: TErrorReason[];
+  readonly additionalInfo: Record<string, unknown>;
+
+  constructor(input: {
+    status: number;
+    code: string;
+    message: string;
+    reasons?: TErrorReason[];
+    additionalInfo?: Record<string, unknown>;
+  }) {
+    super(input.message);
+    this.name = 'ApiError';
+    this.status = input.status;
+    this.code = input.code;
+    this.reasons = input.reasons ?? [];
+    this.additionalInfo = input.additionalInfo ?? {};
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** A message fit for the screen, from any thrown value. */
+export function getErrorMessage(error: unknown): string {
+  if (isApiError(error)) {
+    const first = error.reasons.find((reason) => reason.messages.length > 0);
+    if (error.code === 'validation_failed' && first) return `${first.field}: ${first.messages[0] ?? ''}`;
+    return error.message;
+  }
+  if (error instanceof Error) return error.message;
+  return 'Something went wrong. Please try again.';
+}

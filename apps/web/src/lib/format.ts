@@ -1,0 +1,119 @@
+import dayjs from 'dayjs';
+
+const UNITS = [
+  { size: 1_000_000_000, suffix: 'B' },
+  { size: 1_000_000, suffix: 'M' },
+  { size: 1_000, suffix: 'k' },
+] as const;
+
+function trimDecimal(value: number): string {
+  // Truncate to one decimal so a balance is never shown larger than it is.
+  const truncated = Math.trunc(value * 10) / 10;
+  return truncated.toFixed(1).replace(/\.0$/, '');
+}
+
+/** Numbers above 999 abbreviated as k / M (B beyond); smaller numbers as they are. */
+export function formatCompactNumber(value: number): string {
+  if (!Number.isFinite(value)) return '-';
+  const sign = value < 0 ? '-' : '';
+  const abs = Math.abs(value);
+  if (abs <= 999) return `${sign}${Number.isInteger(abs) ? abs : trimDecimal(abs)}`;
+  for (const unit of UNITS) {
+    if (abs >= unit.size) return `${sign}${trimDecimal(abs / unit.size)}${unit.suffix}`;
+  }
+  return `${sign}${abs}`;
+}
+
+/** Full number with thousands separators, for tables and balances. */
+export function formatNumber(value: number): string {
+  return new Intl.NumberFormat('en-US').format(value);
+}
+
+/** Money as $K / $M / $B; 0 shows as Undisclosed Amount. */
+export function formatMoney(value: number, currencySymbol = '$'): string {
+  if (!Number.isFinite(value) || value === 0) return 'Undisclosed Amount';
+  const abs = Math.abs(value);
+  const sign = value < 0 ? '-' : '';
+  if (abs >= 1_000_000_000) return `${sign}${currencySymbol}${trimDecimal(abs / 1_000_000_000)}B`;
+  if (abs >= 1_000_000) return `${sign}${currencySymbol}${trimDecimal(abs / 1_000_000)}M`;
+  if (abs >= 1_000) return `${sign}${currencySymbol}${trimDecimal(abs / 1_000)}K`;
+  return `${sign}${currencySymbol}${abs}`;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** A duration in minutes, hours or days (whichever reads best). */
+export function formatDuration(milliseconds: number): string {
+  const minutes = Math.max(0, Math.round(milliseconds / 60_000));
+  if (minutes < 60) return plural(minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return plural(hours, 'hour');
+  return plural(Math.floor(hours / 24), 'day');
+}
+
+/** Shortens a string to `max` characters with `...` in the middle. */
+export function truncateMiddle(value: string, max: number): string {
+  if (value.length <= max) return value;
+  if (max <= 3) return '...'.slice(0, max);
+  const keep = max - 3;
+  const head = Math.ceil(keep / 2);
+  const tail = Math.floor(keep / 2);
+  return `${value.slice(0, head)}...${tail > 0 ? value.slice(value.length - tail) : ''}`;
+}
+
+/** Today, Tomorrow, In N days (or N days ago for past days), counted in calendar days. */
+export function formatDayLabel(date: string | Date, now: string | Date = new Date()): string {
+  const days = dayjs(date).startOf('day').diff(dayjs(now).startOf('day'), 'day');
+  if (days === 0) return 'Today';
+  if (days === 1) return 'Tomorrow';
+  if (days === -1) return 'Yesterday';
+  if (days > 1) return `In ${days} days`;
+  return `${-days} days ago`;
+}
+
+/** Score label of spec section 5: 1-30 Very Low, 31-60 Low, 61-80 Moderate, above 80 High, else -. */
+export function getScoreLabel(score: number | null | undefined): string {
+  if (score === null || score === undefined || !Number.isFinite(score) || score < 1) return '-';
+  if (score <= 30) return 'Very Low';
+  if (score <= 60) return 'Low';
+  if (score <= 80) return 'Moderate';
+  return 'High';
+}
+
+export type TRiskLevel = { label: 'No Risk' | 'Low Risk' | 'Moderate Risk' | 'High Risk'; value: string };
+
+/** Risk label of spec section 5: 100 No Risk; 75+ Low Risk (value no_risk); 50+ Moderate Risk; else High Risk. */
+export function getRiskLevel(score: number): TRiskLevel {
+  if (score >= 100) return { label: 'No Risk', value: 'no_risk' };
+  if (score >= 75) return { label: 'Low Risk', value: 'no_risk' };
+  if (score >= 50) return { label: 'Moderate Risk', value: 'moderate_risk' };
+  return { label: 'High Risk', value: 'high_risk' };
+}
+
+/** 22 Nov 2026 */
+export function formatDate(value: string | Date | null | undefined): string {
+  if (!value) return '-';
+  const date = dayjs(value);
+  return date.isValid() ? date.format('D MMM YYYY') : '-';
+}
+
+/** 22 Nov 2026, 14:05 */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '-';
+  const date = dayjs(value);
+  return date.isValid() ? date.format('D MMM YYYY, HH:mm') : '-';
+}
+
+/** Turns snake_case keys into a readable label: life_time → Life time. */
+export function humanizeKey(value: string): string {
+  const spaced = value.replace(/_/g, ' ').trim();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** A member limit: Unlimited, or what is left of it. */
+export function formatLimitUsage(usage: { limit: number | null; used: number; remaining: number | null }): string {
+  if (usage.limit === null) return 'Unlimited';
+  return `${formatNumber(usage.remaining ?? Math.max(0, usage.limit - usage.used))} of ${formatNumber(usage.limit)} left`;
+}

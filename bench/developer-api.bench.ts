@@ -1,0 +1,158 @@
+// Developer API benchmark: starts the server (PGlite, --demo-mail-world, ALLOW_PRIVATE_WEBHOOKS) on
+// 127.0.0.1, creates an app, then (1) POSTs /v2/email_verify/instant with the app token on a mail-world
+// address at a steady concurrency (req/s, p50/p99), and (2) measures webhook delivery throughput: a
+// webhook on a local receiver subscribed to email_verifier.instant.completed, N verifications, and the
+// time until the receiver has every signed delivery.
+// Run: npx tsx bench/developer-api.bench.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=10, BENCH_WEBHOOK_EVENTS=300)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 300);
+const DEMO = { email: 'owner@demo.verilead.test', password: 'Demo-Password-1' };
+const ADDRESS = 'alice@strict.test';
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function startServer(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
+  const port = await findFreePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts'), '--role=all', '--demo-mail-world'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_AUTH_MAX: '100000000',
+      WEB_DIST_DIR: '/nonexistent',
+      ALLOW_PRIVATE_WEBHOOKS: 'true',
+      JOB_CONCURRENCY: '4',
+      JOB_POLL_INTERVAL_MS: '50',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Verilead is running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+async function stopServer(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+function runCannon(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
+}
+
+async function api<T>(base: string, path: string, token: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-app-version': '31.3.1' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data?: T };
+  if (!res.ok || !json.data) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vl-bench-dev-'));
+  const { child, base } = await startServer(dataDir);
+  const received: number[] = [];
+  const receiver = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.push(performance.now());
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  try {
+    const login = await fetch(`${base}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-app-version': '31.3.1' }, body: JSON.stringify(DEMO) });
+    const session = ((await login.json()) as { data: { token: string } }).data.token;
+    const app = await api<{ token: string }>(base, '/apps/create', session, { name: 'Bench', rate_limit: { window: 'minute', max: 1_000_000, scope: 'global' } });
+    const headers = { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' };
+
+    const instant = await runCannon({ url: `${base}/v2/email_verify/instant`, method: 'POST', connections: CONNECTIONS, duration: SECONDS, headers, body: JSON.stringify({ email: ADDRESS }) });
+
+    const testAddress = await runCannon({ url: `${base}/v2/email_verify/instant`, method: 'POST', connections: CONNECTIONS, duration: SECONDS, headers, body: JSON.stringify({ email: 'valid@example.com' }) });
+
+    const address = receiver.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    await api(base, '/webhook', session, { name: 'Bench receiver', url: `http://127.0.0.1:${port}/hook`, events: ['email_verifier.instant.completed'] });
+    // Let the dispatcher move past the events of the first run (they were recorded before the webhook existed).
+    await new Promise((r) => setTimeout(r, 3_000));
+    received.length = 0;
+    const started = performance.now();
+    const produce = await runCannon({ url: `${base}/v2/email_verify/instant`, method: 'POST', connections: CONNECTIONS, amount: WEBHOOK_EVENTS, headers, body: JSON.stringify({ email: ADDRESS }) });
+    const produced = performance.now();
+    const deadline = Date.now() + 120_000;
+    while (received.length < WEBHOOK_EVENTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const done = performance.now();
+    const first = received[0] ?? done;
+
+    console.log('\n| scenario | connections | req/s | p50 ms | p99 ms | requests | non-2xx | errors |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    console.log(
+      `| POST /v2/email_verify/instant (app token, ${ADDRESS}) | ${CONNECTIONS} | ${Math.round(instant.requests.average)} | ${instant.latency.p50} | ${instant.latency.p99} | ${instant.requests.total} | ${instant.non2xx} | ${instant.errors + instant.timeouts} |`,
+    );
+    console.log(
+      `| POST /v2/email_verify/instant (test address valid@example.com: API, auth, rate limit; no verification) | ${CONNECTIONS} | ${Math.round(testAddress.requests.average)} | ${testAddress.latency.p50} | ${testAddress.latency.p99} | ${testAddress.requests.total} | ${testAddress.non2xx} | ${testAddress.errors + testAddress.timeouts} |`,
+    );
+    console.log(
+      `\nwebhooks: ${received.length}/${WEBHOOK_EVENTS} deliveries; events produced in ${Math.round(produced - started)} ms; ` +
+        `deliveries ${Math.round((received.length / Math.max(1, done - first)) * 1000)}/s (first→last delivery ${Math.round(done - first)} ms; ` +
+        `last delivery ${Math.round(done - produced)} ms after the last event)`,
+    );
+    if (instant.non2xx > 0 || testAddress.non2xx > 0 || produce.non2xx > 0 || received.length < WEBHOOK_EVENTS) process.exitCode = 1;
+  } finally {
+    receiver.close();
+    await stopServer(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { expect, test } from '@playwright/test';
+import { DEMO_USERS, logInThroughForm } from './support/session';
+
+const PRIVATE_REFUSAL = /private, loopback or link-local address; such destinations are refused/;
+
+test('a developer creates an app, copies its token, calls the public API, creates a webhook, sends a test event and sees it in the logs', async ({ page, baseURL }) => {
+  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const address = receiver.address();
+  const hookUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
+  try {
+    await logInThroughForm(page, DEMO_USERS.owner);
+    const appName = `E2E app ${Date.now()}`;
+    const hookName = `E2E receiver ${Date.now()}`;
+    await page.goto('/apps/create');
+    await page.getByLabel('App name').fill(appName);
+    await page.getByRole('button', { name: 'Create App' }).click();
+    const token = ((await page.getByTestId('app-token-value').textContent()) ?? '').trim();
+    expect(token).toMatch(/^vla_/);
+    await page.getByRole('button', { name: 'Copy token' }).click();
+    await expect(page.getByText('Copied')).toBeVisible();
+
+    const res = await fetch(`${baseURL}/v2/email_verify/instant`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'valid@example.com' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('100');
+    expect(((await res.json()) as { data: { status: string } }).data.status).toBe('valid');
+    await page.goto('/apps');
+    await expect(page.getByRole('row', { name: new RegExp(appName) }).getByText('Active')).toBeVisible();
+
+    await page.goto('/developer/webhooks');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create webhook' });
+    await dialog.getByLabel('Name').fill(hookName);
+    await dialog.getByLabel('Destination URL').fill(hookUrl);
+    await dialog.getByRole('button', { name: 'Save webhook' }).click();
+    // The e2e server allows loopback destinations only when ALLOW_PRIVATE_WEBHOOKS is set; otherwise it must refuse clearly.
+    await expect(dialog.getByText(PRIVATE_REFUSAL).or(page.getByRole('cell', { name: hookName, exact: true }))).toBeVisible();
+    if (await dialog.getByText(PRIVATE_REFUSAL).isVisible()) return;
+
+    await page.getByRole('button', { name: `Send a test event to ${hookName}` }).click();
+    await expect(page.getByTestId('test-result')).toContainText('Test event delivered: 200');
+    await expect(page.getByTestId('event-logs').getByRole('row', { name: new RegExp(hookName) }).getByText('webhook.test')).toBeVisible();
+    expect(received).toHaveLength(1);
+    expect(received[0]?.headers['x-verilead-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+  } finally {
+    receiver.close();
+  }
+});

@@ -1,0 +1,176 @@
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Download, type Page } from '@playwright/test';
+import { callApi, readOrgCredits } from './support/api';
+import { DEMO_USERS, logInThroughForm } from './support/session';
+
+// Every address below is served by the demo mail world the e2e server runs with
+// (--demo-mail-world), so each verdict is known in advance (packages/mailworld/README.md).
+const LIST_ROWS = [
+  ['email', 'name'],
+  ['alice@strict.test', 'Alice'], // valid
+  ['john.smith@strict.test', 'John'], // valid
+  ['no.such.user@strict.test', 'Nobody'], // invalid: mailbox_not_found
+  ['john.smith@gmial.com', 'Typo'], // invalid: domain_not_found
+  ['anyone@acceptall.test', 'Any'], // catch_all
+  ['grace@policy.test', 'Grace'], // unknown: verifier_blocked (not billed)
+  ['ALICE@strict.test', 'Alice again'], // duplicate
+  ['alice@strict.test', 'Alice thrice'], // duplicate
+  ['not-an-email', 'Bad'], // syntax error
+  ['bob@@strict.test', 'Bad too'], // syntax error
+];
+
+function writeCsv(name: string, rows: string[][]): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'verilead-e2e-')), name);
+  writeFileSync(path, rows.map((row) => row.join(',')).join('\n') + '\n');
+  return path;
+}
+
+async function uploadList(page: Page, path: string) {
+  await page.goto('/email_verifier/add_list');
+  await page.getByLabel('Choose a list file').setInputFiles(path);
+  await expect(page.getByRole('table', { name: 'File preview' })).toBeVisible();
+  await page.getByRole('button', { name: 'Upload list' }).click();
+  await page.waitForURL(/\/email_verifier\/lists\/[0-9a-f-]+$/);
+  await expect(page.getByRole('button', { name: 'Verify list' })).toBeVisible({ timeout: 30_000 });
+  return page.url().split('/').pop() as string;
+}
+
+async function downloadFormat(page: Page, format: string, fileType: 'CSV' | 'XLSX' = 'CSV'): Promise<Download> {
+  await page.getByRole('button', { name: 'Export' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(format, { exact: true }).check();
+  await dialog.getByText(fileType, { exact: true }).click();
+  await dialog.getByRole('button', { name: 'Download', exact: true }).click();
+  await expect(dialog.getByText('Your file is ready')).toBeVisible({ timeout: 30_000 });
+  const downloading = page.waitForEvent('download');
+  await dialog.getByRole('link', { name: 'Download again' }).click();
+  const download = await downloading;
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  return download;
+}
+
+async function csvEmails(download: Download): Promise<string[]> {
+  const text = readFileSync((await download.path()) as string, 'utf8').trim();
+  const [header, ...lines] = text.split(/\r?\n/);
+  const columns = (header ?? '').split(',').map((cell) => cell.replace(/"/g, '').trim().toLowerCase());
+  const index = columns.indexOf('email');
+  expect(index).toBeGreaterThanOrEqual(0);
+  return lines.map((line) => (line.split(',')[index] ?? '').replace(/"/g, '').trim().toLowerCase()).sort();
+}
+
+test.describe('email verifier', () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test('instant verification shows each kind of verdict', async ({ page }) => {
+    await logInThroughForm(page, DEMO_USERS.owner);
+    await page.goto('/email_verifier/quick_validation');
+    const cases: Array<[string, RegExp, RegExp]> = [
+      ['alice@strict.test', /^valid$/i, /accepted/i],
+      ['no.such.user@strict.test', /^invalid$/i, /./],
+      ['anyone@acceptall.test', /catch.?all/i, /./],
+      ['grace@policy.test', /^unknown$/i, /./],
+    ];
+    for (const [email, status, reason] of cases) {
+      await page.getByLabel('Email address').fill(email);
+      await page.getByRole('button', { name: 'Verify', exact: true }).click();
+      const card = page.getByTestId('verdict-card').filter({ has: page.getByTestId('verdict-email').filter({ hasText: email }) });
+      await expect(card).toBeVisible({ timeout: 60_000 });
+      await expect(card.getByTestId('verdict-status')).toHaveText(status);
+      await expect(card.getByTestId('verdict-reason')).toHaveText(reason);
+    }
+    // A typo'd provider gets a suggestion.
+    await page.getByLabel('Email address').fill('john.smith@gmial.com');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await expect(page.getByTestId('verdict-suggestion')).toContainText('john.smith@gmail.com', { timeout: 60_000 });
+    // The SMTP transcript is the evidence behind the verdict.
+    await page.getByLabel('Email address').fill('alice@strict.test');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await page.getByRole('button', { name: /details/i }).click();
+    await expect(page.getByTestId('smtp-transcript')).toContainText('RCPT TO:<alice@strict.test>');
+  });
+
+  test('a list with duplicates and bad rows is counted, costed, verified to 100% and downloaded in every format', async ({ page, request }) => {
+    await logInThroughForm(page, DEMO_USERS.owner);
+    const listId = await uploadList(page, writeCsv('leads.csv', LIST_ROWS));
+
+    // Counted before any credit is spent: 10 rows, 2 duplicates, 2 syntax errors, 6 to verify.
+    const list = await callApi<{ items: Array<{ id: string; stats: Record<string, number> }> }>(page, request, 'POST', '/email_verify/list', { search: 'leads' });
+    const before = list.items.find((item) => item.id === listId);
+    expect(before?.stats).toMatchObject({ total: 10, duplicate: 2, syntax_error: 2 });
+
+    const creditsBefore = await readOrgCredits(page, request);
+    await page.getByRole('button', { name: 'Verify list' }).click();
+    const confirm = page.getByRole('dialog');
+    await expect(confirm).toContainText('6');
+    await confirm.getByRole('button', { name: /^Verify 6 addresses/ }).click();
+    const progress = page.getByRole('progressbar', { name: 'Verification progress' });
+    await expect(progress).toBeVisible();
+    await expect(page.getByText('Verification complete')).toBeVisible({ timeout: 120_000 });
+    await expect(progress).toHaveAttribute('aria-valuenow', '100');
+
+    // Billing rule: valid, invalid and catch_all are billed (5); unknown, duplicates and syntax errors are not.
+    expect(creditsBefore - (await readOrgCredits(page, request))).toBe(5);
+
+    expect(await csvEmails(await downloadFormat(page, 'Email with standard columns'))).toHaveLength(10);
+    expect(await csvEmails(await downloadFormat(page, 'Guaranteed deliverables'))).toEqual(['alice@strict.test', 'john.smith@strict.test']);
+    expect(await csvEmails(await downloadFormat(page, 'Non-deliverables'))).toEqual(
+      ['bob@@strict.test', 'john.smith@gmial.com', 'no.such.user@strict.test', 'not-an-email'].sort(),
+    );
+    expect(await csvEmails(await downloadFormat(page, 'Deliverables with risk'))).toEqual(['anyone@acceptall.test', 'grace@policy.test']);
+    const xlsx = await downloadFormat(page, 'Email with standard columns', 'XLSX');
+    expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect(readFileSync((await xlsx.path()) as string).subarray(0, 2).toString()).toBe('PK');
+  });
+
+  test('cancelling a running list stops it and bills only the finished rows', async ({ page, request }) => {
+    await logInThroughForm(page, DEMO_USERS.owner);
+    // Tarpit and greylisting hosts answer slowly, so the list is still running when cancelled.
+    const rows = [['email']];
+    for (let i = 0; i < 60; i += 1) rows.push([`slow${i}@tarpit.test`]);
+    for (let i = 0; i < 60; i += 1) rows.push([`user${i}@greylist.test`]);
+    const listId = await uploadList(page, writeCsv('slow.csv', rows));
+
+    const creditsBefore = await readOrgCredits(page, request);
+    await page.getByRole('button', { name: 'Verify list' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Verify \d+ addresses/ }).click();
+    await expect(page.getByRole('progressbar', { name: 'Verification progress' })).toBeVisible();
+    await expect
+      .poll(async () => (await callApi<{ verified?: number; processed?: number; progress?: number }>(page, request, 'GET', `/email_verify/bulk/progress_status?list_id=${listId}`)).progress ?? 0, {
+        timeout: 60_000,
+      })
+      .toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Cancel verification' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel verification' }).click();
+    await expect(page.getByText('Verification cancelled').first()).toBeVisible({ timeout: 60_000 });
+
+    const lists = await callApi<{ items: Array<{ id: string; state: string; stats: Record<string, number> }> }>(page, request, 'POST', '/email_verify/list', { search: 'slow' });
+    const cancelled = lists.items.find((item) => item.id === listId);
+    expect(cancelled?.state).toBe('cancelled');
+    const billed = creditsBefore - (await readOrgCredits(page, request));
+    expect(billed).toBe(cancelled?.stats.billable_credits);
+    expect(billed).toBeLessThan(120);
+  });
+
+  test('no credits left: the Payment Required toast, then /pricing', async ({ page, request }) => {
+    // The owner leaves the Executive no credits for today.
+    await logInThroughForm(page, DEMO_USERS.owner);
+    const members = await callApi<{ items: Array<{ member_id: string; email: string }> }>(page, request, 'POST', '/admin/member/list', { search: DEMO_USERS.executive });
+    const executive = members.items.find((member) => member.email === DEMO_USERS.executive);
+    const memberId = executive?.member_id;
+    expect(memberId).toBeTruthy();
+    await callApi(page, request, 'POST', '/admin/member/edit', { member_id: memberId, daily_remaining: 0 });
+
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await logInThroughForm(page, DEMO_USERS.executive);
+    await page.goto('/email_verifier/quick_validation');
+    await page.getByLabel('Email address').fill('alice@strict.test');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    const toast = page.getByRole('alert').filter({ hasText: 'Payment Required' });
+    await expect(toast).toBeVisible();
+    await expect(toast).toContainText('You have exhausted your credits, please add additional 1 credits to continue');
+    await expect(page).toHaveURL(/\/pricing$/, { timeout: 10_000 });
+  });
+});

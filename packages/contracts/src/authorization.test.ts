@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  API_AUTHORIZATION,
+  MENU_ENTRIES,
+  OWNER_ONLY_INTEGRATIONS,
+  findApiRule,
+  getRuleRoles,
+  isApiAllowed,
+  isPublicApiRoute,
+  normalizeApiRouteKey,
+} from './index';
+
+describe('authorisation table', () => {
+  it('takes the roles of menu routes from the menu table', () => {
+    for (const [key, rule] of Object.entries(API_AUTHORIZATION)) {
+      if (!rule.menu) continue;
+      const entry = MENU_ENTRIES.find((e) => `${e.area}.${e.key}` === rule.menu);
+      expect(entry, `${key} names menu ${rule.menu}`).toBeDefined();
+      expect(getRuleRoles(rule)).toEqual(entry?.roles);
+    }
+  });
+
+  it('keeps billing, pricing, coupons and delete for the owner only', () => {
+    for (const key of ['POST /payment/buy', 'GET /payment/cards', 'GET /price/slab', 'POST /coupon/apply', 'GET /invoice/list', 'PATCH /user/account']) {
+      const [method = '', path = ''] = key.split(' ');
+      expect(isApiAllowed(method, path, 'owner'), key).toBe(true);
+      expect(isApiAllowed(method, path, 'admin'), key).toBe(false);
+      expect(isApiAllowed(method, path, 'analyst'), key).toBe(false);
+    }
+  });
+
+  it('gives admin, team analytics keys, plan and authentication to owner and admin', () => {
+    for (const key of ['POST /admin/member/add', 'POST /admin/edit', 'GET /user/generateapikey', 'POST /user/upgrade', 'POST /user_preferences/sso', 'PUT /admin/settings/prospect']) {
+      const [method = '', path = ''] = key.split(' ');
+      expect(isApiAllowed(method, path, 'owner'), key).toBe(true);
+      expect(isApiAllowed(method, path, 'admin'), key).toBe(true);
+      expect(isApiAllowed(method, path, 'analyst'), key).toBe(false);
+    }
+    expect(isApiAllowed('POST', '/email_verify/instant', 'analyst')).toBe(true);
+    expect(isApiAllowed('POST', '/insights/graph', 'analyst')).toBe(true);
+  });
+
+  it('matches registered patterns with the prefix, any parameter name and HEAD', () => {
+    expect(findApiRule('GET', '/api/v1/apps/:app_id')).toBe(API_AUTHORIZATION['GET /apps/:id']);
+    expect(findApiRule('HEAD', '/api/v1/user/profile')).toBe(API_AUTHORIZATION['GET /user/profile']);
+    expect(normalizeApiRouteKey('get', '/api/v1/integration/account/{integration}/')).toBe('GET /integration/account/:');
+    expect(isPublicApiRoute('POST', '/api/v1/user/login')).toBe(true);
+    expect(isPublicApiRoute('GET', '/api/v1/user/profile')).toBe(false);
+  });
+
+  it('refuses routes missing from the table (fail closed)', () => {
+    expect(findApiRule('POST', '/api/v1/not/in/the/table')).toBeUndefined();
+    for (const role of ['owner', 'admin', 'analyst'] as const) expect(isApiAllowed('POST', '/api/v1/not/in/the/table', role)).toBe(false);
+  });
+
+  it('keeps owner-only integrations for the owner', () => {
+    const ownerOnly = OWNER_ONLY_INTEGRATIONS[0] ?? '';
+    expect(isApiAllowed('POST', '/integration/account/:integration', 'owner', { integration: ownerOnly })).toBe(true);
+    expect(isApiAllowed('POST', '/integration/account/:integration', 'admin', { integration: ownerOnly })).toBe(false);
+    expect(isApiAllowed('POST', '/integration/account/:integration', 'admin', { integration: 'sendgrid' })).toBe(true);
+    expect(isApiAllowed('POST', '/integration/account/:integration', 'analyst', { integration: 'sendgrid' })).toBe(false);
+  });
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/** Where a validation problem was found. */
+export const ZErrorLocation = z.enum(['body', 'query', 'params', 'headers']);
+export type TErrorLocation = z.infer<typeof ZErrorLocation>;
+
+/** One field-level problem inside a failure envelope. */
+export const ZErrorReason = z.object({
+  field: z.string(),
+  location: ZErrorLocation,
+  messages: z.array(z.string()),
+});
+export type TErrorReason = z.infer<typeof ZErrorReason>;
+
+/** Every error code the API answers with. */
+export const ERROR_CODES = [
+  'validation_failed',
+  'malformed_request',
+  'unsupported_media_type',
+  'payload_too_large',
+  'not_found',
+  'route_not_found',
+  'method_not_allowed',
+  'unauthorized',
+  'session_expired',
+  'forbidden',
+  'invalid_credentials',
+  'account_inactive',
+  'password_expired',
+  'email_already_registered',
+  'email_not_verified',
+  'invalid_token',
+  'token_expired',
+  'wrong_password',
+  'same_password',
+  'owner_has_active_members',
+  'insufficient_credits',
+  'daily_limit_exceeded',
+  'life_time_limit_exceeded',
+  'conflict',
+  'rate_limited',
+  'app_version_outdated',
+  'internal_error',
+] as const;
+export const ZErrorCode = z.enum(ERROR_CODES);
+export type TErrorCode = z.infer<typeof ZErrorCode>;
+
+/** How the app reloads itself when the server answers 418 (app version too old). */
+export const ZAppUpdateCode = z.enum(['hard_reload', 'clear_storage_reload', 'reload']);
+export type TAppUpdateCode = z.infer<typeof ZAppUpdateCode>;
+
+export const ZFailureError = z.object({
+  code: z.string(),
+  message: z.string(),
+  reasons: z.array(ZErrorReason).optional(),
+  additional_info: z.record(z.string(), z.unknown()).optional(),
+});
+export type TFailureError = z.infer<typeof ZFailureError>;
+
+/** Failure envelope: `{ status: 'failed', error: { code, message, reasons?, additional_info? } }`. */
+export const ZFailure = z.object({
+  status: z.literal('failed'),
+  error: ZFailureError,
+});
+export type TFailure = z.infer<typeof ZFailure>;
+
+/** Success envelope around `data`. */
+export function ZSuccess<T extends z.ZodType>(data: T) {
+  return z.object({ status: z.literal('success'), data });
+}
+export type TSuccess<T> = { status: 'success'; data: T };
+
+/** A simple `{ message }` payload used by calls that only acknowledge. */
+export const ZMessageData = z.object({ message: z.string() });
+export type TMessageData = z.infer<typeof ZMessageData>;
+
+/** 418 additional_info. */
+export const ZAppVersionOutdatedInfo = z.object({ update_code: ZAppUpdateCode });
+/** 402 additional_info. */
+export const ZPaymentRequiredInfo = z.object({ required_credits: z.number().int().nonnegative() });
+/** 403 password_expired additional_info: a single-use token for POST /user/reset-password. */
+export const ZPasswordExpiredInfo = z.object({ change_token: z.string() });
+
+/** Response header carrying the current announcement timestamp (0 when none). */
+export const ANNOUNCEMENT_TS_HEADER = 'x-co-ann-ts';
+/** Request header carrying the app version. */
+export const APP_VERSION_HEADER = 'x-app-version';
