@@ -3,7 +3,7 @@ import pino from 'pino';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './platform/db/database';
-import { createRuntime } from './platform/runtime';
+import { createRuntime } from './runtime';
 import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
 import { seedDemoIfEmpty } from './seed';
 import { createEmailFinderJobs } from './features/email-finder/jobs';

@@ -4,7 +4,7 @@ import { buildApp } from '../app';
 import { loadConfig, type TConfig } from '../config';
 import type { TDeps } from '../platform/deps';
 import { outbox } from '../platform/mailer/tables';
-import { createRuntime } from '../platform/runtime';
+import { createRuntime } from '../runtime';
 import { createTestDb, type TTestDb } from './test-db';
 
 export const TEST_PASSWORD = 'Correct-Horse-1';

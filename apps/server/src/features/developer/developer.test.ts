@@ -82,6 +82,10 @@ describe('apps', () => {
       payload: { email: 'valid@example.com' },
     });
     expect(other.status).toBe(401);
+    const preflight = await t.call({ method: 'OPTIONS', url: '/v2/email_verify/instant', headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://shop.example.com');
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('authorization');
   });
 
   it('the default app is created once; another organisation sees 404', async () => {

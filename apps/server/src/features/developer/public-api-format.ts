@@ -1,4 +1,4 @@
-import { TEST_ADDRESSES, TEST_ADDRESS_DOMAIN, type TInstantVerifyData, type TVerificationResult } from '@verilead/contracts';
+import { TEST_ADDRESSES, TEST_ADDRESS_DOMAIN, type TFinderResult, type TInstantVerifyData, type TVerificationResult } from '@verilead/contracts';
 
 /** The public API's failure body: a numeric code (when the reference gives one) and a message. */
 export type TPublicFailure = { status: 'failed'; error: { code?: number; message: string; reasons?: unknown[]; additional_info?: Record<string, unknown> } };
@@ -91,4 +91,49 @@ export function findTestVerdict(email: string, now = new Date()): TVerificationR
     deliverability_score: status === 'valid' ? 1 : 0,
     transcript: [],
   };
+}
+
+/** The reference's instant finder `data` (also the queue_status answer) from a Verilead finder result. */
+export function toPublicFinderData(r: Pick<TFinderResult, 'emails' | 'first_name' | 'last_name' | 'full_name' | 'domain' | 'confidence_score' | 'total' | 'company' | 'found_on'>) {
+  return {
+    emails: r.emails.map((e) => ({ email_address: e.email_address, role: e.role, business: e.business })),
+    first_name: r.first_name,
+    last_name: r.last_name,
+    full_name: r.full_name,
+    domain: r.domain,
+    confidence_score: r.confidence_score,
+    total: r.total,
+    company: { name: r.company.name ?? '' },
+    found_on: r.found_on,
+  };
+}
+
+const normaliseHeader = (h: string) => h.toLowerCase().replace(/[^a-z]/g, '');
+
+const COLUMN_NAMES = {
+  first_name_column: ['firstname', 'first', 'fname', 'givenname'],
+  last_name_column: ['lastname', 'last', 'lname', 'surname', 'familyname'],
+  middle_name_column: ['middlename', 'middle', 'mname'],
+  full_name_column: ['name', 'fullname', 'contactname', 'personname', 'contact'],
+  domain_column: ['domain', 'domainname', 'companydomain', 'website', 'companywebsite', 'url', 'web'],
+  company_column: ['company', 'companyname', 'organization', 'organisation', 'org', 'employer'],
+} as const;
+
+/**
+ * The finder's column mapping from a bulk file's header row (the public bulk operation takes only the file):
+ * first/last (or full) name and domain (or company) columns by their usual names, or null when either is missing.
+ */
+export function detectFinderColumns(header: readonly string[]): Record<string, string> | null {
+  const names = header.map(normaliseHeader);
+  const mapping: Record<string, string> = {};
+  for (const [field, candidates] of Object.entries(COLUMN_NAMES)) {
+    const index = names.findIndex((n) => (candidates as readonly string[]).includes(n));
+    if (index >= 0) mapping[field] = String(index);
+  }
+  // A first name without a last name is useless to the finder: fall back to a full name column when there is one.
+  if (mapping.first_name_column !== undefined && mapping.last_name_column === undefined && mapping.full_name_column !== undefined) delete mapping.first_name_column;
+  if (mapping.first_name_column !== undefined) delete mapping.full_name_column;
+  const hasName = (mapping.first_name_column !== undefined && mapping.last_name_column !== undefined) || mapping.full_name_column !== undefined;
+  const hasDomain = mapping.domain_column !== undefined || mapping.company_column !== undefined;
+  return hasName && hasDomain ? mapping : null;
 }

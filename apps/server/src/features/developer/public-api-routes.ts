@@ -1,17 +1,38 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { BULK_FILE_SIZE_LIMIT_BYTES, PUBLIC_API_ERROR_CODES as CODES, PUBLIC_API_PREFIX, RATE_WINDOW_SECONDS, type TVerificationResult } from '@verilead/contracts';
+import {
+  BULK_FILE_SIZE_LIMIT_BYTES,
+  PUBLIC_API_ERROR_CODES as CODES,
+  PUBLIC_API_PREFIX,
+  RATE_WINDOW_SECONDS,
+  ZFinderListsRequest,
+  ZInstantFindRequest,
+  type TVerificationResult,
+} from '@verilead/contracts';
+import { detectFileType, FileParseError, readRows } from '../../platform/bulk/file-parsing';
 import type { TDeps } from '../../platform/deps';
 import { isAppError } from '../../platform/errors/app-error';
 import { getStorage } from '../../platform/storage/storage';
 import { getVerifier } from '../../platform/verifier/verifier';
 import { getCreditsAndLimits } from '../credits/service';
 import { getDownloadStatus, requestListExport } from '../downloads/service';
+import {
+  cancelFindEmails,
+  downloadListResult,
+  findInstant,
+  getFinderProgress,
+  getQueueStatus,
+  listFinderLists,
+  removeFinderList,
+  startFindEmails,
+  uploadFinderList,
+} from '../email-finder/service';
 import {
   cancelListVerification,
   getListForExport,
@@ -22,7 +43,15 @@ import {
   verifyInstant,
   type TUploadPart,
 } from '../email-verifier/service';
-import { buildPublicFailure, buildValidationFailure, findTestVerdict, toPublicVerdict, type TPublicFailure } from './public-api-format';
+import {
+  buildPublicFailure,
+  buildValidationFailure,
+  detectFinderColumns,
+  findTestVerdict,
+  toPublicFinderData,
+  toPublicVerdict,
+  type TPublicFailure,
+} from './public-api-format';
 import { createRateLimiter, type TRateLimiter } from './rate-limiter';
 import { checkAppCreditLimit, recordAppUsage, resolveAppToken, type TAppCaller } from './service';
 
@@ -35,6 +64,23 @@ const DAILY_LIMIT = 'You have reached daily verify limit, please try next day or
 const LIFE_TIME_LIMIT = 'You have reached the credit limit of this app, please raise it on the Apps page';
 const LIST_NOT_AVAILABLE = 'List is not available';
 const DEFAULT_TIMEOUT_MS = 130_000;
+
+/** Codes of the reference's Email finder operations (beside the shared PUBLIC_API_ERROR_CODES). */
+export const FINDER_ERROR_CODES = {
+  /** 200: a name with characters no address can hold. */
+  unsupportedName: 1088,
+  /** 402 on instant: no credit left for a search. */
+  instantNoCredits: 1099,
+  /** 402 on bulk: too few credits to start finding a list. */
+  bulkNoCredits: 1028,
+  /** 200 on bulk: the file is missing, not CSV/XLSX, unreadable or has no name and domain columns. */
+  invalidFile: 1100,
+  /** 200 on queue_status: no such queued search. */
+  invalidQueueId: 1104,
+  /** 200 on queue_status: the queued search has not finished yet. */
+  stillQueued: 1105,
+} as const;
+const FINDER_TIMEOUT_BOUNDS = { min: 1_000, max: 60_000, default: 30_000 } as const;
 
 /** A failure with the HTTP status it is answered with. */
 class PublicApiError extends Error {
@@ -52,6 +98,13 @@ const fail = (httpStatus: number, code: number | null, message: string, extra: O
 const ZEmailBody = z.object({ email: z.string().trim().min(1).max(320), timeout: z.coerce.number().int().min(1).max(180_000).optional() });
 const ZListIdBody = z.object({ list_id: z.string().trim().min(1) });
 const ZRemoveBody = ZListIdBody.extend({ ignore_result: z.union([z.boolean(), z.string()]).optional() });
+const ZFinderInstantBody = z.object({
+  name: z.string().trim().min(1).max(300),
+  domain: z.string().trim().min(1).max(253),
+  timeout: z.coerce.number().int().min(1).max(180_000).optional(),
+  queue: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).optional(),
+});
+const ZQidQuery = z.object({ qid: z.string().trim().min(1) });
 
 /** Parses a body or query against a schema, failing in the reference's validation shape. */
 function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: 'body' | 'query'): z.output<S> {
@@ -171,6 +224,8 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
 
       // Authentication and rate limits for every operation (the document itself is public).
       v2.addHook('onRequest', async (req, reply) => {
+        // CORS preflight of browser (client) apps: the real call is then checked against the app's origins.
+        if (req.method === 'OPTIONS') return;
         if (req.url.split('?')[0] === `${PUBLIC_API_PREFIX}/openapi.json`) {
           applyRate(reply, `v2doc|${req.ip}`, config.rateLimit.publicMax, Math.ceil(config.rateLimit.windowMs / 1000));
           return;
@@ -191,6 +246,17 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
           reply.header('Vary', 'Origin');
         }
         callers.set(req, found);
+      });
+
+      v2.options('/*', async (req, reply) => {
+        const origin = req.headers.origin;
+        if (origin) reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
+        return reply
+          .header('Access-Control-Allow-Methods', 'GET, POST')
+          .header('Access-Control-Allow-Headers', 'authorization, content-type')
+          .header('Access-Control-Max-Age', '600')
+          .status(204)
+          .send();
       });
 
       v2.get('/openapi.json', async () => (documentCache ??= loadPublicApiDocument(config.publicUrl)));
@@ -349,7 +415,180 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
           return mapServiceError(err);
         }
       });
-      // The reference's /email_finder/* operations register here once the Email finder services exist.
+      // ---------- Email finder (the finder feature's services; only found addresses are charged) ----------
+
+      const finderFailure = (code: number, message: string) => fail(200, code, message);
+
+      /** Maps a finder service error: 400s become the operation's own failure, 404 the given one, 409 "not in the stage". */
+      function mapFinderError(err: unknown, onNotFound: PublicApiError, onConflict?: PublicApiError, onInvalid?: (message: string, field: string) => PublicApiError): never {
+        if (err instanceof PublicApiError) throw err;
+        if (isAppError(err)) {
+          if (err.httpStatus === 404) throw onNotFound;
+          if (err.httpStatus === 409 && onConflict) throw onConflict;
+          if ((err.httpStatus === 400 || err.httpStatus === 413 || err.httpStatus === 415) && onInvalid) throw onInvalid(err.message, err.extra.reasons?.[0]?.field ?? 'body');
+        }
+        return mapServiceError(err);
+      }
+
+      v2.post('/email_finder/instant', async (req) => {
+        const c = caller(req);
+        const body = parseInput(ZFinderInstantBody, req.body, 'body');
+        const timeout = Math.min(FINDER_TIMEOUT_BOUNDS.max, Math.max(FINDER_TIMEOUT_BOUNDS.min, body.timeout ?? FINDER_TIMEOUT_BOUNDS.default));
+        // The service always queues a slow search (a durable job finishes it); with queue=false the answer just omits its id.
+        const parsed = ZInstantFindRequest.safeParse({ name: body.name, domain: body.domain, timeout, queue: true });
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          if (issue && issue.path[0] === 'name' && /unsupported characters/i.test(issue.message)) throw finderFailure(FINDER_ERROR_CODES.unsupportedName, 'Unsupported characters in name fields');
+          const field = String(issue?.path[0] ?? 'body');
+          throw new PublicApiError(400, buildValidationFailure([{ field, location: 'body', message: `"${field}" ${issue?.message ?? 'is invalid'}`, type: 'any.invalid' }]));
+        }
+        await requireCreditRoom(c);
+        try {
+          const found = await findInstant(deps, verifier, c.ctx, parsed.data);
+          if (found.queued) {
+            await recordAppUsage(database.db, c.app, 0);
+            throw fail(524, null, 'Timeout Occurred', {
+              additional_info: { resource_name: 'email_finder', resource_value: `${body.name} ${body.domain}`, ...(body.queue === false ? {} : { queue_id: found.qid }) },
+            });
+          }
+          await recordAppUsage(database.db, c.app, found.credits_charged);
+          return { status: 'success', data: toPublicFinderData(found) };
+        } catch (err) {
+          if (isAppError(err) && err.httpStatus === 402) throw fail(402, FINDER_ERROR_CODES.instantNoCredits, 'You do not have sufficient credits for instant email finder');
+          return mapFinderError(err, fail(503, null, 'Service unavailable, please try again shortly'), undefined, (message, field) =>
+            new PublicApiError(400, buildValidationFailure([{ field: field === 'last_name' ? 'name' : field, location: 'body', message, type: 'any.invalid' }])),
+          );
+        }
+      });
+
+      v2.get('/email_finder/instant/queue_status', async (req) => {
+        const c = caller(req);
+        const { qid } = parseInput(ZQidQuery, req.query, 'query');
+        const invalid = finderFailure(FINDER_ERROR_CODES.invalidQueueId, 'Invalid queue ID');
+        if (!isUuid(qid)) throw invalid;
+        try {
+          const q = await getQueueStatus(database.db, c.ctx, qid);
+          if (q.state === 'completed' && q.result) return { status: 'success', data: toPublicFinderData(q.result) };
+          if (q.state === 'failed') throw fail(503, null, q.error ?? 'The search failed; please try again');
+          return buildPublicFailure(FINDER_ERROR_CODES.stillQueued, 'The request is still in the queue, please try again after some time');
+        } catch (err) {
+          return mapFinderError(err, invalid);
+        }
+      });
+
+      v2.post('/email_finder/bulk', async (req) => {
+        const c = caller(req);
+        const invalidFile = (message: string) => finderFailure(FINDER_ERROR_CODES.invalidFile, message);
+        if (!req.isMultipart()) throw invalidFile('"file" is required');
+        const data = await req.file();
+        if (!data || data.fieldname !== 'file') throw invalidFile('"file" is required');
+        const fileType = detectFileType(data.filename);
+        if (fileType !== 'csv' && fileType !== 'xlsx') {
+          data.file.resume();
+          throw invalidFile('Invalid file type');
+        }
+        // The reference takes only the file: read it (≤ 20,000,000 bytes) to map its columns from the header row.
+        const chunks: Buffer[] = [];
+        for await (const chunk of data.file) chunks.push(chunk as Buffer);
+        if (data.file.truncated) throw invalidFile(`The file is larger than ${BULK_FILE_SIZE_LIMIT_BYTES.toLocaleString('en-US')} bytes; please split it`);
+        const content = Buffer.concat(chunks);
+        let header: string[] | null = null;
+        try {
+          for await (const cells of readRows(Readable.from([content]), fileType)) {
+            if (cells.every((cell) => cell.trim() === '')) continue;
+            header = cells;
+            break;
+          }
+        } catch (err) {
+          if (err instanceof FileParseError) throw invalidFile(err.message);
+          throw invalidFile('The file could not be read');
+        }
+        if (!header) throw invalidFile('The file is empty');
+        const mapping = detectFinderColumns(header);
+        if (!mapping) throw invalidFile('The file needs a name column (first and last name, or full name) and a domain (or company) column');
+        const credits = await getCreditsAndLimits(database.db, c.ctx);
+        const noCredits = (required: number) =>
+          fail(402, FINDER_ERROR_CODES.bulkNoCredits, `Your available credits ${credits.credits} is not enough to find email addresses from the list, so please purchase ${required} more credits`, {
+            additional_info: { required_credits: required },
+          });
+        if (credits.credits < 1) throw noCredits(1 - credits.credits);
+        await requireCreditRoom(c);
+        try {
+          const list = await uploadFinderList(deps, storage, c.ctx, { filename: data.filename, file: Readable.from([content]), fields: { ...mapping, has_header: 'true' } });
+          await startFindEmails(deps, c.ctx, list.id);
+          await recordAppUsage(database.db, c.app, 0);
+          return { status: 'success', data: { list_id: list.id } };
+        } catch (err) {
+          if (isAppError(err) && err.httpStatus === 402) {
+            const required = Number((err.extra.additional_info as { required_credits?: number } | undefined)?.required_credits ?? 1);
+            throw noCredits(required);
+          }
+          return mapFinderError(err, fail(503, null, 'Service unavailable, please try again shortly'), undefined, (message) => invalidFile(message));
+        }
+      });
+
+      const finderProgressLabel: Record<string, string> = { processed: 'completed', in_progress: 'running', cancelled: 'cancelled', not_processed: 'queued' };
+      v2.get('/email_finder/bulk/progress_status', async (req) => {
+        const c = caller(req);
+        const { list_id } = parseInput(ZListIdBody, req.query, 'query');
+        const notAuthorized = fail(200, CODES.notAuthorized, 'You are not authorized to access this resource');
+        if (!isUuid(list_id)) throw notAuthorized;
+        try {
+          const p = await getFinderProgress(database.db, c.ctx, list_id);
+          const label = p.state === 'not_processed' && p.stopped_reason ? 'stopped' : (finderProgressLabel[p.state] ?? p.state);
+          return { status: 'success', data: { progress_status: label, percentage: p.progress } };
+        } catch (err) {
+          return mapFinderError(err, notAuthorized);
+        }
+      });
+
+      const listNotAvailable = () => fail(200, CODES.listNotAvailable, LIST_NOT_AVAILABLE);
+
+      v2.post('/email_finder/download/result', async (req) => {
+        const c = caller(req);
+        const { list_id } = parseInput(ZListIdBody, req.body, 'body');
+        if (!isUuid(list_id)) throw listNotAvailable();
+        try {
+          const d = await downloadListResult(deps, storage, c.ctx, { list_id, format: 'all', file_type: 'csv' });
+          if (d.state !== 'success' || !d.download_url) throw fail(503, null, 'The result file could not be prepared');
+          return { status: 'success', data: { url: d.download_url } };
+        } catch (err) {
+          return mapFinderError(err, listNotAvailable());
+        }
+      });
+
+      /** The reference's view of a finder list (name, source, created_on), or 1029. */
+      async function describeFinderList(c: TAppCaller, listId: string) {
+        if (!isUuid(listId)) throw listNotAvailable();
+        const found = await listFinderLists(database.db, c.ctx, ZFinderListsRequest.parse({ list_id: listId }));
+        const list = found.items[0];
+        if (!list) throw listNotAvailable();
+        return { name: list.file_name, source: 'upload', created_on: list.created_at };
+      }
+
+      v2.post('/email_finder/list/remove', async (req) => {
+        const c = caller(req);
+        const { list_id } = parseInput(ZRemoveBody, req.body, 'body');
+        const view = await describeFinderList(c, list_id);
+        try {
+          await removeFinderList(deps, storage, c.ctx, list_id);
+        } catch (err) {
+          return mapFinderError(err, listNotAvailable(), fail(200, CODES.notCancellable, 'List is not in the removable stage, cancel the bulk finding first'));
+        }
+        return { status: 'success', data: view };
+      });
+
+      v2.post('/email_finder/list/cancel', async (req) => {
+        const c = caller(req);
+        const { list_id } = parseInput(ZListIdBody, req.body, 'body');
+        if (!isUuid(list_id)) throw listNotAvailable();
+        try {
+          const list = await cancelFindEmails(deps, c.ctx, list_id);
+          return { status: 'success', data: { name: list.file_name, source: 'upload', created_on: list.created_at } };
+        } catch (err) {
+          return mapFinderError(err, listNotAvailable(), fail(200, CODES.notCancellable, 'List is not in the cancellable stage'));
+        }
+      });
     },
     { prefix: PUBLIC_API_PREFIX },
   );

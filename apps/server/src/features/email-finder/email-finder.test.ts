@@ -270,4 +270,16 @@ describe('email finder API', () => {
     const paths = Object.keys(JSON.parse(doc.body).paths as Record<string, unknown>);
     expect(paths).toContain('/api/v1/public/download_email_finder_history');
   });
+
+  it('respects include_role_email and strict_domain_check from the ef settings', async () => {
+    const role = await instant(owner, { first_name: 'Sales', last_name: 'Qzx', domain: 'strict.test' });
+    expect(role.body.data).toMatchObject({ status: 'found', email: 'sales@strict.test', role: true, pattern: 'first' });
+    const put = await t.call({ method: 'PUT', url: '/api/v1/user_preferences/email_finder_settings', token: owner.token, payload: { include_role_email: false, strict_domain_check: true } });
+    expect(put.status).toBe(200);
+    const noRole = await instant(owner, { first_name: 'Sales', last_name: 'Qzx', domain: 'strict.test' });
+    expect(noRole.body.data).toMatchObject({ status: 'not_found', reason: { code: 'role_excluded' }, credits_charged: 0 });
+    const strict = await instant(owner, { first_name: 'Ann', last_name: 'Lee', domain: 'umbrella.test' });
+    expect(strict.body.data).toMatchObject({ status: 'not_found', catch_all: true, reason: { code: 'strict_domain_rejected' }, credits_charged: 0 });
+    await t.call({ method: 'PUT', url: '/api/v1/user_preferences/email_finder_settings', token: owner.token, payload: { include_role_email: true, strict_domain_check: false } });
+  });
 });

@@ -27,6 +27,7 @@ import {
   type ZFinderListsRequest,
   type ZInstantFindRequest,
 } from '@verilead/contracts';
+import { VerifierEngine } from '@verilead/verifier';
 import type { z } from 'zod';
 import type { TConfig } from '../../config';
 import { checkFileHead, detectFileType, FileParseError, readRows } from '../../platform/bulk/file-parsing';
@@ -164,13 +165,15 @@ async function runInstantSearch(database: TDatabase, verifier: TVerifier, id: st
   const ctx = { userId: row.userId, orgId: row.orgId };
   try {
     const [prefs, vprefs, counts] = await Promise.all([getFinderPrefs(database.db, ctx), getVerifierPreferences(database.db, ctx), selectDomainPatterns(database.db, input.domain)]);
+    // One engine per search: every candidate goes through the same SMTP session to the domain's mail host.
+    const engine = new VerifierEngine({ ...verifier.options, mode: vprefs.mode });
     const outcome = await searchEmail(input.name, input.domain, {
-      verify: (email) => verifier.verify(email, { mode: vprefs.mode }),
+      verify: (email) => engine.verify(email),
       includeRoleEmail: prefs.includeRoleEmail,
       strictDomainCheck: prefs.strictDomainCheck,
       domainCounts: counts,
       companyName: input.companyName,
-    });
+    }).finally(() => engine.close());
     const result = toStoredResult(outcome);
     const found = result.status === 'found';
     return await database.transaction(async (tx) => {
@@ -604,6 +607,8 @@ export async function runFindEmailsJob(
     }
     return stop ? undefined : queue.shift();
   };
+  // One engine for the whole job: SMTP sessions are reused per mail host, DNS and catch-all answers cached, hosts throttled.
+  const engine = new VerifierEngine({ ...verifier.options, mode: vprefs.mode });
   let buffer: TPendingResult[] = [];
   let storing: Promise<void> = Promise.resolve();
   let storeError: unknown = null;
@@ -632,7 +637,7 @@ export async function runFindEmailsJob(
   const worker = async () => {
     for (let row = await nextRow(); row; row = await nextRow()) {
       const outcome = await searchEmail({ first: row.firstName, middle: row.middleName, last: row.lastName }, row.domain, {
-        verify: (email) => verifier.verify(email, { mode: vprefs.mode }),
+        verify: (email) => engine.verify(email),
         includeRoleEmail: prefs.includeRoleEmail,
         strictDomainCheck: prefs.strictDomainCheck,
         domainCounts: await book.get(row.domain),
@@ -643,8 +648,12 @@ export async function runFindEmailsJob(
     }
   };
   if (!(await isStopped())) {
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    await flush(true);
+    try {
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      await flush(true);
+    } finally {
+      await engine.close();
+    }
   }
   await storing;
   if (storeError) throw storeError;

@@ -2,14 +2,14 @@ import { desc, eq } from 'drizzle-orm';
 import { buildApp } from '../../app';
 import { loadConfig, type TConfig } from '../../config';
 import { outbox } from '../../platform/mailer/tables';
-import { createRuntime } from '../../platform/runtime';
+import { createRuntime } from '../../runtime';
 import { createTestDb } from '../../test/test-db';
 import { TEST_PASSWORD, type TTestApp } from '../../test/test-app';
 import { createEmailFinderJobs } from './jobs';
 
 /**
  * Like createTestApp, with the finder's jobs registered on the runtime queue (main.ts registers them in production
- * through extraJobs; platform/runtime.ts does not know them).
+ * through extraJobs; src/runtime.ts does not know them).
  */
 export async function createFinderTestApp(overrides: Partial<TConfig> = {}, opts: { concurrency?: number } = {}): Promise<TTestApp> {
   const db = await createTestDb();

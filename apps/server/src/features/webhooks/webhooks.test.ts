@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '@verilead/contracts';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
-import { createRuntime } from '../../platform/runtime';
+import { createRuntime } from '../../runtime';
 import { isPrivateAddress, OutboundRefusedError, resolveDestination } from '../../platform/outbound-http/guard';
 import { createTestDb, type TTestDb } from '../../test/test-db';
 import { recordEvent } from '../events/service';

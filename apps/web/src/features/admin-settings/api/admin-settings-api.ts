@@ -18,7 +18,7 @@ export function useOrgDefaultSettings() {
   });
 }
 
-type TOrgSettingsChange =
+export type TOrgSettingsChange =
   | { section: 'email_verifier'; body: TOrgEvSettingsRequest }
   | { section: 'email_finder'; body: TOrgEfSettingsRequest }
   | { section: 'prospect'; body: TOrgProspectSettingsRequest };

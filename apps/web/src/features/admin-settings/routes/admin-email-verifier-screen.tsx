@@ -1,15 +1,11 @@
-import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { Radio, Select, Stack, Switch } from '@mantine/core';
+import { useMemo } from 'react';
+import { Controller } from 'react-hook-form';
+import { Radio, Select, Stack } from '@mantine/core';
 import { ZGibberishThreshold, type TEvSettings, type TGibberishThreshold, type TOrgDefaultSettings, type TVerificationMode } from '@verilead/contracts';
-import { getErrorMessage } from '../../../lib/api-error';
 import { humanizeKey } from '../../../lib/format';
-import { showToast } from '../../../lib/toast';
-import { useUpdateOrgDefaultSettings } from '../api/admin-settings-api';
+import { OrgDefaultsForm, SwitchField } from '../components/org-defaults-form';
 import { OrgSettingsFrame } from '../components/org-settings-frame';
-import { SettingsFormFooter } from '../components/settings-form-footer';
 import { SettingsPanel } from '../components/settings-panel';
-import { pickChangedFields } from '../utils/changed-fields';
 
 type TEvValues = Omit<TEvSettings, 'setting_last_modified_on'>;
 
@@ -30,88 +26,63 @@ function toValues(settings: TEvSettings): TEvValues {
 }
 
 function EvDefaultsForm({ settings }: { settings: TOrgDefaultSettings }) {
-  const update = useUpdateOrgDefaultSettings();
-  const [error, setError] = useState<string | null>(null);
   const saved = useMemo(() => toValues(settings.ev_settings), [settings.ev_settings]);
-  const form = useForm<TEvValues>({ values: saved });
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    const body = pickChangedFields(saved, values);
-    if (Object.keys(body).length === 0) return;
-    try {
-      const data = await update.mutateAsync({ section: 'email_verifier', body });
-      showToast({ title: data.message, message: 'Members without their own choice now use these email verifier defaults.', kind: 'success' });
-    } catch (failure) {
-      setError(getErrorMessage(failure));
-    }
-  });
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="lg">
-        <SettingsPanel
-          title="Verification mode"
-          description="How bulk lists are verified unless a member picks otherwise."
-          lastModified={settings.ev_settings.setting_last_modified_on}
-        >
-          <Controller
-            control={form.control}
-            name="default_email_verify_mode"
-            render={({ field }) => (
-              <Radio.Group label="Default mode" value={field.value} onChange={(value) => field.onChange(value as TVerificationMode)}>
-                <Stack gap="sm" mt="xs">
-                  {MODE_CHOICES.map((choice) => (
-                    <Radio key={choice.value} value={choice.value} label={choice.label} description={choice.description} />
-                  ))}
-                </Stack>
-              </Radio.Group>
-            )}
-          />
-          <Controller
-            control={form.control}
-            name="can_show_email_verify_mode"
-            render={({ field }) => (
-              <Switch
-                label="Let members choose the mode for each list"
-                description="When off, every list uses the default mode."
-                checked={field.value}
-                onChange={(event) => field.onChange(event.currentTarget.checked)}
-              />
-            )}
-          />
-        </SettingsPanel>
-        <SettingsPanel title="Automation and checks" description="Auto-pilot and how strict the gibberish check is.">
-          <Controller
-            control={form.control}
-            name="auto_pilot_status"
-            render={({ field }) => (
-              <Switch
-                label="Auto-pilot"
-                description="Members start with auto-pilot turned on for email verification."
-                checked={field.value}
-                onChange={(event) => field.onChange(event.currentTarget.checked)}
-              />
-            )}
-          />
-          <Controller
-            control={form.control}
-            name="gibberish_threshold_value"
-            render={({ field }) => (
-              <Select
-                label="Gibberish threshold"
-                description="How random a mailbox name must look before it is flagged as gibberish."
-                data={THRESHOLD_OPTIONS}
-                value={field.value}
-                onChange={(value) => value && field.onChange(value as TGibberishThreshold)}
-                allowDeselect={false}
-                maw={280}
-              />
-            )}
-          />
-        </SettingsPanel>
-        <SettingsFormFooter dirty={form.formState.isDirty} submitting={form.formState.isSubmitting} error={error} onReset={() => form.reset(saved)} />
-      </Stack>
-    </form>
+    <OrgDefaultsForm section="email_verifier" saved={saved} successMessage="Members without their own choice now use these email verifier defaults.">
+      {(form) => (
+        <>
+          <SettingsPanel
+            title="Verification mode"
+            description="How bulk lists are verified unless a member picks otherwise."
+            lastModified={settings.ev_settings.setting_last_modified_on}
+          >
+            <Controller
+              control={form.control}
+              name="default_email_verify_mode"
+              render={({ field }) => (
+                <Radio.Group label="Default mode" value={field.value} onChange={(value) => field.onChange(value as TVerificationMode)}>
+                  <Stack gap="sm" mt="xs">
+                    {MODE_CHOICES.map((choice) => (
+                      <Radio key={choice.value} value={choice.value} label={choice.label} description={choice.description} />
+                    ))}
+                  </Stack>
+                </Radio.Group>
+              )}
+            />
+            <SwitchField
+              control={form.control}
+              name="can_show_email_verify_mode"
+              label="Let members choose the mode for each list"
+              description="When off, every list uses the default mode."
+            />
+          </SettingsPanel>
+          <SettingsPanel title="Automation and checks" description="Auto-pilot and how strict the gibberish check is.">
+            <SwitchField
+              control={form.control}
+              name="auto_pilot_status"
+              label="Auto-pilot"
+              description="Members start with auto-pilot turned on for email verification."
+            />
+            <Controller
+              control={form.control}
+              name="gibberish_threshold_value"
+              render={({ field }) => (
+                <Select
+                  label="Gibberish threshold"
+                  description="How random a mailbox name must look before it is flagged as gibberish."
+                  data={THRESHOLD_OPTIONS}
+                  value={field.value}
+                  onChange={(value) => value && field.onChange(value as TGibberishThreshold)}
+                  allowDeselect={false}
+                  maw={280}
+                />
+              )}
+            />
+          </SettingsPanel>
+        </>
+      )}
+    </OrgDefaultsForm>
   );
 }
 

@@ -1,14 +1,10 @@
-import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { Select, SimpleGrid, Stack } from '@mantine/core';
+import { useMemo } from 'react';
+import { Controller, type UseFormReturn } from 'react-hook-form';
+import { Select, SimpleGrid } from '@mantine/core';
 import { ZEnrichEmails, ZEnrichPhones, type TEnrichSettings, type TOrgDefaultSettings } from '@verilead/contracts';
-import { getErrorMessage } from '../../../lib/api-error';
-import { showToast } from '../../../lib/toast';
-import { useUpdateOrgDefaultSettings } from '../api/admin-settings-api';
+import { OrgDefaultsForm } from '../components/org-defaults-form';
 import { OrgSettingsFrame } from '../components/org-settings-frame';
-import { SettingsFormFooter } from '../components/settings-form-footer';
 import { SettingsPanel } from '../components/settings-panel';
-import { pickChangedFields } from '../utils/changed-fields';
 
 type TProspectValues = { person_enrich_settings: TEnrichSettings; company_enrich_settings: TEnrichSettings };
 
@@ -26,7 +22,7 @@ const EMAIL_LABELS: Record<TEnrichSettings['emails'], string> = {
 const PHONE_OPTIONS = ZEnrichPhones.options.map((value) => ({ value, label: PHONE_LABELS[value] }));
 const EMAIL_OPTIONS = ZEnrichEmails.options.map((value) => ({ value, label: EMAIL_LABELS[value] }));
 
-function EnrichFields({ form, prefix, who }: { form: ReturnType<typeof useForm<TProspectValues>>; prefix: keyof TProspectValues; who: string }) {
+function EnrichFields({ form, prefix, who }: { form: UseFormReturn<TProspectValues>; prefix: keyof TProspectValues; who: string }) {
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }}>
       <Controller
@@ -62,8 +58,6 @@ function EnrichFields({ form, prefix, who }: { form: ReturnType<typeof useForm<T
 }
 
 function ProspectDefaultsForm({ settings }: { settings: TOrgDefaultSettings }) {
-  const update = useUpdateOrgDefaultSettings();
-  const [error, setError] = useState<string | null>(null);
   const saved = useMemo<TProspectValues>(
     () => ({
       person_enrich_settings: settings.prospect_settings.person_enrich_settings,
@@ -71,35 +65,24 @@ function ProspectDefaultsForm({ settings }: { settings: TOrgDefaultSettings }) {
     }),
     [settings.prospect_settings],
   );
-  const form = useForm<TProspectValues>({ values: saved });
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    const body = pickChangedFields(saved, values);
-    if (Object.keys(body).length === 0) return;
-    try {
-      const data = await update.mutateAsync({ section: 'prospect', body });
-      showToast({ title: data.message, message: 'Members without their own choice now enrich with these defaults.', kind: 'success' });
-    } catch (failure) {
-      setError(getErrorMessage(failure));
-    }
-  });
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="lg">
-        <SettingsPanel
-          title="Person enrichment"
-          description="What enriching a person (a lead) returns."
-          lastModified={settings.prospect_settings.setting_last_modified_on}
-        >
-          <EnrichFields form={form} prefix="person_enrich_settings" who="Person" />
-        </SettingsPanel>
-        <SettingsPanel title="Company enrichment" description="What enriching a company returns.">
-          <EnrichFields form={form} prefix="company_enrich_settings" who="Company" />
-        </SettingsPanel>
-        <SettingsFormFooter dirty={form.formState.isDirty} submitting={form.formState.isSubmitting} error={error} onReset={() => form.reset(saved)} />
-      </Stack>
-    </form>
+    <OrgDefaultsForm section="prospect" saved={saved} successMessage="Members without their own choice now enrich with these defaults.">
+      {(form) => (
+        <>
+          <SettingsPanel
+            title="Person enrichment"
+            description="What enriching a person (a lead) returns."
+            lastModified={settings.prospect_settings.setting_last_modified_on}
+          >
+            <EnrichFields form={form} prefix="person_enrich_settings" who="Person" />
+          </SettingsPanel>
+          <SettingsPanel title="Company enrichment" description="What enriching a company returns.">
+            <EnrichFields form={form} prefix="company_enrich_settings" who="Company" />
+          </SettingsPanel>
+        </>
+      )}
+    </OrgDefaultsForm>
   );
 }
 

@@ -23,7 +23,7 @@ function chooseFile(file: File) {
 
 const headings = (table: HTMLElement) => within(table).getAllByRole('columnheader').map((cell) => cell.textContent);
 
-describe('FinderAddListScreen', () => {
+describe('FinderAddListScreen', { timeout: 30_000 }, () => {
   let fetchMock: ReturnType<typeof vi.fn>;
   beforeEach(() => {
     useSessionStore.getState().fillSession(buildLogin());

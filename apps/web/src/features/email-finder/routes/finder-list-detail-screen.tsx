@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { Alert, Anchor, Breadcrumbs, Button, Card, Grid, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconDownload, IconPlayerStop, IconTrash, IconUserSearch } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { CREDITS_PER_FIND, type TFinderList } from '@verilead/contracts';
+import { ListCount, ListDetailHeader, ListJobProgressCard, ListStatsRow } from '../../../components/list-detail-parts';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { ErrorState } from '../../../components/state-views';
 import { formatDateTime, formatNumber } from '../../../lib/format';
@@ -14,19 +15,6 @@ import { FinderResultChart, FinderStatCards } from '../components/finder-stats';
 import { useFinderListActions } from '../components/use-finder-list-actions';
 import { FINDER_ROLE_LABELS, FINDER_COLUMN_ROLES } from '../utils/finder-columns';
 import { canCancelFinderList, canDownloadFinderList, canFindEmails } from '../utils/finder-list-rules';
-
-function Count({ label, value, testId }: { label: string; value: number; testId: string }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text fw={700} fz={20} data-testid={testId}>
-        {formatNumber(value)}
-      </Text>
-    </Stack>
-  );
-}
 
 /** Live progress from bulk/progress_status while the search runs; the list is re-read when it ends. */
 function SearchProgress({ list }: { list: TFinderList }) {
@@ -48,18 +36,15 @@ function SearchProgress({ list }: { list: TFinderList }) {
   const total = status.data?.total ?? list.counts.searchable;
   const found = running ? (status.data?.stats.found ?? list.stats.found) : list.stats.found;
   return (
-    <Card padding="lg">
-      <Group justify="space-between" mb="xs">
-        <Text fw={600}>{running ? 'Finding addresses...' : list.state === 'processed' ? 'Search complete' : 'Search cancelled'}</Text>
-        <Text fw={700} data-testid="search-percent">
-          {value}%
-        </Text>
-      </Group>
-      <Progress value={value} size="xl" radius="xl" color={list.state === 'cancelled' ? 'orange' : 'teal'} striped={running} animated={running} aria-label="Search progress" />
-      <Text size="sm" c="dimmed" mt="xs">
-        {formatNumber(processed)} of {formatNumber(total)} people searched · {formatNumber(found)} addresses found
-      </Text>
-    </Card>
+    <ListJobProgressCard
+      title={running ? 'Finding addresses...' : list.state === 'processed' ? 'Search complete' : 'Search cancelled'}
+      value={value}
+      running={running}
+      cancelled={list.state === 'cancelled'}
+      percentTestId="search-percent"
+      progressLabel="Search progress"
+      summary={`${formatNumber(processed)} of ${formatNumber(total)} people searched · ${formatNumber(found)} addresses found`}
+    />
   );
 }
 
@@ -77,53 +62,43 @@ export function FinderListDetailScreen() {
 
   return (
     <>
-      <Breadcrumbs mb="xs">
-        <Anchor component={Link} to="/email_finder/lists" size="sm">
-          Lists
-        </Anchor>
+      <ListDetailHeader
+        listsPath="/email_finder/lists"
+        name={list.name}
+        badge={<FinderListStateBadge list={list} />}
+        actions={
+          <>
+            {canFindEmails(list) ? (
+              <Button leftSection={<IconUserSearch size={16} />} onClick={() => actions.find(list)}>
+                {list.state === 'cancelled' ? 'Resume search' : 'Find addresses'}
+              </Button>
+            ) : null}
+            {canCancelFinderList(list) ? (
+              <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={() => actions.cancel(list)}>
+                Cancel
+              </Button>
+            ) : null}
+            {canDownloadFinderList(list) ? (
+              <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => actions.download(list)}>
+                Download
+              </Button>
+            ) : null}
+            <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => actions.remove(list)} disabled={list.state === 'in_progress'}>
+              Remove
+            </Button>
+          </>
+        }
+      >
         <Text size="sm" c="dimmed">
-          {list.name}
+          {list.file_name} · uploaded {formatDateTime(list.created_at)}
+          {list.processed_at ? ` · processed ${formatDateTime(list.processed_at)}` : ''}
         </Text>
-      </Breadcrumbs>
-      <Group justify="space-between" align="flex-end" mb="lg" wrap="wrap" gap="md">
-        <Stack gap={4}>
-          <Group gap="sm">
-            <Title order={2} fz={26}>
-              {list.name}
-            </Title>
-            <FinderListStateBadge list={list} />
-          </Group>
-          <Text size="sm" c="dimmed">
-            {list.file_name} · uploaded {formatDateTime(list.created_at)}
-            {list.processed_at ? ` · processed ${formatDateTime(list.processed_at)}` : ''}
+        {mapped.length > 0 ? (
+          <Text size="xs" c="dimmed" data-testid="list-mapping">
+            {mapped.join(' · ')}
           </Text>
-          {mapped.length > 0 ? (
-            <Text size="xs" c="dimmed" data-testid="list-mapping">
-              {mapped.join(' · ')}
-            </Text>
-          ) : null}
-        </Stack>
-        <Group gap="sm">
-          {canFindEmails(list) ? (
-            <Button leftSection={<IconUserSearch size={16} />} onClick={() => actions.find(list)}>
-              {list.state === 'cancelled' ? 'Resume search' : 'Find addresses'}
-            </Button>
-          ) : null}
-          {canCancelFinderList(list) ? (
-            <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={() => actions.cancel(list)}>
-              Cancel
-            </Button>
-          ) : null}
-          {canDownloadFinderList(list) ? (
-            <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => actions.download(list)}>
-              Download
-            </Button>
-          ) : null}
-          <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => actions.remove(list)} disabled={list.state === 'in_progress'}>
-            Remove
-          </Button>
-        </Group>
-      </Group>
+        ) : null}
+      </ListDetailHeader>
 
       <Stack gap="lg">
         {list.stopped_reason ? (
@@ -133,11 +108,11 @@ export function FinderListDetailScreen() {
         ) : null}
         <Card padding="lg">
           <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="lg">
-            <Count label="Rows" value={list.counts.rows} testId="count-rows" />
-            <Count label="Searchable" value={list.counts.searchable} testId="count-searchable" />
-            <Count label="Skipped" value={list.counts.skipped} testId="count-skipped" />
-            <Count label="Searched" value={list.counts.processed} testId="count-processed" />
-            <Count label="Remaining" value={list.counts.remaining} testId="count-remaining" />
+            <ListCount label="Rows" value={list.counts.rows} testId="count-rows" />
+            <ListCount label="Searchable" value={list.counts.searchable} testId="count-searchable" />
+            <ListCount label="Skipped" value={list.counts.skipped} testId="count-skipped" />
+            <ListCount label="Searched" value={list.counts.processed} testId="count-processed" />
+            <ListCount label="Remaining" value={list.counts.remaining} testId="count-remaining" />
           </SimpleGrid>
           {canFindEmails(list) ? (
             <Text size="sm" mt="md" data-testid="find-cost">
@@ -151,14 +126,7 @@ export function FinderListDetailScreen() {
           ) : null}
         </Card>
         <SearchProgress list={list} />
-        <Grid gap="lg">
-          <Grid.Col span={{ base: 12, lg: 8 }}>
-            <FinderStatCards stats={list.stats} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 4 }}>
-            <FinderResultChart stats={list.stats} pending={list.counts.remaining} />
-          </Grid.Col>
-        </Grid>
+        <ListStatsRow cards={<FinderStatCards stats={list.stats} />} chart={<FinderResultChart stats={list.stats} pending={list.counts.remaining} />} />
       </Stack>
       {actions.dialogs}
     </>

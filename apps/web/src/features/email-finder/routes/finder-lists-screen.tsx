@@ -1,30 +1,16 @@
-import { useState } from 'react';
-import { ActionIcon, Anchor, Button, Card, Group, Menu, Progress, SegmentedControl, Select, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconDots, IconDownload, IconPlayerStop, IconPlus, IconSearch, IconTrash, IconUserSearch } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Button, Group, Menu, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconDots, IconDownload, IconPlayerStop, IconPlus, IconTrash, IconUserSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { PAGE_SIZES, type TFinderList, type TFinderListState } from '@verilead/contracts';
-import { LoadingScreen } from '../../../components/loading-screen';
-import { PagedTableFooter } from '../../../components/paged-table-footer';
+import type { TFinderList, TFinderListState } from '@verilead/contracts';
+import { ListTableCard, useListTableState, type TListStateFilter } from '../../../components/list-table-card';
 import { PageHeader } from '../../../components/page-header';
-import { EmptyState, ErrorState } from '../../../components/state-views';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { useFinderLists } from '../api/email-finder-api';
 import { FinderListStateBadge } from '../components/finder-list-state-badge';
 import { useFinderListActions } from '../components/use-finder-list-actions';
 import { canCancelFinderList, canDownloadFinderList, canFindEmails } from '../utils/finder-list-rules';
 
-type TSort = 'created_at:desc' | 'created_at:asc' | 'updated_at:desc' | 'name:asc' | 'name:desc' | 'total:desc' | 'total:asc';
-const SORTS: { value: TSort; label: string }[] = [
-  { value: 'created_at:desc', label: 'Newest first' },
-  { value: 'created_at:asc', label: 'Oldest first' },
-  { value: 'updated_at:desc', label: 'Recently updated' },
-  { value: 'name:asc', label: 'Name A–Z' },
-  { value: 'name:desc', label: 'Name Z–A' },
-  { value: 'total:desc', label: 'Largest first' },
-  { value: 'total:asc', label: 'Smallest first' },
-];
-const STATE_FILTERS: { value: 'all' | TFinderListState; label: string }[] = [
+const STATE_FILTERS: TListStateFilter<TFinderListState>[] = [
   { value: 'all', label: 'All' },
   { value: 'processed', label: 'Processed' },
   { value: 'not_processed', label: 'Not processed' },
@@ -109,16 +95,9 @@ function FinderListRow({ list, actions }: { list: TFinderList; actions: ReturnTy
 
 /** /email_finder/lists: uploaded people lists with state, found counts and actions. */
 export function FinderListsScreen() {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState<number>(PAGE_SIZES[0]);
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [sort, setSort] = useState<TSort>('created_at:desc');
-  const [state, setState] = useState<'all' | TFinderListState>('all');
-  const [sortBy, sortOrder] = sort.split(':') as ['created_at' | 'updated_at' | 'name' | 'total', 'asc' | 'desc'];
+  const table = useListTableState(STATE_FILTERS);
   const actions = useFinderListActions();
-  const lists = useFinderLists({ page, limit, search: debounced || undefined, state: state === 'all' ? undefined : state, sort_by: sortBy, sort_order: sortOrder });
-  const filtered = Boolean(debounced) || state !== 'all';
+  const lists = useFinderLists(table.params);
 
   return (
     <>
@@ -131,84 +110,27 @@ export function FinderListsScreen() {
           </Button>
         }
       />
-      <Card padding="lg">
-        <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
-          <TextInput
-            label="Search lists"
-            placeholder="List or file name"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-              setPage(1);
-            }}
-            w={260}
-          />
-          <Group gap="sm" align="flex-end" wrap="wrap">
-            <SegmentedControl
-              value={state}
-              onChange={(value) => {
-                setState(STATE_FILTERS.find((item) => item.value === value)?.value ?? 'all');
-                setPage(1);
-              }}
-              data={STATE_FILTERS}
-              aria-label="Filter by state"
-              size="sm"
-            />
-            <Select label="Sort by" data={SORTS} value={sort} onChange={(value) => value && setSort(value as TSort)} allowDeselect={false} w={180} />
-          </Group>
-        </Group>
-        {lists.isPending ? <LoadingScreen /> : null}
-        {lists.isError ? <ErrorState error={lists.error} onRetry={() => void lists.refetch()} /> : null}
-        {lists.data && lists.data.items.length === 0 ? (
-          <EmptyState
-            title={filtered ? 'No lists match' : 'No lists yet'}
-            description={filtered ? 'Try another search or filter.' : 'Upload a CSV or XLSX file of people to find their addresses in bulk.'}
-            action={
-              filtered ? undefined : (
-                <Button component={Link} to="/email_finder/add_list" mt="sm" leftSection={<IconPlus size={16} />}>
-                  Add list
-                </Button>
-              )
-            }
-          />
-        ) : null}
-        {lists.data && lists.data.items.length > 0 ? (
+      <ListTableCard
+        table={table}
+        query={lists}
+        addListPath="/email_finder/add_list"
+        emptyDescription="Upload a CSV or XLSX file of people to find their addresses in bulk."
+        tableLabel="Email finder lists"
+        minWidth={880}
+        head={
           <>
-            <Table.ScrollContainer minWidth={880}>
-              <Table verticalSpacing="sm" highlightOnHover aria-label="Email finder lists">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>State</Table.Th>
-                    <Table.Th ta="right">Rows</Table.Th>
-                    <Table.Th ta="right">Found</Table.Th>
-                    <Table.Th ta="right">Not found</Table.Th>
-                    <Table.Th ta="right">Confidence</Table.Th>
-                    <Table.Th>Uploaded</Table.Th>
-                    <Table.Th ta="right">Actions</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {lists.data.items.map((list) => (
-                    <FinderListRow key={list.id} list={list} actions={actions} />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            <PagedTableFooter
-              page={page}
-              limit={limit}
-              total={lists.data.total}
-              onPageChange={setPage}
-              onLimitChange={(value) => {
-                setLimit(value);
-                setPage(1);
-              }}
-            />
+            <Table.Th>Name</Table.Th>
+            <Table.Th>State</Table.Th>
+            <Table.Th ta="right">Rows</Table.Th>
+            <Table.Th ta="right">Found</Table.Th>
+            <Table.Th ta="right">Not found</Table.Th>
+            <Table.Th ta="right">Confidence</Table.Th>
+            <Table.Th>Uploaded</Table.Th>
+            <Table.Th ta="right">Actions</Table.Th>
           </>
-        ) : null}
-      </Card>
+        }
+        renderRow={(list) => <FinderListRow key={list.id} list={list} actions={actions} />}
+      />
       {actions.dialogs}
     </>
   );

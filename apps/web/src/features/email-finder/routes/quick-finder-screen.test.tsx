@@ -43,7 +43,7 @@ function fillAndFind(first: string, last: string, domain: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Find' }));
 }
 
-describe('QuickFinderScreen', () => {
+describe('QuickFinderScreen', { timeout: 30_000 }, () => {
   beforeEach(() => useSessionStore.getState().fillSession(buildLogin()));
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -77,7 +77,7 @@ describe('QuickFinderScreen', () => {
     renderScreen();
     fillAndFind('Jane', 'Doe', 'catchall.test');
     expect(await screen.findByTestId('finder-queued')).toBeTruthy();
-    expect(await screen.findByTestId('catch-all-note', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await screen.findByTestId('catch-all-note', {}, { timeout: 15_000 })).toBeTruthy();
     expect(screen.getByTestId('finder-confidence-label').textContent).toBe('Moderate confidence');
     expect(screen.getByTestId('finder-reason').textContent).toMatch(/accepts every address/);
     expect(calls.filter((call) => call.path === '/email_finder/instant/queue_status').length).toBeGreaterThanOrEqual(2);

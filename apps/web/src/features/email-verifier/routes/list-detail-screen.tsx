@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
-import { Alert, Anchor, Breadcrumbs, Button, Card, Grid, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconDownload, IconLoader2, IconPlayerStop, IconShieldCheck, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { TVerifyList } from '@verilead/contracts';
 import { ErrorState } from '../../../components/state-views';
+import { ListCount, ListDetailHeader, ListJobProgressCard, ListStatsRow } from '../../../components/list-detail-parts';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { formatDateTime, formatNumber, humanizeKey } from '../../../lib/format';
 import { userQueryKeys } from '../../../lib/user-queries';
@@ -13,19 +14,6 @@ import { ListResultChart, ListStatCards } from '../components/list-stats';
 import { ListStateBadge } from '../components/list-state-badge';
 import { useListActions } from '../components/use-list-actions';
 import { canCancelList, canExportList, canVerifyList } from '../utils/list-actions-rules';
-
-function Count({ label, value, testId }: { label: string; value: number; testId: string }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text fw={700} fz={20} data-testid={testId}>
-        {formatNumber(value)}
-      </Text>
-    </Stack>
-  );
-}
 
 /** Live verification progress from bulk/progress_status while the job runs. */
 function VerificationProgress({ list }: { list: TVerifyList }) {
@@ -46,26 +34,15 @@ function VerificationProgress({ list }: { list: TVerifyList }) {
   if (!running && list.state !== 'verified' && list.state !== 'cancelled') return null;
   const value = list.state === 'verified' ? 100 : progress;
   return (
-    <Card padding="lg">
-      <Group justify="space-between" mb="xs">
-        <Text fw={600}>{running ? 'Verifying...' : list.state === 'verified' ? 'Verification complete' : 'Verification cancelled'}</Text>
-        <Text fw={700} data-testid="verification-percent">
-          {value}%
-        </Text>
-      </Group>
-      <Progress
-        value={value}
-        size="xl"
-        radius="xl"
-        color={list.state === 'cancelled' ? 'orange' : 'teal'}
-        striped={running}
-        animated={running}
-        aria-label="Verification progress"
-      />
-      <Text size="sm" c="dimmed" mt="xs">
-        {formatNumber(verified)} of {formatNumber(total)} unique addresses verified
-      </Text>
-    </Card>
+    <ListJobProgressCard
+      title={running ? 'Verifying...' : list.state === 'verified' ? 'Verification complete' : 'Verification cancelled'}
+      value={value}
+      running={running}
+      cancelled={list.state === 'cancelled'}
+      percentTestId="verification-percent"
+      progressLabel="Verification progress"
+      summary={`${formatNumber(verified)} of ${formatNumber(total)} unique addresses verified`}
+    />
   );
 }
 
@@ -83,51 +60,41 @@ export function ListDetailScreen() {
 
   return (
     <>
-      <Breadcrumbs mb="xs">
-        <Anchor component={Link} to="/email_verifier/lists" size="sm">
-          Lists
-        </Anchor>
+      <ListDetailHeader
+        listsPath="/email_verifier/lists"
+        name={list.name}
+        badge={<ListStateBadge list={list} />}
+        actions={
+          <>
+            {canVerifyList(list) ? (
+              <Button leftSection={<IconShieldCheck size={16} />} onClick={() => actions.verify(list)}>
+                {list.state === 'cancelled' ? 'Resume verification' : 'Verify list'}
+              </Button>
+            ) : null}
+            {canCancelList(list) ? (
+              <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={() => actions.cancel(list)}>
+                Cancel verification
+              </Button>
+            ) : null}
+            {canExportList(list) ? (
+              <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => actions.exportList(list)}>
+                Export
+              </Button>
+            ) : null}
+            <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => actions.remove(list)}>
+              Remove
+            </Button>
+          </>
+        }
+      >
         <Text size="sm" c="dimmed">
-          {list.name}
+          {list.file_name} · source {humanizeKey(list.source)} · uploaded {formatDateTime(list.created_at)}
+          {list.verified_at ? ` · verified ${formatDateTime(list.verified_at)}` : ''} ·{' '}
+          <Anchor component={Link} to={`/input_download/${list.id}`} target="_blank" size="sm">
+            original file
+          </Anchor>
         </Text>
-      </Breadcrumbs>
-      <Group justify="space-between" align="flex-end" mb="lg" wrap="wrap" gap="md">
-        <Stack gap={4}>
-          <Group gap="sm">
-            <Title order={2} fz={26}>
-              {list.name}
-            </Title>
-            <ListStateBadge list={list} />
-          </Group>
-          <Text size="sm" c="dimmed">
-            {list.file_name} · source {humanizeKey(list.source)} · uploaded {formatDateTime(list.created_at)}
-            {list.verified_at ? ` · verified ${formatDateTime(list.verified_at)}` : ''} ·{' '}
-            <Anchor component={Link} to={`/input_download/${list.id}`} target="_blank" size="sm">
-              original file
-            </Anchor>
-          </Text>
-        </Stack>
-        <Group gap="sm">
-          {canVerifyList(list) ? (
-            <Button leftSection={<IconShieldCheck size={16} />} onClick={() => actions.verify(list)}>
-              {list.state === 'cancelled' ? 'Resume verification' : 'Verify list'}
-            </Button>
-          ) : null}
-          {canCancelList(list) ? (
-            <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={() => actions.cancel(list)}>
-              Cancel verification
-            </Button>
-          ) : null}
-          {canExportList(list) ? (
-            <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => actions.exportList(list)}>
-              Export
-            </Button>
-          ) : null}
-          <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => actions.remove(list)}>
-            Remove
-          </Button>
-        </Group>
-      </Group>
+      </ListDetailHeader>
 
       <Stack gap="lg">
         {analysing ? (
@@ -148,12 +115,12 @@ export function ListDetailScreen() {
 
         <Card padding="lg">
           <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} spacing="lg">
-            <Count label="Rows" value={list.counts.rows} testId="count-rows" />
-            <Count label="Unique" value={list.counts.unique} testId="count-unique" />
-            <Count label="Duplicates" value={list.counts.duplicate} testId="count-duplicate" />
-            <Count label="Syntax errors" value={list.counts.syntax_error} testId="count-syntax-error" />
-            <Count label="Verified" value={list.counts.verified} testId="count-verified" />
-            <Count label="Remaining" value={list.counts.remaining} testId="count-remaining" />
+            <ListCount label="Rows" value={list.counts.rows} testId="count-rows" />
+            <ListCount label="Unique" value={list.counts.unique} testId="count-unique" />
+            <ListCount label="Duplicates" value={list.counts.duplicate} testId="count-duplicate" />
+            <ListCount label="Syntax errors" value={list.counts.syntax_error} testId="count-syntax-error" />
+            <ListCount label="Verified" value={list.counts.verified} testId="count-verified" />
+            <ListCount label="Remaining" value={list.counts.remaining} testId="count-remaining" />
           </SimpleGrid>
           {canVerifyList(list) ? (
             <Group mt="md" gap="xs">
@@ -167,14 +134,7 @@ export function ListDetailScreen() {
 
         <VerificationProgress list={list} />
 
-        <Grid gap="lg">
-          <Grid.Col span={{ base: 12, lg: 8 }}>
-            <ListStatCards stats={list.stats} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 4 }}>
-            <ListResultChart stats={list.stats} pending={list.counts.remaining} />
-          </Grid.Col>
-        </Grid>
+        <ListStatsRow cards={<ListStatCards stats={list.stats} />} chart={<ListResultChart stats={list.stats} pending={list.counts.remaining} />} />
       </Stack>
       {actions.dialogs}
     </>

@@ -1,30 +1,16 @@
-import { useState } from 'react';
-import { ActionIcon, Anchor, Button, Card, Group, Menu, Progress, SegmentedControl, Select, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconDots, IconDownload, IconPlayerStop, IconPlus, IconSearch, IconShieldCheck, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Button, Group, Menu, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconDots, IconDownload, IconPlayerStop, IconPlus, IconShieldCheck, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { PAGE_SIZES, type TVerifyList, type TVerifyListState } from '@verilead/contracts';
-import { PagedTableFooter } from '../../../components/paged-table-footer';
+import type { TVerifyList, TVerifyListState } from '@verilead/contracts';
+import { ListTableCard, useListTableState, type TListStateFilter } from '../../../components/list-table-card';
 import { PageHeader } from '../../../components/page-header';
-import { EmptyState, ErrorState } from '../../../components/state-views';
-import { LoadingScreen } from '../../../components/loading-screen';
 import { formatDateTime, formatNumber, humanizeKey } from '../../../lib/format';
 import { useVerifyLists } from '../api/email-verifier-api';
 import { ListStateBadge } from '../components/list-state-badge';
 import { useListActions } from '../components/use-list-actions';
 import { canCancelList, canExportList, canVerifyList } from '../utils/list-actions-rules';
 
-type TSort = 'created_at:desc' | 'created_at:asc' | 'name:asc' | 'name:desc' | 'total:desc' | 'total:asc' | 'updated_at:desc';
-const SORTS: { value: TSort; label: string }[] = [
-  { value: 'created_at:desc', label: 'Newest first' },
-  { value: 'created_at:asc', label: 'Oldest first' },
-  { value: 'updated_at:desc', label: 'Recently updated' },
-  { value: 'name:asc', label: 'Name A–Z' },
-  { value: 'name:desc', label: 'Name Z–A' },
-  { value: 'total:desc', label: 'Largest first' },
-  { value: 'total:asc', label: 'Smallest first' },
-];
-const STATE_FILTERS: { value: 'all' | TVerifyListState; label: string }[] = [
+const STATE_FILTERS: TListStateFilter<TVerifyListState>[] = [
   { value: 'all', label: 'All' },
   { value: 'verified', label: 'Verified' },
   { value: 'non_verified', label: 'Not verified' },
@@ -112,17 +98,9 @@ function ListRow({ list, actions }: { list: TVerifyList; actions: ReturnType<typ
 
 /** /email_verifier/lists: every uploaded list with its state, counts and actions. */
 export function ListsScreen() {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState<number>(PAGE_SIZES[0]);
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [sort, setSort] = useState<TSort>('created_at:desc');
-  const [state, setState] = useState<'all' | TVerifyListState>('all');
-  const [sortBy, sortOrder] = sort.split(':') as ['created_at' | 'updated_at' | 'name' | 'total', 'asc' | 'desc'];
+  const table = useListTableState(STATE_FILTERS);
   const actions = useListActions();
-
-  const params = { page, limit, search: debounced || undefined, state: state === 'all' ? undefined : state, sort_by: sortBy, sort_order: sortOrder };
-  const lists = useVerifyLists(params);
+  const lists = useVerifyLists(table.params);
 
   return (
     <>
@@ -135,92 +113,28 @@ export function ListsScreen() {
           </Button>
         }
       />
-      <Card padding="lg">
-        <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
-          <TextInput
-            label="Search lists"
-            placeholder="List or file name"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-              setPage(1);
-            }}
-            w={260}
-          />
-          <Group gap="sm" align="flex-end" wrap="wrap">
-            <SegmentedControl
-              value={state}
-              onChange={(value) => {
-                setState(STATE_FILTERS.find((item) => item.value === value)?.value ?? 'all');
-                setPage(1);
-              }}
-              data={STATE_FILTERS}
-              aria-label="Filter by state"
-              size="sm"
-            />
-            <Select
-              label="Sort by"
-              data={SORTS}
-              value={sort}
-              onChange={(value) => value && setSort(value as TSort)}
-              allowDeselect={false}
-              w={180}
-            />
-          </Group>
-        </Group>
-        {lists.isPending ? <LoadingScreen /> : null}
-        {lists.isError ? <ErrorState error={lists.error} onRetry={() => void lists.refetch()} /> : null}
-        {lists.data && lists.data.items.length === 0 ? (
-          <EmptyState
-            title={debounced || state !== 'all' ? 'No lists match' : 'No lists yet'}
-            description={debounced || state !== 'all' ? 'Try another search or filter.' : 'Upload a CSV, XLSX or TXT file to verify it in bulk.'}
-            action={
-              debounced || state !== 'all' ? undefined : (
-                <Button component={Link} to="/email_verifier/add_list" mt="sm" leftSection={<IconPlus size={16} />}>
-                  Add list
-                </Button>
-              )
-            }
-          />
-        ) : null}
-        {lists.data && lists.data.items.length > 0 ? (
+      <ListTableCard
+        table={table}
+        query={lists}
+        addListPath="/email_verifier/add_list"
+        emptyDescription="Upload a CSV, XLSX or TXT file to verify it in bulk."
+        tableLabel="Email verifier lists"
+        minWidth={900}
+        head={
           <>
-            <Table.ScrollContainer minWidth={900}>
-              <Table verticalSpacing="sm" highlightOnHover aria-label="Email verifier lists">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Source</Table.Th>
-                    <Table.Th>State</Table.Th>
-                    <Table.Th ta="right">Rows</Table.Th>
-                    <Table.Th ta="right">Valid</Table.Th>
-                    <Table.Th ta="right">Invalid</Table.Th>
-                    <Table.Th ta="right">Duplicates</Table.Th>
-                    <Table.Th>Uploaded</Table.Th>
-                    <Table.Th ta="right">Actions</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {lists.data.items.map((list) => (
-                    <ListRow key={list.id} list={list} actions={actions} />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            <PagedTableFooter
-              page={page}
-              limit={limit}
-              total={lists.data.total}
-              onPageChange={setPage}
-              onLimitChange={(value) => {
-                setLimit(value);
-                setPage(1);
-              }}
-            />
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Source</Table.Th>
+            <Table.Th>State</Table.Th>
+            <Table.Th ta="right">Rows</Table.Th>
+            <Table.Th ta="right">Valid</Table.Th>
+            <Table.Th ta="right">Invalid</Table.Th>
+            <Table.Th ta="right">Duplicates</Table.Th>
+            <Table.Th>Uploaded</Table.Th>
+            <Table.Th ta="right">Actions</Table.Th>
           </>
-        ) : null}
-      </Card>
+        }
+        renderRow={(list) => <ListRow key={list.id} list={list} actions={actions} />}
+      />
       {actions.dialogs}
     </>
   );

@@ -24,7 +24,7 @@ const PREFERENCES = {
   notification_settings: { setting_last_modified_on: null, notifications: true, low_credit_notification: true },
 };
 
-describe('EfSettingsScreen', () => {
+describe('EfSettingsScreen', { timeout: 30_000 }, () => {
   const puts: unknown[] = [];
   beforeEach(() => {
     puts.length = 0;

@@ -1,10 +1,10 @@
-import type { TConfig } from '../config';
-import type { TDatabase } from './db/database';
-import { createJobQueue, type TJobDefinition, type TQueueLogger } from './jobs/queue';
-import { createMailer, createMailTransport, createSendEmailJob, type TMailLogger } from './mailer/mailer';
-import type { TDeps } from './deps';
-import { createEmailVerifierJobs } from '../features/email-verifier/jobs';
-import { createDownloadJobs } from '../features/downloads/jobs';
+import type { TConfig } from './config';
+import type { TDatabase } from './platform/db/database';
+import { createJobQueue, type TJobDefinition, type TQueueLogger } from './platform/jobs/queue';
+import { createMailer, createMailTransport, createSendEmailJob, type TMailLogger } from './platform/mailer/mailer';
+import type { TDeps } from './platform/deps';
+import { createEmailVerifierJobs } from './features/email-verifier/jobs';
+import { createDownloadJobs } from './features/downloads/jobs';
 
 /** Wires the queue (with every job definition) and the mailer around an open database. */
 export function createRuntime(opts: {

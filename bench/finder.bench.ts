@@ -1,14 +1,14 @@
 // Bulk email finder benchmark: a mail world with makePeopleCorpus(N, 42), a test server (PGlite, finder jobs registered),
 // N people uploaded as a mapped CSV through the API, found through the find_emails job, then read back.
 // Prints people/s end to end, SMTP candidate probes per found address, and accuracy against the corpus.
-// Run: npx tsx apps/server/src/features/email-finder/finder.bench.ts [count] [concurrency]   (default 10000 24)
+// Run: npx tsx bench/finder.bench.ts [count] [concurrency]   (default 10000 24)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { sql } from '../apps/server/src/platform/db/database';
 import { makePeopleCorpus, startMailWorld } from '@verilead/mailworld';
-import { grantCredits } from '../../platform/credits/ledger';
-import { createFinderTestApp } from './test-support';
+import { grantCredits } from '../apps/server/src/platform/credits/ledger';
+import { createFinderTestApp } from '../apps/server/src/features/email-finder/test-support';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
 const CONCURRENCY = Number(process.argv[3] ?? 24);
@@ -46,17 +46,20 @@ async function main() {
     await t.deps.queue.runUntilIdle({ includeDelayed: true });
     const done = performance.now();
     const res = (await t.db.db.execute(sql`select result from finder_list_rows where list_id = ${listId} order by row_number`)) as unknown as {
-      rows: { result: { email: string | null; status: string; catch_all: boolean; candidates_tried: number } | null }[];
+      rows: { result: { email: string | null; status: string; catch_all: boolean; candidates_tried: number; reason: { code: string } } | null }[];
     };
     let found = 0;
     let probes = 0;
     let strictTotal = 0;
     let strictRight = 0;
     let catchAllMarked = 0;
+    const reasons = new Map<string, number>();
     res.rows.forEach((row, i) => {
       const p = people[i]!;
       const r = row.result;
       probes += r?.candidates_tried ?? 0;
+      const key = `${p.scenario}:${r?.reason.code ?? 'none'}`;
+      reasons.set(key, (reasons.get(key) ?? 0) + 1);
       if (r?.status === 'found') found += 1;
       if (p.scenario === 'catch_all') {
         if (r?.catch_all) catchAllMarked += 1;
@@ -71,6 +74,7 @@ async function main() {
     console.log(`  people/s end to end: ${(people.length / seconds).toFixed(1)}`);
     console.log(`  SMTP candidate probes: ${probes} total, ${(probes / Math.max(1, found)).toFixed(2)} per found address`);
     console.log(`  found: ${found}; strict + greylisting domains right: ${strictRight}/${strictTotal} (${((strictRight / Math.max(1, strictTotal)) * 100).toFixed(1)} %); catch-all marked: ${catchAllMarked}/${people.length - strictTotal}`);
+    console.log(`  outcomes by scenario: ${[...reasons].sort().map(([k, n]) => `${k}=${n}`).join(', ')}`);
   } finally {
     await t.close();
     await world.stop();
