@@ -1,7 +1,7 @@
 // Bulk verification benchmark: starts a mail world with makeCorpus(N, 7), a fresh server (embedded PGlite in a fresh
 // data dir) pointed at it, uploads the N addresses through the API, verifies the list through the queue and worker,
 // and prints addresses/s end to end and accuracy against the world's truth (from the standard CSV export).
-// Run: npx tsx bench/bulk-verify.bench.ts [count]   (default 20000: 100,000 takes longer than ~5 minutes on 2 cores)
+// Run: npx tsx bench/bulk-verify.bench.ts [count]   (default 100000: about 15-20 minutes on 2 cores)
 import { join } from 'node:path';
 import { makeCorpus, startMailWorld } from '@verilead/mailworld';
 import { openPglite } from '../apps/server/src/platform/db/database';
@@ -9,7 +9,7 @@ import { grantCredits } from '../apps/server/src/platform/credits/ledger';
 import { seedDemoIfEmpty } from '../apps/server/src/seed';
 import { api, login, readPeakRssMiB, startServer } from './ingest.bench';
 
-const COUNT = Number(process.argv[2] ?? 20_000);
+const COUNT = Number(process.argv[2] ?? 100_000);
 
 async function main() {
   const corpus = makeCorpus(COUNT, 7);

@@ -1,4 +1,5 @@
-import { Group, Pagination, Select, Text } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { Group, Pagination, ScrollArea, Select, Table, Text } from '@mantine/core';
 import { PAGE_SIZES } from '@verilead/contracts';
 import { formatNumber } from '../lib/format';
 
@@ -40,5 +41,53 @@ export function PagedTableFooter({
       </Group>
       <Pagination total={pages} value={Math.min(page, pages)} onChange={onPageChange} size="sm" withEdges={pages > 5} />
     </Group>
+  );
+}
+
+/** Page and page size of a paged table; changing the page size goes back to the first page. */
+export function usePaging() {
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<number>(PAGE_SIZES[0]);
+  const changeLimit = (value: number) => {
+    setLimit(value);
+    setPage(1);
+  };
+  return { page, limit, setPage, changeLimit };
+}
+
+/** A scrollable table with a header row and its paging footer. */
+export function PagedTable({
+  label,
+  minWidth,
+  verticalSpacing = 'sm',
+  highlightOnHover = true,
+  head,
+  children,
+  ...footer
+}: {
+  label: string;
+  minWidth: number;
+  verticalSpacing?: 'xs' | 'sm';
+  highlightOnHover?: boolean;
+  head: ReactNode;
+  children: ReactNode;
+  page: number;
+  limit: number;
+  total: number;
+  onPageChange: (page: number) => void;
+  onLimitChange: (limit: number) => void;
+}) {
+  return (
+    <>
+      <ScrollArea>
+        <Table verticalSpacing={verticalSpacing} highlightOnHover={highlightOnHover} miw={minWidth} aria-label={label}>
+          <Table.Thead>
+            <Table.Tr>{head}</Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>{children}</Table.Tbody>
+        </Table>
+      </ScrollArea>
+      <PagedTableFooter {...footer} />
+    </>
   );
 }

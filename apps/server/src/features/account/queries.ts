@@ -22,7 +22,6 @@ export async function selectProfileRow(exec: TDb, orgId: string, userId: string)
       user: users,
       membership: memberships,
       org: organisations,
-      dailyUsedToday: sql<number>`(case when ${memberships.dailyUsedOn} = current_date then ${memberships.dailyUsed} else 0 end)::int`,
       hasApiKey: sql<boolean>`exists (select 1 from ${apiKeys} where ${apiKeys.userId} = ${users.id})`,
       pendingUpgrade: sql<{ id: string; target_plan: string; created_at: string } | null>`(
         select json_build_object('id', u.id, 'target_plan', u.target_plan, 'created_at', u.created_at)

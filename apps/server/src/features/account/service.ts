@@ -18,6 +18,7 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
 import { deleteUserTokens, issueOneTimeToken, consumeOneTimeToken } from '../../platform/auth/one-time-tokens';
 import { API_KEY_PREFIX, revokeUserSessions } from '../../platform/auth/sessions';
 import { generateToken } from '../../platform/auth/tokens';
+import { getMemberLimits } from '../../platform/credits/ledger';
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
@@ -78,8 +79,8 @@ export async function getProfile(exec: TDb, ctx: Pick<TCallerContext, 'userId' |
   if (!row || row.user.deletedAt) throw new AppError(404, 'not_found', 'User not found');
   const { user, membership, org } = row;
   const balance = org.creditsBalance;
-  const usage = (limit: number | null, used: number) => ({ limit, used, remaining: limit === null ? null : Math.max(0, limit - used) });
-  const limits = { daily: usage(membership.dailyLimit, row.dailyUsedToday), life_time: usage(membership.lifeTimeLimit, membership.lifeTimeUsed) };
+  // The ledger's view of the limits: a daily change waiting for tomorrow and today's remaining allowance included.
+  const limits = await getMemberLimits(exec, ctx.orgId, ctx.userId);
   const pending = row.pendingUpgrade;
   const plan = buildPlan(org, pending ? { id: pending.id, targetPlan: pending.target_plan, createdAt: new Date(pending.created_at) } : null);
   const available = Math.min(balance, limits.daily.remaining ?? Infinity, limits.life_time.remaining ?? Infinity);

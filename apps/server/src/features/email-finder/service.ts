@@ -86,7 +86,7 @@ export const FIND_EMAILS_JOB = 'email_finder.find_emails';
 type TFinderPrefs = { includeRoleEmail: boolean; strictDomainCheck: boolean };
 
 async function getFinderPrefs(exec: TDb, ctx: Pick<TCallerContext, 'userId' | 'orgId'>): Promise<TFinderPrefs> {
-  const prefs = await getUserPreferences(exec, { ...ctx, role: 'analyst', sessionId: null, via: 'session' });
+  const prefs = await getUserPreferences(exec, ctx);
   return { includeRoleEmail: prefs.ef_settings.include_role_email, strictDomainCheck: prefs.ef_settings.strict_domain_check };
 }
 

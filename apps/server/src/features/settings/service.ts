@@ -1,6 +1,5 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import {
-  DEFAULT_EV_SETTINGS,
   ZEfSettings,
   ZEvSettings,
   ZNotificationSettings,
@@ -42,27 +41,19 @@ import {
   upsertSso,
   type TSettingsSection,
 } from './queries';
+import { readSection, stripUndefined } from '../../platform/settings/sections';
+import { getOrgDefaultSettings } from '../team/service';
 
-const DEFAULT_EF: TEfSettings = { setting_last_modified_on: null, include_role_email: true, strict_domain_check: false };
-const DEFAULT_PROSPECT: TProspectSettings = {
-  setting_last_modified_on: null,
-  person_enrich_settings: { phones: 'all', emails: 'all' },
-  company_enrich_settings: { phones: 'all', emails: 'all' },
-};
 const DEFAULT_NOTIFICATIONS: TNotificationSettings = { setting_last_modified_on: null, notifications: true, low_credit_notification: true };
 
-/** Merges a stored section over the defaults; anything unreadable falls back to the defaults. */
-function readSection<T extends object>(schema: z.ZodType<T>, defaults: T, stored: Record<string, unknown> | null | undefined): T {
-  const parsed = schema.safeParse({ ...defaults, ...(stored ?? {}) });
-  return parsed.success ? parsed.data : defaults;
-}
-
-export async function getUserPreferences(exec: TDb, ctx: TCallerContext): Promise<TUserPreferences> {
+/** A member's settings: their own choices over the organisation's defaults over the product defaults. */
+export async function getUserPreferences(exec: TDb, ctx: Pick<TCallerContext, 'userId' | 'orgId'>): Promise<TUserPreferences> {
   const row = await selectUserSettings(exec, ctx.userId);
+  const org = await getOrgDefaultSettings(exec, ctx.orgId);
   return {
-    ev_settings: readSection(ZEvSettings, DEFAULT_EV_SETTINGS, row?.ev),
-    ef_settings: readSection(ZEfSettings, DEFAULT_EF, row?.ef),
-    prospect_settings: readSection(ZProspectSettings, DEFAULT_PROSPECT, row?.prospect),
+    ev_settings: readSection(ZEvSettings, org.ev_settings, row?.ev),
+    ef_settings: readSection(ZEfSettings, org.ef_settings, row?.ef),
+    prospect_settings: readSection(ZProspectSettings, org.prospect_settings, row?.prospect),
     notification_settings: readSection(ZNotificationSettings, DEFAULT_NOTIFICATIONS, row?.notifications),
   };
 }
@@ -79,15 +70,12 @@ async function saveSection<T extends { setting_last_modified_on: string | null }
   patch: Partial<T>,
 ): Promise<T> {
   return database.transaction(async (tx) => {
-    const current = read(await getUserPreferences(tx, ctx));
-    const next = { ...current, ...stripUndefined(patch), setting_last_modified_on: new Date().toISOString() } as T;
-    await upsertSettingsSection(tx, { userId: ctx.userId, orgId: ctx.orgId, section, value: next as Record<string, unknown> });
-    return next;
+    // Only the member's own choices are stored, so later changes to the organisation's defaults still reach the rest.
+    const own = (await selectUserSettings(tx, ctx.userId))?.[section] ?? {};
+    const next = { ...own, ...stripUndefined(patch), setting_last_modified_on: new Date().toISOString() };
+    await upsertSettingsSection(tx, { userId: ctx.userId, orgId: ctx.orgId, section, value: next });
+    return read(await getUserPreferences(tx, ctx));
   });
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 export const updateAutopilot = (database: TDatabase, ctx: TCallerContext, input: TAutopilotRequest) =>
@@ -157,8 +145,7 @@ export async function getVerifierPreferences(
   exec: TDb,
   ctx: Pick<TCallerContext, 'userId' | 'orgId'>,
 ): Promise<{ mode: TVerificationMode; gibberishThreshold: TGibberishThreshold; wbList: { allow: string[]; block: string[] }; autoPilot: boolean }> {
-  const [row, entries] = await Promise.all([selectUserSettings(exec, ctx.userId), selectAllWbEntries(exec, ctx)]);
-  const ev = readSection(ZEvSettings, DEFAULT_EV_SETTINGS, row?.ev);
+  const [{ ev_settings: ev }, entries] = await Promise.all([getUserPreferences(exec, ctx), selectAllWbEntries(exec, ctx)]);
   return {
     mode: ev.default_email_verify_mode,
     gibberishThreshold: ev.gibberish_threshold_value,

@@ -45,6 +45,7 @@ import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
+import { DEFAULT_EF_SETTINGS, DEFAULT_PROSPECT_SETTINGS, readSection, stripUndefined } from '../../platform/settings/sections';
 import { getProfile } from '../account/service';
 import { inviteMember } from '../auth/service';
 import {
@@ -400,17 +401,6 @@ export async function editOrganisation(deps: TDeps, ctx: TCallerContext, input: 
 
 // ---------- organisation default settings ----------
 
-const DEFAULT_EF: TEfSettings = { setting_last_modified_on: null, include_role_email: true, strict_domain_check: false };
-const DEFAULT_PROSPECT: TProspectSettings = {
-  setting_last_modified_on: null,
-  person_enrich_settings: { phones: 'all', emails: 'all' },
-  company_enrich_settings: { phones: 'all', emails: 'all' },
-};
-
-function readSection<T extends object>(schema: z.ZodType<T>, defaults: T, stored: Record<string, unknown> | null | undefined): T {
-  const parsed = schema.safeParse({ ...defaults, ...(stored ?? {}) });
-  return parsed.success ? parsed.data : defaults;
-}
 
 /**
  * The organisation's default settings: the product defaults overlaid with what an owner or Manager
@@ -420,13 +410,9 @@ export async function getOrgDefaultSettings(exec: TDb, orgId: string): Promise<T
   const row = await selectOrgDefaults(exec, orgId);
   return {
     ev_settings: readSection<TEvSettings>(ZEvSettings, DEFAULT_EV_SETTINGS, row?.ev),
-    ef_settings: readSection<TEfSettings>(ZEfSettings, DEFAULT_EF, row?.ef),
-    prospect_settings: readSection<TProspectSettings>(ZProspectSettings, DEFAULT_PROSPECT, row?.prospect),
+    ef_settings: readSection<TEfSettings>(ZEfSettings, DEFAULT_EF_SETTINGS, row?.ef),
+    prospect_settings: readSection<TProspectSettings>(ZProspectSettings, DEFAULT_PROSPECT_SETTINGS, row?.prospect),
   };
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 async function saveOrgSection(

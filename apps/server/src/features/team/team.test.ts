@@ -323,6 +323,32 @@ describe('team administration', () => {
     expect(isAppError(err) && err.extra.additional_info?.required_credits).toBe(5);
   });
 
+  it("shows a member today's allowance in their own profile, as the ledger counts it", async () => {
+    expect((await post('/admin/member/edit', owner.token, { member_id: analystId, daily_remaining: 3 })).status).toBe(200);
+    const profile = (await t.call({ method: 'GET', url: '/api/v1/user/profile', token: analystToken })).body.data;
+    expect(profile.limits.daily).toMatchObject({ limit: 3, remaining: 3 });
+    expect(profile.credits).toBe(3);
+    expect(profile.show_daily_limits).toBe(true);
+  });
+
+  it("gives members the organisation's default settings under their own choices, and later default changes still reach them", async () => {
+    const prefs = async (token: string) => (await t.call({ method: 'GET', url: '/api/v1/user_preferences', token })).body.data;
+    const putOrg = (url: string, payload: unknown) => t.call({ method: 'PUT', url: `/api/v1/admin/settings/${url}`, token: owner.token, payload: payload as Record<string, unknown> });
+    expect((await putOrg('email_finder', { include_role_email: false, strict_domain_check: false })).status).toBe(200);
+    expect((await putOrg('email_verifier', { gibberish_threshold_value: 'low' })).status).toBe(200);
+    expect((await prefs(analystToken)).ef_settings).toMatchObject({ include_role_email: false, strict_domain_check: false });
+    expect((await prefs(analystToken)).ev_settings.gibberish_threshold_value).toBe('low');
+
+    // The member's own choice wins over the default; a later default change to another field still applies.
+    const own = await t.call({ method: 'PUT', url: '/api/v1/user_preferences/email_finder_settings', token: analystToken, payload: { strict_domain_check: true } });
+    expect(own.body.data).toMatchObject({ include_role_email: false, strict_domain_check: true });
+    expect((await putOrg('email_finder', { include_role_email: true, strict_domain_check: false })).status).toBe(200);
+    expect((await prefs(analystToken)).ef_settings).toMatchObject({ include_role_email: true, strict_domain_check: true });
+    // Another organisation's members are untouched.
+    const otherPrefs = await t.call({ method: 'GET', url: '/api/v1/user_preferences', token: other.token });
+    expect(otherPrefs.body.data.ev_settings.gibberish_threshold_value).toBe('high');
+  });
+
   it('keeps the owner login working throughout', async () => {
     expect((await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'owner@team.test', password: TEST_PASSWORD } })).status).toBe(200);
   });

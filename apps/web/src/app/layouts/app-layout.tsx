@@ -36,6 +36,7 @@ import { signOutUser } from '../../lib/sign-out';
 import { useCreditsAndLimits } from '../../lib/user-queries';
 import { AnnouncementBar } from '../../features/announcements/components/announcement-bar';
 import { WelcomeModal } from '../../features/account/components/welcome-modal';
+import { findActiveMenuPath } from '../active-menu';
 import { BUILT_SCREENS } from '../built-screens';
 import { getMenuIcon } from './nav-icons';
 
@@ -44,10 +45,6 @@ const HEADER_HEIGHT = 60;
 function getInitials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
   return ((parts[0]?.[0] ?? 'U') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')).toUpperCase();
-}
-
-function isActivePath(path: string, pathname: string): boolean {
-  return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
 }
 
 /** The logged-in shell: header with credits and user menu, navbar with the role's menus, main area. */
@@ -63,6 +60,10 @@ export function AppLayout() {
   useCreditsAndLimits();
 
   const groups = useMemo(() => (role ? groupMenusByArea(visibleMenus(role, BUILT_SCREENS)) : []), [role]);
+  const activePath = findActiveMenuPath(
+    groups.flatMap((group) => group.entries.map((entry) => entry.path)),
+    location.pathname,
+  );
   const pricing = findMenuEntry('account', 'pricing');
   const canBuy = Boolean(role && pricing && pricing.roles.includes(role) && BUILT_SCREENS.has('account.pricing'));
 
@@ -173,7 +174,7 @@ export function AppLayout() {
                       to={entry.path}
                       label={entry.area === 'dashboard' ? 'Dashboard' : entry.label}
                       leftSection={<Icon size={18} stroke={1.7} />}
-                      active={isActivePath(entry.path, location.pathname)}
+                      active={entry.path === activePath}
                       onClick={close}
                       variant="light"
                       style={{ borderRadius: 8 }}

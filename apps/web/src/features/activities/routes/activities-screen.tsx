@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Card, Group, ScrollArea, Select, Table, Text, Title } from '@mantine/core';
+import { Card, Group, Select, Table, Text, Title } from '@mantine/core';
 import { ZActivityType, type TActivityType } from '@verilead/contracts';
 import { ActivityTypeBadge } from '../../../components/activity-type-badge';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
-import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { PagedTable, usePaging } from '../../../components/paged-table-footer';
 import { formatDateTime, humanizeKey } from '../../../lib/format';
 import { useActivities } from '../../../lib/user-queries';
 
@@ -13,8 +13,7 @@ const TYPE_OPTIONS = ZActivityType.options.map((type) => ({ value: type, label: 
 
 /** The log of the user's actions and jobs, paged. */
 export function ActivitiesScreen() {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(25);
+  const { page, limit, setPage, changeLimit } = usePaging();
   const [type, setType] = useState<TActivityType | null>(null);
   const activities = useActivities({ page, limit, type: type ?? undefined });
 
@@ -46,44 +45,36 @@ export function ActivitiesScreen() {
           <EmptyState title="No activity yet" description={type ? 'No activity of this type.' : 'Your logins, changes and jobs will be listed here.'} />
         ) : null}
         {activities.data && activities.data.total > 0 ? (
-          <>
-            <ScrollArea>
-              <Table verticalSpacing="sm" highlightOnHover miw={640} aria-label="Activities">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w={200}>When</Table.Th>
-                    <Table.Th w={170}>Type</Table.Th>
-                    <Table.Th>Description</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {activities.data.items.map((row) => (
-                    <Table.Tr key={row.id}>
-                      <Table.Td>
-                        <Text size="sm">{formatDateTime(row.created_at)}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <ActivityTypeBadge type={row.type} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{row.description}</Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-            <PagedTableFooter
-              page={page}
-              limit={limit}
-              total={activities.data.total}
-              onPageChange={setPage}
-              onLimitChange={(value) => {
-                setLimit(value);
-                setPage(1);
-              }}
-            />
-          </>
+          <PagedTable
+            label="Activities"
+            minWidth={640}
+            head={
+              <>
+                <Table.Th w={200}>When</Table.Th>
+                <Table.Th w={170}>Type</Table.Th>
+                <Table.Th>Description</Table.Th>
+              </>
+            }
+            page={page}
+            limit={limit}
+            total={activities.data.total}
+            onPageChange={setPage}
+            onLimitChange={changeLimit}
+          >
+            {activities.data.items.map((row) => (
+              <Table.Tr key={row.id}>
+                <Table.Td>
+                  <Text size="sm">{formatDateTime(row.created_at)}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <ActivityTypeBadge type={row.type} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{row.description}</Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </PagedTable>
         ) : null}
       </Card>
     </>

@@ -6,15 +6,14 @@ import type { TAppStatus } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
-import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { PagedTableFooter, usePaging } from '../../../components/paged-table-footer';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { useAppsList } from '../api/apps-api';
 import { AppStatusBadge } from '../components/app-status-badge';
 
 /** The organisation's apps: status, type, token hint, limits, usage. */
 export function AppsListScreen() {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(25);
+  const { page, limit, setPage, changeLimit } = usePaging();
   const [status, setStatus] = useState<TAppStatus | undefined>(undefined);
   const [search, setSearch] = useState('');
   const apps = useAppsList({ page, limit, status, search: search.trim() || undefined });
@@ -115,7 +114,7 @@ export function AppsListScreen() {
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>
-            <PagedTableFooter page={page} limit={limit} total={apps.data.total} onPageChange={setPage} onLimitChange={(l) => (setLimit(l), setPage(1))} />
+            <PagedTableFooter page={page} limit={limit} total={apps.data.total} onPageChange={setPage} onLimitChange={changeLimit} />
           </>
         )}
         {apps.isFetching && !apps.isPending ? (

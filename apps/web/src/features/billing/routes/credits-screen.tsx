@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Card, Group, ScrollArea, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconBuilding, IconCalendar, IconCoins, IconSunHigh } from '@tabler/icons-react';
 import dayjs from 'dayjs';
@@ -7,7 +7,7 @@ import { ZCreditTransactionKind, type TCreditTransactionKind } from '@verilead/c
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
-import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { PagedTable, usePaging } from '../../../components/paged-table-footer';
 import { StatCard } from '../../../components/stat-card';
 import { formatDateTime, formatLimitUsage, formatNumber, humanizeKey } from '../../../lib/format';
 import { useCreditsAndLimits } from '../../../lib/user-queries';
@@ -21,8 +21,7 @@ type TRange = [string | null, string | null];
 /** Balance, limits and the paged, filterable credits ledger. */
 export function CreditsScreen() {
   const credits = useCreditsAndLimits();
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(25);
+  const { page, limit, setPage, changeLimit } = usePaging();
   const [kind, setKind] = useState<TCreditTransactionKind | null>(null);
   const [range, setRange] = useState<TRange>([null, null]);
   const from = range[0] ? dayjs(range[0]).format('YYYY-MM-DD') : undefined;
@@ -107,66 +106,58 @@ export function CreditsScreen() {
           />
         ) : null}
         {transactions.data && transactions.data.total > 0 ? (
-          <>
-            <ScrollArea>
-              <Table verticalSpacing="sm" highlightOnHover striped={false} miw={760} aria-label="Credit transactions">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Date</Table.Th>
-                    <Table.Th>Kind</Table.Th>
-                    <Table.Th>Description</Table.Th>
-                    <Table.Th>Member</Table.Th>
-                    <Table.Th ta="right">Amount</Table.Th>
-                    <Table.Th ta="right">Balance</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {transactions.data.items.map((row) => (
-                    <Table.Tr key={row.id}>
-                      <Table.Td>
-                        <Text size="sm">{formatDateTime(row.created_at)}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={KIND_COLORS[row.kind]}>
-                          {humanizeKey(row.kind)}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{row.reason}</Text>
-                        {row.source_agent ? (
-                          <Text size="xs" c="dimmed">
-                            {humanizeKey(row.source_agent)}
-                          </Text>
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{row.user_name ?? '-'}</Text>
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Text size="sm" fw={600} c={row.amount < 0 ? 'red.7' : 'teal.7'}>
-                          {row.amount > 0 ? '+' : ''}
-                          {formatNumber(row.amount)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Text size="sm">{formatNumber(row.balance_after)}</Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-            <PagedTableFooter
-              page={page}
-              limit={limit}
-              total={transactions.data.total}
-              onPageChange={setPage}
-              onLimitChange={(value) => {
-                setLimit(value);
-                setPage(1);
-              }}
-            />
-          </>
+          <PagedTable
+            label="Credit transactions"
+            minWidth={760}
+            head={
+              <>
+                <Table.Th>Date</Table.Th>
+                <Table.Th>Kind</Table.Th>
+                <Table.Th>Description</Table.Th>
+                <Table.Th>Member</Table.Th>
+                <Table.Th ta="right">Amount</Table.Th>
+                <Table.Th ta="right">Balance</Table.Th>
+              </>
+            }
+            page={page}
+            limit={limit}
+            total={transactions.data.total}
+            onPageChange={setPage}
+            onLimitChange={changeLimit}
+          >
+            {transactions.data.items.map((row) => (
+              <Table.Tr key={row.id}>
+                <Table.Td>
+                  <Text size="sm">{formatDateTime(row.created_at)}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={KIND_COLORS[row.kind]}>
+                    {humanizeKey(row.kind)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{row.reason}</Text>
+                  {row.source_agent ? (
+                    <Text size="xs" c="dimmed">
+                      {humanizeKey(row.source_agent)}
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{row.user_name ?? '-'}</Text>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Text size="sm" fw={600} c={row.amount < 0 ? 'red.7' : 'teal.7'}>
+                    {row.amount > 0 ? '+' : ''}
+                    {formatNumber(row.amount)}
+                  </Text>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Text size="sm">{formatNumber(row.balance_after)}</Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </PagedTable>
         ) : null}
       </Card>
     </>

@@ -5,7 +5,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, WEB
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
-import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { PagedTableFooter, usePaging } from '../../../components/paged-table-footer';
 import { getErrorMessage } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { useDeleteWebhook, useEventLogs, useGenerateSecret, useRedeliver, useTestWebhook, useWebhookSecret, useWebhooks } from '../api/developer-api';
@@ -57,8 +57,7 @@ function SecretCard() {
 }
 
 function EventLogs({ webhooks }: { webhooks: TWebhook[] }) {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(25);
+  const { page, limit, setPage, changeLimit } = usePaging();
   const [webhookId, setWebhookId] = useState<string | null>(null);
   const [eventType, setEventType] = useState<string | null>(null);
   const [status, setStatus] = useState<TDeliveryStatus | null>(null);
@@ -152,7 +151,7 @@ function EventLogs({ webhooks }: { webhooks: TWebhook[] }) {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <PagedTableFooter page={page} limit={limit} total={logs.data.total} onPageChange={setPage} onLimitChange={(l) => (setLimit(l), setPage(1))} />
+          <PagedTableFooter page={page} limit={limit} total={logs.data.total} onPageChange={setPage} onLimitChange={changeLimit} />
         </>
       )}
     </Card>

@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Progress, Radio, SegmentedControl, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
+import { Radio, Stack } from '@mantine/core';
 import type { TDownloadFileType, TFinderDownloadFormat } from '@verilead/contracts';
+import { PrepareDownloadModal } from '../../../components/prepare-download-modal';
 import { usePreparedDownload, type TPreparedFile } from '../../../components/use-prepared-download';
-import { formatNumber } from '../../../lib/format';
 
 const FORMATS: { value: TFinderDownloadFormat; label: string; description: string }[] = [
   { value: 'all', label: 'All rows', description: 'Every row of your file with the address found (or not) and the confidence score' },
@@ -31,79 +30,29 @@ export function FinderDownloadModal({
   const [format, setFormat] = useState<TFinderDownloadFormat>('all');
   const [fileType, setFileType] = useState<TDownloadFileType>('csv');
   const prepared = usePreparedDownload();
-  const { download, ready, busy, error } = prepared;
-
-  const close = () => {
-    prepared.reset();
-    onClose();
-  };
 
   return (
-    <>
-      <Modal opened={opened} onClose={close} title={title} centered size="md">
-        <Stack gap="md">
-          {withFormats ? (
-            <Radio.Group label="Rows" value={format} onChange={(value) => setFormat(FORMATS.find((item) => item.value === value)?.value ?? 'all')}>
-              <Stack gap="xs" mt="xs">
-                {FORMATS.map((item) => (
-                  <Radio key={item.value} value={item.value} label={item.label} description={item.description} disabled={busy} />
-                ))}
-              </Stack>
-            </Radio.Group>
-          ) : null}
-          <Stack gap={6}>
-            <Text size="sm" fw={500}>
-              File type
-            </Text>
-            <SegmentedControl
-              value={fileType}
-              onChange={(value) => setFileType(value === 'xlsx' ? 'xlsx' : 'csv')}
-              data={[
-                { value: 'csv', label: 'CSV' },
-                { value: 'xlsx', label: 'XLSX' },
-              ]}
-              w={200}
-              disabled={busy}
-              aria-label="File type"
-            />
+    <PrepareDownloadModal
+      prepared={prepared}
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      size="md"
+      fileType={fileType}
+      onFileTypeChange={setFileType}
+      progressLabel="Download progress"
+      readyTestId="download-ready"
+      onDownload={() => void prepared.run((signal) => start({ format, fileType }, signal))}
+    >
+      {withFormats ? (
+        <Radio.Group label="Rows" value={format} onChange={(value) => setFormat(FORMATS.find((item) => item.value === value)?.value ?? 'all')}>
+          <Stack gap="xs" mt="xs">
+            {FORMATS.map((item) => (
+              <Radio key={item.value} value={item.value} label={item.label} description={item.description} disabled={prepared.busy} />
+            ))}
           </Stack>
-          {download && !ready && !error ? (
-            <Stack gap={4}>
-              <Progress value={Math.max(download.progress ?? 0, 5)} striped animated aria-label="Download progress" />
-              <Text size="xs" c="dimmed">
-                Preparing the file... {download.progress ?? 0}%
-              </Text>
-            </Stack>
-          ) : null}
-          {ready ? (
-            <Alert color="teal" variant="light" title="Your file is ready" icon={<IconDownload size={18} />}>
-              <Group justify="space-between" wrap="wrap" gap="xs">
-                <Text size="sm" data-testid="download-ready">
-                  {ready.file_name}
-                  {ready.rows !== null ? ` · ${formatNumber(ready.rows)} rows` : ''}
-                </Text>
-                <Button component="a" href={ready.download_url ?? undefined} download={ready.file_name} size="xs" variant="light" color="teal">
-                  Download again
-                </Button>
-              </Group>
-            </Alert>
-          ) : null}
-          {error ? (
-            <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The download could not be prepared" role="alert">
-              {error}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {ready ? 'Close' : 'Cancel'}
-            </Button>
-            <Button leftSection={<IconDownload size={16} />} loading={busy} onClick={() => void prepared.run((signal) => start({ format, fileType }, signal))}>
-              Download
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-      {prepared.blockedModal}
-    </>
+        </Radio.Group>
+      ) : null}
+    </PrepareDownloadModal>
   );
 }

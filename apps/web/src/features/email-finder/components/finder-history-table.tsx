@@ -4,9 +4,9 @@ import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { PAGE_SIZES, type TFinderStatus } from '@verilead/contracts';
+import type { TFinderStatus } from '@verilead/contracts';
 import { LoadingScreen } from '../../../components/loading-screen';
-import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { PagedTableFooter, usePaging } from '../../../components/paged-table-footer';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { formatDateTime } from '../../../lib/format';
 import { startHistoryDownload, useFinderHistory } from '../api/email-finder-api';
@@ -17,8 +17,7 @@ type TStatusFilter = 'all' | TFinderStatus;
 
 /** Past finds of the organisation: paged, searchable, filtered by status and date, downloadable. */
 export function FinderHistoryTable() {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState<number>(PAGE_SIZES[0]);
+  const { page, limit, setPage, changeLimit } = usePaging();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [status, setStatus] = useState<TStatusFilter>('all');
@@ -164,10 +163,7 @@ export function FinderHistoryTable() {
             limit={limit}
             total={history.data.total}
             onPageChange={setPage}
-            onLimitChange={(value) => {
-              setLimit(value);
-              setPage(1);
-            }}
+            onLimitChange={changeLimit}
           />
         </>
       ) : null}

@@ -1,15 +1,10 @@
-import type { ReactNode } from 'react';
-import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { DonutChart } from '@mantine/charts';
 import { IconBriefcase, IconCircleCheck, IconCircleX, IconGauge, IconListNumbers, IconReceipt, IconUsers } from '@tabler/icons-react';
 import type { TFinderStats } from '@verilead/contracts';
-import { StatCard } from '../../../components/stat-card';
+import { MetricCards, ResultBreakdownCard, type TMetric } from '../../../components/result-breakdown';
 import { formatNumber } from '../../../lib/format';
 
-type TMetric = { key: keyof TFinderStats; label: string; icon: ReactNode; color: string; format?: (value: number) => string; hint?: string };
-
 /** The spec's finder metrics. */
-const METRICS: TMetric[] = [
+const METRICS: TMetric<keyof TFinderStats>[] = [
   { key: 'total', label: 'Total', icon: <IconListNumbers size={22} />, color: 'indigo', hint: 'People searched' },
   { key: 'found', label: 'Found', icon: <IconCircleCheck size={22} />, color: 'teal' },
   { key: 'not_found', label: 'Not found', icon: <IconCircleX size={22} />, color: 'gray', hint: 'Not billed' },
@@ -20,15 +15,7 @@ const METRICS: TMetric[] = [
 ];
 
 export function FinderStatCards({ stats }: { stats: TFinderStats }) {
-  return (
-    <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md" aria-label="Finder metrics">
-      {METRICS.map((metric) => (
-        <div key={metric.key} data-testid={`stat-${metric.key}`}>
-          <StatCard label={metric.label} value={metric.format ? metric.format(stats[metric.key]) : formatNumber(stats[metric.key])} hint={metric.hint} icon={metric.icon} color={metric.color} />
-        </div>
-      ))}
-    </SimpleGrid>
-  );
+  return <MetricCards metrics={METRICS} stats={stats} cols={{ base: 1, xs: 2, md: 4 }} label="Finder metrics" />;
 }
 
 /** Found (confirmed / catch-all guesses), not found and still waiting, as a donut with a legend. */
@@ -43,35 +30,11 @@ export function FinderResultChart({ stats, pending }: { stats: TFinderStats; pen
   const data = slices.filter((slice) => slice.value > 0);
   const sum = data.reduce((total, slice) => total + slice.value, 0);
   return (
-    <Card padding="lg">
-      <Title order={4} fz={16} mb="md">
-        Result breakdown
-      </Title>
-      {sum === 0 ? (
-        <Text size="sm" c="dimmed">
-          No results yet.
-        </Text>
-      ) : (
-        <Group gap="xl" wrap="wrap" align="center">
-          <DonutChart data={data} size={190} thickness={28} withTooltip chartLabel={`${formatNumber(sum)} people`} aria-label="Result breakdown chart" />
-          <Stack gap={6}>
-            {slices.map((slice) => (
-              <Group key={slice.name} gap="xs" wrap="nowrap">
-                <span style={{ width: 12, height: 12, borderRadius: 3, background: `var(--mantine-color-${slice.color.replace('.', '-')})`, display: 'inline-block' }} />
-                <Text size="sm" w={170}>
-                  {slice.name}
-                </Text>
-                <Text size="sm" fw={600}>
-                  {formatNumber(slice.value)}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {sum > 0 ? `${Math.round((slice.value / sum) * 1000) / 10}%` : ''}
-                </Text>
-              </Group>
-            ))}
-          </Stack>
-        </Group>
-      )}
-    </Card>
+    <ResultBreakdownCard
+      data={data}
+      chartLabel={`${formatNumber(sum)} people`}
+      legendWidth={170}
+      legend={slices.map((slice) => ({ ...slice, share: sum > 0 ? `${Math.round((slice.value / sum) * 1000) / 10}%` : '' }))}
+    />
   );
 }

@@ -1,9 +1,8 @@
-import { ActionIcon, Anchor, Button, Group, Menu, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { IconDots, IconDownload, IconPlayerStop, IconPlus, IconTrash, IconUserSearch } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Table, Text } from '@mantine/core';
+import { IconUserSearch } from '@tabler/icons-react';
 import type { TFinderList, TFinderListState } from '@verilead/contracts';
-import { ListTableCard, useListTableState, type TListStateFilter } from '../../../components/list-table-card';
-import { PageHeader } from '../../../components/page-header';
+import { ListTablePage, useListTableState, type TListStateFilter } from '../../../components/list-table-page';
+import { ListNameCell, ListRowActionsCell, ListStateCell } from '../../../components/list-table-row';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { useFinderLists } from '../api/email-finder-api';
 import { FinderListStateBadge } from '../components/finder-list-state-badge';
@@ -22,20 +21,12 @@ function FinderListRow({ list, actions }: { list: TFinderList; actions: ReturnTy
   const detail = `/email_finder/lists/${list.id}`;
   return (
     <Table.Tr data-testid="list-row">
-      <Table.Td maw={280}>
-        <Anchor component={Link} to={detail} fw={600} size="sm" style={{ display: 'block' }} truncate>
-          {list.name}
-        </Anchor>
-        <Text size="xs" c="dimmed" truncate>
-          {list.file_name}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        <Stack gap={4}>
-          <FinderListStateBadge list={list} />
-          {list.state === 'in_progress' ? <Progress value={list.progress} size="sm" w={90} aria-label={`Search progress of ${list.name}`} /> : null}
-        </Stack>
-      </Table.Td>
+      <ListNameCell detailPath={detail} name={list.name} fileName={list.file_name} />
+      <ListStateCell
+        badge={<FinderListStateBadge list={list} />}
+        progress={list.state === 'in_progress' ? list.progress : null}
+        progressLabel={`Search progress of ${list.name}`}
+      />
       <Table.Td ta="right">{formatNumber(list.counts.rows)}</Table.Td>
       <Table.Td ta="right">{formatNumber(list.stats.found)}</Table.Td>
       <Table.Td ta="right">{formatNumber(list.stats.not_found)}</Table.Td>
@@ -43,52 +34,14 @@ function FinderListRow({ list, actions }: { list: TFinderList; actions: ReturnTy
       <Table.Td>
         <Text size="xs">{formatDateTime(list.created_at)}</Text>
       </Table.Td>
-      <Table.Td>
-        <Group gap={4} justify="flex-end" wrap="nowrap">
-          {canFindEmails(list) ? (
-            <Button size="compact-sm" leftSection={<IconUserSearch size={14} />} onClick={() => actions.find(list)}>
-              Find
-            </Button>
-          ) : null}
-          {canCancelFinderList(list) ? (
-            <Button size="compact-sm" color="red" variant="light" leftSection={<IconPlayerStop size={14} />} onClick={() => actions.cancel(list)}>
-              Cancel
-            </Button>
-          ) : null}
-          {canDownloadFinderList(list) && !canFindEmails(list) ? (
-            <Tooltip label="Download results" withArrow>
-              <ActionIcon variant="light" onClick={() => actions.download(list)} aria-label={`Download ${list.name}`}>
-                <IconDownload size={16} />
-              </ActionIcon>
-            </Tooltip>
-          ) : null}
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="subtle" color="gray" aria-label={`More actions for ${list.name}`}>
-                <IconDots size={16} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item component={Link} to={detail}>
-                Open
-              </Menu.Item>
-              <Menu.Item leftSection={<IconUserSearch size={14} />} disabled={!canFindEmails(list)} onClick={() => actions.find(list)}>
-                Find addresses
-              </Menu.Item>
-              <Menu.Item leftSection={<IconPlayerStop size={14} />} disabled={!canCancelFinderList(list)} onClick={() => actions.cancel(list)}>
-                Cancel
-              </Menu.Item>
-              <Menu.Item leftSection={<IconDownload size={14} />} disabled={!canDownloadFinderList(list)} onClick={() => actions.download(list)}>
-                Download
-              </Menu.Item>
-              <Menu.Divider />
-              <Menu.Item color="red" leftSection={<IconTrash size={14} />} disabled={list.state === 'in_progress'} onClick={() => actions.remove(list)}>
-                Remove
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        </Group>
-      </Table.Td>
+      <ListRowActionsCell
+        name={list.name}
+        detailPath={detail}
+        start={{ label: 'Find', menuLabel: 'Find addresses', icon: IconUserSearch, enabled: canFindEmails(list), onClick: () => actions.find(list) }}
+        cancel={{ enabled: canCancelFinderList(list), onClick: () => actions.cancel(list) }}
+        fetch={{ label: 'Download', enabled: canDownloadFinderList(list), onClick: () => actions.download(list) }}
+        remove={{ disabled: list.state === 'in_progress', onClick: () => actions.remove(list) }}
+      />
     </Table.Tr>
   );
 }
@@ -100,38 +53,29 @@ export function FinderListsScreen() {
   const lists = useFinderLists(table.params);
 
   return (
-    <>
-      <PageHeader
-        title="Lists"
-        description="Your people lists: find their addresses, follow progress and download the results."
-        actions={
-          <Button component={Link} to="/email_finder/add_list" leftSection={<IconPlus size={16} />}>
-            Add list
-          </Button>
-        }
-      />
-      <ListTableCard
-        table={table}
-        query={lists}
-        addListPath="/email_finder/add_list"
-        emptyDescription="Upload a CSV or XLSX file of people to find their addresses in bulk."
-        tableLabel="Email finder lists"
-        minWidth={880}
-        head={
-          <>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th ta="right">Rows</Table.Th>
-            <Table.Th ta="right">Found</Table.Th>
-            <Table.Th ta="right">Not found</Table.Th>
-            <Table.Th ta="right">Confidence</Table.Th>
-            <Table.Th>Uploaded</Table.Th>
-            <Table.Th ta="right">Actions</Table.Th>
-          </>
-        }
-        renderRow={(list) => <FinderListRow key={list.id} list={list} actions={actions} />}
-      />
+    <ListTablePage
+      description="Your people lists: find their addresses, follow progress and download the results."
+      table={table}
+      query={lists}
+      addListPath="/email_finder/add_list"
+      emptyDescription="Upload a CSV or XLSX file of people to find their addresses in bulk."
+      tableLabel="Email finder lists"
+      minWidth={880}
+      head={
+        <>
+          <Table.Th>Name</Table.Th>
+          <Table.Th>State</Table.Th>
+          <Table.Th ta="right">Rows</Table.Th>
+          <Table.Th ta="right">Found</Table.Th>
+          <Table.Th ta="right">Not found</Table.Th>
+          <Table.Th ta="right">Confidence</Table.Th>
+          <Table.Th>Uploaded</Table.Th>
+          <Table.Th ta="right">Actions</Table.Th>
+        </>
+      }
+      renderRow={(list) => <FinderListRow key={list.id} list={list} actions={actions} />}
+    >
       {actions.dialogs}
-    </>
+    </ListTablePage>
   );
 }

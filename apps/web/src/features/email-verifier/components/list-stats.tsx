@@ -1,6 +1,3 @@
-import type { ReactNode } from 'react';
-import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { DonutChart } from '@mantine/charts';
 import {
   IconAlertOctagon,
   IconAt,
@@ -19,12 +16,10 @@ import {
   IconUsers,
 } from '@tabler/icons-react';
 import type { TVerifyStats } from '@verilead/contracts';
-import { StatCard } from '../../../components/stat-card';
+import { MetricCards, ResultBreakdownCard, type TLegendItem, type TMetric } from '../../../components/result-breakdown';
 import { formatNumber } from '../../../lib/format';
 
-type TMetric = { key: keyof TVerifyStats; label: string; icon: ReactNode; color: string; format?: (value: number) => string; hint?: string };
-
-const METRICS: TMetric[] = [
+const METRICS: TMetric<keyof TVerifyStats>[] = [
   { key: 'total', label: 'Total', icon: <IconListNumbers size={22} />, color: 'indigo', hint: 'Rows read from the file' },
   { key: 'valid', label: 'Valid', icon: <IconCircleCheck size={22} />, color: 'teal' },
   { key: 'invalid', label: 'Invalid', icon: <IconCircleX size={22} />, color: 'red' },
@@ -60,15 +55,7 @@ const SLICES: { key: 'valid' | 'invalid' | 'catch_all' | 'unknown' | 'duplicate'
 
 /** The spec's stats metrics as stat cards. */
 export function ListStatCards({ stats }: { stats: TVerifyStats }) {
-  return (
-    <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md" aria-label="List statistics">
-      {METRICS.map((metric) => (
-        <div key={metric.key} data-testid={`stat-${metric.key}`}>
-          <StatCard label={metric.label} value={metric.format ? metric.format(stats[metric.key]) : formatNumber(stats[metric.key])} hint={metric.hint} icon={metric.icon} color={metric.color} />
-        </div>
-      ))}
-    </SimpleGrid>
-  );
+  return <MetricCards metrics={METRICS} stats={stats} cols={{ base: 1, xs: 2, md: 3 }} label="List statistics" />;
 }
 
 /** Result split as a donut with a legend; `pending` counts addresses still waiting for a result. */
@@ -77,48 +64,12 @@ export function ListResultChart({ stats, pending = 0 }: { stats: TVerifyStats; p
     ...SLICES.map((slice) => ({ name: slice.label, value: stats[slice.key], color: slice.color })),
     { name: 'Not verified yet', value: pending, color: 'gray.2' },
   ].filter((cell) => cell.value > 0);
-  const sum = data.reduce((total, cell) => total + cell.value, 0);
-  return (
-    <Card padding="lg">
-      <Title order={4} fz={16} mb="md">
-        Result breakdown
-      </Title>
-      {sum === 0 ? (
-        <Text size="sm" c="dimmed">
-          No results yet.
-        </Text>
-      ) : (
-        <Group gap="xl" wrap="wrap" align="center">
-          <DonutChart data={data} size={190} thickness={28} withTooltip chartLabel={`${formatNumber(stats.total)} rows`} aria-label="Result breakdown chart" />
-          <Stack gap={6}>
-            {SLICES.map((slice) => (
-              <Group key={slice.key} gap="xs" wrap="nowrap">
-                <span style={{ width: 12, height: 12, borderRadius: 3, background: `var(--mantine-color-${slice.color.replace('.', '-')})`, display: 'inline-block' }} />
-                <Text size="sm" w={110}>
-                  {slice.label}
-                </Text>
-                <Text size="sm" fw={600}>
-                  {formatNumber(stats[slice.key])}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {stats.total > 0 ? `${Math.round((stats[slice.key] / stats.total) * 1000) / 10}%` : ''}
-                </Text>
-              </Group>
-            ))}
-            {pending > 0 ? (
-              <Group gap="xs" wrap="nowrap">
-                <span style={{ width: 12, height: 12, borderRadius: 3, background: 'var(--mantine-color-gray-2)', display: 'inline-block' }} />
-                <Text size="sm" w={110}>
-                  Not verified yet
-                </Text>
-                <Text size="sm" fw={600}>
-                  {formatNumber(pending)}
-                </Text>
-              </Group>
-            ) : null}
-          </Stack>
-        </Group>
-      )}
-    </Card>
-  );
+  const legend: TLegendItem[] = SLICES.map((slice) => ({
+    name: slice.label,
+    value: stats[slice.key],
+    color: slice.color,
+    share: stats.total > 0 ? `${Math.round((stats[slice.key] / stats.total) * 1000) / 10}%` : '',
+  }));
+  if (pending > 0) legend.push({ name: 'Not verified yet', value: pending, color: 'gray.2' });
+  return <ResultBreakdownCard data={data} chartLabel={`${formatNumber(stats.total)} rows`} legendWidth={110} legend={legend} />;
 }

@@ -1,9 +1,8 @@
-import { ActionIcon, Anchor, Button, Group, Menu, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { IconDots, IconDownload, IconPlayerStop, IconPlus, IconShieldCheck, IconTrash } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Table, Text } from '@mantine/core';
+import { IconShieldCheck } from '@tabler/icons-react';
 import type { TVerifyList, TVerifyListState } from '@verilead/contracts';
-import { ListTableCard, useListTableState, type TListStateFilter } from '../../../components/list-table-card';
-import { PageHeader } from '../../../components/page-header';
+import { ListTablePage, useListTableState, type TListStateFilter } from '../../../components/list-table-page';
+import { ListNameCell, ListRowActionsCell, ListStateCell } from '../../../components/list-table-row';
 import { formatDateTime, formatNumber, humanizeKey } from '../../../lib/format';
 import { useVerifyLists } from '../api/email-verifier-api';
 import { ListStateBadge } from '../components/list-state-badge';
@@ -22,23 +21,15 @@ function ListRow({ list, actions }: { list: TVerifyList; actions: ReturnType<typ
   const detail = `/email_verifier/lists/${list.id}`;
   return (
     <Table.Tr data-testid="list-row">
-      <Table.Td maw={280}>
-        <Anchor component={Link} to={detail} fw={600} size="sm" style={{ display: 'block' }} truncate>
-          {list.name}
-        </Anchor>
-        <Text size="xs" c="dimmed" truncate>
-          {list.file_name}
-        </Text>
-      </Table.Td>
+      <ListNameCell detailPath={detail} name={list.name} fileName={list.file_name} />
       <Table.Td>
         <Text size="sm">{humanizeKey(list.source)}</Text>
       </Table.Td>
-      <Table.Td>
-        <Stack gap={4}>
-          <ListStateBadge list={list} />
-          {list.state === 'in_progress' ? <Progress value={list.progress} size="sm" w={90} aria-label={`Verification progress of ${list.name}`} /> : null}
-        </Stack>
-      </Table.Td>
+      <ListStateCell
+        badge={<ListStateBadge list={list} />}
+        progress={list.state === 'in_progress' ? list.progress : null}
+        progressLabel={`Verification progress of ${list.name}`}
+      />
       <Table.Td ta="right">{formatNumber(list.counts.rows)}</Table.Td>
       <Table.Td ta="right">{formatNumber(list.stats.valid)}</Table.Td>
       <Table.Td ta="right">{formatNumber(list.stats.invalid)}</Table.Td>
@@ -46,52 +37,14 @@ function ListRow({ list, actions }: { list: TVerifyList; actions: ReturnType<typ
       <Table.Td>
         <Text size="xs">{formatDateTime(list.created_at)}</Text>
       </Table.Td>
-      <Table.Td>
-        <Group gap={4} justify="flex-end" wrap="nowrap">
-          {canVerifyList(list) ? (
-            <Button size="compact-sm" leftSection={<IconShieldCheck size={14} />} onClick={() => actions.verify(list)}>
-              Verify
-            </Button>
-          ) : null}
-          {canCancelList(list) ? (
-            <Button size="compact-sm" color="red" variant="light" leftSection={<IconPlayerStop size={14} />} onClick={() => actions.cancel(list)}>
-              Cancel
-            </Button>
-          ) : null}
-          {canExportList(list) && !canVerifyList(list) ? (
-            <Tooltip label="Download results" withArrow>
-              <ActionIcon variant="light" onClick={() => actions.exportList(list)} aria-label={`Export ${list.name}`}>
-                <IconDownload size={16} />
-              </ActionIcon>
-            </Tooltip>
-          ) : null}
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="subtle" color="gray" aria-label={`More actions for ${list.name}`}>
-                <IconDots size={16} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item component={Link} to={detail}>
-                Open
-              </Menu.Item>
-              <Menu.Item leftSection={<IconShieldCheck size={14} />} disabled={!canVerifyList(list)} onClick={() => actions.verify(list)}>
-                Verify
-              </Menu.Item>
-              <Menu.Item leftSection={<IconPlayerStop size={14} />} disabled={!canCancelList(list)} onClick={() => actions.cancel(list)}>
-                Cancel
-              </Menu.Item>
-              <Menu.Item leftSection={<IconDownload size={14} />} disabled={!canExportList(list)} onClick={() => actions.exportList(list)}>
-                Export
-              </Menu.Item>
-              <Menu.Divider />
-              <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => actions.remove(list)}>
-                Remove
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        </Group>
-      </Table.Td>
+      <ListRowActionsCell
+        name={list.name}
+        detailPath={detail}
+        start={{ label: 'Verify', menuLabel: 'Verify', icon: IconShieldCheck, enabled: canVerifyList(list), onClick: () => actions.verify(list) }}
+        cancel={{ enabled: canCancelList(list), onClick: () => actions.cancel(list) }}
+        fetch={{ label: 'Export', enabled: canExportList(list), onClick: () => actions.exportList(list) }}
+        remove={{ onClick: () => actions.remove(list) }}
+      />
     </Table.Tr>
   );
 }
@@ -103,39 +56,30 @@ export function ListsScreen() {
   const lists = useVerifyLists(table.params);
 
   return (
-    <>
-      <PageHeader
-        title="Lists"
-        description="Your uploaded lists: verify them, follow progress and download the results."
-        actions={
-          <Button component={Link} to="/email_verifier/add_list" leftSection={<IconPlus size={16} />}>
-            Add list
-          </Button>
-        }
-      />
-      <ListTableCard
-        table={table}
-        query={lists}
-        addListPath="/email_verifier/add_list"
-        emptyDescription="Upload a CSV, XLSX or TXT file to verify it in bulk."
-        tableLabel="Email verifier lists"
-        minWidth={900}
-        head={
-          <>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Source</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th ta="right">Rows</Table.Th>
-            <Table.Th ta="right">Valid</Table.Th>
-            <Table.Th ta="right">Invalid</Table.Th>
-            <Table.Th ta="right">Duplicates</Table.Th>
-            <Table.Th>Uploaded</Table.Th>
-            <Table.Th ta="right">Actions</Table.Th>
-          </>
-        }
-        renderRow={(list) => <ListRow key={list.id} list={list} actions={actions} />}
-      />
+    <ListTablePage
+      description="Your uploaded lists: verify them, follow progress and download the results."
+      table={table}
+      query={lists}
+      addListPath="/email_verifier/add_list"
+      emptyDescription="Upload a CSV, XLSX or TXT file to verify it in bulk."
+      tableLabel="Email verifier lists"
+      minWidth={900}
+      head={
+        <>
+          <Table.Th>Name</Table.Th>
+          <Table.Th>Source</Table.Th>
+          <Table.Th>State</Table.Th>
+          <Table.Th ta="right">Rows</Table.Th>
+          <Table.Th ta="right">Valid</Table.Th>
+          <Table.Th ta="right">Invalid</Table.Th>
+          <Table.Th ta="right">Duplicates</Table.Th>
+          <Table.Th>Uploaded</Table.Th>
+          <Table.Th ta="right">Actions</Table.Th>
+        </>
+      }
+      renderRow={(list) => <ListRow key={list.id} list={list} actions={actions} />}
+    >
       {actions.dialogs}
-    </>
+    </ListTablePage>
   );
 }

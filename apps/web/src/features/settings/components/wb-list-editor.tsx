@@ -3,7 +3,7 @@ import { ActionIcon, Alert, Badge, Button, Card, Group, SegmentedControl, Stack,
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { COMMA_LIST_LIMIT, type TWbListType } from '@verilead/contracts';
-import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { PagedTableFooter, usePaging } from '../../../components/paged-table-footer';
 import { ErrorState } from '../../../components/state-views';
 import { getErrorMessage } from '../../../lib/api-error';
 import { formatDateTime, formatNumber } from '../../../lib/format';
@@ -26,8 +26,7 @@ export function WbListEditor() {
   const [note, setNote] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(25);
+  const { page, limit, setPage, changeLimit } = usePaging();
   const list = useWbList({ list_type: listType, search: debounced || undefined, page, limit });
   const update = useWbListUpdate();
   const current = list.data?.items.map((item) => item.value) ?? [];
@@ -167,7 +166,7 @@ export function WbListEditor() {
                   ))}
                 </Table.Tbody>
               </Table>
-              <PagedTableFooter page={page} limit={limit} total={list.data.total} onPageChange={setPage} onLimitChange={(value) => { setLimit(value); setPage(1); }} />
+              <PagedTableFooter page={page} limit={limit} total={list.data.total} onPageChange={setPage} onLimitChange={changeLimit} />
             </>
           )
         ) : null}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Button, Drawer, Group, MultiSelect, ScrollArea, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Drawer, Group, MultiSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconUserMinus, IconUserPlus } from '@tabler/icons-react';
 import { ZTeamName, type TTeam } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
-import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { PagedTable, usePaging } from '../../../components/paged-table-footer';
 import { getErrorMessage } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
 import { useEditTeam, useTeamMembers } from '../api/team-api';
@@ -69,8 +69,7 @@ function AddTeamMembers({ team, currentIds }: { team: TTeam; currentIds: Readonl
 }
 
 function TeamDetails({ team }: { team: TTeam }) {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(25);
+  const { page, limit, setPage, changeLimit } = usePaging();
   const members = useTeamMembers({ team_id: team.id, page, limit });
   const edit = useEditTeam();
   const current = members.data?.team ?? team;
@@ -97,61 +96,55 @@ function TeamDetails({ team }: { team: TTeam }) {
           <EmptyState title="No members in this team" description="Add members above; a member belongs to one team at a time." />
         ) : null}
         {members.data && members.data.total > 0 ? (
-          <>
-            <ScrollArea>
-              <Table verticalSpacing="xs" aria-label="Team members" miw={520}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Member</Table.Th>
-                    <Table.Th>Role</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {members.data.items.map((member) => (
-                    <Table.Tr key={member.member_id}>
-                      <Table.Td>
-                        <Text size="sm" fw={600}>
-                          {member.name}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {member.email}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <RoleBadge role={member.role} />
-                      </Table.Td>
-                      <Table.Td>
-                        <MemberStatusBadge status={member.status} />
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Button
-                          variant="subtle"
-                          color="red"
-                          size="xs"
-                          leftSection={<IconUserMinus size={14} />}
-                          onClick={() => void removeFromTeam(member.member_id, member.email)}
-                        >
-                          Remove from team
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-            <PagedTableFooter
-              page={page}
-              limit={limit}
-              total={members.data.total}
-              onPageChange={setPage}
-              onLimitChange={(value) => {
-                setLimit(value);
-                setPage(1);
-              }}
-            />
-          </>
+          <PagedTable
+            label="Team members"
+            verticalSpacing="xs"
+            highlightOnHover={false}
+            minWidth={520}
+            head={
+              <>
+                <Table.Th>Member</Table.Th>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th />
+              </>
+            }
+            page={page}
+            limit={limit}
+            total={members.data.total}
+            onPageChange={setPage}
+            onLimitChange={changeLimit}
+          >
+            {members.data.items.map((member) => (
+              <Table.Tr key={member.member_id}>
+                <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {member.name}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {member.email}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <RoleBadge role={member.role} />
+                </Table.Td>
+                <Table.Td>
+                  <MemberStatusBadge status={member.status} />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Button
+                    variant="subtle"
+                    color="red"
+                    size="xs"
+                    leftSection={<IconUserMinus size={14} />}
+                    onClick={() => void removeFromTeam(member.member_id, member.email)}
+                  >
+                    Remove from team
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </PagedTable>
         ) : null}
       </Stack>
     </Stack>

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, Group, ScrollArea, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch, IconUsersGroup, IconUsersPlus } from '@tabler/icons-react';
 import type { TTeam } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
-import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { PagedTable, usePaging } from '../../../components/paged-table-footer';
 import { formatDate, formatNumber } from '../../../lib/format';
 import { useTeams } from '../api/team-api';
 import { TeamDrawer } from './team-drawer';
@@ -12,8 +12,7 @@ import { CreateTeamModal } from './team-form-modal';
 
 /** Teams of the organisation: list, create, open one to see and change its members. */
 export function TeamsPanel() {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(25);
+  const { page, limit, setPage, changeLimit } = usePaging();
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [creating, setCreating] = useState(false);
@@ -26,7 +25,7 @@ export function TeamsPanel() {
       setPage(1);
     }, 300);
     return () => clearTimeout(timer);
-  }, [searchInput]);
+  }, [searchInput, setPage]);
 
   return (
     <Card>
@@ -63,55 +62,47 @@ export function TeamsPanel() {
           />
         ) : null}
         {teams.data && teams.data.total > 0 ? (
-          <>
-            <ScrollArea>
-              <Table verticalSpacing="sm" highlightOnHover aria-label="Teams" miw={560}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Team</Table.Th>
-                    <Table.Th>Members</Table.Th>
-                    <Table.Th>Created</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {teams.data.items.map((team) => (
-                    <Table.Tr key={team.id}>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <IconUsersGroup size={16} color="var(--mantine-color-indigo-6)" />
-                          <Text size="sm" fw={600}>
-                            {team.name}
-                          </Text>
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{formatNumber(team.member_count)}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{formatDate(team.created_on)}</Text>
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Button variant="subtle" size="xs" onClick={() => setOpenTeam(team)}>
-                          Edit team
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-            <PagedTableFooter
-              page={page}
-              limit={limit}
-              total={teams.data.total}
-              onPageChange={setPage}
-              onLimitChange={(value) => {
-                setLimit(value);
-                setPage(1);
-              }}
-            />
-          </>
+          <PagedTable
+            label="Teams"
+            minWidth={560}
+            head={
+              <>
+                <Table.Th>Team</Table.Th>
+                <Table.Th>Members</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th />
+              </>
+            }
+            page={page}
+            limit={limit}
+            total={teams.data.total}
+            onPageChange={setPage}
+            onLimitChange={changeLimit}
+          >
+            {teams.data.items.map((team) => (
+              <Table.Tr key={team.id}>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <IconUsersGroup size={16} color="var(--mantine-color-indigo-6)" />
+                    <Text size="sm" fw={600}>
+                      {team.name}
+                    </Text>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{formatNumber(team.member_count)}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{formatDate(team.created_on)}</Text>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Button variant="subtle" size="xs" onClick={() => setOpenTeam(team)}>
+                    Edit team
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </PagedTable>
         ) : null}
       </Stack>
       <CreateTeamModal opened={creating} onClose={() => setCreating(false)} />

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { findActiveMenuPath } from './active-menu';
+
+const PATHS = ['/', '/settings', '/settings/email_verifier', '/admin', '/admin/email_verifier', '/email_verifier/lists'];
+
+describe('findActiveMenuPath', () => {
+  it('picks the longest menu path a screen falls under, and only one', () => {
+    expect(findActiveMenuPath(PATHS, '/settings/email_verifier')).toBe('/settings/email_verifier');
+    expect(findActiveMenuPath(PATHS, '/settings')).toBe('/settings');
+    expect(findActiveMenuPath(PATHS, '/admin/email_verifier')).toBe('/admin/email_verifier');
+    expect(findActiveMenuPath(PATHS, '/email_verifier/lists/123')).toBe('/email_verifier/lists');
+  });
+
+  it('matches the dashboard only on / and nothing for unrelated paths', () => {
+    expect(findActiveMenuPath(PATHS, '/')).toBe('/');
+    expect(findActiveMenuPath(PATHS, '/activities')).toBeNull();
+    expect(findActiveMenuPath(PATHS, '/settingsx')).toBeNull();
+  });
+});
