@@ -91,7 +91,7 @@ test.describe('email verifier', () => {
     await expect(page.getByTestId('smtp-transcript')).toContainText('RCPT TO:<alice@strict.test>');
   });
 
-  test('a list with duplicates and bad rows is counted, costed, verified to 100% and downloaded in every format', async ({ page, request }) => {
+  test('a list with duplicates and bad rows is counted, costed, verified to 100% and downloaded in every format, custom columns included', async ({ page, request }) => {
     await logInThroughForm(page, DEMO_USERS.owner);
     const listId = await uploadList(page, writeCsv('leads.csv', LIST_ROWS));
 
@@ -119,6 +119,23 @@ test.describe('email verifier', () => {
       ['bob@@strict.test', 'john.smith@gmial.com', 'no.such.user@strict.test', 'not-an-email'].sort(),
     );
     expect(await csvEmails(await downloadFormat(page, 'Deliverables with risk'))).toEqual(['anyone@acceptall.test', 'grace@policy.test']);
+    // Custom: every row, with the columns the user chose.
+    await page.getByRole('button', { name: 'Export' }).click();
+    const custom = page.getByRole('dialog');
+    await custom.getByLabel('Custom', { exact: true }).check();
+    await custom.getByRole('checkbox', { name: 'Suggested address' }).uncheck();
+    await custom.getByRole('checkbox', { name: 'MX record' }).check();
+    await custom.getByRole('button', { name: 'Download', exact: true }).click();
+    await expect(custom.getByText('Your file is ready')).toBeVisible({ timeout: 30_000 });
+    const customDownload = page.waitForEvent('download');
+    await custom.getByRole('link', { name: 'Download again' }).click();
+    const customFile = await customDownload;
+    await custom.getByRole('button', { name: 'Close' }).click();
+    const customHeader = readFileSync((await customFile.path()) as string, 'utf8').split(/\r?\n/)[0] ?? '';
+    expect(customHeader).toMatch(/mx_record/i);
+    expect(customHeader).not.toMatch(/suggested/i);
+    expect(await csvEmails(customFile)).toHaveLength(10);
+
     const xlsx = await downloadFormat(page, 'Email with standard columns', 'XLSX');
     expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
     expect(readFileSync((await xlsx.path()) as string).subarray(0, 2).toString()).toBe('PK');
