@@ -43,7 +43,7 @@ async function downloadFormat(page: Page, format: string, fileType: 'CSV' | 'XLS
   await dialog.getByLabel(format, { exact: true }).check();
   await dialog.getByText(fileType, { exact: true }).click();
   await dialog.getByRole('button', { name: 'Download', exact: true }).click();
-  await expect(dialog.getByText('Your file is ready')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByText('Your file is ready')).toBeVisible({ timeout: 60_000 });
   const downloading = page.waitForEvent('download');
   await dialog.getByRole('link', { name: 'Download again' }).click();
   const download = await downloading;
@@ -61,7 +61,7 @@ async function csvEmails(download: Download): Promise<string[]> {
 }
 
 test.describe('email verifier', () => {
-  test.describe.configure({ timeout: 180_000 });
+  test.describe.configure({ timeout: 300_000 });
 
   test('instant verification shows each kind of verdict', async ({ page }) => {
     await logInThroughForm(page, DEMO_USERS.owner);
@@ -126,7 +126,7 @@ test.describe('email verifier', () => {
     await custom.getByRole('checkbox', { name: 'Suggested address' }).uncheck();
     await custom.getByRole('checkbox', { name: 'MX record' }).check();
     await custom.getByRole('button', { name: 'Download', exact: true }).click();
-    await expect(custom.getByText('Your file is ready')).toBeVisible({ timeout: 30_000 });
+    await expect(custom.getByText('Your file is ready')).toBeVisible({ timeout: 60_000 });
     const customDownload = page.waitForEvent('download');
     await custom.getByRole('link', { name: 'Download again' }).click();
     const customFile = await customDownload;

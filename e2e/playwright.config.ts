@@ -32,6 +32,8 @@ function serverEnv(port: number, extra: Record<string, string> = {}): Record<str
     RATE_LIMIT_PUBLIC_MAX: '100000',
     SMTP_URL: 'smtp://127.0.0.1:4325',
     APP_SECRET: E2E_APP_SECRET,
+    // Several specs leave jobs behind (webhook retries, finder searches); more worker loops keep exports prompt.
+    JOB_CONCURRENCY: '4',
     ...extra,
   };
 }
