@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { OUTDATED_PORT } from './playwright.config';
-import { DEMO_USERS, logInThroughForm } from './support/session';
+import { DEMO_USERS, logInThroughForm, readStoredToken } from './support/session';
 
 test('a developer creates an app, copies its token, calls the public API, creates a webhook, sends a test event and sees it in the logs', async ({ page, baseURL }) => {
   const received: { headers: IncomingHttpHeaders; body: string }[] = [];
@@ -54,6 +54,15 @@ test('a developer creates an app, copies its token, calls the public API, create
     expect(received).toHaveLength(1);
     expect(received[0]?.headers['x-verilead-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
   } finally {
+    // Remove the webhook before its receiver goes away, so later specs' events are not delivered to it.
+    const token = await readStoredToken(page).catch(() => null);
+    if (token) {
+      const headers = { authorization: `Bearer ${token}`, 'x-app-version': '31.3.1' };
+      const list = (await (await page.request.get('/api/v1/webhook/name_list', { headers })).json()) as { data: { items: { id: string; name: string }[] } };
+      for (const hook of list.data.items.filter((item) => item.name.startsWith('E2E receiver'))) {
+        await page.request.delete(`/api/v1/webhook/${hook.id}`, { headers });
+      }
+    }
     receiver.close();
   }
 });

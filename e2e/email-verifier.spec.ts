@@ -181,6 +181,7 @@ test.describe('email verifier', () => {
 
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/login/);
     await logInThroughForm(page, DEMO_USERS.executive);
     await page.goto('/email_verifier/quick_validation');
     await page.getByLabel('Email address').fill('alice@strict.test');
