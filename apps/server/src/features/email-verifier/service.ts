@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
-  BULK_FILE_SIZE_LIMIT_BYTES,
   EMAIL_VERIFIER_EVENTS,
   SAFE_TO_SEND_WINDOW_HOURS,
   ZBulkUploadFields,
@@ -29,6 +28,7 @@ import type { z } from 'zod';
 import { chargeCredits } from '../../platform/credits/ledger';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
+import { storeCappedUpload } from '../../platform/bulk/upload';
 import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/queue';
 import type { TFileStorage } from '../../platform/storage/storage';
@@ -148,39 +148,6 @@ function throwBadFile(message: string, field = 'file'): never {
   throw new AppError(400, 'validation_failed', message, { reasons: [{ field, location: 'body', messages: [message] }] });
 }
 
-/** Streams the part to storage under `key`, refusing anything over 20,000,000 bytes (nothing is kept then). */
-async function storeUpload(storage: TFileStorage, key: string, part: TUploadPart): Promise<number> {
-  let size = 0;
-  let tooLarge = false;
-  async function* counted() {
-    for await (const chunk of part.file) {
-      size += (chunk as Buffer).length;
-      if (size > BULK_FILE_SIZE_LIMIT_BYTES) {
-        tooLarge = true;
-        throw new Error('too large');
-      }
-      yield chunk as Buffer;
-    }
-  }
-  try {
-    await storage.write(key, counted());
-  } catch (err) {
-    await storage.remove(key);
-    if (tooLarge || part.file.truncated) {
-      part.file.resume();
-      throw new AppError(413, 'payload_too_large', `The file is larger than ${BULK_FILE_SIZE_LIMIT_BYTES.toLocaleString('en-US')} bytes; please split it`);
-    }
-    // The request body ended early or was malformed (the upload never completed).
-    if (!part.file.readableEnded) throw new AppError(400, 'malformed_request', 'The upload was interrupted or is not a valid multipart/form-data request');
-    throw err;
-  }
-  if (part.file.truncated) {
-    await storage.remove(key);
-    throw new AppError(413, 'payload_too_large', `The file is larger than ${BULK_FILE_SIZE_LIMIT_BYTES.toLocaleString('en-US')} bytes; please split it`);
-  }
-  return size;
-}
-
 async function readHead(storage: TFileStorage, key: string, bytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
@@ -230,7 +197,7 @@ function requireFileType(fileName: string): TUploadFileType {
 /** Stores the upload, checks it and reads its first rows; a bad file is answered 4xx and nothing is kept. */
 async function receiveUpload(storage: TFileStorage, key: string, part: TUploadPart, opts: { emailColumn?: number; hasHeader?: boolean }) {
   const fileType = requireFileType(part.filename);
-  const size = await storeUpload(storage, key, part);
+  const size = await storeCappedUpload(storage, key, part);
   try {
     if (size === 0) throw new FileParseError('The file is empty');
     const preview = await inspectStoredFile(storage, key, { fileName: part.filename, fileType, ...opts });

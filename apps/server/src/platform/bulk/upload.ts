@@ -36,6 +36,8 @@ export async function storeCappedUpload(storage: TFileStorage, key: string, part
       part.file.resume();
       throwTooLarge();
     }
+    // The request body ended early or was malformed (the upload never completed).
+    if (!part.file.readableEnded) throw new AppError(400, 'malformed_request', 'The upload was interrupted or is not a valid multipart/form-data request');
     throw err;
   }
   if (part.file.truncated) {
