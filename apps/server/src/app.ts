@@ -159,16 +159,30 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
   const webDist = config.webDistDir;
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webDist, 'index.html'));
   if (serveWeb) {
-    await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      // The build writes .br and .gz beside each file; clients get the smallest they accept.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlFor(filePath)),
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {
     if (serveWeb && request.method === 'GET' && !request.url.startsWith('/api/')) {
-      return reply.type('text/html').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
     const err = new AppError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
     return reply.status(404).send(buildFailure(err.code, err.message));
   });
 
   return app;
+}
+
+/** Hashed build assets never change under their name; everything else (index.html) is revalidated on every load. */
+export function cacheControlFor(filePath: string): string {
+  return /[\\/]assets[\\/][^\\/]+-[\w-]{8,}\.\w+(\.(br|gz))?$/.test(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { createTestApp, type TTestApp } from './test/test-app';
@@ -15,6 +16,10 @@ describe('serving the built web app', () => {
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Verilead</title><div id="root"></div>');
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'assets', 'app.js'), 'console.log("app")');
+    const hashed = `console.log(${JSON.stringify('x'.repeat(2000))})`;
+    writeFileSync(join(dist, 'assets', 'index-AbC123xy.js'), hashed);
+    writeFileSync(join(dist, 'assets', 'index-AbC123xy.js.br'), brotliCompressSync(hashed));
+    writeFileSync(join(dist, 'assets', 'index-AbC123xy.js.gz'), gzipSync(hashed));
     t = await createTestApp({ webDistDir: dist });
   });
   afterAll(async () => {
@@ -39,6 +44,58 @@ describe('serving the built web app', () => {
       expect(JSON.parse(api.body).error.code).toBe('route_not_found');
       const post = await app.inject({ method: 'POST', url: '/somewhere' });
       expect(post.statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('static caching and compression', () => {
+  let t: TTestApp;
+  let dist: string;
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'vl-dist-'));
+    const html = '<!doctype html><title>Verilead</title><div id="root"></div>';
+    writeFileSync(join(dist, 'index.html'), html);
+    writeFileSync(join(dist, 'index.html.gz'), gzipSync(html));
+    mkdirSync(join(dist, 'assets'));
+    const hashed = `console.log(${JSON.stringify('x'.repeat(2000))})`;
+    writeFileSync(join(dist, 'assets', 'index-AbC123xy.js'), hashed);
+    writeFileSync(join(dist, 'assets', 'index-AbC123xy.js.br'), brotliCompressSync(hashed));
+    writeFileSync(join(dist, 'assets', 'index-AbC123xy.js.gz'), gzipSync(hashed));
+    t = await createTestApp({ webDistDir: dist });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves hashed assets precompressed and immutable for a year', async () => {
+    const app = await buildApp({ ...t.deps, serveWeb: true });
+    try {
+      const br = await app.inject({ method: 'GET', url: '/assets/index-AbC123xy.js', headers: { 'accept-encoding': 'br, gzip' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const gz = await app.inject({ method: 'GET', url: '/assets/index-AbC123xy.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      const plain = await app.inject({ method: 'GET', url: '/assets/index-AbC123xy.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toContain('console.log');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves index.html and app paths with no-cache, so a new release is picked up at once', async () => {
+    const app = await buildApp({ ...t.deps, serveWeb: true });
+    try {
+      for (const url of ['/', '/index.html', '/login', '/email_verifier/lists/abc']) {
+        const page = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+        expect(page.statusCode, url).toBe(200);
+        expect(page.headers['cache-control'], url).toBe('no-cache');
+        expect(page.headers['content-type'], url).toContain('text/html');
+      }
     } finally {
       await app.close();
     }
