@@ -1,9 +1,14 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { AppLayout } from './layouts/app-layout';
+import { LoadingScreen } from '../components/loading-screen';
 import { AuthLayout } from './layouts/auth-layout';
 import { NavigatorBridge } from './navigator-bridge';
 import { RouteGuard, UnknownRoute } from './route-guard';
 import { APP_ROUTES } from './route-table';
+
+// The logged-in shell (navigation, header, announcement bar) loads only once someone is signed in,
+// so the sign-in pages download as little JavaScript as they can.
+const AppLayout = lazy(async () => ({ default: (await import('./layouts/app-layout')).AppLayout }));
 
 /** The app's routes: each screen behind its guard, inside its layout; unknown paths go to `/`. */
 export function AppRoutes() {
@@ -28,7 +33,9 @@ export function AppRoutes() {
         <Route
           element={
             <RouteGuard access="login">
-              <AppLayout />
+              <Suspense fallback={<LoadingScreen />}>
+                <AppLayout />
+              </Suspense>
             </RouteGuard>
           }
         >
