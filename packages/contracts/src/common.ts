@@ -15,8 +15,8 @@ export const ZDateInput = z.union([z.iso.date(), z.iso.datetime({ offset: true }
 export const ZEmail = z
   .string()
   .trim()
-  .min(3)
-  .max(254)
+  .min(3, { message: 'Please enter a valid email address' })
+  .max(254, { message: 'An email address is at most 254 characters' })
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: 'Please enter a valid email address' })
   .transform((v) => v.toLowerCase());
 
