@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 /** The error text shown on a labelled field (the element its aria-describedby points to). */
 async function fieldError(page: Page, label: string): Promise<string> {
   const input = page.getByLabel(label, { exact: true }).first();
-  await expect(input).toHaveAttribute('aria-invalid', 'true');
+  await expect(input).toHaveAttribute('aria-describedby', /-error/);
   const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ').filter((id) => id.endsWith('-error'));
   const texts = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
   return texts.join(' ').trim();

@@ -98,6 +98,8 @@ describe('app routes and guards', () => {
     expect(await screen.findByRole('heading', { name: "You don't have access to this page" })).toBeTruthy();
     expect(currentLocation()).toBe('/account/delete');
     expect(screen.getByRole('link', { name: 'Go to the dashboard' }).getAttribute('href')).toBe('/');
+    // Inside the app shell: the navigation stays.
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Delete account' })).toBeNull();
   });
 

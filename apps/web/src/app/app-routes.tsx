@@ -27,7 +27,7 @@ export function AppRoutes() {
         </Route>
         <Route
           element={
-            <RouteGuard access="login">
+            <RouteGuard access="login" checkRole={false}>
               <AppLayout />
             </RouteGuard>
           }

@@ -6,13 +6,14 @@ import { ForbiddenScreen } from './forbidden-screen';
 import { decideGuard, decideUnknownPath } from './guard-rules';
 
 /** Applies the route table's access rule (and the menu table's roles) to the current location. */
-export function RouteGuard({ access, children }: { access: TRouteAccess; children: ReactNode }) {
+export function RouteGuard({ access, children, checkRole = true }: { access: TRouteAccess; children: ReactNode; checkRole?: boolean }) {
   const location = useLocation();
   const isLogged = useSessionStore((state) => state.isLogged);
   const role = useSessionStore((state) => state.user_role);
   const decision = decideGuard(access, location, isLogged);
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
-  if (access === 'login' && role) {
+  // The shell's own guard checks only the login; the screen's guard answers "no access" inside the shell.
+  if (access === 'login' && role && checkRole) {
     const menu = findMenuByPath(location.pathname);
     if (menu && !isMenuAllowed(menu, role)) return <ForbiddenScreen />;
   }

@@ -17,5 +17,7 @@ export function applyServerErrors<T extends FieldValues>(
     return !field;
   });
   if (unplaced.length === 0) return null;
+  // A validation failure speaks through its reasons; any other failure has its own message.
+  if (error.code !== 'validation_failed') return getErrorMessage(error);
   return joinReasonMessages(unplaced) ?? getErrorMessage(error);
 }

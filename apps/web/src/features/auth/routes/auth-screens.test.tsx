@@ -85,7 +85,7 @@ describe('login screen', () => {
 
 /** The error text Mantine shows on the labelled field (its aria-describedby error element). */
 function fieldError(label: string): string | null {
-  const input = screen.getAllByLabelText(label)[0]!;
+  const input = screen.getAllByLabelText(label).find((element) => element.tagName === 'INPUT')!;
   const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
   return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ') || null;
 }
@@ -136,6 +136,11 @@ describe('signup screen', () => {
     fireEvent.change(screen.getByLabelText('Please specify'), { target: { value: 'A podcast' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeTruthy();
+    // Login works before verification (spec: the session carries isEmailVerified), so the copy does not ask to activate first.
+    expect(screen.getAllByText(/new@acme\.test/)).toHaveLength(1);
+    expect(screen.queryByText(/activate/i)).toBeNull();
+    expect(screen.getByText(/you can log in now/i)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to login' })).toBeTruthy();
     expect(bodies['POST /api/v1/user/signup']).toEqual({
       name: 'New Person',
       email: 'new@acme.test',

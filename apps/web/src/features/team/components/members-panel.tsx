@@ -51,11 +51,6 @@ function MemberCell({ member, isSelf }: { member: TMember; isSelf: boolean }) {
             You
           </Badge>
         ) : null}
-        {!member.has_password && member.status !== 'removed' ? (
-          <Badge size="xs" variant="outline" color="gray">
-            Invited
-          </Badge>
-        ) : null}
       </Group>
       <Text size="xs" c="dimmed" truncate>
         {member.email}
@@ -238,7 +233,7 @@ export function MembersPanel({
                         <RoleBadge role={member.role} />
                       </Table.Td>
                       <Table.Td style={NO_WRAP}>
-                        <MemberStatusBadge status={member.status} />
+                        <MemberStatusBadge member={member} />
                       </Table.Td>
                       <Table.Td>
                         <Text size="sm" c={member.teams.length ? undefined : 'dimmed'} maw={160} truncate>
