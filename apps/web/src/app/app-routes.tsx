@@ -4,11 +4,14 @@ import { AuthLayout } from './layouts/auth-layout';
 import { NavigatorBridge } from './navigator-bridge';
 import { RouteGuard, UnknownRoute } from './route-guard';
 import { APP_ROUTES } from './route-table';
+import { useSessionStore } from '../lib/session-store';
 
 /** The app's routes: each screen behind its guard, inside its layout; unknown paths go to `/`. */
 export function AppRoutes() {
   const authRoutes = APP_ROUTES.filter((route) => route.layout === 'auth');
   const appRoutes = APP_ROUTES.filter((route) => route.layout === 'app');
+  // Dates are formatted in the user's timezone: a new setting redraws the open screen.
+  const timezone = useSessionStore((state) => state.timezone) ?? '';
   return (
     <Routes>
       <Route element={<NavigatorBridge />}>
@@ -38,7 +41,7 @@ export function AppRoutes() {
               path={route.path}
               element={
                 <RouteGuard access={route.access}>
-                  <route.screen />
+                  <route.screen key={timezone} />
                 </RouteGuard>
               }
             />

@@ -11,6 +11,8 @@ import {
   ZPasswordEditRequest,
   ZPhoneEditRequest,
   ZTimezoneEditRequest,
+  currentTimezoneName,
+  listTimezoneOptions,
   type TAddress,
 } from '@verilead/contracts';
 import { applyServerErrors } from '../../../lib/form-errors';
@@ -189,19 +191,13 @@ export function EditAddressForm({ address, onDone }: TDone & { address: TAddress
   );
 }
 
-function listTimezones(): string[] {
-  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: string) => string[] };
-  const zones = intl.supportedValuesOf?.('timeZone') ?? [];
-  return ['UTC', ...zones.filter((zone) => zone.includes('/'))];
-}
-
 export function EditTimezoneForm({ timezone, onDone }: TDone & { timezone: string | null }) {
   const edit = useProfileEdit();
-  const zones = useMemo(listTimezones, []);
+  const zones = useMemo(listTimezoneOptions, []);
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<z.input<typeof ZTimezoneEditRequest>, unknown, z.output<typeof ZTimezoneEditRequest>>({
     resolver: zodResolver(ZTimezoneEditRequest),
-    defaultValues: { timezone: timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone },
+    defaultValues: { timezone: currentTimezoneName(timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone) },
   });
   const submit = form.handleSubmit(async (body) => {
     try {
