@@ -195,7 +195,7 @@ export function MembersPanel({
         {data && data.total > 0 ? (
           <>
             <ScrollArea>
-              <Table verticalSpacing="sm" highlightOnHover miw={1040} aria-label="Members">
+              <Table verticalSpacing="sm" highlightOnHover miw={900} aria-label="Members">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th w={40}>
@@ -226,7 +226,7 @@ export function MembersPanel({
                           onChange={() => setSelected((current) => toggleRowSelection(current, member.member_id))}
                         />
                       </Table.Td>
-                      <Table.Td maw={260}>
+                      <Table.Td maw={240}>
                         <MemberCell member={member} isSelf={member.member_id === selfId} />
                       </Table.Td>
                       <Table.Td style={NO_WRAP}>
