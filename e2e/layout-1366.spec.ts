@@ -9,7 +9,7 @@ test.use({ viewport: { width: 1366, height: 768 } });
 /** Badge labels whose text is cut (scrollWidth beyond the visible width). */
 async function cutBadges(page: Page): Promise<string[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll('.mantine-Badge-label')]
+    Array.from(document.querySelectorAll('.mantine-Badge-label'))
       .filter((label) => label.scrollWidth > label.clientWidth + 1 || label.parentElement!.scrollWidth > label.parentElement!.clientWidth + 1)
       .map((label) => label.textContent ?? ''),
   );
