@@ -39,4 +39,25 @@ test.describe('route guards', () => {
     await page.goto('/also/unknown');
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
   });
+
+  test('/pricing is owner-only: a manager and an executive are told they have no access, in place', async ({ page }) => {
+    for (const who of [DEMO_USERS.manager, DEMO_USERS.executive]) {
+      await logInThroughForm(page, who);
+      await page.goto('/pricing');
+      await expect(page.getByRole('heading', { name: "You don't have access to this page" })).toBeVisible();
+      await expect(page).toHaveURL(/\/pricing$/);
+      await page.getByRole('button', { name: 'User menu' }).click();
+      await page.getByRole('menuitem', { name: 'Log out' }).click();
+      await expect(page).toHaveURL(/\/login/);
+    }
+  });
+
+  test('a forbidden page says so instead of bouncing silently to the dashboard', async ({ page }) => {
+    await logInThroughForm(page, DEMO_USERS.executive);
+    await page.goto('/account/delete');
+    await expect(page.getByRole('heading', { name: "You don't have access to this page" })).toBeVisible();
+    await expect(page).toHaveURL(/\/account\/delete$/);
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  });
 });

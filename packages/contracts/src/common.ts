@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from './constants';
+import { currentTimezoneName } from './timezones';
 
 /** Page size: one of 25, 50, 100, 200, 500 (query strings are coerced). */
 export const ZPageSize = z.coerce
@@ -15,8 +16,8 @@ export const ZDateInput = z.union([z.iso.date(), z.iso.datetime({ offset: true }
 export const ZEmail = z
   .string()
   .trim()
-  .min(3)
-  .max(254)
+  .min(3, { message: 'Please enter a valid email address' })
+  .max(254, { message: 'An email address is at most 254 characters' })
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: 'Please enter a valid email address' })
   .transform((v) => v.toLowerCase());
 
@@ -60,7 +61,9 @@ export const ZTimezone = z
       }
     },
     { message: 'Please choose a valid time zone' },
-  );
+  )
+  // Legacy names (Asia/Calcutta) are kept under their current name (Asia/Kolkata).
+  .transform((v) => currentTimezoneName(v));
 
 /** Paged list answer. */
 export function ZPaged<T extends z.ZodType>(item: T) {

@@ -1,5 +1,7 @@
 // Public surface of @verilead/contracts: zod schemas, enums and constants shared by server and web.
 // Each module appends its own `export * from './<module>';` line below.
+export * from './messages';
+export * from './timezones';
 export * from './constants';
 export * from './navigation';
 export * from './envelopes';

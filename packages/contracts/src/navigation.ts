@@ -38,6 +38,8 @@ export const ROUTE_RULES: readonly TRouteRule[] = [
   { path: '/download_leads_in_list', access: 'open' },
   { path: '/download_prospects', access: 'open' },
   { path: '/download/user_activity', access: 'open' },
+  // Not in spec/routes.tsv: the terms and privacy page the login screen links to.
+  { path: '/terms', access: 'open' },
   { path: '/', access: 'login' },
 ];
 

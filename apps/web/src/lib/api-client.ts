@@ -6,6 +6,8 @@ import {
   PAYMENT_REDIRECT_MS,
   ZAppUpdateCode,
   ZFailure,
+  findMenuEntry,
+  isMenuAllowed,
 } from '@verilead/contracts';
 import { ApiError } from './api-error';
 import { useAlertStore } from './alert-store';
@@ -93,6 +95,12 @@ function signOut(): void {
   useSessionStore.getState().logout();
 }
 
+function canOpenPricing(): boolean {
+  const role = useSessionStore.getState().user_role;
+  const pricing = findMenuEntry('account', 'pricing');
+  return Boolean(role && pricing && isMenuAllowed(pricing, role));
+}
+
 /** The side effects of spec section 8; the error is still rejected to the caller afterwards. */
 export function handleApiError(error: ApiError, hadSession: boolean): void {
   switch (error.status) {
@@ -113,7 +121,8 @@ export function handleApiError(error: ApiError, hadSession: boolean): void {
           ? `You have exhausted your credits, please add additional ${required} credits to continue`
           : error.message;
       showToast({ id: 'payment-required', title: 'Payment Required', message, kind: 'error' });
-      if (!pricingRedirect) {
+      // Only a role that may open /pricing (the owner) is sent there; others keep the toast.
+      if (!pricingRedirect && canOpenPricing()) {
         pricingRedirect = setTimeout(() => {
           pricingRedirect = null;
           navigateApp('/pricing');

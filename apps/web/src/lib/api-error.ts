@@ -30,10 +30,17 @@ export function isApiError(error: unknown): error is ApiError {
 /** A message fit for the screen, from any thrown value. */
 export function getErrorMessage(error: unknown): string {
   if (isApiError(error)) {
-    const first = error.reasons.find((reason) => reason.messages.length > 0);
-    if (error.code === 'validation_failed' && first) return `${first.field}: ${first.messages[0] ?? ''}`;
+    if (error.code === 'validation_failed') return joinReasonMessages(error.reasons) ?? error.message;
     return error.message;
   }
   if (error instanceof Error) return error.message;
   return 'Something went wrong. Please try again.';
+}
+
+/** The reasons' own sentences (no field keys), or null when there are none. */
+export function joinReasonMessages(reasons: ReadonlyArray<TErrorReason>): string | null {
+  const messages = [...new Set(reasons.flatMap((reason) => reason.messages).map((m) => m.trim()).filter(Boolean))];
+  if (messages.length === 0) return null;
+  if (messages.length === 1) return messages[0]!;
+  return messages.map((m) => (/[.!?]$/.test(m) ? m : `${m}.`)).join(' ');
 }

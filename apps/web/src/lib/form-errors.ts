@@ -1,5 +1,5 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { getErrorMessage, isApiError } from './api-error';
+import { getErrorMessage, isApiError, joinReasonMessages } from './api-error';
 
 /**
  * Puts a failed call's field reasons on the form's fields; returns the message for anything
@@ -11,11 +11,13 @@ export function applyServerErrors<T extends FieldValues>(
   fields: ReadonlyArray<Path<T>>,
 ): string | null {
   if (!isApiError(error) || error.reasons.length === 0) return getErrorMessage(error);
-  let unplaced = false;
-  for (const reason of error.reasons) {
+  const unplaced = error.reasons.filter((reason) => {
     const field = fields.find((candidate) => candidate === reason.field);
     if (field) setError(field, { type: 'server', message: reason.messages.join(' ') });
-    else unplaced = true;
-  }
-  return unplaced ? getErrorMessage(error) : null;
+    return !field;
+  });
+  if (unplaced.length === 0) return null;
+  // A validation failure speaks through its reasons; any other failure has its own message.
+  if (error.code !== 'validation_failed') return getErrorMessage(error);
+  return joinReasonMessages(unplaced) ?? getErrorMessage(error);
 }

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildLogin } from '../test/fixtures';
+import { useSessionStore } from './session-store';
 import {
+  formatDate,
+  formatDateTime,
   formatCompactNumber,
   formatDayLabel,
   formatDuration,
@@ -88,5 +92,25 @@ describe('formatLimitUsage', () => {
   it('shows Unlimited or what is left', () => {
     expect(formatLimitUsage({ limit: null, used: 5, remaining: null })).toBe('Unlimited');
     expect(formatLimitUsage({ limit: 1000, used: 250, remaining: 750 })).toBe('750 of 1,000 left');
+  });
+});
+
+describe('dates follow the user timezone setting', () => {
+  afterEach(() => useSessionStore.getState().logout());
+
+  it('formats in the given zone', () => {
+    expect(formatDateTime('2026-11-22T20:05:00Z', 'Asia/Kolkata')).toBe('23 Nov 2026, 01:35');
+    expect(formatDate('2026-11-22T20:05:00Z', 'Asia/Kolkata')).toBe('23 Nov 2026');
+    expect(formatDateTime('2026-11-22T20:05:00Z', 'America/New_York')).toBe('22 Nov 2026, 15:05');
+    expect(formatDateTime('2026-11-22T20:05:00Z', 'Asia/Calcutta')).toBe('23 Nov 2026, 01:35');
+  });
+
+  it("reads the zone from the session's user", () => {
+    useSessionStore.getState().fillSession(buildLogin({ timezone: 'Asia/Kolkata' }));
+    expect(formatDateTime('2026-11-22T20:05:00Z')).toBe('23 Nov 2026, 01:35');
+    useSessionStore.getState().setTimezone('UTC');
+    expect(formatDateTime('2026-11-22T20:05:00Z')).toBe('22 Nov 2026, 20:05');
+    expect(formatDate(null)).toBe('-');
+    expect(formatDateTime('not a date')).toBe('-');
   });
 });

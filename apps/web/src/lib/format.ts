@@ -1,4 +1,6 @@
 import dayjs from 'dayjs';
+import { currentTimezoneName, isKnownTimezone } from '@verilead/contracts';
+import { useSessionStore } from './session-store';
 
 const UNITS = [
   { size: 1_000_000_000, suffix: 'B' },
@@ -92,18 +94,47 @@ export function getRiskLevel(score: number): TRiskLevel {
   return { label: 'High Risk', value: 'high_risk' };
 }
 
-/** 22 Nov 2026 */
-export function formatDate(value: string | Date | null | undefined): string {
-  if (!value) return '-';
-  const date = dayjs(value);
-  return date.isValid() ? date.format('D MMM YYYY') : '-';
+/** The zone dates are shown in: the user's timezone setting, else the browser's. */
+export function getDisplayTimezone(): string | undefined {
+  const zone = useSessionStore.getState().timezone;
+  return zone && isKnownTimezone(zone) ? currentTimezoneName(zone) : undefined;
 }
 
-/** 22 Nov 2026, 14:05 */
-export function formatDateTime(value: string | Date | null | undefined): string {
-  if (!value) return '-';
-  const date = dayjs(value);
-  return date.isValid() ? date.format('D MMM YYYY, HH:mm') : '-';
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsOf(value: string | Date | null | undefined, timeZone: string | undefined) {
+  if (!value) return null;
+  const date = value instanceof Date ? value : dayjs(value).toDate();
+  if (Number.isNaN(date.getTime())) return null;
+  const key = timeZone ?? '';
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      day: 'numeric',
+      month: 'numeric',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(key, formatter);
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(date).map((part) => [part.type, part.value]));
+  return { day: parts.day, month: MONTHS[Number(parts.month) - 1], year: parts.year, hour: parts.hour, minute: parts.minute };
+}
+
+/** 22 Nov 2026, in the user's timezone (or the one given). */
+export function formatDate(value: string | Date | null | undefined, timeZone = getDisplayTimezone()): string {
+  const p = partsOf(value, timeZone);
+  return p ? `${p.day} ${p.month} ${p.year}` : '-';
+}
+
+/** 22 Nov 2026, 14:05, in the user's timezone (or the one given). */
+export function formatDateTime(value: string | Date | null | undefined, timeZone = getDisplayTimezone()): string {
+  const p = partsOf(value, timeZone);
+  return p ? `${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute}` : '-';
 }
 
 /** Turns snake_case keys into a readable label: life_time → Life time. */

@@ -24,6 +24,10 @@ describe('auth API', () => {
     });
     expect(signup.status).toBe(200);
     expect(ZSignupResponse.parse(signup.body).data.email).toBe('ada@example.test');
+    // The spec lets a person log in before verifying (the session carries isEmailVerified): the copy says so.
+    expect(signup.body.data.message).toBe(
+      'Your account is ready and you can log in now. We sent a link to ada@example.test to verify your email address.',
+    );
 
     const token = await t.mailedToken('ada@example.test', '/emailverification');
     const check = await t.call({ method: 'POST', url: '/api/v1/user/verify_token', payload: { token } });

@@ -71,7 +71,11 @@ export async function signup(
         { tx, orgId: org.id, userId: user.id },
       );
       await recordActivity(tx, { orgId: org.id, userId: user.id, type: 'signup', description: 'Signed up' });
-      return { message: `We have sent a verification link to ${user.email}`, email: user.email, user_id: user.id };
+      return {
+        message: `Your account is ready and you can log in now. We sent a link to ${user.email} to verify your email address.`,
+        email: user.email,
+        user_id: user.id,
+      };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw taken();

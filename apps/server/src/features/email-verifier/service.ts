@@ -30,6 +30,7 @@ import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { storeCappedUpload } from '../../platform/bulk/upload';
 import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
+import { summariseReasons } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/queue';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
@@ -183,7 +184,7 @@ function parseUploadFields(fields: Record<string, string>) {
   const parsed = ZBulkUploadFields.safeParse(fields);
   if (!parsed.success) {
     const reasons = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', location: 'body' as const, messages: [i.message] }));
-    throw new AppError(400, 'validation_failed', `Invalid upload fields: ${reasons.map((r) => `${r.field}: ${r.messages[0]}`).join('; ')}`, { reasons });
+    throw new AppError(400, 'validation_failed', summariseReasons(reasons), { reasons });
   }
   return parsed.data;
 }

@@ -33,3 +33,12 @@ export function throwNotFound(what = 'Resource'): never {
 export function throwFieldError(field: string, message: string, code: TErrorCode = 'validation_failed'): never {
   throw new AppError(400, code, message, { reasons: [{ field, location: 'body', messages: [message] }] });
 }
+
+/** A validation failure's message for people: the reasons' own sentences, never field keys. */
+export function summariseReasons(reasons: ReadonlyArray<TErrorReason>): string {
+  const sentences = [...new Set(reasons.flatMap((reason) => reason.messages))]
+    .map((message) => message.trim())
+    .filter(Boolean)
+    .map((message) => (/[.!?]$/.test(message) ? message : `${message}.`));
+  return sentences.length > 0 ? sentences.join(' ') : 'Please check the values you entered.';
+}

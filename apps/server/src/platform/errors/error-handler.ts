@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { TErrorCode, TErrorLocation, TErrorReason, TFailure } from '@verilead/contracts';
-import { isAppError } from './app-error';
+import { isAppError, summariseReasons } from './app-error';
 
 export function buildFailure(code: string, message: string, extra: Omit<TFailure['error'], 'code' | 'message'> = {}): TFailure {
   return { status: 'failed', error: { code, message, ...extra } };
@@ -25,8 +25,7 @@ function buildValidationFailure(error: { validation: { instancePath: string; mes
     byField.set(field, list);
   }
   const reasons: TErrorReason[] = [...byField].map(([field, messages]) => ({ field, location, messages }));
-  const summary = reasons.map((r) => `${r.field}: ${r.messages.join(', ')}`).join('; ');
-  return buildFailure('validation_failed', `Invalid ${location}: ${summary}`, { reasons });
+  return buildFailure('validation_failed', summariseReasons(reasons), { reasons });
 }
 
 const STATUS_CODES: Record<number, TErrorCode> = {

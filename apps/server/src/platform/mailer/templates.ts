@@ -25,7 +25,7 @@ ${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
 export function renderMail(template: TMailTemplate, vars: { name: string; url: string; orgName?: string }): TRenderedMail {
   switch (template) {
     case 'email_verification':
-      return layout('Verify your e-mail address', [`Hi ${vars.name},`, 'Welcome to Verilead! Please confirm your e-mail address to finish signing up.'], {
+      return layout('Verify your e-mail address', [`Hi ${vars.name},`, 'Welcome to Verilead! Please confirm your e-mail address.'], {
         label: 'Verify e-mail',
         url: vars.url,
       });

@@ -3,7 +3,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconMailForward } from '@tabler/icons-react';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   ZAddressEditRequest,
   ZEmailEditRequest,
@@ -11,6 +11,8 @@ import {
   ZPasswordEditRequest,
   ZPhoneEditRequest,
   ZTimezoneEditRequest,
+  currentTimezoneName,
+  listTimezoneOptions,
   type TAddress,
 } from '@verilead/contracts';
 import { applyServerErrors } from '../../../lib/form-errors';
@@ -189,19 +191,13 @@ export function EditAddressForm({ address, onDone }: TDone & { address: TAddress
   );
 }
 
-function listTimezones(): string[] {
-  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: string) => string[] };
-  const zones = intl.supportedValuesOf?.('timeZone') ?? [];
-  return ['UTC', ...zones.filter((zone) => zone.includes('/'))];
-}
-
 export function EditTimezoneForm({ timezone, onDone }: TDone & { timezone: string | null }) {
   const edit = useProfileEdit();
-  const zones = useMemo(listTimezones, []);
+  const zones = useMemo(listTimezoneOptions, []);
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<z.input<typeof ZTimezoneEditRequest>, unknown, z.output<typeof ZTimezoneEditRequest>>({
     resolver: zodResolver(ZTimezoneEditRequest),
-    defaultValues: { timezone: timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone },
+    defaultValues: { timezone: currentTimezoneName(timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone) },
   });
   const submit = form.handleSubmit(async (body) => {
     try {
@@ -240,16 +236,21 @@ export function EditTimezoneForm({ timezone, onDone }: TDone & { timezone: strin
   );
 }
 
+/** The change-password request plus a confirmation that must match the new password. */
+const ZPasswordEditForm = ZPasswordEditRequest.extend({
+  confirm_password: z.string().min(1, { message: 'Please confirm the new password' }),
+}).refine((value) => value.new_password === value.confirm_password, { path: ['confirm_password'], message: 'Passwords do not match' });
+
 export function EditPasswordForm({ onDone }: TDone) {
   const edit = usePasswordEdit();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<z.input<typeof ZPasswordEditRequest>, unknown, z.output<typeof ZPasswordEditRequest>>({
-    resolver: zodResolver(ZPasswordEditRequest),
-    defaultValues: { current_password: '', new_password: '' },
+  const form = useForm<z.input<typeof ZPasswordEditForm>, unknown, z.output<typeof ZPasswordEditForm>>({
+    resolver: zodResolver(ZPasswordEditForm),
+    defaultValues: { current_password: '', new_password: '', confirm_password: '' },
   });
-  const submit = form.handleSubmit(async (body) => {
+  const submit = form.handleSubmit(async ({ current_password, new_password }) => {
     try {
-      await edit.mutateAsync(body);
+      await edit.mutateAsync({ current_password, new_password });
       showToast({ title: 'Password changed', message: 'Use your new password the next time you log in.', kind: 'success' });
       onDone();
     } catch (error) {
@@ -273,6 +274,12 @@ export function EditPasswordForm({ onDone }: TDone) {
           description="At least 8 characters, with an upper-case letter, a lower-case letter and a digit."
           error={form.formState.errors.new_password?.message}
           {...form.register('new_password')}
+        />
+        <PasswordInput
+          label="Confirm new password"
+          autoComplete="new-password"
+          error={form.formState.errors.confirm_password?.message}
+          {...form.register('confirm_password')}
         />
         <FormActions onCancel={onDone} submitting={form.formState.isSubmitting} label="Change password" />
       </Stack>

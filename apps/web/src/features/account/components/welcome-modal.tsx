@@ -21,7 +21,7 @@ export function WelcomeModal() {
   );
 
   return (
-    <Modal opened={opened} onClose={dismissWelcome} size="lg" title={<VisuallyHidden>Welcome</VisuallyHidden>} withCloseButton>
+    <Modal opened={opened} onClose={dismissWelcome} size="lg" title={<VisuallyHidden>Welcome</VisuallyHidden>} withCloseButton closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack gap="lg" px="sm" pb="sm">
         <Stack gap={6} align="center" ta="center">
           <ThemeIcon size={56} radius="xl" variant="gradient" gradient={{ from: 'indigo.6', to: 'cyan.5', deg: 135 }}>

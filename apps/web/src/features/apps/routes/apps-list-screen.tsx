@@ -33,6 +33,7 @@ export function AppsListScreen() {
         <Group mb="md" gap="sm">
           <TextInput
             leftSection={<IconSearch size={16} />}
+            aria-label="Search apps by name"
             placeholder="Search by name"
             value={search}
             onChange={(e) => {
@@ -41,6 +42,7 @@ export function AppsListScreen() {
             }}
           />
           <Select
+            aria-label="Filter by status"
             placeholder="Status: all but removed"
             clearable
             value={status ?? null}

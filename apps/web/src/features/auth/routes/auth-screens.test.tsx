@@ -83,8 +83,45 @@ describe('login screen', () => {
   });
 });
 
+/** The error text Mantine shows on the labelled field (its aria-describedby error element). */
+function fieldError(label: string): string | null {
+  const input = screen.getAllByLabelText(label).find((element) => element.tagName === 'INPUT')!;
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
+  return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ') || null;
+}
+
 describe('signup screen', () => {
   afterEach(() => vi.unstubAllGlobals());
+
+  it('shows a human message on each field before calling the server', async () => {
+    const bodies = stubApi({});
+    renderAt('/signup');
+    fireEvent.change(await screen.findByLabelText('Work email'), { target: { value: 'ab' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    await waitFor(() => expect(fieldError('Full name')).toBe('Please enter your name'));
+    expect(fieldError('Work email')).toBe('Please enter a valid email address');
+    expect(fieldError('Password')).toBe('Password must be at least 8 characters');
+    expect(fieldError('How did you hear about us?')).toBe('Please choose how you heard about us');
+    expect(document.body.textContent).not.toMatch(/Too small|Invalid option|expected/);
+    expect(Object.keys(bodies)).toEqual([]);
+  });
+
+  it('puts the server\'s field reasons on their fields without key prefixes', async () => {
+    stubApi({
+      'POST /api/v1/user/signup': answerFailed(409, 'conflict', 'An account with this email already exists.', {
+        reasons: [{ field: 'email', location: 'body', messages: ['An account with this email already exists'] }],
+      }),
+    });
+    renderAt('/signup');
+    fireEvent.change(await screen.findByLabelText('Full name'), { target: { value: 'New Person' } });
+    fireEvent.change(screen.getByLabelText('Work email'), { target: { value: 'new@acme.test' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Strong-Pass-1' } });
+    fireEvent.click(screen.getByRole('combobox', { name: 'How did you hear about us?' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Friends', hidden: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    await waitFor(() => expect(fieldError('Work email')).toBe('An account with this email already exists'));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 
   it('asks to specify "others" and sends the signup', async () => {
     const bodies = stubApi({ 'POST /api/v1/user/signup': ok({ message: 'Verification email sent', email: 'new@acme.test', user_id: 'u2' }) });
@@ -99,6 +136,11 @@ describe('signup screen', () => {
     fireEvent.change(screen.getByLabelText('Please specify'), { target: { value: 'A podcast' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeTruthy();
+    // Login works before verification (spec: the session carries isEmailVerified), so the copy does not ask to activate first.
+    expect(screen.getAllByText(/new@acme\.test/)).toHaveLength(1);
+    expect(screen.queryByText(/activate/i)).toBeNull();
+    expect(screen.getByText(/you can log in now/i)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to login' })).toBeTruthy();
     expect(bodies['POST /api/v1/user/signup']).toEqual({
       name: 'New Person',
       email: 'new@acme.test',

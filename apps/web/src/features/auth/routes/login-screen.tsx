@@ -101,7 +101,15 @@ export function LoginScreen() {
             Log in
           </Button>
           <Text size="xs" c="dimmed" ta="center">
-            By logging in you agree to the terms of service and privacy policy.
+            By logging in you agree to the{' '}
+            <Anchor component={Link} to="/terms" size="xs">
+              Terms of service
+            </Anchor>{' '}
+            and{' '}
+            <Anchor component={Link} to="/terms#privacy" size="xs">
+              Privacy policy
+            </Anchor>
+            .
           </Text>
         </Stack>
       </form>

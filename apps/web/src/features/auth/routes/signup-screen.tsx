@@ -46,10 +46,7 @@ export function SignupScreen() {
             <IconMailCheck size={30} />
           </ThemeIcon>
           <Text>
-            We sent a verification link to <strong>{done.email}</strong>. Open it to activate your account, then log in.
-          </Text>
-          <Text size="sm" c="dimmed">
-            {done.message}
+            Your account is ready: you can log in now. Open the link we sent to <strong>{done.email}</strong> to verify your address.
           </Text>
           <Button component={Link} to="/login" variant="light" fullWidth>
             Go to login

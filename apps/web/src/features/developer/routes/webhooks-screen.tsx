@@ -75,9 +75,10 @@ function EventLogs({ webhooks }: { webhooks: TWebhook[] }) {
         </Button>
       </Group>
       <Group gap="sm" mb="md">
-        <Select placeholder="All webhooks" clearable value={webhookId} data={webhooks.map((w) => ({ value: w.id, label: w.name }))} onChange={(v) => (setWebhookId(v), reset())} />
-        <Select placeholder="All events" clearable value={eventType} data={[WEBHOOK_TEST_EVENT, ...WEBHOOK_EVENTS]} onChange={(v) => (setEventType(v), reset())} />
+        <Select aria-label="Filter by webhook" placeholder="All webhooks" clearable value={webhookId} data={webhooks.map((w) => ({ value: w.id, label: w.name }))} onChange={(v) => (setWebhookId(v), reset())} />
+        <Select aria-label="Filter by event" placeholder="All events" clearable value={eventType} data={[WEBHOOK_TEST_EVENT, ...WEBHOOK_EVENTS]} onChange={(v) => (setEventType(v), reset())} />
         <Select
+          aria-label="Filter by status"
           placeholder="Any status"
           clearable
           value={status}

@@ -51,11 +51,6 @@ function MemberCell({ member, isSelf }: { member: TMember; isSelf: boolean }) {
             You
           </Badge>
         ) : null}
-        {!member.has_password && member.status !== 'removed' ? (
-          <Badge size="xs" variant="outline" color="gray">
-            Invited
-          </Badge>
-        ) : null}
       </Group>
       <Text size="xs" c="dimmed" truncate>
         {member.email}
@@ -200,7 +195,7 @@ export function MembersPanel({
         {data && data.total > 0 ? (
           <>
             <ScrollArea>
-              <Table verticalSpacing="sm" highlightOnHover miw={1040} aria-label="Members">
+              <Table verticalSpacing="sm" highlightOnHover miw={900} aria-label="Members">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th w={40}>
@@ -231,14 +226,14 @@ export function MembersPanel({
                           onChange={() => setSelected((current) => toggleRowSelection(current, member.member_id))}
                         />
                       </Table.Td>
-                      <Table.Td maw={260}>
+                      <Table.Td maw={240}>
                         <MemberCell member={member} isSelf={member.member_id === selfId} />
                       </Table.Td>
                       <Table.Td style={NO_WRAP}>
                         <RoleBadge role={member.role} />
                       </Table.Td>
                       <Table.Td style={NO_WRAP}>
-                        <MemberStatusBadge status={member.status} />
+                        <MemberStatusBadge member={member} />
                       </Table.Td>
                       <Table.Td>
                         <Text size="sm" c={member.teams.length ? undefined : 'dimmed'} maw={160} truncate>

@@ -129,7 +129,7 @@ function TeamDetails({ team }: { team: TTeam }) {
                   <RoleBadge role={member.role} />
                 </Table.Td>
                 <Table.Td>
-                  <MemberStatusBadge status={member.status} />
+                  <MemberStatusBadge member={member} />
                 </Table.Td>
                 <Table.Td ta="right">
                   <Button

@@ -1,0 +1,32 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/** The error text shown on a labelled field (the element its aria-describedby points to). */
+async function fieldError(page: Page, label: string): Promise<string> {
+  const input = page.getByLabel(label, { exact: true }).first();
+  await expect(input).toHaveAttribute('aria-describedby', /-error/);
+  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ').filter((id) => id.endsWith('-error'));
+  const texts = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
+  return texts.join(' ').trim();
+}
+
+test('sign-up shows a message written for a person on each field, client-side and from the server', async ({ page, request }) => {
+  await page.goto('/signup');
+  await page.getByLabel('Work email').fill('ab');
+  await page.getByLabel('Password', { exact: true }).fill('short');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  expect(await fieldError(page, 'Full name')).toBe('Please enter your name');
+  expect(await fieldError(page, 'Work email')).toBe('Please enter a valid email address');
+  expect(await fieldError(page, 'Password')).toBe('Password must be at least 8 characters');
+  expect(await fieldError(page, 'How did you hear about us?')).toBe('Please choose how you heard about us');
+  await expect(page.locator('body')).not.toContainText(/Too small|Invalid option|expected one of|signup_source|>=/);
+
+  // The server speaks the same language: a 400 with per-field reasons and a message without keys.
+  const res = await request.post('/api/v1/user/signup', {
+    headers: { 'x-app-version': '31.3.1' },
+    data: { name: 'Ada', email: 'ab', password: 'Str0ng-Passw0rd!', signup_source: 'nope' },
+  });
+  expect(res.status()).toBe(400);
+  const body = (await res.json()) as { error: { message: string; reasons: { field: string; messages: string[] }[] } };
+  expect(body.error.message).toBe('Please enter a valid email address. Please choose how you heard about us.');
+  expect(body.error.reasons.map((r) => r.field).sort()).toEqual(['email', 'signup_source']);
+});
