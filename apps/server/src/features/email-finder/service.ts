@@ -39,7 +39,7 @@ import type { TDeps } from '../../platform/deps';
 import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/queue';
 import type { TFileStorage } from '../../platform/storage/storage';
-import type { TCallerContext } from '../../platform/tenancy/context';
+import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
 import { getCreditsAndLimits } from '../credits/service';
@@ -250,7 +250,7 @@ export async function runInstantJob(database: TDatabase, verifier: TVerifier, fi
 }
 
 export async function getQueueStatus(exec: TDb, ctx: TCallerContext, qid: string): Promise<TQueueStatusData> {
-  const row = await selectInstant(exec, ctx, qid);
+  const row = await selectInstant(exec, getVisibleScope(ctx), qid);
   if (!row) throwNotFound('Search');
   const state = row.state === 'completed' ? 'completed' : row.state === 'failed' ? 'failed' : row.jobId ? 'queued' : 'running';
   return { qid: row.id, state, result: row.state === 'completed' ? toInstantResult(row) : null, error: row.error };
@@ -260,7 +260,7 @@ export async function getQueueStatus(exec: TDb, ctx: TCallerContext, qid: string
 
 function historyFilter(ctx: TCallerContext, q: { search?: string; status?: string; from?: string; to?: string }) {
   const day = (v: string | undefined, end: boolean) => (v ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T${end ? '23:59:59.999' : '00:00:00'}Z` : v) : undefined);
-  return { orgId: ctx.orgId, userId: ctx.role === 'analyst' ? ctx.userId : undefined, search: q.search, status: q.status, from: day(q.from, false), to: day(q.to, true) };
+  return { ...getVisibleScope(ctx), search: q.search, status: q.status, from: day(q.from, false), to: day(q.to, true) };
 }
 
 export async function listHistory(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZFinderHistoryQuery>): Promise<TFinderHistoryData> {
@@ -311,16 +311,16 @@ export function toListView(row: TFinderListRow): TFinderList {
   };
 }
 
-async function requireList(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, listId: string): Promise<TFinderListRow> {
-  const row = await selectList(exec, ctx, listId);
+/** A list the caller sees (404 otherwise: another organisation's, or another member's for an Executive). */
+async function requireList(exec: TDb, ctx: TCallerContext, listId: string): Promise<TFinderListRow> {
+  const row = await selectList(exec, getVisibleScope(ctx), listId);
   if (!row) throwNotFound('List');
   return row;
 }
 
 export async function listFinderLists(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZFinderListsRequest>): Promise<TFinderListsData> {
   const { rows, total } = await selectLists(exec, {
-    orgId: ctx.orgId,
-    userId: ctx.role === 'analyst' ? ctx.userId : undefined,
+    ...getVisibleScope(ctx),
     search: q.search,
     state: q.state,
     listId: q.list_id,
@@ -338,7 +338,7 @@ export async function getFinderProgress(exec: TDb, ctx: TCallerContext, listId: 
 }
 
 export async function checkFinderDuplicate(exec: TDb, ctx: TCallerContext, fileName: string): Promise<TFinderCheckDuplicateData> {
-  const lists = await selectListsByFileName(exec, ctx, fileName.trim());
+  const lists = await selectListsByFileName(exec, getVisibleScope(ctx), fileName.trim());
   return {
     is_duplicate: lists.length > 0,
     message: lists.length > 0 ? `A file named "${fileName.trim()}" was already uploaded. Upload it again?` : 'No file with this name was uploaded before',
@@ -481,16 +481,16 @@ export async function startFindEmails(deps: TDeps, ctx: TCallerContext, listId: 
 /** POST /email_finder/list/cancel: stops the job; what finished stays (and is billed when found), the rest is never charged. */
 export async function cancelFindEmails(deps: TDeps, ctx: TCallerContext, listId: string): Promise<TFinderList> {
   const list = await requireList(deps.database.db, ctx, listId);
-  const moved = await transitionList(deps.database.db, ctx, listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' });
+  const moved = await transitionList(deps.database.db, getVisibleScope(ctx), listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' });
   if (!moved) throw new AppError(409, 'conflict', 'Only a list being processed can be cancelled');
   if (list.jobId) await deps.queue.cancel(list.jobId, ctx.orgId);
-  return toListView((await selectList(deps.database.db, ctx, listId))!);
+  return toListView((await selectList(deps.database.db, getVisibleScope(ctx), listId))!);
 }
 
 export async function removeFinderList(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, listId: string): Promise<{ message: string }> {
   const list = await requireList(deps.database.db, ctx, listId);
   if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'The list is being processed; cancel it first');
-  await deleteList(deps.database.db, ctx, listId);
+  await deleteList(deps.database.db, getVisibleScope(ctx), listId);
   await storage.remove(list.storageKey);
   return { message: 'List removed successfully' };
 }

@@ -32,7 +32,7 @@ import { storeCappedUpload } from '../../platform/bulk/upload';
 import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/queue';
 import type { TFileStorage } from '../../platform/storage/storage';
-import type { TCallerContext } from '../../platform/tenancy/context';
+import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
 import { getCreditsAndLimits } from '../credits/service';
@@ -130,8 +130,9 @@ export function toListView(row: TListRow): TVerifyList {
   };
 }
 
-async function requireList(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, listId: string): Promise<TListRow> {
-  const row = await selectList(exec, ctx, listId);
+/** A list the caller sees (404 otherwise: another organisation's, or another member's for an Executive). */
+async function requireList(exec: TDb, ctx: Pick<TCallerContext, 'orgId'> & Partial<Pick<TCallerContext, 'userId' | 'role'>>, listId: string): Promise<TListRow> {
+  const row = await selectList(exec, getVisibleScope(ctx), listId);
   if (!row) throwNotFound('List');
   return row;
 }
@@ -258,7 +259,7 @@ export async function uploadList(deps: TDeps, storage: TFileStorage, ctx: TCalle
 }
 
 export async function checkDuplicateFileName(exec: TDb, ctx: TCallerContext, fileName: string): Promise<TCheckDuplicateData> {
-  const lists = await selectListsByFileName(exec, ctx, fileName.trim());
+  const lists = await selectListsByFileName(exec, getVisibleScope(ctx), fileName.trim());
   return {
     is_duplicate: lists.length > 0,
     message: lists.length > 0 ? `A file named "${fileName.trim()}" was already uploaded. Upload it again?` : 'No file with this name was uploaded before',
@@ -356,8 +357,7 @@ export async function runAnalyseJob(
 
 export async function listVerifyLists(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZVerifyListsRequest>): Promise<TVerifyListsData> {
   const { rows, total } = await selectLists(exec, {
-    orgId: ctx.orgId,
-    userId: ctx.role === 'analyst' ? ctx.userId : undefined,
+    ...getVisibleScope(ctx),
     search: q.search,
     state: q.state,
     listId: q.list_id,
@@ -440,10 +440,10 @@ export async function cancelListVerification(deps: TDeps, ctx: TCallerContext, l
   const list = await requireList(deps.database.db, ctx, listId);
   if (list.state !== 'in_progress') throw new AppError(409, 'conflict', 'Only a list being verified can be cancelled');
   await deps.database.transaction(async (tx) => {
-    await transitionList(tx, ctx, listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' });
+    await transitionList(tx, getVisibleScope(ctx), listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' });
   });
   if (list.verifyJobId) await deps.queue.cancel(list.verifyJobId, ctx.orgId);
-  return toListView((await selectList(deps.database.db, ctx, listId))!);
+  return toListView((await selectList(deps.database.db, getVisibleScope(ctx), listId))!);
 }
 
 export async function checkListRemoval(exec: TDb, ctx: TCallerContext, listId: string): Promise<TListRemoveCheckData> {
@@ -460,7 +460,7 @@ export async function removeList(deps: TDeps, storage: TFileStorage, ctx: TCalle
   const check = await checkListRemoval(deps.database.db, ctx, listId);
   if (!check.can_remove) throw new AppError(409, 'conflict', check.reason ?? 'The list cannot be removed now');
   const list = await requireList(deps.database.db, ctx, listId);
-  await deps.database.transaction((tx) => deleteList(tx, ctx, listId));
+  await deps.database.transaction((tx) => deleteList(tx, getVisibleScope(ctx), listId));
   await storage.remove(list.storageKey);
   return { message: 'List removed successfully' };
 }
@@ -660,7 +660,7 @@ async function finishListIfDone(database: TDatabase, listId: string): Promise<vo
 // ---------- export support (used by downloads) ----------
 
 /** A list of the caller's organisation for an export (404 otherwise). */
-export async function getListForExport(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, listId: string) {
+export async function getListForExport(exec: TDb, ctx: Pick<TCallerContext, 'orgId'> & Partial<Pick<TCallerContext, 'userId' | 'role'>>, listId: string) {
   const list = await requireList(exec, ctx, listId);
   return { id: list.id, name: list.name, fileName: list.fileName, fileType: list.fileType as TUploadFileType, storageKey: list.storageKey, analysisState: list.analysisState, state: list.state };
 }
