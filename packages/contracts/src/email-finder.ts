@@ -256,6 +256,8 @@ export const ZFinderList = z.object({
     searchable: z.number().int().nonnegative(),
     /** Rows skipped (missing name or domain, bad domain). */
     skipped: z.number().int().nonnegative(),
+    /** Rows repeating an earlier row's person (same name and domain): not searched, not charged, given that row's result. */
+    duplicate: z.number().int().nonnegative(),
     /** Searchable rows with a result so far. */
     processed: z.number().int().nonnegative(),
     remaining: z.number().int().nonnegative(),

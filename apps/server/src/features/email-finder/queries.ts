@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, ilike, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { finderDomainPatterns, finderDownloads, finderInstant, finderListRows, finderLists, type TFinderCounters } from './tables';
 
@@ -189,6 +189,15 @@ export async function storeRowResults(
         returning e.row_number`,
   );
   return new Set(rows.map((r) => r.row_number));
+}
+
+/** The stored results of some rows of a list (the first rows duplicates point at). */
+export async function selectRowResults(exec: TDb, listId: string, rowNumbers: number[]) {
+  if (rowNumbers.length === 0) return [];
+  return exec
+    .select({ rowNumber: finderListRows.rowNumber, result: finderListRows.result })
+    .from(finderListRows)
+    .where(and(eq(finderListRows.listId, listId), inArray(finderListRows.rowNumber, rowNumbers)));
 }
 
 export async function selectRowsPage(exec: TDb, listId: string, afterRow: number, limit: number) {

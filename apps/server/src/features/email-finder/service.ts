@@ -46,7 +46,7 @@ import { getCreditsAndLimits } from '../credits/service';
 import { createDownloadToken, readDownloadToken } from '../downloads/service';
 import { recordEvent } from '../events/service';
 import { getUserPreferences, getVerifierPreferences } from '../settings/service';
-import { splitFullName, type TPersonName } from './candidates';
+import { foldName, splitFullName, type TPersonName } from './candidates';
 import {
   completeInstant,
   countPendingRows,
@@ -68,6 +68,7 @@ import {
   selectLists,
   selectListsByFileName,
   selectPendingRows,
+  selectRowResults,
   selectRowsPage,
   storeRowResults,
   transitionList,
@@ -301,7 +302,7 @@ export function toListView(row: TFinderListRow): TFinderList {
     state: row.state as TFinderListState,
     activity: (row.activity as TJobActivityType | null) ?? null,
     mapping: toMapping(row.mapping),
-    counts: { rows: row.rowCount, searchable: row.searchableCount, skipped: row.skippedCount, processed, remaining },
+    counts: { rows: row.rowCount, searchable: row.searchableCount, skipped: row.skippedCount, duplicate: Math.max(0, row.rowCount - row.searchableCount - row.skippedCount), processed, remaining },
     stats: computeStats(row),
     progress,
     stopped_reason: row.stoppedReason,
@@ -371,6 +372,14 @@ function readPersonRow(cells: string[], m: TFinderColumnMapping): Omit<TFinderRo
   return { ...base, domain: read.domain, skipReason: null };
 }
 
+/** The status of a row that repeats an earlier row's person: not searched, not charged, answered with that row's result. */
+const DUPLICATE_STATUS = 'duplicate';
+
+/** One person of a list: the folded first, middle and last name and the domain. */
+function makePersonKey(p: { firstName?: string; middleName?: string | null; lastName?: string; domain?: string }): string {
+  return [foldName(p.firstName ?? ''), foldName(p.middleName ?? ''), foldName(p.lastName ?? ''), p.domain ?? ''].join('|');
+}
+
 /** POST /email_finder/bulk_upload: stores the file (≤ 20,000,000 bytes), reads every row with the column mapping, creates the list. */
 export async function uploadFinderList(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, part: TUploadPart): Promise<TFinderList> {
   const fields = parseUploadFields(part.fields);
@@ -417,6 +426,7 @@ export async function uploadFinderList(deps: TDeps, storage: TFileStorage, ctx: 
       let skipped = 0;
       let width = 0;
       let batch: TFinderRowInsert[] = [];
+      const firstRowOf = new Map<string, number>();
       const source = storage.read(key);
       try {
         for await (const cells of readRows(source, fileType)) {
@@ -429,9 +439,18 @@ export async function uploadFinderList(deps: TDeps, storage: TFileStorage, ctx: 
           }
           rowNumber += 1;
           const person = readPersonRow(cells, mapping);
+          const row: TFinderRowInsert = { listId, rowNumber, cells: cells.map((c) => c.slice(0, 1_000)), ...person };
           if (person.skipReason) skipped += 1;
-          else searchable += 1;
-          batch.push({ listId, rowNumber, cells: cells.map((c) => c.slice(0, 1_000)), ...person });
+          else {
+            // The same person twice (same normalised name and domain) is searched once: later rows point at the first.
+            const key = makePersonKey(person);
+            const first = firstRowOf.get(key);
+            if (first === undefined) {
+              firstRowOf.set(key, rowNumber);
+              searchable += 1;
+            } else Object.assign(row, { status: DUPLICATE_STATUS, result: { duplicate_of: first }, billable: false });
+          }
+          batch.push(row);
           if (batch.length >= 1_000) {
             await insertListRows(tx, batch);
             batch = [];
@@ -681,10 +700,19 @@ export async function runFindEmailsJob(
 // ---------- downloads ----------
 
 const RESULT_COLUMNS = ['email', 'status', 'confidence_score', 'catch_all', 'business', 'role', 'pattern', 'reason', 'reason_text'] as const;
+/** A list download adds whether the row repeats an earlier row's person (it then carries that row's result, uncharged). */
+const LIST_RESULT_COLUMNS = [...RESULT_COLUMNS, 'duplicate'] as const;
 
 function resultCells(r: TFinderResult | null, skipReason: string | null): string[] {
   if (!r) return ['', skipReason ? 'skipped' : 'not_processed', '', '', '', '', '', skipReason ? 'skipped' : '', skipReason ?? ''];
   return [r.email ?? '', r.status, String(r.confidence_score), r.catch_all ? 'yes' : 'no', r.business ? 'yes' : 'no', r.role ? 'yes' : 'no', r.pattern ?? '', r.reason.code, r.reason.text];
+}
+
+/** The row a duplicate row points at (null for other rows). */
+function readDuplicateOf(row: { status: string | null; result: Record<string, unknown> | null }): number | null {
+  if (row.status !== DUPLICATE_STATUS) return null;
+  const first = row.result?.duplicate_of;
+  return typeof first === 'number' ? first : null;
 }
 
 async function prepareFile(
@@ -721,18 +749,22 @@ export async function downloadListResult(deps: TDeps, storage: TFileStorage, ctx
   async function* rows(): AsyncGenerator<string[]> {
     const width = Math.max(list.header.length, 1);
     const header = Array.from({ length: width }, (_, i) => list.header[i] || `Column ${i + 1}`);
-    yield [...header, ...RESULT_COLUMNS];
+    yield [...header, ...LIST_RESULT_COLUMNS];
     let after = 0;
     for (;;) {
       const page = await selectRowsPage(exec, list.id, after, 1_000);
       if (page.length === 0) return;
+      const firstRows = [...new Set(page.map(readDuplicateOf).filter((n): n is number => n !== null))];
+      const firstResults = new Map((await selectRowResults(exec, list.id, firstRows)).map((f) => [f.rowNumber, f.result]));
       for (const r of page) {
-        const result = (r.result as unknown as TFinderResult | null) ?? null;
+        const duplicateOf = readDuplicateOf(r);
+        const stored = duplicateOf === null ? r.result : (firstResults.get(duplicateOf) ?? null);
+        const result = (stored as unknown as TFinderResult | null) ?? null;
         if (input.format === 'found' && result?.status !== 'found') continue;
         if (input.format === 'not_found' && result?.status === 'found') continue;
         counter.rows += 1;
         const cells = Array.from({ length: Math.max(width, r.cells.length) }, (_, i) => r.cells[i] ?? '').slice(0, width);
-        yield [...cells, ...resultCells(result, r.skipReason)];
+        yield [...cells, ...resultCells(result, r.skipReason), duplicateOf === null ? 'no' : 'yes'];
       }
       after = page[page.length - 1]!.rowNumber;
     }

@@ -66,7 +66,7 @@ describe('FinderListDetailScreen', { timeout: 30_000 }, () => {
       state: 'in_progress',
       activity: 'find_emails',
       progress: 40,
-      counts: { rows: 10, searchable: 10, skipped: 0, processed: 4, remaining: 6 },
+      counts: { rows: 10, searchable: 10, skipped: 0, duplicate: 0, processed: 4, remaining: 6 },
       stats: buildFinderStats({ total: 4, found: 3, not_found: 1, business: 3, role: 1, catch_all: 1, confidence_score: 82, billable: 3 }),
     });
     const calls = stubServer(
