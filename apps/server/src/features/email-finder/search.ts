@@ -1,4 +1,4 @@
-import type { TFinderPattern, TFinderReasonCode, TFinderResult, TVerificationResult } from '@verilead/contracts';
+import { readFinderDomain, type TFinderPattern, type TFinderReasonCode, type TFinderResult, type TVerificationResult } from '@verilead/contracts';
 import { buildCandidates, foldName, PATTERN_PRIORS, type TCandidate, type TPersonName } from './candidates';
 
 /** What the search needs of the engine: one verification at a time (the engine caches DNS and catch-all per domain). */
@@ -131,31 +131,8 @@ export async function searchEmail(name: TPersonName, domain: string, opts: TSear
   return finish(roleExcluded ? 'role_excluded' : 'no_valid_candidate', null, tried, { business, role: false });
 }
 
-const DOMAIN_RE = /^(?=.{3,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
-
 /**
- * Reads what the user typed as a domain: a domain (an URL or www. prefix is reduced to the host name) answers
- * `{ domain }`; something that looks like a company name answers `{ company }`; anything else `{ error }`.
+ * Reads what the user typed as a domain: `{ domain }`, `{ company }` for a company name (no directory yet) or
+ * `{ error }`. The one rule lives in the contracts, so the web form checks exactly what the server accepts.
  */
-export function readDomainInput(raw: string): { domain: string } | { company: string } | { error: string } {
-  let v = raw.trim().toLowerCase();
-  if (!v) return { error: 'Please enter a domain or a company name' };
-  if (/^[a-z][a-z0-9+.-]*:\/\//.test(v)) {
-    try {
-      v = new URL(v).hostname;
-    } catch {
-      return { error: 'Please enter a valid domain, such as example.com' };
-    }
-  }
-  v = v.replace(/^www\./, '').replace(/\/.*$/, '').replace(/\.$/, '');
-  if (v.includes('@')) return { error: 'Please enter the domain only (without a name and @)' };
-  if (!v.includes('.')) return /^[\p{L}\p{N}][\p{L}\p{N} &.,'-]*$/u.test(raw.trim()) ? { company: raw.trim() } : { error: 'Please enter a valid domain, such as example.com' };
-  let ascii = v;
-  try {
-    ascii = new URL(`http://${v}`).hostname;
-  } catch {
-    return { error: 'Please enter a valid domain, such as example.com' };
-  }
-  if (!DOMAIN_RE.test(ascii)) return { error: 'Please enter a valid domain, such as example.com' };
-  return { domain: ascii };
-}
+export const readDomainInput = readFinderDomain;

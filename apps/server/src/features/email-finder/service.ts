@@ -4,6 +4,7 @@ import {
   CREDITS_PER_FIND,
   DOWNLOAD_TOKEN_TTL_HOURS,
   EMAIL_FINDER_EVENTS,
+  FINDER_COMPANY_NAME_UNSUPPORTED,
   ZFinderUploadFields,
   type TFinderCheckDuplicateData,
   type TFinderColumnMapping,
@@ -95,7 +96,8 @@ function badRequest(field: string, message: string): never {
   throw new AppError(400, 'validation_failed', message, { reasons: [{ field, location: 'body', messages: [message] }] });
 }
 
-const NO_DIRECTORY = 'Company names cannot be resolved: no companies directory is available yet. Please enter the company’s domain (for example acme.com)';
+/** A company name instead of a domain: no companies directory exists yet (the same words as the web form's). */
+const NO_DIRECTORY = FINDER_COMPANY_NAME_UNSUPPORTED;
 
 /** The search's stored form (no verification transcript). */
 function toStoredResult(r: TSearchOutcome): TFinderResult {
