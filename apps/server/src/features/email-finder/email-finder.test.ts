@@ -277,6 +277,10 @@ describe('email finder API', () => {
     expect((await charges(owner.orgId, 'bulk_finder')).length).toBe(before);
     const view = await t.call({ method: 'POST', url: '/api/v1/email_finder/list', token: owner.token, payload: { list_id: list.id } });
     expect(view.body.data.items[0]).toMatchObject({ state: 'cancelled', counts: { processed: 0 } });
+    const log = await t.call({ method: 'POST', url: '/api/v1/user/activities', token: owner.token, payload: { type: 'find_emails', limit: 100 } });
+    const entry = (log.body.data.items as { description: string; metadata: Record<string, unknown> }[]).find((a) => a.metadata.list_id === list.id && a.metadata.cancelled);
+    expect(entry?.metadata).toMatchObject({ processed: 0, credits_charged: 0 });
+    expect(entry?.description).toMatch(/^Cancelled the search of .*0 credits charged$/);
     // Resuming finishes it.
     await t.call({ method: 'POST', url: '/api/v1/email_finder/list/find_emails', token: owner.token, payload: { list_id: list.id } });
     await jobs.runUntilIdle({ includeDelayed: true });

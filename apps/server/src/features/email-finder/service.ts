@@ -502,7 +502,22 @@ export async function startFindEmails(deps: TDeps, ctx: TCallerContext, listId: 
 /** POST /email_finder/list/cancel: stops the job; what finished stays (and is billed when found), the rest is never charged. */
 export async function cancelFindEmails(deps: TDeps, ctx: TCallerContext, listId: string): Promise<TFinderList> {
   const list = await requireList(deps.database.db, ctx, listId);
-  const moved = await transitionList(deps.database.db, getVisibleScope(ctx), listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' });
+  const moved = await deps.database.transaction(async (tx) => {
+    // The row lock waits for a batch being stored; once cancelled, no further batch is stored or charged (storeListBatch).
+    const current = await selectListForUpdate(tx, listId);
+    if (!current || current.state !== 'in_progress') return false;
+    if (!(await transitionList(tx, getVisibleScope(ctx), listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' }))) return false;
+    const c = { ...EMPTY_FINDER_COUNTERS, ...current.counters };
+    const entry = {
+      orgId: list.orgId,
+      type: 'find_emails' as const,
+      description: `Cancelled the search of "${list.name}": ${c.processed} of ${list.searchableCount} people searched, ${c.billable} credit${c.billable === 1 ? '' : 's'} charged`,
+      metadata: { list_id: listId, cancelled: true, processed: c.processed, credits_charged: c.billable },
+    };
+    await recordActivity(tx, { ...entry, userId: list.userId });
+    if (ctx.userId !== list.userId) await recordActivity(tx, { ...entry, userId: ctx.userId });
+    return true;
+  });
   if (!moved) throw new AppError(409, 'conflict', 'Only a list being processed can be cancelled');
   if (list.jobId) await deps.queue.cancel(list.jobId, ctx.orgId);
   return toListView((await selectList(deps.database.db, getVisibleScope(ctx), listId))!);
@@ -536,7 +551,8 @@ type TPendingResult = { rowNumber: number; result: TFinderResult };
 async function storeListBatch(database: TDatabase, list: TFinderListRow, batch: TPendingResult[]): Promise<void> {
   await database.transaction(async (tx) => {
     const current = await selectListForUpdate(tx, list.id);
-    if (!current) return;
+    // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.
+    if (!current || current.state !== 'in_progress') return;
     const counters = { ...EMPTY_FINDER_COUNTERS, ...current.counters };
     const stored = await storeRowResults(
       tx,

@@ -439,9 +439,25 @@ export async function startAutoPilot(deps: Pick<TDeps, 'database' | 'queue'>, li
 export async function cancelListVerification(deps: TDeps, ctx: TCallerContext, listId: string): Promise<TVerifyList> {
   const list = await requireList(deps.database.db, ctx, listId);
   if (list.state !== 'in_progress') throw new AppError(409, 'conflict', 'Only a list being verified can be cancelled');
-  await deps.database.transaction(async (tx) => {
-    await transitionList(tx, getVisibleScope(ctx), listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' });
+  const moved = await deps.database.transaction(async (tx) => {
+    // The row lock waits for a batch being stored; once cancelled, no further batch is stored or charged (storeBatch).
+    const current = await selectListForUpdate(tx, listId);
+    if (!current || current.state !== 'in_progress') return false;
+    if (!(await transitionList(tx, getVisibleScope(ctx), listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' }))) return false;
+    // What the cancelled list verified and charged shows in Activities (the list owner's, and the canceller's).
+    const c = { ...EMPTY_COUNTERS, ...current.counters };
+    const credits = `${c.billable} credit${c.billable === 1 ? '' : 's'} charged`;
+    const entry = {
+      orgId: list.orgId,
+      type: 'verify' as const,
+      description: `Cancelled the verification of "${list.name}": ${c.verified} of ${list.uniqueCount} addresses verified, ${credits}`,
+      metadata: { list_id: listId, cancelled: true, verified: c.verified, credits_charged: c.billable },
+    };
+    await recordActivity(tx, { ...entry, userId: list.userId });
+    if (ctx.userId !== list.userId) await recordActivity(tx, { ...entry, userId: ctx.userId });
+    return true;
   });
+  if (!moved) throw new AppError(409, 'conflict', 'Only a list being verified can be cancelled');
   if (list.verifyJobId) await deps.queue.cancel(list.verifyJobId, ctx.orgId);
   return toListView((await selectList(deps.database.db, getVisibleScope(ctx), listId))!);
 }
@@ -498,7 +514,8 @@ type TPending = { rowNumber: number; result: TVerificationResult };
 async function storeBatch(database: TDatabase, list: TListRow, batch: TPending[]): Promise<void> {
   await database.transaction(async (tx) => {
     const current = await selectListForUpdate(tx, list.id);
-    if (!current) return;
+    // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.
+    if (!current || current.state !== 'in_progress') return;
     const counters = { ...EMPTY_COUNTERS, ...current.counters };
     const prepared = batch.map(({ rowNumber, result }) => ({ rowNumber, result, status: result.status, billable: isBillable(result) }));
     const stored = await storeEmailResults(
