@@ -10,13 +10,13 @@ import { DEMO_USERS, logInThroughForm } from './support/session';
 test.describe('email finder', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('instant find: a found address, a catch-all guess with lower confidence, and a clear error for an unknown company', async ({ page }) => {
+  test('instant find: a found address, a catch-all guess with lower confidence, and a company name refused on its field', async ({ page }) => {
     await logInThroughForm(page, DEMO_USERS.owner);
     await page.goto('/email_finder/quick');
     const find = async (first: string, last: string, domain: string) => {
       await page.getByRole('textbox', { name: 'First name' }).fill(first);
       await page.getByRole('textbox', { name: 'Last name' }).fill(last);
-      await page.getByRole('textbox', { name: 'Domain or company' }).fill(domain);
+      await page.getByRole('textbox', { name: 'Company domain' }).fill(domain);
       await page.getByRole('button', { name: 'Find', exact: true }).click();
     };
     await find('John', 'Smith', 'strict.test');
@@ -29,7 +29,8 @@ test.describe('email finder', () => {
     await expect(result.getByTestId('flag-catch_all')).toBeVisible();
 
     await find('Jane', 'Doe', 'Acme Inc');
-    await expect(page.getByRole('alert').first()).toBeVisible();
+    await expect(page.getByText(/finding by company name is not available yet/)).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Company domain' })).toHaveAttribute('aria-invalid', 'true');
   });
 
   test('a bulk list with mapped columns is searched to completion, bills only found addresses and downloads', async ({ page, request }) => {

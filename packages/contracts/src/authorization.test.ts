@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   API_AUTHORIZATION,
   MENU_ENTRIES,
+  OBJECT_OWNERSHIP,
   OWNER_ONLY_INTEGRATIONS,
+  canSeeMemberObject,
   findApiRule,
   getRuleRoles,
   isApiAllowed,
@@ -59,5 +61,23 @@ describe('authorisation table', () => {
     expect(isApiAllowed('POST', '/integration/account/:integration', 'admin', { integration: ownerOnly })).toBe(false);
     expect(isApiAllowed('POST', '/integration/account/:integration', 'admin', { integration: 'sendgrid' })).toBe(true);
     expect(isApiAllowed('POST', '/integration/account/:integration', 'analyst', { integration: 'sendgrid' })).toBe(false);
+  });
+});
+
+describe('member object visibility', () => {
+  it('lets owners and managers see every member object and an Executive only their own', () => {
+    expect(canSeeMemberObject('owner', 'u1', 'u2')).toBe(true);
+    expect(canSeeMemberObject('admin', 'u1', 'u2')).toBe(true);
+    expect(canSeeMemberObject('analyst', 'u1', 'u2')).toBe(false);
+    expect(canSeeMemberObject('analyst', 'u1', 'u1')).toBe(true);
+  });
+
+  it('names the object of every by-id list, search and download route', () => {
+    for (const key of ['POST /email_verify/list/remove', 'GET /email_verify/bulk/progress_status', 'POST /email_finder/download/result', 'GET /email_finder/instant/queue_status', 'GET /download/result/status']) {
+      const rule = API_AUTHORIZATION[key];
+      expect(rule?.object, key).toBeDefined();
+      expect(OBJECT_OWNERSHIP[rule!.object!.kind], key).toBe('member');
+    }
+    expect(OBJECT_OWNERSHIP[API_AUTHORIZATION['POST /apps/update']!.object!.kind]).toBe('organisation');
   });
 });

@@ -24,7 +24,54 @@ export type TApiRule = {
   readonly menu?: `${TMenuArea}.${string}`;
   /** Routes whose `:integration` parameter names an owner-only integration are owner only. */
   readonly ownerOnlyIntegrations?: boolean;
+  /**
+   * The object a by-id route reads, changes or deletes, and where its id is. The server answers 404 when the
+   * object is not one the caller may see (another organisation's, or, for member objects, one the caller's role
+   * does not see on the list pages: see MEMBER_OBJECT_VISIBILITY).
+   */
+  readonly object?: TObjectRef;
 };
+
+/**
+ * Objects reached by id. `member` objects belong to the member who created them (lists, searches, prepared
+ * files); `organisation` objects are shared by every member of the organisation (apps and webhooks: the
+ * spec's menus.tsv gives apps list_app/create_app/edit_app and developer webhook to everyone).
+ */
+export const OBJECT_OWNERSHIP = {
+  verify_list: 'member',
+  finder_list: 'member',
+  finder_search: 'member',
+  download: 'member',
+  app: 'organisation',
+  webhook: 'organisation',
+  webhook_delivery: 'organisation',
+} as const satisfies Record<string, 'member' | 'organisation'>;
+export type TObjectKind = keyof typeof OBJECT_OWNERSHIP;
+export type TMemberObjectKind = { [K in TObjectKind]: (typeof OBJECT_OWNERSHIP)[K] extends 'member' ? K : never }[TObjectKind];
+
+export type TObjectRef = { readonly kind: TObjectKind; readonly from: 'body' | 'query' | 'params'; readonly field: string };
+
+/**
+ * Which member objects a role sees: Owners and Managers see every member's lists, searches and files (they have
+ * the team view: spec section 6, menus.tsv analytics.team); an Executive sees only their own ("analytics without
+ * team"). The list pages filter by it, and every by-id route applies the same rule.
+ */
+export const MEMBER_OBJECT_VISIBILITY: Readonly<Record<TRole, 'organisation' | 'own'>> = { owner: 'organisation', admin: 'organisation', analyst: 'own' };
+
+/** The member whose objects alone `role` sees (undefined: every member's of the organisation). */
+export function getVisibleOwnerId(role: TRole, userId: string): string | undefined {
+  return MEMBER_OBJECT_VISIBILITY[role] === 'own' ? userId : undefined;
+}
+
+/** Whether a member of `role` sees a member object of the same organisation created by `ownerId`. */
+export function canSeeMemberObject(role: TRole, userId: string, ownerId: string): boolean {
+  const only = getVisibleOwnerId(role, userId);
+  return only === undefined || only === ownerId;
+}
+
+function byId(rule: TApiRule, kind: TObjectKind, from: TObjectRef['from'], field: string): TApiRule {
+  return { ...rule, object: { kind, from, field } };
+}
 
 export const ALL_ROLES: readonly TRole[] = ['owner', 'admin', 'analyst'];
 
@@ -141,34 +188,34 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /email_verify/instant': EV_QUICK,
   'GET /email_verify/instant/recent': EV_QUICK,
   'POST /email_verify/list': EV_LISTS,
-  'POST /email_verify/list/verify': EV_LISTS,
-  'POST /email_verify/list/export': EV_LISTS,
-  'POST /email_verify/list/remove': EV_LISTS,
-  'GET /email_verify/list/remove': EV_LISTS,
-  'POST /email_verify/list/cancel': EV_LISTS,
+  'POST /email_verify/list/verify': byId(EV_LISTS, 'verify_list', 'body', 'list_id'),
+  'POST /email_verify/list/export': byId(EV_LISTS, 'verify_list', 'body', 'list_id'),
+  'POST /email_verify/list/remove': byId(EV_LISTS, 'verify_list', 'body', 'list_id'),
+  'GET /email_verify/list/remove': byId(EV_LISTS, 'verify_list', 'query', 'list_id'),
+  'POST /email_verify/list/cancel': byId(EV_LISTS, 'verify_list', 'body', 'list_id'),
   'POST /email_verify/bulk_upload': EV_ADD,
   'POST /email_verify/bulk_upload/check_duplicate': EV_ADD,
   'POST /email_verify/bulk_upload/preview': EV_ADD,
-  'GET /email_verify/bulk/progress_status': EV_LISTS,
+  'GET /email_verify/bulk/progress_status': byId(EV_LISTS, 'verify_list', 'query', 'list_id'),
   'GET /email_verify/getusercredits': AUTHENTICATED,
 
   // ----- email finder -----
   'POST /email_finder/instant': EF_QUICK,
-  'GET /email_finder/instant/queue_status': EF_QUICK,
+  'GET /email_finder/instant/queue_status': byId(EF_QUICK, 'finder_search', 'query', 'qid'),
   'POST /email_finder/list': EF_LISTS,
-  'POST /email_finder/list/find_emails': EF_LISTS,
-  'POST /email_finder/list/remove': EF_LISTS,
-  'POST /email_finder/list/cancel': EF_LISTS,
+  'POST /email_finder/list/find_emails': byId(EF_LISTS, 'finder_list', 'body', 'list_id'),
+  'POST /email_finder/list/remove': byId(EF_LISTS, 'finder_list', 'body', 'list_id'),
+  'POST /email_finder/list/cancel': byId(EF_LISTS, 'finder_list', 'body', 'list_id'),
   'POST /email_finder/bulk_upload': EF_ADD,
   'POST /email_finder/bulk_upload/check_duplicate': EF_ADD,
-  'GET /email_finder/bulk/progress_status': EF_LISTS,
-  'POST /email_finder/download/result': EF_LISTS,
+  'GET /email_finder/bulk/progress_status': byId(EF_LISTS, 'finder_list', 'query', 'list_id'),
+  'POST /email_finder/download/result': byId(EF_LISTS, 'finder_list', 'body', 'list_id'),
   'GET /email_finder/history': EF_QUICK,
   'POST /email_finder/history/download': EF_QUICK,
 
   // ----- downloads (any member downloads what they may see) -----
-  'POST /download/result': AUTHENTICATED,
-  'GET /download/result/status': AUTHENTICATED,
+  'POST /download/result': byId(AUTHENTICATED, 'verify_list', 'body', 'list_id'),
+  'GET /download/result/status': byId(AUTHENTICATED, 'download', 'query', 'queue_id'),
   'POST /download/activities': AUTHENTICATED,
   'POST /download/activities/confirm': AUTHENTICATED,
 
@@ -253,10 +300,10 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
 
   // ----- apps -----
   'POST /apps/create': APPS_CREATE,
-  'POST /apps/update': APPS_EDIT,
+  'POST /apps/update': byId(APPS_EDIT, 'app', 'body', 'app_id'),
   'GET /apps/list': APPS_LIST,
   'GET /apps/default': APPS_LIST,
-  'GET /apps/:id': APPS_EDIT,
+  'GET /apps/:id': byId(APPS_EDIT, 'app', 'params', 'id'),
 
   // ----- prospect -----
   'POST /prospect/search': PROSPECT_PEOPLE,
@@ -313,13 +360,13 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /webhook/list': WEBHOOK,
   'GET /webhook/name_list': WEBHOOK,
   'GET /webhook/token': WEBHOOK,
-  'GET /webhook/:id': WEBHOOK,
-  'POST /webhook': WEBHOOK,
-  'POST /webhook/test': WEBHOOK,
+  'GET /webhook/:id': byId(WEBHOOK, 'webhook', 'params', 'id'),
+  'POST /webhook': byId(WEBHOOK, 'webhook', 'body', 'webhook_id'),
+  'POST /webhook/test': byId(WEBHOOK, 'webhook', 'body', 'webhook_id'),
   'POST /webhook/event_logs': WEBHOOK,
-  'POST /webhook/event_logs/redeliver': WEBHOOK,
+  'POST /webhook/event_logs/redeliver': byId(WEBHOOK, 'webhook_delivery', 'body', 'delivery_id'),
   'POST /webhook/token': WEBHOOK,
-  'DELETE /webhook/:id': WEBHOOK,
+  'DELETE /webhook/:id': byId(WEBHOOK, 'webhook', 'params', 'id'),
 };
 
 /** Normalises `METHOD /path`: strips /api/v1, query and trailing slash; HEAD is GET; `{x}` and `:x` become `:`. */

@@ -24,6 +24,14 @@ describe('checkFreeProvider', () => {
     expect(checkDisposable('mailinator.com')).toBe(true);
     expect(checkFreeProvider('mailinator.com')).toBe(false);
   });
+  it('does not flag misspellings of the big providers that the free list mixes in (gmial.com is no provider)', () => {
+    for (const domain of ['gmial.com', 'gamil.com', 'gmai.com', 'hotmial.com', 'yahooo.com', 'yaho.com', 'outloook.com', 'hotmaill.com']) expect(checkFreeProvider(domain), domain).toBe(false);
+  });
+  it('keeps real providers whose names are close to others (country domains, mail.com, fastmail.fm)', () => {
+    for (const domain of ['mail.com', 'email.com', 'hotmail.de', 'hotmail.it', 'yahoo.co.jp', 'fastmail.fm', 'protonmail.ch', 'ymail.com', 'foxmail.com', 'gmx.de']) {
+      expect(checkFreeProvider(domain), domain).toBe(true);
+    }
+  });
   it('does not flag company domains', () => {
     expect(checkFreeProvider('strict.test')).toBe(false);
     expect(checkFreeProvider('microsoft.com')).toBe(false);

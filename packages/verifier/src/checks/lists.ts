@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
 import { domainToASCII } from 'node:url';
+import { isProviderMisspelling } from './typo';
 
 /*
  * Data sources (npm packages, read once when first needed, so a new list version arrives with a
  * dependency bump and a process restart):
  *  - disposable: `disposable-email-domains` (index.json: exact domains, wildcard.json: every subdomain).
- *  - free: `free-email-domains-list` minus every disposable domain (that list mixes disposables in).
+ *  - free: `free-email-domains-list` minus every disposable domain and every misspelling of a big provider's
+ *    domain (gmial.com, yahooo.com: that list mixes both in; see isProviderMisspelling in typo.ts).
  *  - role: `role-based-email-addresses`.
  */
 const require = createRequire(import.meta.url);
@@ -30,7 +32,7 @@ function loadFree(): Set<string> {
     freeDomains = new Set();
     for (const domain of all) {
       const d = domain.toLowerCase();
-      if (!exact.has(d) && !wildcard.has(d)) freeDomains.add(d);
+      if (!exact.has(d) && !wildcard.has(d) && !isProviderMisspelling(d)) freeDomains.add(d);
     }
   }
   return freeDomains;
@@ -64,7 +66,7 @@ export function checkDisposable(addressOrDomain: string): boolean {
   return listDomainAndParents(domain).some((d) => wildcard.has(d) || (d !== domain && exact.has(d)));
 }
 
-/** True when the domain is a free mailbox provider (gmail.com, yahoo.com…), disposables excluded. */
+/** True when the domain is a free mailbox provider (gmail.com, yahoo.com…), disposables and provider misspellings excluded. */
 export function checkFreeProvider(addressOrDomain: string): boolean {
   return loadFree().has(toDomain(addressOrDomain));
 }

@@ -66,3 +66,36 @@ export function suggestTypo(addressOrDomain: string): string | null {
   }
   return null;
 }
+
+/** True when `typed` is `name` with one typing slip: two neighbours swapped, a letter (not the first) dropped, or a letter doubled. */
+function isTypingSlip(typed: string, name: string): boolean {
+  if (typed === name) return false;
+  if (typed.length === name.length) {
+    const i = [...typed].findIndex((c, k) => c !== name[k]);
+    return i >= 0 && i + 1 < typed.length && typed[i] === name[i + 1] && typed[i + 1] === name[i] && typed.slice(i + 2) === name.slice(i + 2);
+  }
+  if (typed.length === name.length - 1) {
+    for (let i = 1; i < name.length; i++) if (name.slice(0, i) + name.slice(i + 1) === typed) return true;
+    return false;
+  }
+  if (typed.length === name.length + 1) {
+    for (let i = 1; i < typed.length; i++) if (typed[i] === typed[i - 1] && typed.slice(0, i) + typed.slice(i + 1) === name) return true;
+  }
+  return false;
+}
+
+/**
+ * True when a domain is a misspelling of a known provider's (gmial.com, yahooo.com, hotmial.com): same top-level
+ * domain and a provider name of 5+ letters with one typing slip. Such domains are no mailbox provider, even where
+ * a public list of free domains carries them. Real providers with close names stay apart: a different TLD
+ * (hotmail.de), a substituted letter (email.com, ymail.com) or a dropped first letter (mail.com) is no slip.
+ */
+export function isProviderMisspelling(domain: string): boolean {
+  const d = domain.trim().toLowerCase();
+  if ((KNOWN_PROVIDER_DOMAINS as readonly string[]).includes(d)) return false;
+  const typed = splitTld(d);
+  return KNOWN_PROVIDER_DOMAINS.some((provider) => {
+    const known = splitTld(provider);
+    return known.tld === typed.tld && known.name.length >= 5 && isTypingSlip(typed.name, known.name);
+  });
+}

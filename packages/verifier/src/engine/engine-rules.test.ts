@@ -28,6 +28,17 @@ describe('typo suggestion rule', () => {
     dns = await startFakeDns(() => ({ rcode: 'NXDOMAIN' }));
     const result = await verifyEmail('john@gmial.com', makeOptions(dns.server, await getClosedPort()));
     expect(result).toMatchObject({ status: 'invalid', reason: { code: 'domain_not_found' }, suggested_email_address: 'john@gmail.com' });
+    // A typo domain with no mail is no mailbox provider: not a free account.
+    expect(result.free_account).toBe(false);
+  });
+
+  it('flags a free account only where the domain can receive mail', async () => {
+    dns = await startFakeDns(() => ({ rcode: 'NXDOMAIN' }));
+    for (const email of ['jane@yahooo.com', 'jane@hotmail.de', 'jane@gmail.com']) {
+      const result = await verifyEmail(email, makeOptions(dns.server, await getClosedPort()));
+      expect(result.reason.code, email).toBe('domain_not_found');
+      expect(result.free_account, email).toBe(false);
+    }
   });
 
   it('does not suggest when the typed domain has mail, however close it is to a provider', async () => {

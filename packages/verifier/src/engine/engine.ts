@@ -186,6 +186,8 @@ export class VerifierEngine {
     } catch (error) {
       outcome = { status: 'unknown', reason: 'smtp_error', text: `Verification failed unexpectedly: ${(error as Error).message}` };
     }
+    // A domain that cannot receive mail (no such domain, null MX, no mail server) is no mailbox provider: not a free account.
+    if (outcome.reason === 'domain_not_found' || outcome.reason === 'null_mx' || outcome.reason === 'no_mail_server') flags.free = false;
     const provider = detectProvider(mxHost);
     const verdict = computeVerdict({
       status: outcome.status,

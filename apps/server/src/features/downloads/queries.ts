@@ -9,11 +9,12 @@ export async function insertDownload(exec: TDb, row: typeof downloads.$inferInse
   return rows[0]!;
 }
 
-export async function selectDownload(exec: TDb, scope: { orgId: string }, id: string): Promise<TDownloadRow | null> {
+/** A download in the caller's visible scope (the organisation, and the member when the role sees only its own). */
+export async function selectDownload(exec: TDb, scope: { orgId: string; userId?: string }, id: string): Promise<TDownloadRow | null> {
   const rows = await exec
     .select()
     .from(downloads)
-    .where(and(eq(downloads.id, id), eq(downloads.orgId, scope.orgId)))
+    .where(and(eq(downloads.id, id), eq(downloads.orgId, scope.orgId), scope.userId ? eq(downloads.userId, scope.userId) : undefined))
     .limit(1);
   return rows[0] ?? null;
 }

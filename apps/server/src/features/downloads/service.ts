@@ -20,7 +20,7 @@ import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/queue';
 import type { TFileStorage } from '../../platform/storage/storage';
-import type { TCallerContext } from '../../platform/tenancy/context';
+import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import { listActivities, recordActivity } from '../activities/service';
 import { getListForExport, iterateListRows, type TExportRow } from '../email-verifier/service';
 import { writeCsv, writeXlsx } from './file-writers';
@@ -219,7 +219,7 @@ export async function runExportJob(database: TDatabase, storage: TFileStorage, d
 }
 
 export async function getDownloadStatus(exec: TDb, secret: string, ctx: TCallerContext, queueId: string): Promise<TDownload> {
-  const row = await selectDownload(exec, ctx, queueId);
+  const row = await selectDownload(exec, getVisibleScope(ctx), queueId);
   if (!row) throwNotFound('Download');
   return toDownloadView(secret, row);
 }

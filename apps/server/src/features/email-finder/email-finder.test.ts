@@ -107,7 +107,7 @@ describe('email finder API', () => {
     expect(badDomain.body.error.reasons[0]).toMatchObject({ field: 'domain' });
     const company = await instant(owner, { name: 'Ann Lee', domain: 'Acme Corporation' });
     expect(company.status).toBe(400);
-    expect(company.body.error.message).toMatch(/companies directory/);
+    expect(company.body.error.message).toMatch(/finding by company name is not available yet/);
     const symbols = await instant(owner, { name: 'Ann <script>', domain: 'strict.test' });
     expect(symbols.status).toBe(400);
   });
@@ -163,7 +163,7 @@ describe('email finder API', () => {
     const res = await upload(owner, 'people.csv', lines.join('\n'), { list_name: 'People', first_name_column: '2', last_name_column: '1', domain_column: '0' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const list = ZFinderListResponse.parse(res.body).data;
-    expect(list).toMatchObject({ state: 'not_processed', counts: { rows: 23, searchable: 21, skipped: 2 }, mapping: { first_name: 2, last_name: 1, domain: 0 } });
+    expect(list).toMatchObject({ state: 'not_processed', counts: { rows: 23, searchable: 21, skipped: 2, duplicate: 0 }, mapping: { first_name: 2, last_name: 1, domain: 0 } });
     const dup1 = await t.call({ method: 'POST', url: '/api/v1/email_finder/bulk_upload/check_duplicate', token: owner.token, payload: { file_name: 'people.csv' } });
     expect(dup1.body.data.is_duplicate).toBe(true);
 
@@ -201,7 +201,7 @@ describe('email finder API', () => {
     expect(dl.status).toBe(200);
     const csv = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_email_finder_history?download_token=${encodeURIComponent(dl.body.data.download_token)}` });
     const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(rows[0]).toBe('Company Domain,Last,First,Title,email,status,confidence_score,catch_all,business,role,pattern,reason,reason_text');
+    expect(rows[0]).toBe('Company Domain,Last,First,Title,email,status,confidence_score,catch_all,business,role,pattern,reason,reason_text,duplicate');
     expect(rows).toHaveLength(24);
     const right = sample.filter((p) => rows.some((r) => r.includes(`,${p.email},found,`)));
     expect(right.length / sample.length).toBeGreaterThanOrEqual(0.95);
@@ -217,6 +217,46 @@ describe('email finder API', () => {
     expect(removed.status).toBe(200);
     const gone = await t.call({ method: 'GET', url: `/api/v1/email_finder/bulk/progress_status?list_id=${list.id}`, token: owner.token });
     expect(gone.status).toBe(404);
+  }, 60_000);
+
+  it('searches a repeated person once, charges once, and scores a person alike in quick and bulk', async () => {
+    const [p0, p1] = strictPeople().slice(31, 33);
+    const quick = await instant(owner, { first_name: p0!.first_name, last_name: p0!.last_name, domain: p0!.domain });
+    expect(quick.body.data).toMatchObject({ status: 'found', email: p0!.email });
+    const lines = [
+      'First,Last,Domain',
+      `${p0!.first_name},${p0!.last_name},${p0!.domain}`,
+      `${p1!.first_name},${p1!.last_name},${p1!.domain}`,
+      `  ${p0!.first_name.toUpperCase()} ,${p0!.last_name.toLowerCase()},https://www.${p0!.domain}/`,
+      `${p1!.first_name},${p1!.last_name},${p1!.domain.toUpperCase()}`,
+    ];
+    const res = await upload(owner, 'repeats.csv', lines.join('\n'), { first_name_column: '0', last_name_column: '1', domain_column: '2' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const list = ZFinderListResponse.parse(res.body).data;
+    expect(list.counts).toMatchObject({ rows: 4, searchable: 2, duplicate: 2, skipped: 0 });
+    const before = await getOrgBalance(t.db.db, owner.orgId);
+    await t.call({ method: 'POST', url: '/api/v1/email_finder/list/find_emails', token: owner.token, payload: { list_id: list.id } });
+    await jobs.runUntilIdle({ includeDelayed: true });
+    const progress = await t.call({ method: 'GET', url: `/api/v1/email_finder/bulk/progress_status?list_id=${list.id}`, token: owner.token });
+    expect(progress.body.data).toMatchObject({ state: 'processed', processed: 2, total: 2, stats: { found: 2, billable: 2 } });
+    expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before - 2);
+    const listCharges = (await charges(owner.orgId, 'bulk_finder')).filter((c) => String(c.objectId).startsWith(`${list.id}:`));
+    expect(listCharges.map((c) => c.objectId).sort()).toEqual([`${list.id}:1`, `${list.id}:2`]);
+
+    const dl = await t.call({ method: 'POST', url: '/api/v1/email_finder/download/result', token: owner.token, payload: { list_id: list.id, format: 'found' } });
+    const csv = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_email_finder_history?download_token=${encodeURIComponent(dl.body.data.download_token)}` });
+    const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n').map((r) => r.split(','));
+    const header = rows[0]!;
+    const col = (name: string) => header.indexOf(name);
+    expect(col('duplicate')).toBeGreaterThan(0);
+    expect(rows).toHaveLength(5);
+    const [r1, r2, r3, r4] = rows.slice(1);
+    expect([r1, r2, r3, r4].map((r) => r![col('duplicate')])).toEqual(['no', 'no', 'yes', 'yes']);
+    expect(r3![col('email')]).toBe(p0!.email);
+    expect(r4![col('email')]).toBe(p1!.email);
+    // One scoring: the bulk result of the person found by the quick search scores as the quick search did.
+    expect(Number(r1![col('confidence_score')])).toBe(quick.body.data.confidence_score);
+    expect(r3![col('confidence_score')]).toBe(r1![col('confidence_score')]);
   }, 60_000);
 
   it('reads XLSX uploads with a full-name column, and a cancelled list bills nothing it did not finish', async () => {
@@ -237,6 +277,10 @@ describe('email finder API', () => {
     expect((await charges(owner.orgId, 'bulk_finder')).length).toBe(before);
     const view = await t.call({ method: 'POST', url: '/api/v1/email_finder/list', token: owner.token, payload: { list_id: list.id } });
     expect(view.body.data.items[0]).toMatchObject({ state: 'cancelled', counts: { processed: 0 } });
+    const log = await t.call({ method: 'POST', url: '/api/v1/user/activities', token: owner.token, payload: { type: 'find_emails', limit: 100 } });
+    const entry = (log.body.data.items as { description: string; metadata: Record<string, unknown> }[]).find((a) => a.metadata.list_id === list.id && a.metadata.cancelled);
+    expect(entry?.metadata).toMatchObject({ processed: 0, credits_charged: 0 });
+    expect(entry?.description).toMatch(/^Cancelled the search of .*0 credits charged$/);
     // Resuming finishes it.
     await t.call({ method: 'POST', url: '/api/v1/email_finder/list/find_emails', token: owner.token, payload: { list_id: list.id } });
     await jobs.runUntilIdle({ includeDelayed: true });

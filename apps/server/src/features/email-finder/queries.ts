@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, ilike, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { finderDomainPatterns, finderDownloads, finderInstant, finderListRows, finderLists, type TFinderCounters } from './tables';
 
@@ -7,7 +7,12 @@ export type TFinderListInsert = typeof finderLists.$inferInsert;
 export type TFinderRowInsert = typeof finderListRows.$inferInsert;
 export type TInstantRow = typeof finderInstant.$inferSelect;
 export type TFinderDownloadRow = typeof finderDownloads.$inferSelect;
-type TScope = { orgId: string };
+/** The caller's visible scope: the organisation, and the member when the role sees only its own objects. */
+type TScope = { orgId: string; userId?: string };
+
+function listScope(scope: TScope): SQL[] {
+  return scope.userId ? [eq(finderLists.orgId, scope.orgId), eq(finderLists.userId, scope.userId)] : [eq(finderLists.orgId, scope.orgId)];
+}
 
 export const EMPTY_FINDER_COUNTERS: TFinderCounters = { processed: 0, found: 0, not_found: 0, business: 0, role: 0, catch_all: 0, confidence_sum: 0, billable: 0 };
 
@@ -18,7 +23,7 @@ export async function insertInstant(exec: TDb, row: typeof finderInstant.$inferI
 }
 
 export async function selectInstant(exec: TDb, scope: TScope, id: string): Promise<TInstantRow | null> {
-  const rows = await exec.select().from(finderInstant).where(and(eq(finderInstant.id, id), eq(finderInstant.orgId, scope.orgId))).limit(1);
+  const rows = await exec.select().from(finderInstant).where(and(eq(finderInstant.id, id), eq(finderInstant.orgId, scope.orgId), scope.userId ? eq(finderInstant.userId, scope.userId) : undefined)).limit(1);
   return rows[0] ?? null;
 }
 
@@ -72,7 +77,7 @@ export async function insertList(exec: TDb, row: TFinderListInsert): Promise<TFi
 }
 
 export async function selectList(exec: TDb, scope: TScope, listId: string): Promise<TFinderListRow | null> {
-  const rows = await exec.select().from(finderLists).where(and(eq(finderLists.id, listId), eq(finderLists.orgId, scope.orgId))).limit(1);
+  const rows = await exec.select().from(finderLists).where(and(eq(finderLists.id, listId), ...listScope(scope))).limit(1);
   return rows[0] ?? null;
 }
 
@@ -98,13 +103,13 @@ export async function transitionList(exec: TDb, scope: TScope, listId: string, f
   const rows = await exec
     .update(finderLists)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(finderLists.id, listId), eq(finderLists.orgId, scope.orgId), or(...fromStates.map((s) => eq(finderLists.state, s)))))
+    .where(and(eq(finderLists.id, listId), ...listScope(scope), or(...fromStates.map((s) => eq(finderLists.state, s)))))
     .returning({ id: finderLists.id });
   return rows.length > 0;
 }
 
 export async function deleteList(exec: TDb, scope: TScope, listId: string): Promise<void> {
-  await exec.delete(finderLists).where(and(eq(finderLists.id, listId), eq(finderLists.orgId, scope.orgId)));
+  await exec.delete(finderLists).where(and(eq(finderLists.id, listId), ...listScope(scope)));
 }
 
 export type TListFilter = {
@@ -120,8 +125,7 @@ export type TListFilter = {
 };
 
 export async function selectLists(exec: TDb, f: TListFilter): Promise<{ rows: TFinderListRow[]; total: number }> {
-  const conds: (SQL | undefined)[] = [eq(finderLists.orgId, f.orgId)];
-  if (f.userId) conds.push(eq(finderLists.userId, f.userId));
+  const conds: (SQL | undefined)[] = listScope(f);
   if (f.state) conds.push(eq(finderLists.state, f.state));
   if (f.listId) conds.push(eq(finderLists.id, f.listId));
   if (f.search) {
@@ -142,7 +146,7 @@ export async function selectListsByFileName(exec: TDb, scope: TScope, fileName: 
   return exec
     .select()
     .from(finderLists)
-    .where(and(eq(finderLists.orgId, scope.orgId), eq(finderLists.fileName, fileName)))
+    .where(and(...listScope(scope), eq(finderLists.fileName, fileName)))
     .orderBy(desc(finderLists.createdAt))
     .limit(20);
 }
@@ -185,6 +189,15 @@ export async function storeRowResults(
         returning e.row_number`,
   );
   return new Set(rows.map((r) => r.row_number));
+}
+
+/** The stored results of some rows of a list (the first rows duplicates point at). */
+export async function selectRowResults(exec: TDb, listId: string, rowNumbers: number[]) {
+  if (rowNumbers.length === 0) return [];
+  return exec
+    .select({ rowNumber: finderListRows.rowNumber, result: finderListRows.result })
+    .from(finderListRows)
+    .where(and(eq(finderListRows.listId, listId), inArray(finderListRows.rowNumber, rowNumbers)));
 }
 
 export async function selectRowsPage(exec: TDb, listId: string, afterRow: number, limit: number) {

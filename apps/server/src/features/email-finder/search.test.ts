@@ -22,11 +22,12 @@ describe('candidates', () => {
     expect(new Set(plain.map((c) => c.email)).size).toBe(plain.length);
   });
 
-  it('computes confidence by the documented rule', () => {
-    expect(computeConfidence('valid', 'flast', {})).toBe(90);
-    expect(computeConfidence('valid', 'flast', { flast: 3, first: 1 })).toBe(97);
-    expect(computeConfidence('catch_all', 'first.last', {}, 0.32)).toBe(44);
-    expect(computeConfidence('none', null, {})).toBe(0);
+  it('computes confidence by the documented rule, the same whatever was found before at the domain', () => {
+    expect(computeConfidence('valid', 'first.last')).toBe(99);
+    expect(computeConfidence('valid', 'flast')).toBe(95);
+    expect(computeConfidence('valid', 'fl')).toBe(90);
+    expect(computeConfidence('catch_all', 'first.last', 0.32)).toBe(44);
+    expect(computeConfidence('none', null)).toBe(0);
   });
 
   it('reads domains, URLs and company names', () => {

@@ -1,5 +1,5 @@
-import type { TFinderPattern, TFinderReasonCode, TFinderResult, TVerificationResult } from '@verilead/contracts';
-import { buildCandidates, foldName, type TCandidate, type TPersonName } from './candidates';
+import { readFinderDomain, type TFinderPattern, type TFinderReasonCode, type TFinderResult, type TVerificationResult } from '@verilead/contracts';
+import { buildCandidates, foldName, PATTERN_PRIORS, type TCandidate, type TPersonName } from './candidates';
 
 /** What the search needs of the engine: one verification at a time (the engine caches DNS and catch-all per domain). */
 export type TVerifyOne = (email: string) => Promise<TVerificationResult>;
@@ -32,19 +32,22 @@ const REASON_TEXTS: Record<TFinderReasonCode, string> = {
   name_unusable: 'No address pattern can be built from this name',
 };
 
+/** The most common pattern's prior: a verified address of that pattern scores 99. */
+const TOP_PRIOR = Math.max(...Object.values(PATTERN_PRIORS));
+
 /**
- * Confidence rule (0–100), documented in README.md:
- * - verified valid: 90 + round(9 × share), share = the pattern's part of the addresses already found valid at the domain (0 when none) → 90–99;
- * - catch-all best guess: 30 + round(45 × likelihood), likelihood = the pattern's smoothed likelihood at the domain (priors when unknown) → 30–75;
+ * The one confidence rule (0–100) of quick and bulk searches, documented in README.md:
+ * - verified valid: 90 + round(9 × prior / top prior), prior = the pattern's general share (PATTERN_PRIORS): the mail
+ *   server confirmed the mailbox, and a common pattern (first.last 99, flast 95) is more surely this person's than a
+ *   rare one (fl 90). It does not depend on what was found before at the domain, so the same person scores the same
+ *   in a quick search and in a list, first or last;
+ * - catch-all best guess: 30 + round(45 × likelihood), likelihood = the pattern's smoothed likelihood at the domain
+ *   (priors when unknown) → 30–75 (catch-all domains never add valid finds, so this too stays the same);
  * - not found: 0.
  */
-export function computeConfidence(kind: 'valid' | 'catch_all' | 'none', pattern: TFinderPattern | null, counts: Partial<Record<TFinderPattern, number>>, likelihood = 0): number {
+export function computeConfidence(kind: 'valid' | 'catch_all' | 'none', pattern: TFinderPattern | null, likelihood = 0): number {
   if (kind === 'none' || !pattern) return 0;
-  if (kind === 'valid') {
-    const total = Object.values(counts).reduce((s, n) => s + (n ?? 0), 0);
-    const share = total > 0 ? (counts[pattern] ?? 0) / total : 0;
-    return Math.min(99, 90 + Math.round(9 * share));
-  }
+  if (kind === 'valid') return Math.min(99, 90 + Math.round((9 * PATTERN_PRIORS[pattern]) / TOP_PRIOR));
   return Math.min(75, 30 + Math.round(45 * Math.max(0, Math.min(1, likelihood))));
 }
 
@@ -78,7 +81,7 @@ export async function searchEmail(name: TPersonName, domain: string, opts: TSear
       ...base,
       email,
       status: found ? 'found' : 'not_found',
-      confidence_score: computeConfidence(found?.kind ?? 'none', found?.candidate.pattern ?? null, opts.domainCounts, found?.candidate.likelihood ?? 0),
+      confidence_score: computeConfidence(found?.kind ?? 'none', found?.candidate.pattern ?? null, found?.candidate.likelihood ?? 0),
       catch_all: found?.kind === 'catch_all' || code === 'strict_domain_rejected',
       business,
       role,
@@ -128,31 +131,8 @@ export async function searchEmail(name: TPersonName, domain: string, opts: TSear
   return finish(roleExcluded ? 'role_excluded' : 'no_valid_candidate', null, tried, { business, role: false });
 }
 
-const DOMAIN_RE = /^(?=.{3,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
-
 /**
- * Reads what the user typed as a domain: a domain (an URL or www. prefix is reduced to the host name) answers
- * `{ domain }`; something that looks like a company name answers `{ company }`; anything else `{ error }`.
+ * Reads what the user typed as a domain: `{ domain }`, `{ company }` for a company name (no directory yet) or
+ * `{ error }`. The one rule lives in the contracts, so the web form checks exactly what the server accepts.
  */
-export function readDomainInput(raw: string): { domain: string } | { company: string } | { error: string } {
-  let v = raw.trim().toLowerCase();
-  if (!v) return { error: 'Please enter a domain or a company name' };
-  if (/^[a-z][a-z0-9+.-]*:\/\//.test(v)) {
-    try {
-      v = new URL(v).hostname;
-    } catch {
-      return { error: 'Please enter a valid domain, such as example.com' };
-    }
-  }
-  v = v.replace(/^www\./, '').replace(/\/.*$/, '').replace(/\.$/, '');
-  if (v.includes('@')) return { error: 'Please enter the domain only (without a name and @)' };
-  if (!v.includes('.')) return /^[\p{L}\p{N}][\p{L}\p{N} &.,'-]*$/u.test(raw.trim()) ? { company: raw.trim() } : { error: 'Please enter a valid domain, such as example.com' };
-  let ascii = v;
-  try {
-    ascii = new URL(`http://${v}`).hostname;
-  } catch {
-    return { error: 'Please enter a valid domain, such as example.com' };
-  }
-  if (!DOMAIN_RE.test(ascii)) return { error: 'Please enter a valid domain, such as example.com' };
-  return { domain: ascii };
-}
+export const readDomainInput = readFinderDomain;

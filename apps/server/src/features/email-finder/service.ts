@@ -4,6 +4,7 @@ import {
   CREDITS_PER_FIND,
   DOWNLOAD_TOKEN_TTL_HOURS,
   EMAIL_FINDER_EVENTS,
+  FINDER_COMPANY_NAME_UNSUPPORTED,
   ZFinderUploadFields,
   type TFinderCheckDuplicateData,
   type TFinderColumnMapping,
@@ -40,14 +41,14 @@ import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-e
 import { summariseReasons } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/queue';
 import type { TFileStorage } from '../../platform/storage/storage';
-import type { TCallerContext } from '../../platform/tenancy/context';
+import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
 import { getCreditsAndLimits } from '../credits/service';
 import { createDownloadToken, readDownloadToken } from '../downloads/service';
 import { recordEvent } from '../events/service';
 import { getUserPreferences, getVerifierPreferences } from '../settings/service';
-import { splitFullName, type TPersonName } from './candidates';
+import { foldName, splitFullName, type TPersonName } from './candidates';
 import {
   completeInstant,
   countPendingRows,
@@ -69,6 +70,7 @@ import {
   selectLists,
   selectListsByFileName,
   selectPendingRows,
+  selectRowResults,
   selectRowsPage,
   storeRowResults,
   transitionList,
@@ -95,7 +97,8 @@ function badRequest(field: string, message: string): never {
   throw new AppError(400, 'validation_failed', message, { reasons: [{ field, location: 'body', messages: [message] }] });
 }
 
-const NO_DIRECTORY = 'Company names cannot be resolved: no companies directory is available yet. Please enter the company’s domain (for example acme.com)';
+/** A company name instead of a domain: no companies directory exists yet (the same words as the web form's). */
+const NO_DIRECTORY = FINDER_COMPANY_NAME_UNSUPPORTED;
 
 /** The search's stored form (no verification transcript). */
 function toStoredResult(r: TSearchOutcome): TFinderResult {
@@ -251,7 +254,7 @@ export async function runInstantJob(database: TDatabase, verifier: TVerifier, fi
 }
 
 export async function getQueueStatus(exec: TDb, ctx: TCallerContext, qid: string): Promise<TQueueStatusData> {
-  const row = await selectInstant(exec, ctx, qid);
+  const row = await selectInstant(exec, getVisibleScope(ctx), qid);
   if (!row) throwNotFound('Search');
   const state = row.state === 'completed' ? 'completed' : row.state === 'failed' ? 'failed' : row.jobId ? 'queued' : 'running';
   return { qid: row.id, state, result: row.state === 'completed' ? toInstantResult(row) : null, error: row.error };
@@ -261,7 +264,7 @@ export async function getQueueStatus(exec: TDb, ctx: TCallerContext, qid: string
 
 function historyFilter(ctx: TCallerContext, q: { search?: string; status?: string; from?: string; to?: string }) {
   const day = (v: string | undefined, end: boolean) => (v ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T${end ? '23:59:59.999' : '00:00:00'}Z` : v) : undefined);
-  return { orgId: ctx.orgId, userId: ctx.role === 'analyst' ? ctx.userId : undefined, search: q.search, status: q.status, from: day(q.from, false), to: day(q.to, true) };
+  return { ...getVisibleScope(ctx), search: q.search, status: q.status, from: day(q.from, false), to: day(q.to, true) };
 }
 
 export async function listHistory(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZFinderHistoryQuery>): Promise<TFinderHistoryData> {
@@ -302,7 +305,7 @@ export function toListView(row: TFinderListRow): TFinderList {
     state: row.state as TFinderListState,
     activity: (row.activity as TJobActivityType | null) ?? null,
     mapping: toMapping(row.mapping),
-    counts: { rows: row.rowCount, searchable: row.searchableCount, skipped: row.skippedCount, processed, remaining },
+    counts: { rows: row.rowCount, searchable: row.searchableCount, skipped: row.skippedCount, duplicate: Math.max(0, row.rowCount - row.searchableCount - row.skippedCount), processed, remaining },
     stats: computeStats(row),
     progress,
     stopped_reason: row.stoppedReason,
@@ -312,16 +315,16 @@ export function toListView(row: TFinderListRow): TFinderList {
   };
 }
 
-async function requireList(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, listId: string): Promise<TFinderListRow> {
-  const row = await selectList(exec, ctx, listId);
+/** A list the caller sees (404 otherwise: another organisation's, or another member's for an Executive). */
+async function requireList(exec: TDb, ctx: TCallerContext, listId: string): Promise<TFinderListRow> {
+  const row = await selectList(exec, getVisibleScope(ctx), listId);
   if (!row) throwNotFound('List');
   return row;
 }
 
 export async function listFinderLists(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZFinderListsRequest>): Promise<TFinderListsData> {
   const { rows, total } = await selectLists(exec, {
-    orgId: ctx.orgId,
-    userId: ctx.role === 'analyst' ? ctx.userId : undefined,
+    ...getVisibleScope(ctx),
     search: q.search,
     state: q.state,
     listId: q.list_id,
@@ -339,7 +342,7 @@ export async function getFinderProgress(exec: TDb, ctx: TCallerContext, listId: 
 }
 
 export async function checkFinderDuplicate(exec: TDb, ctx: TCallerContext, fileName: string): Promise<TFinderCheckDuplicateData> {
-  const lists = await selectListsByFileName(exec, ctx, fileName.trim());
+  const lists = await selectListsByFileName(exec, getVisibleScope(ctx), fileName.trim());
   return {
     is_duplicate: lists.length > 0,
     message: lists.length > 0 ? `A file named "${fileName.trim()}" was already uploaded. Upload it again?` : 'No file with this name was uploaded before',
@@ -370,6 +373,14 @@ function readPersonRow(cells: string[], m: TFinderColumnMapping): Omit<TFinderRo
   if ('error' in read) return { ...base, skipReason: read.error };
   if ('company' in read) return { ...base, skipReason: 'Company names need the companies directory, which is not available; give a domain' };
   return { ...base, domain: read.domain, skipReason: null };
+}
+
+/** The status of a row that repeats an earlier row's person: not searched, not charged, answered with that row's result. */
+const DUPLICATE_STATUS = 'duplicate';
+
+/** One person of a list: the folded first, middle and last name and the domain. */
+function makePersonKey(p: { firstName?: string; middleName?: string | null; lastName?: string; domain?: string }): string {
+  return [foldName(p.firstName ?? ''), foldName(p.middleName ?? ''), foldName(p.lastName ?? ''), p.domain ?? ''].join('|');
 }
 
 /** POST /email_finder/bulk_upload: stores the file (≤ 20,000,000 bytes), reads every row with the column mapping, creates the list. */
@@ -418,6 +429,7 @@ export async function uploadFinderList(deps: TDeps, storage: TFileStorage, ctx: 
       let skipped = 0;
       let width = 0;
       let batch: TFinderRowInsert[] = [];
+      const firstRowOf = new Map<string, number>();
       const source = storage.read(key);
       try {
         for await (const cells of readRows(source, fileType)) {
@@ -430,9 +442,18 @@ export async function uploadFinderList(deps: TDeps, storage: TFileStorage, ctx: 
           }
           rowNumber += 1;
           const person = readPersonRow(cells, mapping);
+          const row: TFinderRowInsert = { listId, rowNumber, cells: cells.map((c) => c.slice(0, 1_000)), ...person };
           if (person.skipReason) skipped += 1;
-          else searchable += 1;
-          batch.push({ listId, rowNumber, cells: cells.map((c) => c.slice(0, 1_000)), ...person });
+          else {
+            // The same person twice (same normalised name and domain) is searched once: later rows point at the first.
+            const key = makePersonKey(person);
+            const first = firstRowOf.get(key);
+            if (first === undefined) {
+              firstRowOf.set(key, rowNumber);
+              searchable += 1;
+            } else Object.assign(row, { status: DUPLICATE_STATUS, result: { duplicate_of: first }, billable: false });
+          }
+          batch.push(row);
           if (batch.length >= 1_000) {
             await insertListRows(tx, batch);
             batch = [];
@@ -482,16 +503,31 @@ export async function startFindEmails(deps: TDeps, ctx: TCallerContext, listId: 
 /** POST /email_finder/list/cancel: stops the job; what finished stays (and is billed when found), the rest is never charged. */
 export async function cancelFindEmails(deps: TDeps, ctx: TCallerContext, listId: string): Promise<TFinderList> {
   const list = await requireList(deps.database.db, ctx, listId);
-  const moved = await transitionList(deps.database.db, ctx, listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' });
+  const moved = await deps.database.transaction(async (tx) => {
+    // The row lock waits for a batch being stored; once cancelled, no further batch is stored or charged (storeListBatch).
+    const current = await selectListForUpdate(tx, listId);
+    if (!current || current.state !== 'in_progress') return false;
+    if (!(await transitionList(tx, getVisibleScope(ctx), listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' }))) return false;
+    const c = { ...EMPTY_FINDER_COUNTERS, ...current.counters };
+    const entry = {
+      orgId: list.orgId,
+      type: 'find_emails' as const,
+      description: `Cancelled the search of "${list.name}": ${c.processed} of ${list.searchableCount} people searched, ${c.billable} credit${c.billable === 1 ? '' : 's'} charged`,
+      metadata: { list_id: listId, cancelled: true, processed: c.processed, credits_charged: c.billable },
+    };
+    await recordActivity(tx, { ...entry, userId: list.userId });
+    if (ctx.userId !== list.userId) await recordActivity(tx, { ...entry, userId: ctx.userId });
+    return true;
+  });
   if (!moved) throw new AppError(409, 'conflict', 'Only a list being processed can be cancelled');
   if (list.jobId) await deps.queue.cancel(list.jobId, ctx.orgId);
-  return toListView((await selectList(deps.database.db, ctx, listId))!);
+  return toListView((await selectList(deps.database.db, getVisibleScope(ctx), listId))!);
 }
 
 export async function removeFinderList(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, listId: string): Promise<{ message: string }> {
   const list = await requireList(deps.database.db, ctx, listId);
   if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'The list is being processed; cancel it first');
-  await deleteList(deps.database.db, ctx, listId);
+  await deleteList(deps.database.db, getVisibleScope(ctx), listId);
   await storage.remove(list.storageKey);
   return { message: 'List removed successfully' };
 }
@@ -516,7 +552,8 @@ type TPendingResult = { rowNumber: number; result: TFinderResult };
 async function storeListBatch(database: TDatabase, list: TFinderListRow, batch: TPendingResult[]): Promise<void> {
   await database.transaction(async (tx) => {
     const current = await selectListForUpdate(tx, list.id);
-    if (!current) return;
+    // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.
+    if (!current || current.state !== 'in_progress') return;
     const counters = { ...EMPTY_FINDER_COUNTERS, ...current.counters };
     const stored = await storeRowResults(
       tx,
@@ -682,10 +719,19 @@ export async function runFindEmailsJob(
 // ---------- downloads ----------
 
 const RESULT_COLUMNS = ['email', 'status', 'confidence_score', 'catch_all', 'business', 'role', 'pattern', 'reason', 'reason_text'] as const;
+/** A list download adds whether the row repeats an earlier row's person (it then carries that row's result, uncharged). */
+const LIST_RESULT_COLUMNS = [...RESULT_COLUMNS, 'duplicate'] as const;
 
 function resultCells(r: TFinderResult | null, skipReason: string | null): string[] {
   if (!r) return ['', skipReason ? 'skipped' : 'not_processed', '', '', '', '', '', skipReason ? 'skipped' : '', skipReason ?? ''];
   return [r.email ?? '', r.status, String(r.confidence_score), r.catch_all ? 'yes' : 'no', r.business ? 'yes' : 'no', r.role ? 'yes' : 'no', r.pattern ?? '', r.reason.code, r.reason.text];
+}
+
+/** The row a duplicate row points at (null for other rows). */
+function readDuplicateOf(row: { status: string | null; result: Record<string, unknown> | null }): number | null {
+  if (row.status !== DUPLICATE_STATUS) return null;
+  const first = row.result?.duplicate_of;
+  return typeof first === 'number' ? first : null;
 }
 
 async function prepareFile(
@@ -722,18 +768,22 @@ export async function downloadListResult(deps: TDeps, storage: TFileStorage, ctx
   async function* rows(): AsyncGenerator<string[]> {
     const width = Math.max(list.header.length, 1);
     const header = Array.from({ length: width }, (_, i) => list.header[i] || `Column ${i + 1}`);
-    yield [...header, ...RESULT_COLUMNS];
+    yield [...header, ...LIST_RESULT_COLUMNS];
     let after = 0;
     for (;;) {
       const page = await selectRowsPage(exec, list.id, after, 1_000);
       if (page.length === 0) return;
+      const firstRows = [...new Set(page.map(readDuplicateOf).filter((n): n is number => n !== null))];
+      const firstResults = new Map((await selectRowResults(exec, list.id, firstRows)).map((f) => [f.rowNumber, f.result]));
       for (const r of page) {
-        const result = (r.result as unknown as TFinderResult | null) ?? null;
+        const duplicateOf = readDuplicateOf(r);
+        const stored = duplicateOf === null ? r.result : (firstResults.get(duplicateOf) ?? null);
+        const result = (stored as unknown as TFinderResult | null) ?? null;
         if (input.format === 'found' && result?.status !== 'found') continue;
         if (input.format === 'not_found' && result?.status === 'found') continue;
         counter.rows += 1;
         const cells = Array.from({ length: Math.max(width, r.cells.length) }, (_, i) => r.cells[i] ?? '').slice(0, width);
-        yield [...cells, ...resultCells(result, r.skipReason)];
+        yield [...cells, ...resultCells(result, r.skipReason), duplicateOf === null ? 'no' : 'yes'];
       }
       after = page[page.length - 1]!.rowNumber;
     }

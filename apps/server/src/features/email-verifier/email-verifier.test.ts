@@ -311,6 +311,14 @@ describe('email verifier API', () => {
     const billed = (await charges(owner.orgId, 'bulk_verify')).filter((c) => c.objectId?.startsWith(listId));
     expect(billed).toHaveLength(finished.filter((r) => r.billable).length);
     expect(await getOrgBalance(w.t.db.db, owner.orgId)).toBe(before - billed.length);
+    // The cancelled list shows in Activities with what it charged.
+    const log = await w.t.call({ method: 'POST', url: '/api/v1/user/activities', token: owner.token, payload: { type: 'verify', limit: 100 } });
+    expect(log.status).toBe(200);
+    const entry = (log.body.data.items as { description: string; metadata: Record<string, unknown> }[]).find((a) => a.metadata.list_id === listId);
+    expect(entry, JSON.stringify(log.body.data.items)).toBeDefined();
+    expect(entry!.metadata).toMatchObject({ cancelled: true, verified: finished.length, credits_charged: billed.length });
+    expect(entry!.description).toMatch(/^Cancelled the verification of "cancel"/);
+    expect(entry!.description).toContain(`${billed.length} credit`);
     const again = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/cancel', token: owner.token, payload: { list_id: listId } });
     expect(again.status).toBe(409);
   });

@@ -6,7 +6,12 @@ export type TListRow = typeof verifyLists.$inferSelect;
 export type TListInsert = typeof verifyLists.$inferInsert;
 export type TListEmailInsert = typeof verifyListEmails.$inferInsert;
 export type TListEmailRow = typeof verifyListEmails.$inferSelect;
-type TScope = { orgId: string };
+/** The caller's visible scope: the organisation, and the member when the role sees only its own lists. */
+type TScope = { orgId: string; userId?: string };
+
+function scopeWhere(scope: TScope): SQL[] {
+  return scope.userId ? [eq(verifyLists.orgId, scope.orgId), eq(verifyLists.userId, scope.userId)] : [eq(verifyLists.orgId, scope.orgId)];
+}
 
 export const EMPTY_COUNTERS: TListCounters = {
   verified: 0,
@@ -33,7 +38,7 @@ export async function selectList(exec: TDb, scope: TScope, listId: string): Prom
   const rows = await exec
     .select()
     .from(verifyLists)
-    .where(and(eq(verifyLists.id, listId), eq(verifyLists.orgId, scope.orgId)))
+    .where(and(eq(verifyLists.id, listId), ...scopeWhere(scope)))
     .limit(1);
   return rows[0] ?? null;
 }
@@ -62,13 +67,13 @@ export async function transitionList(exec: TDb, scope: TScope, listId: string, f
   const rows = await exec
     .update(verifyLists)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(verifyLists.id, listId), eq(verifyLists.orgId, scope.orgId), inArray(verifyLists.state, fromStates)))
+    .where(and(eq(verifyLists.id, listId), ...scopeWhere(scope), inArray(verifyLists.state, fromStates)))
     .returning({ id: verifyLists.id });
   return rows.length > 0;
 }
 
 export async function deleteList(exec: TDb, scope: TScope, listId: string): Promise<void> {
-  await exec.delete(verifyLists).where(and(eq(verifyLists.id, listId), eq(verifyLists.orgId, scope.orgId)));
+  await exec.delete(verifyLists).where(and(eq(verifyLists.id, listId), ...scopeWhere(scope)));
 }
 
 const SORT_COLUMNS = {
@@ -82,8 +87,7 @@ export async function selectLists(
   exec: TDb,
   f: TScope & { userId?: string; search?: string; state?: string; listId?: string; sortBy: keyof typeof SORT_COLUMNS; sortOrder: 'asc' | 'desc'; offset: number; limit: number },
 ) {
-  const where: SQL[] = [eq(verifyLists.orgId, f.orgId)];
-  if (f.userId) where.push(eq(verifyLists.userId, f.userId));
+  const where: SQL[] = scopeWhere(f);
   if (f.listId) where.push(eq(verifyLists.id, f.listId));
   if (f.state) where.push(eq(verifyLists.state, f.state));
   if (f.search) {
@@ -109,7 +113,7 @@ export async function selectListsByFileName(exec: TDb, scope: TScope, fileName: 
   return exec
     .select({ id: verifyLists.id, name: verifyLists.name, createdAt: verifyLists.createdAt })
     .from(verifyLists)
-    .where(and(eq(verifyLists.orgId, scope.orgId), sql`lower(${verifyLists.fileName}) = lower(${fileName})`))
+    .where(and(...scopeWhere(scope), sql`lower(${verifyLists.fileName}) = lower(${fileName})`))
     .orderBy(desc(verifyLists.createdAt))
     .limit(10);
 }

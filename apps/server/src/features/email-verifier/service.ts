@@ -33,7 +33,7 @@ import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-e
 import { summariseReasons } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/queue';
 import type { TFileStorage } from '../../platform/storage/storage';
-import type { TCallerContext } from '../../platform/tenancy/context';
+import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
 import { getCreditsAndLimits } from '../credits/service';
@@ -131,8 +131,9 @@ export function toListView(row: TListRow): TVerifyList {
   };
 }
 
-async function requireList(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, listId: string): Promise<TListRow> {
-  const row = await selectList(exec, ctx, listId);
+/** A list the caller sees (404 otherwise: another organisation's, or another member's for an Executive). */
+async function requireList(exec: TDb, ctx: Pick<TCallerContext, 'orgId'> & Partial<Pick<TCallerContext, 'userId' | 'role'>>, listId: string): Promise<TListRow> {
+  const row = await selectList(exec, getVisibleScope(ctx), listId);
   if (!row) throwNotFound('List');
   return row;
 }
@@ -259,7 +260,7 @@ export async function uploadList(deps: TDeps, storage: TFileStorage, ctx: TCalle
 }
 
 export async function checkDuplicateFileName(exec: TDb, ctx: TCallerContext, fileName: string): Promise<TCheckDuplicateData> {
-  const lists = await selectListsByFileName(exec, ctx, fileName.trim());
+  const lists = await selectListsByFileName(exec, getVisibleScope(ctx), fileName.trim());
   return {
     is_duplicate: lists.length > 0,
     message: lists.length > 0 ? `A file named "${fileName.trim()}" was already uploaded. Upload it again?` : 'No file with this name was uploaded before',
@@ -357,8 +358,7 @@ export async function runAnalyseJob(
 
 export async function listVerifyLists(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZVerifyListsRequest>): Promise<TVerifyListsData> {
   const { rows, total } = await selectLists(exec, {
-    orgId: ctx.orgId,
-    userId: ctx.role === 'analyst' ? ctx.userId : undefined,
+    ...getVisibleScope(ctx),
     search: q.search,
     state: q.state,
     listId: q.list_id,
@@ -440,11 +440,27 @@ export async function startAutoPilot(deps: Pick<TDeps, 'database' | 'queue'>, li
 export async function cancelListVerification(deps: TDeps, ctx: TCallerContext, listId: string): Promise<TVerifyList> {
   const list = await requireList(deps.database.db, ctx, listId);
   if (list.state !== 'in_progress') throw new AppError(409, 'conflict', 'Only a list being verified can be cancelled');
-  await deps.database.transaction(async (tx) => {
-    await transitionList(tx, ctx, listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' });
+  const moved = await deps.database.transaction(async (tx) => {
+    // The row lock waits for a batch being stored; once cancelled, no further batch is stored or charged (storeBatch).
+    const current = await selectListForUpdate(tx, listId);
+    if (!current || current.state !== 'in_progress') return false;
+    if (!(await transitionList(tx, getVisibleScope(ctx), listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' }))) return false;
+    // What the cancelled list verified and charged shows in Activities (the list owner's, and the canceller's).
+    const c = { ...EMPTY_COUNTERS, ...current.counters };
+    const credits = `${c.billable} credit${c.billable === 1 ? '' : 's'} charged`;
+    const entry = {
+      orgId: list.orgId,
+      type: 'verify' as const,
+      description: `Cancelled the verification of "${list.name}": ${c.verified} of ${list.uniqueCount} addresses verified, ${credits}`,
+      metadata: { list_id: listId, cancelled: true, verified: c.verified, credits_charged: c.billable },
+    };
+    await recordActivity(tx, { ...entry, userId: list.userId });
+    if (ctx.userId !== list.userId) await recordActivity(tx, { ...entry, userId: ctx.userId });
+    return true;
   });
+  if (!moved) throw new AppError(409, 'conflict', 'Only a list being verified can be cancelled');
   if (list.verifyJobId) await deps.queue.cancel(list.verifyJobId, ctx.orgId);
-  return toListView((await selectList(deps.database.db, ctx, listId))!);
+  return toListView((await selectList(deps.database.db, getVisibleScope(ctx), listId))!);
 }
 
 export async function checkListRemoval(exec: TDb, ctx: TCallerContext, listId: string): Promise<TListRemoveCheckData> {
@@ -461,7 +477,7 @@ export async function removeList(deps: TDeps, storage: TFileStorage, ctx: TCalle
   const check = await checkListRemoval(deps.database.db, ctx, listId);
   if (!check.can_remove) throw new AppError(409, 'conflict', check.reason ?? 'The list cannot be removed now');
   const list = await requireList(deps.database.db, ctx, listId);
-  await deps.database.transaction((tx) => deleteList(tx, ctx, listId));
+  await deps.database.transaction((tx) => deleteList(tx, getVisibleScope(ctx), listId));
   await storage.remove(list.storageKey);
   return { message: 'List removed successfully' };
 }
@@ -499,7 +515,8 @@ type TPending = { rowNumber: number; result: TVerificationResult };
 async function storeBatch(database: TDatabase, list: TListRow, batch: TPending[]): Promise<void> {
   await database.transaction(async (tx) => {
     const current = await selectListForUpdate(tx, list.id);
-    if (!current) return;
+    // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.
+    if (!current || current.state !== 'in_progress') return;
     const counters = { ...EMPTY_COUNTERS, ...current.counters };
     const prepared = batch.map(({ rowNumber, result }) => ({ rowNumber, result, status: result.status, billable: isBillable(result) }));
     const stored = await storeEmailResults(
@@ -661,7 +678,7 @@ async function finishListIfDone(database: TDatabase, listId: string): Promise<vo
 // ---------- export support (used by downloads) ----------
 
 /** A list of the caller's organisation for an export (404 otherwise). */
-export async function getListForExport(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, listId: string) {
+export async function getListForExport(exec: TDb, ctx: Pick<TCallerContext, 'orgId'> & Partial<Pick<TCallerContext, 'userId' | 'role'>>, listId: string) {
   const list = await requireList(exec, ctx, listId);
   return { id: list.id, name: list.name, fileName: list.fileName, fileType: list.fileType as TUploadFileType, storageKey: list.storageKey, analysisState: list.analysisState, state: list.state };
 }

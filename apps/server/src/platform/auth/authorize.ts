@@ -1,6 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { API_BASE_PATH, ROLE_LABELS, findApiRule, getRuleRoles, isApiAllowed, type TRole } from '@verilead/contracts';
+import {
+  API_BASE_PATH,
+  OBJECT_OWNERSHIP,
+  ROLE_LABELS,
+  canSeeMemberObject,
+  findApiRule,
+  getRuleRoles,
+  isApiAllowed,
+  type TMemberObjectKind,
+  type TRole,
+} from '@verilead/contracts';
 import { selectRows, type TDb } from '../db/database';
 import { AppError } from '../errors/app-error';
 import { SESSION_EXPIRED_MESSAGE } from './guards';
@@ -43,11 +53,41 @@ function describeRoles(roles: readonly TRole[]): string {
   return labels.length <= 1 ? (labels[0] ?? 'nobody') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
+/** Where each member object lives (every one has id, org_id and user_id) and what a 404 calls it. */
+const MEMBER_OBJECT_TABLES: Readonly<Record<TMemberObjectKind, { table: string; label: string }>> = {
+  verify_list: { table: 'verify_lists', label: 'List' },
+  finder_list: { table: 'finder_lists', label: 'List' },
+  finder_search: { table: 'finder_instant', label: 'Search' },
+  download: { table: 'downloads', label: 'Download' },
+};
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Object visibility of a by-id route (the rule's `object`): a member object the caller may not see (another
+ * organisation's, or another member's when the caller's role sees only their own) answers 404, as a missing one.
+ * Organisation objects are checked by their services (organisation scope only).
+ */
+async function checkObjectVisibility(db: TDb, request: FastifyRequest, ref: NonNullable<ReturnType<typeof findApiRule>>['object']): Promise<void> {
+  if (!ref || OBJECT_OWNERSHIP[ref.kind] !== 'member' || !request.caller) return;
+  const source = (ref.from === 'body' ? request.body : ref.from === 'query' ? request.query : request.params) as Record<string, unknown> | null | undefined;
+  const id = source?.[ref.field];
+  if (id === undefined || id === null) return; // an optional id (the service decides)
+  const { table, label } = MEMBER_OBJECT_TABLES[ref.kind as TMemberObjectKind];
+  const notFound = new AppError(404, 'not_found', `${label} not found`);
+  if (typeof id !== 'string' || !UUID_PATTERN.test(id)) throw notFound;
+  const rows = await selectRows<{ org_id: string; user_id: string }>(db, sql`select org_id, user_id from ${sql.identifier(table)} where id = ${id}::uuid limit 1`);
+  const row = rows[0];
+  const caller = request.caller;
+  if (!row || row.org_id !== caller.orgId || !canSeeMemberObject(caller.role, caller.userId, row.user_id)) throw notFound;
+}
+
 /**
  * Checks the authorisation table (contracts/authorization.ts) for every API request, on the matched
  * route, before the body is parsed or validated. Fail closed: a route missing from the table answers
  * 403 to everyone. Non-public routes authenticate here (setting `request.caller`); an inactive
- * member's token answers 401 account_inactive, an unknown/revoked one 401 session_expired.
+ * member's token answers 401 account_inactive, an unknown/revoked one 401 session_expired. By-id routes then
+ * answer 404 for an object the caller may not see (checkObjectVisibility).
  */
 export function registerAuthorization(app: FastifyInstance, db: TDb): void {
   app.addHook('onRequest', async (request) => {
@@ -71,5 +111,12 @@ export function registerAuthorization(app: FastifyInstance, db: TDb): void {
       const allowed = getRuleRoles(rule).includes(role) ? ['owner' as const] : getRuleRoles(rule);
       throw new AppError(403, 'forbidden', `You do not have permission to do this: it is for ${describeRoles(allowed)} only (you are ${ROLE_LABELS[role]}).`);
     }
+  });
+  // By-id routes: once the request is validated, the object named by the id must be one the caller may see.
+  app.addHook('preHandler', async (request) => {
+    const pattern = request.routeOptions.url;
+    if (!pattern || !pattern.startsWith(API_BASE_PATH)) return;
+    const rule = findApiRule(request.method, pattern);
+    if (rule?.object) await checkObjectVisibility(db, request, rule.object);
   });
 }

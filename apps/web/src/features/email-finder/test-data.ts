@@ -41,7 +41,7 @@ export function buildFinderList(overrides: Partial<TFinderList> = {}): TFinderLi
     state: 'not_processed',
     activity: null,
     mapping: { first_name: 0, last_name: 1, middle_name: null, full_name: null, domain: 2, company: null },
-    counts: { rows: 10, searchable: 10, skipped: 0, processed: 0, remaining: 10 },
+    counts: { rows: 10, searchable: 10, skipped: 0, duplicate: 0, processed: 0, remaining: 10 },
     stats: buildFinderStats({ total: 0, found: 0, not_found: 0, business: 0, role: 0, catch_all: 0, confidence_score: 0, billable: 0 }),
     progress: 0,
     stopped_reason: null,

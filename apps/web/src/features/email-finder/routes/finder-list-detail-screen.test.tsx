@@ -61,12 +61,19 @@ describe('FinderListDetailScreen', { timeout: 30_000 }, () => {
     await waitFor(() => expect(calls.find((call) => call.path === '/email_finder/list/find_emails')?.body).toEqual({ list_id: list.id }));
   });
 
+  it('says how many rows repeat a person, searched and charged once', async () => {
+    const list = buildFinderList({ counts: { rows: 12, searchable: 10, skipped: 0, duplicate: 2, processed: 0, remaining: 10 } });
+    stubServer(() => list);
+    renderAt(list.id);
+    expect((await screen.findByTestId('duplicate-note')).textContent).toBe('2 rows repeat a person already in the list: searched once, charged once, and given the same result in the download.');
+  });
+
   it('follows a running search through progress_status and shows the finder metrics', async () => {
     const running = buildFinderList({
       state: 'in_progress',
       activity: 'find_emails',
       progress: 40,
-      counts: { rows: 10, searchable: 10, skipped: 0, processed: 4, remaining: 6 },
+      counts: { rows: 10, searchable: 10, skipped: 0, duplicate: 0, processed: 4, remaining: 6 },
       stats: buildFinderStats({ total: 4, found: 3, not_found: 1, business: 3, role: 1, catch_all: 1, confidence_score: 82, billable: 3 }),
     });
     const calls = stubServer(

@@ -124,6 +124,11 @@ export function FinderListDetailScreen() {
               Skipped rows lack a usable name or domain; they are not searched and not charged.
             </Text>
           ) : null}
+          {list.counts.duplicate > 0 ? (
+            <Text size="xs" c="dimmed" mt="xs" data-testid="duplicate-note">
+              {formatNumber(list.counts.duplicate)} {list.counts.duplicate === 1 ? 'row repeats' : 'rows repeat'} a person already in the list: searched once, charged once, and given the same result in the download.
+            </Text>
+          ) : null}
         </Card>
         <SearchProgress list={list} />
         <ListStatsRow cards={<FinderStatCards stats={list.stats} />} chart={<FinderResultChart stats={list.stats} pending={list.counts.remaining} />} />

@@ -39,7 +39,7 @@ function renderScreen() {
 function fillAndFind(first: string, last: string, domain: string) {
   fireEvent.change(screen.getByRole('textbox', { name: /First name/ }), { target: { value: first } });
   fireEvent.change(screen.getByRole('textbox', { name: /Last name/ }), { target: { value: last } });
-  fireEvent.change(screen.getByRole('textbox', { name: /Domain or company/ }), { target: { value: domain } });
+  fireEvent.change(screen.getByRole('textbox', { name: /Company domain/ }), { target: { value: domain } });
   fireEvent.click(screen.getByRole('button', { name: 'Find' }));
 }
 
@@ -84,24 +84,28 @@ describe('QuickFinderScreen', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('finder-queued')).toBeNull();
   });
 
-  it('sends a company name as company_name and shows the server refusal', async () => {
-    const calls = stubFetch((call) =>
-      call.path === '/email_finder/instant'
-        ? new Response(JSON.stringify({ status: 'failed', error: { code: 'company_not_resolvable', message: 'No companies directory: enter the company domain instead' } }), { status: 400 })
-        : ok(emptyHistory),
-    );
+  it('asks for a domain only: a company name is refused on its field without calling the server', async () => {
+    const calls = stubFetch(() => ok(emptyHistory));
     renderScreen();
-    fillAndFind('Jane', '', 'Acme Inc');
-    expect((await screen.findByTestId('finder-error')).textContent).toContain('enter the company domain instead');
-    expect(calls.find((call) => call.path === '/email_finder/instant')?.body).toEqual({ first_name: 'Jane', company_name: 'Acme Inc' });
+    const domain = screen.getByRole('textbox', { name: /Company domain/ });
+    expect(domain.getAttribute('placeholder')).toBe('acme.com');
+    expect(screen.queryByText(/Domain or company/)).toBeNull();
+    expect(screen.queryByPlaceholderText(/Acme Inc/)).toBeNull();
+    fillAndFind('Jane', 'Doe', 'Acme Inc');
+    expect(await screen.findByText(/finding by company name is not available yet/)).toBeTruthy();
+    expect(domain.getAttribute('aria-invalid')).toBe('true');
+    expect(calls.some((call) => call.path === '/email_finder/instant')).toBe(false);
   });
 
-  it('asks for the missing fields without calling the server', async () => {
+  it('asks for the missing fields without calling the server (the last name is required, as on the server)', async () => {
     const calls = stubFetch(() => ok(emptyHistory));
     renderScreen();
     fireEvent.click(screen.getByRole('button', { name: 'Find' }));
     expect(await screen.findByText('Please enter the first name')).toBeTruthy();
-    expect(screen.getByText('Please enter a domain or a company name')).toBeTruthy();
+    expect(screen.getByText('Please enter the last name')).toBeTruthy();
+    expect(screen.getByText('Please enter the company’s domain')).toBeTruthy();
+    fillAndFind('Jane', '', 'strict.test');
+    expect(await screen.findByText('Please enter the last name')).toBeTruthy();
     expect(calls.some((call) => call.path === '/email_finder/instant')).toBe(false);
   });
 

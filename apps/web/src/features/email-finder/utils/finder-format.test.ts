@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeFinderReason, FINDER_LIST_STATE_LOOKS, getConfidenceLook, isDomainLike, listFinderFlags, splitDomainOrCompany } from './finder-format';
+import { describeFinderReason, FINDER_LIST_STATE_LOOKS, getConfidenceLook, isDomainLike, listFinderFlags } from './finder-format';
 
 describe('finder formatting', () => {
   it('labels confidence by the spec bands', () => {
@@ -30,8 +30,5 @@ describe('finder formatting', () => {
     expect(isDomainLike('https://www.acme.co.uk/about')).toBe(true);
     expect(isDomainLike('Acme Inc')).toBe(false);
     expect(isDomainLike('acme')).toBe(false);
-    expect(splitDomainOrCompany(' WWW.Acme.test ')).toEqual({ domain: 'acme.test' });
-    expect(splitDomainOrCompany('Acme Corporation')).toEqual({ company_name: 'Acme Corporation' });
-    expect(splitDomainOrCompany('  ')).toEqual({});
   });
 });

@@ -54,11 +54,3 @@ export function isDomainLike(value: string): boolean {
   const text = value.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/\/.*$/, '');
   return /^(?=.{1,253}$)([a-z0-9\p{L}](?:[a-z0-9\p{L}-]{0,61}[a-z0-9\p{L}])?\.)+[a-z\p{L}]{2,63}$/u.test(text);
 }
-
-/** The instant request fields for "domain or company": a domain goes to `domain`, anything else to `company_name`. */
-export function splitDomainOrCompany(value: string): { domain?: string; company_name?: string } {
-  const text = value.trim();
-  if (text === '') return {};
-  if (isDomainLike(text)) return { domain: text.toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/\/.*$/, '') };
-  return { company_name: text };
-}

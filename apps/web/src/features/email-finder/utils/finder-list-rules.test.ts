@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canCancelFinderList, canDownloadFinderList, canFindEmails, isFinderListBusy } from './finder-list-rules';
 
-const counts = (processed: number, remaining: number) => ({ rows: 10, searchable: 8, skipped: 2, processed, remaining });
+const counts = (processed: number, remaining: number) => ({ rows: 10, searchable: 8, skipped: 2, duplicate: 0, processed, remaining });
 
 describe('finder list actions', () => {
   it('finds a new or cancelled list with rows left, never a running or finished one', () => {
