@@ -128,6 +128,15 @@ function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: 'b
   );
 }
 
+/** The multipart file part; a body that is not valid multipart answers the reference's validation failure. */
+async function readPublicFile(req: FastifyRequest) {
+  try {
+    return await req.file();
+  } catch {
+    throw new PublicApiError(400, buildValidationFailure([{ field: 'file', location: 'body', message: '"file" must be sent as multipart/form-data', type: 'any.invalid' }]));
+  }
+}
+
 const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
 /** Maps a Verilead service error to the public API's answer. */
@@ -203,6 +212,13 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
 
       v2.setErrorHandler((err: unknown, req, reply) => {
         if (err instanceof PublicApiError) return reply.status(err.httpStatus).send(err.body);
+        // Input refused by the shared checks (e.g. NUL characters or broken Unicode): the reference's validation failure.
+        if (isAppError(err) && err.httpStatus >= 400 && err.httpStatus < 500) {
+          const reason = err.extra.reasons?.[0];
+          const location = reason?.location === 'query' ? 'query' : 'body';
+          if (err.httpStatus === 400) return reply.status(400).send(buildValidationFailure([{ field: reason?.field ?? 'body', location, message: err.message, type: 'any.invalid' }]));
+          return reply.status(err.httpStatus).send(buildPublicFailure(null, err.message));
+        }
         const status = (err as { statusCode?: number }).statusCode;
         if (status && status >= 400 && status < 500) {
           return reply.status(400).send(buildValidationFailure([{ field: 'body', location: 'body', message: (err as Error).message, type: 'any.invalid' }]));
@@ -323,7 +339,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
       v2.post('/email_verify/bulk', async (req) => {
         const c = caller(req);
         if (!req.isMultipart()) throw new PublicApiError(400, buildValidationFailure([{ field: 'file', location: 'body', message: '"file" is required', type: 'any.required' }]));
-        const data = await req.file();
+        const data = await readPublicFile(req);
         if (!data || data.fieldname !== 'file') throw new PublicApiError(400, buildValidationFailure([{ field: 'file', location: 'body', message: '"file" is required', type: 'any.required' }]));
         await requireCreditRoom(c);
         const part: TUploadPart = { filename: data.filename, file: data.file, fields: {} };
@@ -480,7 +496,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
         const c = caller(req);
         const invalidFile = (message: string) => finderFailure(FINDER_ERROR_CODES.invalidFile, message);
         if (!req.isMultipart()) throw invalidFile('"file" is required');
-        const data = await req.file();
+        const data = await readPublicFile(req);
         if (!data || data.fieldname !== 'file') throw invalidFile('"file" is required');
         const fileType = detectFileType(data.filename);
         if (fileType !== 'csv' && fileType !== 'xlsx') {
