@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -14,6 +14,7 @@ import { AppError } from './platform/errors/app-error';
 import { buildFailure, registerErrorHandler } from './platform/errors/error-handler';
 import { isVersionOutdated } from './platform/http/app-version';
 import { findInvalidText, INVALID_TEXT_MESSAGE } from './platform/http/text-guard';
+import { describeMultipartBody } from './platform/http/openapi-multipart';
 import { registerAccountRoutes } from './features/account/routes';
 import { registerActivityRoutes } from './features/activities/routes';
 import { createAnnouncementClock, type TAnnouncementClock } from './features/announcements/service';
@@ -63,7 +64,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => {
       const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
       const message = 'The address of this request is not valid (it holds broken characters or a part that is too long)';
-      return reply.status(status).send(isPublicApiUrl(request.url) ? buildPublicFailure(null, message) : buildFailure('malformed_request', message));
+      return (reply as unknown as FastifyReply).status(status).send(isPublicApiUrl(request.url) ? buildPublicFailure(null, message) : buildFailure('malformed_request', message));
     },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -130,7 +131,12 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       servers: [],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: (data) => {
+      const out = jsonSchemaTransform(data);
+      // Upload routes read their multipart body as a stream: document it here (file and fields).
+      const multipart = describeMultipartBody(data.url);
+      return multipart ? { ...out, schema: { ...out.schema, body: multipart } } : out;
+    },
   });
 
   const announcementClock = opts.announcementClock ?? createAnnouncementClock(deps.database.db);

@@ -5,7 +5,9 @@ import { PAGE_SIZES } from './constants';
 export const ZPageSize = z.coerce
   .number()
   .int()
-  .refine((v) => (PAGE_SIZES as readonly number[]).includes(v), { message: `limit must be one of ${PAGE_SIZES.join(', ')}` });
+  .refine((v) => (PAGE_SIZES as readonly number[]).includes(v), { message: `Please choose a page size of ${PAGE_SIZES.join(', ')}` })
+  // Documented as the enum it is (the OpenAPI document would otherwise say "any integer").
+  .meta({ type: 'integer', enum: [...PAGE_SIZES], description: `Page size: one of ${PAGE_SIZES.join(', ')}` });
 export const ZPage = z.coerce.number().int().min(1).max(1_000_000);
 
 /** Dates the API takes: years 1900 to 2999 (year 0000 or 10000 is no date a database can hold). */
