@@ -253,6 +253,28 @@ describe('the OpenAPI fuzzer', () => {
       // The reference document's validation failure: { status: 'failed', error: { code, message, reasons } }.
       expect(two.body).toMatchObject({ status: 'failed', error: { message: expect.any(String) } });
     }
+    // A timeout that is not a number is a 400, not a 1 ms timeout answered 524.
+    for (const timeout of [true, [], ' ', '1e3']) {
+      const res = await w.t.call({ method: 'POST', url: '/v2/email/verify/role', headers: { authorization: `Bearer ${fresh}` }, payload: { email: 'a@strict.test', timeout } });
+      expect(res.status, JSON.stringify(timeout)).toBe(400);
+    }
+  });
+
+  it('answers NUL characters in upload file names and form fields with a clean 400', async () => {
+    const b = 'fuzzboundary';
+    const build = (listName: string, fileName: string) =>
+      Buffer.from(
+        `--${b}\r\nContent-Disposition: form-data; name="list_name"\r\n\r\n${listName}\r\n--${b}\r\nContent-Disposition: form-data; name="full_name_column"\r\n\r\n0\r\n` +
+          `--${b}\r\nContent-Disposition: form-data; name="domain_column"\r\n\r\n1\r\n--${b}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+          `Content-Type: text/csv\r\n\r\nname,domain,email\r\nAda Lovelace,strict.test,ada@strict.test\r\n--${b}--\r\n`,
+      );
+    for (const url of ['/api/v1/email_verify/bulk_upload', '/api/v1/email_finder/bulk_upload']) {
+      for (const [listName, fileName] of [['a\u0000b', 'ok.csv'], ['ok', 'a\u0000b.csv']]) {
+        const res = await w.t.call({ method: 'POST', url, token: owner.token, payload: build(listName!, fileName!), headers: { 'content-type': `multipart/form-data; boundary=${b}` } });
+        expect(res.status, `${url} ${JSON.stringify([listName, fileName])}`).toBe(400);
+        expect(res.body.error.message).toMatch(/not allowed/);
+      }
+    }
   });
 
   it('answers unknown paths and wrong methods under /api/v1 and /v2 with the JSON failed envelope (404 or 405)', async () => {

@@ -95,13 +95,17 @@ class PublicApiError extends Error {
 const fail = (httpStatus: number, code: number | null, message: string, extra: Omit<TPublicFailure['error'], 'code' | 'message'> = {}) =>
   new PublicApiError(httpStatus, buildPublicFailure(code, message, extra));
 
-const ZEmailBody = z.object({ email: z.string().trim().min(1).max(320), timeout: z.coerce.number().int().min(1).max(180_000).optional() });
+/** A timeout in milliseconds: an integer, or a string of digits (form posts); `true` or `[]` are not numbers. */
+const ZTimeoutMs = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/, { message: 'must be a number' })])
+  .pipe(z.coerce.number().int().min(1).max(180_000));
+const ZEmailBody = z.object({ email: z.string().trim().min(1).max(320), timeout: ZTimeoutMs.optional() });
 const ZListIdBody = z.object({ list_id: z.string().trim().min(1) });
 const ZRemoveBody = ZListIdBody.extend({ ignore_result: z.union([z.boolean(), z.string()]).optional() });
 const ZFinderInstantBody = z.object({
   name: z.string().trim().min(1).max(300),
   domain: z.string().trim().min(1).max(253),
-  timeout: z.coerce.number().int().min(1).max(180_000).optional(),
+  timeout: ZTimeoutMs.optional(),
   queue: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).optional(),
 });
 const ZQidQuery = z.object({ qid: z.string().trim().min(1) });
