@@ -98,7 +98,8 @@ const fail = (httpStatus: number, code: number | null, message: string, extra: O
 /** A timeout in milliseconds: an integer, or a string of digits (form posts); `true` or `[]` are not numbers. */
 const ZTimeoutMs = z
   .union([z.number(), z.string().trim().regex(/^\d+$/, { message: 'must be a number' })])
-  .pipe(z.coerce.number().int().min(1).max(180_000));
+  .transform((v) => Number(v))
+  .pipe(z.number().int().min(1).max(180_000));
 const ZEmailBody = z.object({ email: z.string().trim().min(1).max(320), timeout: ZTimeoutMs.optional() });
 const ZListIdBody = z.object({ list_id: z.string().trim().min(1) });
 const ZRemoveBody = ZListIdBody.extend({ ignore_result: z.union([z.boolean(), z.string()]).optional() });
