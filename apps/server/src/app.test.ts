@@ -34,7 +34,7 @@ describe('HTTP platform', () => {
       },
       { name: 'prototype poisoning', opts: { method: 'POST', url: login, headers: { 'content-type': 'application/json' }, payload: '{"__proto__": {"x": 1}}' }, status: 400 },
       { name: 'very long token', opts: { method: 'GET', url: '/api/v1/user/profile', headers: { authorization: `Bearer ${'a'.repeat(5000)}` } }, status: 401 },
-      { name: 'wrong method', opts: { method: 'DELETE', url: '/api/v1/user/profile' }, status: 404 },
+      { name: 'wrong method', opts: { method: 'DELETE', url: '/api/v1/user/profile' }, status: 405 },
     ];
     for (const c of cases) {
       const res = await t.call(c.opts);

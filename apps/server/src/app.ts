@@ -1,18 +1,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
-import { ANNOUNCEMENT_TS_HEADER, APP_VERSION, APP_VERSION_HEADER } from '@verilead/contracts';
+import { ANNOUNCEMENT_TS_HEADER, APP_VERSION, APP_VERSION_HEADER, PUBLIC_API_PREFIX } from '@verilead/contracts';
 import { createGuards } from './platform/auth/guards';
 import type { TDeps } from './platform/deps';
 import { AppError } from './platform/errors/app-error';
 import { buildFailure, registerErrorHandler } from './platform/errors/error-handler';
 import { isVersionOutdated } from './platform/http/app-version';
+import { findInvalidText, INVALID_TEXT_MESSAGE } from './platform/http/text-guard';
+import { describeMultipartBody } from './platform/http/openapi-multipart';
 import { registerAccountRoutes } from './features/account/routes';
 import { registerActivityRoutes } from './features/activities/routes';
 import { createAnnouncementClock, type TAnnouncementClock } from './features/announcements/service';
@@ -27,9 +29,18 @@ import { registerDownloadRoutes } from './features/downloads/routes';
 import { registerSettingsRoutes } from './features/settings/routes';
 import { registerDeveloperRoutes } from './features/developer/routes';
 import { registerPublicApiRoutes } from './features/developer/public-api-routes';
+import { buildPublicFailure } from './features/developer/public-api-format';
 import { registerWebhookRoutes } from './features/webhooks/routes';
 
 export const API_PREFIX = '/api/v1';
+
+function isAppApiUrl(url: string): boolean {
+  return /^\/api(\/|\?|$)/.test(url);
+}
+
+function isPublicApiUrl(url: string): boolean {
+  return url === PUBLIC_API_PREFIX || url.startsWith(`${PUBLIC_API_PREFIX}/`) || url.startsWith(`${PUBLIC_API_PREFIX}?`);
+}
 
 export type TAppOptions = TDeps & {
   /** Serve the built SPA from config.webDistDir when it exists (default true). */
@@ -49,11 +60,38 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
     bodyLimit: 1_048_576,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    // Requests the router cannot even read (broken percent-encoding, an over-long path part) answer the JSON envelope.
+    frameworkErrors: (error, request, reply) => {
+      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      const message = 'The address of this request is not valid (it holds broken characters or a part that is too long)';
+      return (reply as unknown as FastifyReply).status(status).send(isPublicApiUrl(request.url) ? buildPublicFailure(null, message) : buildFailure('malformed_request', message));
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('caller', null);
   registerErrorHandler(app);
+  // NUL characters and lone surrogates are refused in every path parameter, query and body (no database or mailer can hold them).
+  app.addHook('preValidation', async (request) => {
+    for (const [location, value] of [['params', request.params], ['query', request.query], ['body', request.body]] as const) {
+      const field = findInvalidText(value);
+      if (field) {
+        const where = location === 'params' ? 'params' : location;
+        throw new AppError(400, 'validation_failed', INVALID_TEXT_MESSAGE, { reasons: [{ field, location: where, messages: [INVALID_TEXT_MESSAGE] }] });
+      }
+    }
+  });
+  // Every route's method and pattern, so a known path called with the wrong method answers 405.
+  const routePatterns: { methods: string[]; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String);
+    const source = route.url
+      .replace(/\/+$/, '')
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    routePatterns.push({ methods, pattern: new RegExp(`^${source}/?$`) });
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -93,7 +131,12 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       servers: [],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: (data) => {
+      const out = jsonSchemaTransform(data);
+      // Upload routes read their multipart body as a stream: document it here (file and fields).
+      const multipart = describeMultipartBody(data.url);
+      return multipart ? { ...out, schema: { ...out.schema, body: multipart } } : out;
+    },
   });
 
   const announcementClock = opts.announcementClock ?? createAnnouncementClock(deps.database.db);
@@ -171,12 +214,22 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
     });
   }
 
+  // The SPA answers GETs outside the APIs; under /api and /v2 an unknown path is a JSON 404 and a wrong method a JSON 405.
   app.setNotFoundHandler((request, reply) => {
-    if (serveWeb && request.method === 'GET' && !request.url.startsWith('/api/')) {
+    const path = request.url.split('?')[0] ?? '/';
+    const api = isAppApiUrl(path) || isPublicApiUrl(path);
+    if (serveWeb && request.method === 'GET' && !api) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
-    const err = new AppError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
-    return reply.status(404).send(buildFailure(err.code, err.message));
+    const allowed = [...new Set(routePatterns.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))].filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
+    const shown = path.slice(0, 200);
+    if (api && allowed.length > 0) {
+      const message = `${request.method} is not allowed on ${shown}; use ${allowed.join(' or ')}`;
+      reply.header('allow', allowed.join(', '));
+      return reply.status(405).send(isPublicApiUrl(path) ? buildPublicFailure(null, message) : buildFailure('method_not_allowed', message));
+    }
+    const message = `No route ${request.method} ${shown}`;
+    return reply.status(404).send(isPublicApiUrl(path) ? buildPublicFailure(null, message) : buildFailure('route_not_found', message));
   });
 
   return app;

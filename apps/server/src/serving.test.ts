@@ -44,6 +44,13 @@ describe('serving the built web app', () => {
       expect(JSON.parse(api.body).error.code).toBe('route_not_found');
       const post = await app.inject({ method: 'POST', url: '/somewhere' });
       expect(post.statusCode).toBe(404);
+      // Under /api and /v2 the SPA never answers: unknown paths are JSON 404s, wrong methods JSON 405s.
+      for (const [url, status] of [['/v2/unknown', 404], ['/v2', 404], ['/api', 404], ['/api/v1/email_verify/instant', 405], ['/v2/email_verify/instant', 405]] as const) {
+        const res = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+        expect(res.statusCode, url).toBe(status);
+        expect(res.headers['content-type'], url).toContain('application/json');
+        expect(JSON.parse(res.body).status, url).toBe('failed');
+      }
     } finally {
       await app.close();
     }

@@ -6,19 +6,56 @@ import { currentTimezoneName } from './timezones';
 export const ZPageSize = z.coerce
   .number()
   .int()
-  .refine((v) => (PAGE_SIZES as readonly number[]).includes(v), { message: `limit must be one of ${PAGE_SIZES.join(', ')}` });
+  .refine((v) => (PAGE_SIZES as readonly number[]).includes(v), { message: `Please choose a page size of ${PAGE_SIZES.join(', ')}` })
+  // Documented as the enum it is (the OpenAPI document would otherwise say "any integer").
+  .meta({ type: 'integer', enum: [...PAGE_SIZES], description: `Page size: one of ${PAGE_SIZES.join(', ')}` });
 export const ZPage = z.coerce.number().int().min(1).max(1_000_000);
 
-/** A calendar date (YYYY-MM-DD) or an ISO date-time with offset. */
-export const ZDateInput = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+/** Dates the API takes: years 1900 to 2999 (year 0000 or 10000 is no date a database can hold). */
+export const DATE_INPUT_MIN_YEAR = 1900;
+export const DATE_INPUT_MAX_YEAR = 2999;
+const DATE_RANGE_MESSAGE = `Please enter a date between the years ${DATE_INPUT_MIN_YEAR} and ${DATE_INPUT_MAX_YEAR}`;
 
-/** Standard address pattern check used everywhere an e-mail is entered. */
+function isSupportedDate(value: string): boolean {
+  const time = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
+  if (!Number.isFinite(time)) return false;
+  const year = new Date(time).getUTCFullYear();
+  return year >= DATE_INPUT_MIN_YEAR && year <= DATE_INPUT_MAX_YEAR;
+}
+
+/** An ISO date-time with offset, within the supported years. */
+export const ZDateTimeInput = z.iso
+  .datetime({ offset: true, message: 'Please enter a date and time such as 2024-05-01T09:30:00Z' })
+  .refine(isSupportedDate, { message: DATE_RANGE_MESSAGE });
+
+/** A calendar date (YYYY-MM-DD) or an ISO date-time with offset, within the supported years. */
+export const ZDateInput = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { message: 'Please enter a date such as 2024-05-01' })
+  .refine(isSupportedDate, { message: DATE_RANGE_MESSAGE });
+
+/**
+ * The one e-mail address grammar of the product, shared by every form, route and the mailer: an RFC 5322
+ * dot-atom local part (ASCII letters, digits and ! # $ % & ' * + / = ? ^ _ ` { | } ~ -, dots between) and a
+ * domain of letter/digit/hyphen labels (internationalised letters allowed) ending in a top-level domain.
+ * Quotes, spaces, commas, angle brackets, control characters and NUL are refused.
+ */
+export const EMAIL_ADDRESS_PATTERN =
+  /^(?=.{3,254}$)(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/u;
+const EMAIL_MESSAGE = 'Please enter a valid email address';
+
+/** True when `value` is an address of the product's one grammar. */
+export function isEmailAddress(value: string): boolean {
+  return EMAIL_ADDRESS_PATTERN.test(value);
+}
+
+/** An address as the mailer takes it (the same grammar, no normalisation). */
+export const ZEmailAddress = z.string().regex(EMAIL_ADDRESS_PATTERN, { message: EMAIL_MESSAGE });
+
+/** The address check used everywhere an e-mail is entered (trimmed and lower-cased). */
 export const ZEmail = z
   .string()
   .trim()
-  .min(3, { message: 'Please enter a valid email address' })
-  .max(254, { message: 'An email address is at most 254 characters' })
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: 'Please enter a valid email address' })
+  .regex(EMAIL_ADDRESS_PATTERN, { message: EMAIL_MESSAGE })
   .transform((v) => v.toLowerCase());
 
 /** Password policy: 8–128 characters with a lower-case letter, an upper-case letter and a digit. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZPage, ZPageSize } from './common';
+import { ZDateTimeInput, ZPage, ZPageSize } from './common';
 
 /** The events a webhook can subscribe to (spec section 9). */
 export const WEBHOOK_EVENTS = [
@@ -99,8 +99,8 @@ export const ZWebhookEventLogsRequest = z.object({
   webhook_id: z.uuid().optional(),
   event_type: z.string().max(100).optional(),
   status: ZDeliveryStatus.optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: ZDateTimeInput.optional(),
+  to: ZDateTimeInput.optional(),
 });
 export type TWebhookEventLogsRequest = z.input<typeof ZWebhookEventLogsRequest>;
 export const ZWebhookEventLogsResponse = z.object({

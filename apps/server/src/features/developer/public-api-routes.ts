@@ -95,13 +95,18 @@ class PublicApiError extends Error {
 const fail = (httpStatus: number, code: number | null, message: string, extra: Omit<TPublicFailure['error'], 'code' | 'message'> = {}) =>
   new PublicApiError(httpStatus, buildPublicFailure(code, message, extra));
 
-const ZEmailBody = z.object({ email: z.string().trim().min(1).max(320), timeout: z.coerce.number().int().min(1).max(180_000).optional() });
+/** A timeout in milliseconds: an integer, or a string of digits (form posts); `true` or `[]` are not numbers. */
+const ZTimeoutMs = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/, { message: 'must be a number' })])
+  .transform((v) => Number(v))
+  .pipe(z.number().int().min(1).max(180_000));
+const ZEmailBody = z.object({ email: z.string().trim().min(1).max(320), timeout: ZTimeoutMs.optional() });
 const ZListIdBody = z.object({ list_id: z.string().trim().min(1) });
 const ZRemoveBody = ZListIdBody.extend({ ignore_result: z.union([z.boolean(), z.string()]).optional() });
 const ZFinderInstantBody = z.object({
   name: z.string().trim().min(1).max(300),
   domain: z.string().trim().min(1).max(253),
-  timeout: z.coerce.number().int().min(1).max(180_000).optional(),
+  timeout: ZTimeoutMs.optional(),
   queue: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).optional(),
 });
 const ZQidQuery = z.object({ qid: z.string().trim().min(1) });
@@ -126,6 +131,15 @@ function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: 'b
       }),
     ),
   );
+}
+
+/** The multipart file part; a body that is not valid multipart answers the reference's validation failure. */
+async function readPublicFile(req: FastifyRequest) {
+  try {
+    return await req.file();
+  } catch {
+    throw new PublicApiError(400, buildValidationFailure([{ field: 'file', location: 'body', message: '"file" must be sent as multipart/form-data', type: 'any.invalid' }]));
+  }
 }
 
 const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
@@ -203,6 +217,13 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
 
       v2.setErrorHandler((err: unknown, req, reply) => {
         if (err instanceof PublicApiError) return reply.status(err.httpStatus).send(err.body);
+        // Input refused by the shared checks (e.g. NUL characters or broken Unicode): the reference's validation failure.
+        if (isAppError(err) && err.httpStatus >= 400 && err.httpStatus < 500) {
+          const reason = err.extra.reasons?.[0];
+          const location = reason?.location === 'query' ? 'query' : 'body';
+          if (err.httpStatus === 400) return reply.status(400).send(buildValidationFailure([{ field: reason?.field ?? 'body', location, message: err.message, type: 'any.invalid' }]));
+          return reply.status(err.httpStatus).send(buildPublicFailure(null, err.message));
+        }
         const status = (err as { statusCode?: number }).statusCode;
         if (status && status >= 400 && status < 500) {
           return reply.status(400).send(buildValidationFailure([{ field: 'body', location: 'body', message: (err as Error).message, type: 'any.invalid' }]));
@@ -323,7 +344,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
       v2.post('/email_verify/bulk', async (req) => {
         const c = caller(req);
         if (!req.isMultipart()) throw new PublicApiError(400, buildValidationFailure([{ field: 'file', location: 'body', message: '"file" is required', type: 'any.required' }]));
-        const data = await req.file();
+        const data = await readPublicFile(req);
         if (!data || data.fieldname !== 'file') throw new PublicApiError(400, buildValidationFailure([{ field: 'file', location: 'body', message: '"file" is required', type: 'any.required' }]));
         await requireCreditRoom(c);
         const part: TUploadPart = { filename: data.filename, file: data.file, fields: {} };
@@ -480,7 +501,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
         const c = caller(req);
         const invalidFile = (message: string) => finderFailure(FINDER_ERROR_CODES.invalidFile, message);
         if (!req.isMultipart()) throw invalidFile('"file" is required');
-        const data = await req.file();
+        const data = await readPublicFile(req);
         if (!data || data.fieldname !== 'file') throw invalidFile('"file" is required');
         const fileType = detectFileType(data.filename);
         if (fileType !== 'csv' && fileType !== 'xlsx') {

@@ -54,7 +54,13 @@ import {
 /** Reads the multipart `file` part (fields sent before it, or in the query string, come along). */
 async function readUploadPart(req: FastifyRequest): Promise<TUploadPart> {
   if (!req.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
-  const data = await req.file();
+  let data: Awaited<ReturnType<FastifyRequest['file']>>;
+  try {
+    data = await req.file();
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode === 413) throw new AppError(413, 'payload_too_large', 'The upload is too large');
+    throw new AppError(400, 'malformed_request', 'The upload is not a valid multipart/form-data request');
+  }
   if (!data || data.fieldname !== 'file') {
     throw new AppError(400, 'validation_failed', 'Please attach a file in the field "file"', { reasons: [{ field: 'file', location: 'body', messages: ['Please attach a file'] }] });
   }

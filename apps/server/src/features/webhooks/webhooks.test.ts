@@ -189,7 +189,7 @@ describe('the outbound guard', () => {
       });
       expect(res.statusCode).toBe(400);
       const body = JSON.parse(res.body);
-      expect(body.error.message).toBe('The destination 10.1.2.3 resolves to 10.1.2.3, a private, loopback or link-local address; such destinations are refused');
+      expect(body.error.message).toBe('The destination 10.1.2.3 resolves to 10.1.2.3, a private, loopback, link-local or other special-purpose address; such destinations are refused. A self-hosted server that must call private destinations can allow them with ALLOW_PRIVATE_WEBHOOKS=true.');
       expect(body.error.reasons[0].field).toBe('url');
     } finally {
       await strict.app.close();
@@ -197,7 +197,7 @@ describe('the outbound guard', () => {
       strict.runtime.closeMail();
     }
     await expect(resolveDestination('http://10.1.2.3/hook', { allowPrivate: false })).rejects.toThrow(
-      'The destination 10.1.2.3 resolves to 10.1.2.3, a private, loopback or link-local address; such destinations are refused',
+      'The destination 10.1.2.3 resolves to 10.1.2.3, a private, loopback, link-local or other special-purpose address; such destinations are refused. A self-hosted server that must call private destinations can allow them with ALLOW_PRIVATE_WEBHOOKS=true.',
     );
     await expect(resolveDestination('http://hooks.customer.test/x', { allowPrivate: false, lookup: async () => [{ address: '169.254.169.254', family: 4 }] })).rejects.toBeInstanceOf(
       OutboundRefusedError,
@@ -207,8 +207,8 @@ describe('the outbound guard', () => {
       address: '93.184.216.34',
     });
     await expect(resolveDestination('http://127.0.0.1/x', { allowPrivate: true })).resolves.toMatchObject({ address: '127.0.0.1' });
-    expect(['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.1.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1'].every(isPrivateAddress)).toBe(true);
-    expect(['8.8.8.8', '93.184.216.34', '2001:4860:4860::8888'].some(isPrivateAddress)).toBe(false);
+    expect(['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.1.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1'].every((a) => isPrivateAddress(a))).toBe(true);
+    expect(['8.8.8.8', '93.184.216.34', '2001:4860:4860::8888'].some((a) => isPrivateAddress(a))).toBe(false);
   });
 
   it('encrypts secrets with AES-256-GCM (tampering is detected)', () => {

@@ -2,8 +2,8 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import type { TUploadFileType } from '@verilead/contracts';
+import { readXlsxRows, XlsxReadError } from './xlsx-reader';
 
 /** A file that cannot be read as an address list: answered as a 400 with this message. */
 export class FileParseError extends Error {
@@ -36,21 +36,7 @@ export function checkFileHead(head: Buffer, fileType: TUploadFileType): void {
   }
 }
 
-function cellToString(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') {
-    const v = value as { text?: unknown; result?: unknown; richText?: { text: string }[]; hyperlink?: string };
-    if (Array.isArray(v.richText)) return v.richText.map((r) => r.text).join('');
-    if (typeof v.text === 'string') return v.text.replace(/^mailto:/i, '');
-    if (v.result !== undefined) return cellToString(v.result);
-  }
-  return '';
-}
-
-/** Streams the rows of a file (every row as strings; the first worksheet of a workbook). Never loads the whole file. */
+/** Streams the rows of a file (every row as strings; the first worksheet of a workbook). Never loads the whole inflated file. */
 export async function* readRows(source: Readable, fileType: TUploadFileType): AsyncGenerator<string[]> {
   if (fileType === 'txt') {
     const lines = createInterface({ input: source, crlfDelay: Infinity });
@@ -73,17 +59,11 @@ export async function* readRows(source: Readable, fileType: TUploadFileType): As
     }
     return;
   }
+  // A bounded streaming reader: limits on inflated size, rows, cells and shared strings (zip bombs are refused).
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
-    for await (const sheet of reader) {
-      for await (const row of sheet) {
-        const values = Array.isArray(row.values) ? (row.values as unknown[]).slice(1) : [];
-        yield values.map(cellToString);
-      }
-      break;
-    }
+    yield* readXlsxRows(source);
   } catch (err) {
-    if (err instanceof FileParseError) throw err;
-    throw new FileParseError(`The XLSX workbook could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    if (err instanceof XlsxReadError) throw new FileParseError(err.message);
+    throw err;
   }
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { BULK_FILE_SIZE_LIMIT_BYTES } from '@verilead/contracts';
 import { AppError } from '../errors/app-error';
+import { findInvalidText, hasInvalidText, INVALID_TEXT_MESSAGE } from '../http/text-guard';
 import type { TFileStorage } from '../storage/storage';
 
 /** A multipart file part as routes hand it to services. */
@@ -14,8 +15,18 @@ function throwTooLarge(): never {
   throw new AppError(413, 'payload_too_large', `The file is larger than ${BULK_FILE_SIZE_LIMIT_BYTES.toLocaleString('en-US')} bytes; please split it`);
 }
 
+/** Refuses a file name or form field holding text no database can keep (a NUL character or broken Unicode). */
+function checkUploadText(part: TUploadPart): void {
+  const field = hasInvalidText(part.filename) ? 'file' : findInvalidText(part.fields);
+  if (field) {
+    part.file.resume();
+    throw new AppError(400, 'validation_failed', INVALID_TEXT_MESSAGE, { reasons: [{ field, location: 'body', messages: [INVALID_TEXT_MESSAGE] }] });
+  }
+}
+
 /** Streams an upload to storage under `key`, refusing anything over 20,000,000 bytes (nothing is kept then). Answers the size. */
 export async function storeCappedUpload(storage: TFileStorage, key: string, part: TUploadPart, limit = BULK_FILE_SIZE_LIMIT_BYTES): Promise<number> {
+  checkUploadText(part);
   let size = 0;
   let tooLarge = false;
   async function* counted() {

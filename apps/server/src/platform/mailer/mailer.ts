@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
+import { ZEmailAddress } from '@verilead/contracts';
 import type { TDatabase } from '../db/database';
 import { defineJob, type TJobQueue } from '../jobs/queue';
 import { outbox } from './tables';
@@ -8,7 +9,8 @@ import { renderMail, ZMailTemplate } from './templates';
 export const SEND_EMAIL_JOB = 'send-email';
 
 export const ZSendEmailPayload = z.object({
-  to: z.string().email(),
+  // The same address grammar the routes accept (contracts own it), so an accepted address is always mailable.
+  to: ZEmailAddress,
   template: ZMailTemplate,
   vars: z.object({ name: z.string(), url: z.string(), orgName: z.string().optional() }),
 });

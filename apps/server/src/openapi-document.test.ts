@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_SIZES } from '@verilead/contracts';
+import { createTestApp, type TTestApp } from './test/test-app';
+
+type TSchema = { type?: string; enum?: unknown[]; properties?: Record<string, TSchema>; required?: string[]; format?: string; anyOf?: TSchema[]; allOf?: TSchema[] };
+type TOperation = { parameters?: { name: string; in: string; schema?: TSchema }[]; requestBody?: { content?: Record<string, { schema?: TSchema }> } };
+
+// Issue 10 point 15: the upload routes document their multipart body, and `limit` is the enum of page sizes.
+describe('the app OpenAPI document', () => {
+  let t: TTestApp;
+  let paths: Record<string, Record<string, TOperation>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    paths = (await t.call({ method: 'GET', url: '/api/v1/openapi.json' })).body.paths;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('documents a multipart/form-data request body with the file and its fields on every upload route', () => {
+    const uploads: [string, string[]][] = [
+      ['/api/v1/email_verify/bulk_upload', ['list_name', 'email_column', 'has_header']],
+      ['/api/v1/email_verify/bulk_upload/preview', ['email_column', 'has_header']],
+      ['/api/v1/email_finder/bulk_upload', ['list_name', 'first_name_column', 'last_name_column', 'domain_column', 'has_header']],
+    ];
+    for (const [path, fields] of uploads) {
+      const schema = paths[path]?.post?.requestBody?.content?.['multipart/form-data']?.schema;
+      expect(schema, path).toBeDefined();
+      expect(schema?.properties?.file, path).toMatchObject({ type: 'string', format: 'binary' });
+      expect(schema?.required, path).toContain('file');
+      for (const f of fields) expect(Object.keys(schema?.properties ?? {}), `${path} ${f}`).toContain(f);
+    }
+  });
+
+  it('documents every paged list\'s `limit` (beside `page`) as one of the page sizes', () => {
+    const limits: { where: string; schema: TSchema | undefined }[] = [];
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const query = op.parameters ?? [];
+        if (query.some((p) => p.name === 'page')) for (const p of query) if (p.name === 'limit') limits.push({ where: `${method} ${path} query`, schema: p.schema });
+        const body = op.requestBody?.content?.['application/json']?.schema;
+        if (body?.properties?.limit && body.properties.page) limits.push({ where: `${method} ${path} body`, schema: body.properties.limit });
+      }
+    }
+    expect(limits.length).toBeGreaterThan(5);
+    for (const { where, schema } of limits) expect(schema?.enum, where).toEqual([...PAGE_SIZES]);
+  });
+});
