@@ -5,6 +5,7 @@ import {
   SAFE_TO_SEND_WINDOW_HOURS,
   ZBulkUploadFields,
   type TCheckDuplicateData,
+  type TInstantSource,
   type TInstantVerifyData,
   type TJobActivityType,
   type TListRemoveCheckData,
@@ -51,6 +52,7 @@ import {
   selectListById,
   selectListForUpdate,
   selectLists,
+  selectListNamesStartingWith,
   selectListsByFileName,
   selectListRowsPage,
   selectPendingEmails,
@@ -221,6 +223,30 @@ export async function previewUpload(storage: TFileStorage, part: TUploadPart): P
   }
 }
 
+const LIST_NAME_MAX = 200;
+
+/** The list name a file gets when none is given: its name without the extension. */
+export function listNameOfFile(fileName: string): string {
+  return fileName.replace(/\.(csv|xlsx|txt)$/i, '').trim().slice(0, LIST_NAME_MAX) || 'Untitled list';
+}
+
+/** `base` if no name in `taken` equals it (case-insensitive), else the first free `base (2)`, `base (3)`, … */
+export function nextFreeListName(base: string, taken: Iterable<string>): string {
+  const used = new Set(Array.from(taken, (n) => n.toLowerCase()));
+  if (!used.has(base.toLowerCase())) return base;
+  for (let n = 2; ; n += 1) {
+    const suffix = ` (${n})`;
+    const candidate = `${base.slice(0, LIST_NAME_MAX - suffix.length).trimEnd()}${suffix}`;
+    if (!used.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** A name no list of the organisation has yet: "leads", then "leads (2)", "leads (3)", … */
+async function uniqueListName(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, base: string): Promise<string> {
+  const stem = base.slice(0, LIST_NAME_MAX - 8).trimEnd();
+  return nextFreeListName(base, await selectListNamesStartingWith(exec, ctx, stem));
+}
+
 /** POST /email_verify/bulk_upload: stores the file, creates the list and starts the `analyse` job. */
 export async function uploadList(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, part: TUploadPart): Promise<TVerifyList> {
   const fields = parseUploadFields(part.fields);
@@ -233,7 +259,7 @@ export async function uploadList(deps: TDeps, storage: TFileStorage, ctx: TCalle
         id: listId,
         orgId: ctx.orgId,
         userId: ctx.userId,
-        name: fields.list_name ?? (part.filename.replace(/\.(csv|xlsx|txt)$/i, '').trim().slice(0, 200) || 'Untitled list'),
+        name: await uniqueListName(tx, ctx, fields.list_name ?? listNameOfFile(part.filename)),
         fileName: part.filename.slice(0, 255),
         fileType,
         source: 'upload',
@@ -261,6 +287,7 @@ export async function checkDuplicateFileName(exec: TDb, ctx: TCallerContext, fil
   const lists = await selectListsByFileName(exec, ctx, fileName.trim());
   return {
     is_duplicate: lists.length > 0,
+    suggested_name: await uniqueListName(exec, ctx, listNameOfFile(fileName.trim())),
     message: lists.length > 0 ? `A file named "${fileName.trim()}" was already uploaded. Upload it again?` : 'No file with this name was uploaded before',
     lists: lists.map((l) => ({ id: l.id, name: l.name, created_at: l.createdAt.toISOString() })),
   };
@@ -711,6 +738,7 @@ export async function verifyInstant(database: TDatabase, verifier: TVerifier, ct
       userId: ctx.userId,
       email: result.email,
       status: result.status,
+      source: ctx.via === 'session' ? 'app' : 'api',
       result: result as unknown as Record<string, unknown>,
       billable,
       creditsCharged: billable ? 1 : 0,
@@ -737,8 +765,8 @@ export async function verifyInstant(database: TDatabase, verifier: TVerifier, ct
   return toInstantView(row);
 }
 
-export async function listRecentInstant(exec: TDb, ctx: TCallerContext, limit: number): Promise<TRecentInstantData> {
-  const rows = await selectRecentInstant(exec, { orgId: ctx.orgId, userId: ctx.userId, limit });
+export async function listRecentInstant(exec: TDb, ctx: TCallerContext, limit: number, source?: TInstantSource): Promise<TRecentInstantData> {
+  const rows = await selectRecentInstant(exec, { orgId: ctx.orgId, userId: ctx.userId, limit, source });
   return { items: rows.map(toInstantView) };
 }
 

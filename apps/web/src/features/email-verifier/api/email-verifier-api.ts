@@ -43,11 +43,11 @@ export function useInstantVerify() {
   });
 }
 
-/** GET /email_verify/instant/recent: the caller's latest instant results, newest first. */
+/** GET /email_verify/instant/recent?source=app: the caller's latest instant results made in the app (not through the API), newest first. */
 export function useRecentInstant(limit = RECENT_INSTANT_LIMIT) {
   return useQuery({
     queryKey: [...verifierQueryKeys.recent, limit],
-    queryFn: ({ signal }) => requestApi({ path: '/email_verify/instant/recent', query: { limit }, schema: ZRecentInstantData, signal }),
+    queryFn: ({ signal }) => requestApi({ path: '/email_verify/instant/recent', query: { limit, source: 'app' }, schema: ZRecentInstantData, signal }),
   });
 }
 
