@@ -143,6 +143,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /email_verify/list': EV_LISTS,
   'POST /email_verify/list/verify': EV_LISTS,
   'POST /email_verify/list/export': EV_LISTS,
+  'GET /email_verify/list/columns': EV_LISTS,
   'POST /email_verify/list/remove': EV_LISTS,
   'GET /email_verify/list/remove': EV_LISTS,
   'POST /email_verify/list/cancel': EV_LISTS,

@@ -295,6 +295,25 @@ export async function checkDuplicateFileName(exec: TDb, ctx: TCallerContext, fil
 
 // ---------- analyse job ----------
 
+/** A row of an uploaded file as the analysis numbers it: blank rows are skipped, the header row (if any) is row 0, data rows count from 1. */
+export type TNumberedRow = { rowNumber: number; header: boolean; cells: string[] };
+
+/** Numbers the rows of an uploaded file: the one numbering the analysis stores and the exports read back. */
+export async function* numberDataRows(rows: AsyncIterable<string[]>, hasHeader: boolean): AsyncGenerator<TNumberedRow> {
+  let headerSkipped = !hasHeader;
+  let rowNumber = 0;
+  for await (const cells of rows) {
+    if (cells.every((c) => c.trim() === '')) continue;
+    if (!headerSkipped) {
+      headerSkipped = true;
+      yield { rowNumber: 0, header: true, cells };
+      continue;
+    }
+    rowNumber += 1;
+    yield { rowNumber, header: false, cells };
+  }
+}
+
 const ANALYSE_BATCH = 2_000;
 type TAnalysedRow = { rowNumber: number; email: string; dedupeKey: string; kind: 'unique' | 'duplicate' | 'syntax_error' };
 
@@ -315,7 +334,6 @@ export async function runAnalyseJob(
   let unique = 0;
   let duplicate = 0;
   let syntaxError = 0;
-  let headerSkipped = !list.hasHeader;
   let batch: TAnalysedRow[] = [];
   let readBytes = 0;
 
@@ -337,14 +355,10 @@ export async function runAnalyseJob(
   const source = storage.read(list.storageKey);
   source.on('data', (chunk: Buffer) => (readBytes += chunk.length));
   try {
-    for await (const row of readRows(source, list.fileType as TUploadFileType)) {
-      if (row.every((c) => c.trim() === '')) continue;
-      if (!headerSkipped) {
-        headerSkipped = true;
-        continue;
-      }
-      rowNumber += 1;
-      const email = (row[list.emailColumn] ?? '').trim().slice(0, 500);
+    for await (const numbered of numberDataRows(readRows(source, list.fileType as TUploadFileType), list.hasHeader)) {
+      if (numbered.header) continue;
+      rowNumber = numbered.rowNumber;
+      const email = (numbered.cells[list.emailColumn] ?? '').trim().slice(0, 500);
       const parsed = email ? parseAddress(email) : null;
       if (!parsed || !parsed.ok) {
         syntaxError += 1;
@@ -689,7 +703,17 @@ async function finishListIfDone(database: TDatabase, listId: string): Promise<vo
 /** A list of the caller's organisation for an export (404 otherwise). */
 export async function getListForExport(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, listId: string) {
   const list = await requireList(exec, ctx, listId);
-  return { id: list.id, name: list.name, fileName: list.fileName, fileType: list.fileType as TUploadFileType, storageKey: list.storageKey, analysisState: list.analysisState, state: list.state };
+  return {
+    id: list.id,
+    name: list.name,
+    fileName: list.fileName,
+    fileType: list.fileType as TUploadFileType,
+    storageKey: list.storageKey,
+    analysisState: list.analysisState,
+    state: list.state,
+    hasHeader: list.hasHeader,
+    emailColumn: list.emailColumn,
+  };
 }
 
 export type TExportRow = {
