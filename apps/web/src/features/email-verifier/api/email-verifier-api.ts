@@ -3,6 +3,7 @@ import {
   ZCheckDuplicateData,
   ZDownload,
   ZInstantVerifyData,
+  ZListColumnsData,
   ZListRemoveCheckData,
   ZMessageData,
   ZProgressStatusData,
@@ -134,6 +135,16 @@ export function useRemoveList() {
 /** POST /email_verify/list/export: queues a result file; poll it with `waitForDownload` (lib/download-status). */
 export function startListExport(body: TExportRequest, signal?: AbortSignal) {
   return requestApi({ method: 'POST', path: '/email_verify/list/export', body, schema: ZDownload, signal });
+}
+
+/** GET /email_verify/list/columns?list_id: the uploaded file's column names, for a custom download. */
+export function useListColumns(listId: string | null) {
+  return useQuery({
+    queryKey: [...verifierQueryKeys.all, 'columns', listId],
+    queryFn: ({ signal }) => requestApi({ path: '/email_verify/list/columns', query: { list_id: listId ?? '' }, schema: ZListColumnsData, signal }),
+    enabled: listId !== null,
+    staleTime: 5 * 60_000,
+  });
 }
 
 /** GET /user_preferences, for the verification mode choice before verifying a list. */
