@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ZCheckDuplicateData,
@@ -18,6 +19,7 @@ import {
 } from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
 import { userQueryKeys } from '../../../lib/user-queries';
+import { useRefreshWhenJobsEnd } from './use-job-end-refresh';
 
 /** Recent instant results shown under Quick Validation. */
 export const RECENT_INSTANT_LIMIT = 10;
@@ -59,17 +61,19 @@ export function isListBusy(list: Pick<TVerifyList, 'state' | 'analysis' | 'activ
 
 /** POST /email_verify/list: paged, searched and sorted lists; polled while one of them is busy. */
 export function useVerifyLists(params: TVerifyListsRequest) {
-  return useQuery({
+  const query = useQuery({
     queryKey: [...verifierQueryKeys.lists, params],
     queryFn: ({ signal }) => requestApi({ method: 'POST', path: '/email_verify/list', body: params, schema: ZVerifyListsData, signal }),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.items.some(isListBusy) ? PROGRESS_POLL_MS * 2 : false),
   });
+  useRefreshWhenJobsEnd(useMemo(() => query.data?.items.map((list) => ({ id: list.id, busy: isListBusy(list) })), [query.data]));
+  return query;
 }
 
 /** One list (POST /email_verify/list with list_id); polled while the file is analysed or verified. */
 export function useVerifyList(listId: string) {
-  return useQuery({
+  const query = useQuery({
     queryKey: verifierQueryKeys.list(listId),
     queryFn: async ({ signal }) => {
       const page = await requestApi({ method: 'POST', path: '/email_verify/list', body: { list_id: listId, page: 1, limit: 25 }, schema: ZVerifyListsData, signal });
@@ -79,6 +83,8 @@ export function useVerifyList(listId: string) {
     },
     refetchInterval: (query) => (query.state.data && isListBusy(query.state.data) ? PROGRESS_POLL_MS : false),
   });
+  useRefreshWhenJobsEnd(useMemo(() => (query.data ? [{ id: query.data.id, busy: isListBusy(query.data) }] : undefined), [query.data]));
+  return query;
 }
 
 /** GET /email_verify/bulk/progress_status?list_id, polled while `enabled`. */
