@@ -7,18 +7,19 @@ import { DEMO_USERS, logInThroughForm } from './support/session';
 
 // Every address below is served by the demo mail world the e2e server runs with
 // (--demo-mail-world), so each verdict is known in advance (packages/mailworld/README.md).
+// The user's own columns (name, company) must come back in every export, before the results.
 const LIST_ROWS = [
-  ['email', 'name'],
-  ['alice@strict.test', 'Alice'], // valid
-  ['john.smith@strict.test', 'John'], // valid
-  ['no.such.user@strict.test', 'Nobody'], // invalid: mailbox_not_found
-  ['john.smith@gmial.com', 'Typo'], // invalid: domain_not_found
-  ['anyone@acceptall.test', 'Any'], // catch_all
-  ['grace@policy.test', 'Grace'], // unknown: verifier_blocked (not billed)
-  ['ALICE@strict.test', 'Alice again'], // duplicate
-  ['alice@strict.test', 'Alice thrice'], // duplicate
-  ['not-an-email', 'Bad'], // syntax error
-  ['bob@@strict.test', 'Bad too'], // syntax error
+  ['email', 'name', 'company'],
+  ['alice@strict.test', 'Alice', 'Acme'], // valid
+  ['john.smith@strict.test', 'John', 'Acme'], // valid
+  ['no.such.user@strict.test', 'Nobody', 'Acme'], // invalid: mailbox_not_found
+  ['john.smith@gmial.com', 'Typo', 'Gmial'], // invalid: domain_not_found
+  ['anyone@acceptall.test', 'Any', 'Accept'], // catch_all
+  ['grace@policy.test', 'Grace', 'Policy'], // unknown: verifier_blocked (not billed)
+  ['ALICE@strict.test', 'Alice again', 'Acme'], // duplicate
+  ['alice@strict.test', 'Alice thrice', 'Acme'], // duplicate
+  ['not-an-email', 'Bad', 'None'], // syntax error
+  ['bob@@strict.test', 'Bad too', 'None'], // syntax error
 ];
 
 function writeCsv(name: string, rows: string[][]): string {
@@ -49,6 +50,10 @@ async function downloadFormat(page: Page, format: string, fileType: 'CSV' | 'XLS
   const download = await downloading;
   await dialog.getByRole('button', { name: 'Close' }).click();
   return download;
+}
+
+function csvLines(download: Download): Promise<string[]> {
+  return download.path().then((path) => readFileSync(path as string, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/));
 }
 
 async function csvEmails(download: Download): Promise<string[]> {
@@ -109,11 +114,26 @@ test.describe('email verifier', () => {
     await expect(progress).toBeVisible();
     await expect(page.getByText('Verification complete')).toBeVisible({ timeout: 120_000 });
     await expect(progress).toHaveAttribute('aria-valuenow', '100');
+    // The end of the job refreshes the progress: every unique address is counted, not the last poll's figure.
+    await expect(page.getByText('6 of 6 unique addresses verified')).toBeVisible();
 
     // Billing rule: valid, invalid and catch_all are billed (5); unknown, duplicates and syntax errors are not.
-    expect(creditsBefore - (await readOrgCredits(page, request))).toBe(5);
+    const creditsAfter = await readOrgCredits(page, request);
+    expect(creditsBefore - creditsAfter).toBe(5);
+    // The header follows without a reload, and shows the exact balance on hover.
+    const exact = new Intl.NumberFormat('en-US').format(creditsAfter);
+    await expect(page.getByTestId('credits-balance')).toHaveText(creditsAfter > 999 ? /\d[kMB]$/ : exact);
+    await page.getByTestId('credits-balance').hover();
+    await expect(page.getByRole('tooltip')).toHaveText(`${exact} credits available`);
 
-    expect(await csvEmails(await downloadFormat(page, 'Email with standard columns'))).toHaveLength(10);
+    // Every format keeps the uploaded row's columns, in order, followed by the result columns.
+    const standard = await downloadFormat(page, 'Email with standard columns');
+    const standardLines = await csvLines(standard);
+    expect(standardLines[0]).toMatch(/^email,name,company,status,reason,/);
+    expect(standardLines.find((line) => line.startsWith('alice@strict.test,Alice,'))).toMatch(/^alice@strict\.test,Alice,Acme,valid,/);
+    expect(await csvEmails(standard)).toHaveLength(10);
+    const guaranteedLines = await csvLines(await downloadFormat(page, 'Guaranteed deliverables'));
+    expect(guaranteedLines[0]).toMatch(/^email,name,company,status,/);
     expect(await csvEmails(await downloadFormat(page, 'Guaranteed deliverables'))).toEqual(['alice@strict.test', 'john.smith@strict.test']);
     expect(await csvEmails(await downloadFormat(page, 'Non-deliverables'))).toEqual(
       ['bob@@strict.test', 'john.smith@gmial.com', 'no.such.user@strict.test', 'not-an-email'].sort(),
@@ -123,6 +143,8 @@ test.describe('email verifier', () => {
     await page.getByRole('button', { name: 'Export' }).click();
     const custom = page.getByRole('dialog');
     await custom.getByLabel('Custom', { exact: true }).check();
+    // The file's own columns can be chosen too: drop "company".
+    await custom.getByRole('checkbox', { name: 'company', exact: true }).uncheck();
     await custom.getByRole('checkbox', { name: 'Suggested address' }).uncheck();
     await custom.getByRole('checkbox', { name: 'MX record' }).check();
     await custom.getByRole('button', { name: 'Download', exact: true }).click();
@@ -132,6 +154,7 @@ test.describe('email verifier', () => {
     const customFile = await customDownload;
     await custom.getByRole('button', { name: 'Close' }).click();
     const customHeader = readFileSync((await customFile.path()) as string, 'utf8').split(/\r?\n/)[0] ?? '';
+    expect(customHeader).toMatch(/^\uFEFF?email,name,status,/);
     expect(customHeader).toMatch(/mx_record/i);
     expect(customHeader).not.toMatch(/suggested/i);
     expect(await csvEmails(customFile)).toHaveLength(10);

@@ -190,6 +190,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /email_verify/list': EV_LISTS,
   'POST /email_verify/list/verify': byId(EV_LISTS, 'verify_list', 'body', 'list_id'),
   'POST /email_verify/list/export': byId(EV_LISTS, 'verify_list', 'body', 'list_id'),
+  'GET /email_verify/list/columns': byId(EV_LISTS, 'verify_list', 'query', 'list_id'),
   'POST /email_verify/list/remove': byId(EV_LISTS, 'verify_list', 'body', 'list_id'),
   'GET /email_verify/list/remove': byId(EV_LISTS, 'verify_list', 'query', 'list_id'),
   'POST /email_verify/list/cancel': byId(EV_LISTS, 'verify_list', 'body', 'list_id'),

@@ -87,17 +87,33 @@ export const DOWNLOAD_TOKEN_TTL_HOURS = 24;
 /** Days a prepared file is kept before it expires. */
 export const DOWNLOAD_RETENTION_DAYS = 7;
 
-/** A list export request: POST /email_verify/list/export and POST /download/result. `columns` is required for custom. */
+/** Most columns an uploaded file may have kept in a custom download. */
+export const MAX_INPUT_COLUMNS = 1_000;
+
+/**
+ * A list export request: POST /email_verify/list/export and POST /download/result.
+ * Every result file holds the uploaded row's columns, in order, followed by the result columns
+ * (the standard ones, or for custom the chosen `columns`, which is then required). A custom file keeps
+ * the uploaded columns listed in `input_columns` (0-based indexes, see GET /email_verify/list/columns; all when left out).
+ * `kind: input` gives back the uploaded rows as a new CSV (formulas neutralised) or a real XLSX workbook;
+ * its file type defaults to the upload's (XLSX for a workbook, CSV otherwise), a result file's to CSV.
+ */
 export const ZExportRequest = z
   .object({
     list_id: z.uuid({ message: 'list_id must be a list id' }),
-    /** `input` gives back the file as uploaded (format and columns are ignored). */
     kind: z.enum(['result', 'input']).default('result'),
     format: ZDownloadFormat.default('standard'),
-    file_type: ZDownloadFileType.default('csv'),
+    file_type: ZDownloadFileType.optional(),
     columns: z.array(ZResultColumn).min(1).max(ZResultColumn.options.length).optional(),
+    input_columns: z
+      .array(z.number({ message: 'Columns are chosen by their number, from 0' }).int().min(0, { message: 'Columns are numbered from 0' }).max(MAX_INPUT_COLUMNS - 1))
+      .max(MAX_INPUT_COLUMNS)
+      .optional(),
   })
   .superRefine((v, ctx) => {
+    if (v.input_columns && new Set(v.input_columns).size !== v.input_columns.length) {
+      ctx.addIssue({ code: 'custom', path: ['input_columns'], message: 'Each column of your file may be chosen once' });
+    }
     if (v.kind === 'result' && v.format === 'custom' && (!v.columns || v.columns.length === 0)) {
       ctx.addIssue({ code: 'custom', path: ['columns'], message: 'Please choose at least one column for a custom download' });
     }
@@ -133,6 +149,17 @@ export const ZDownload = z.object({
 });
 export type TDownload = z.infer<typeof ZDownload>;
 export const ZDownloadResponse = ZSuccess(ZDownload);
+
+/** GET /email_verify/list/columns?list_id: the uploaded file's columns (header names, or "Column N"), for choosing them in a custom download. */
+export const ZListColumnsQuery = z.object({ list_id: z.uuid({ message: 'list_id must be a list id' }) });
+export const ZListColumnsData = z.object({
+  list_id: z.string(),
+  /** Names in file order; a column's index in this array is its number in `input_columns`. */
+  columns: z.array(z.string()),
+  email_column: z.number().int().nonnegative(),
+});
+export type TListColumnsData = z.infer<typeof ZListColumnsData>;
+export const ZListColumnsResponse = ZSuccess(ZListColumnsData);
 
 export const ZDownloadStatusQuery = z.object({ queue_id: z.uuid({ message: 'queue_id must be a download id' }) });
 export type TDownloadStatusQuery = z.infer<typeof ZDownloadStatusQuery>;

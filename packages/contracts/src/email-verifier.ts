@@ -87,7 +87,11 @@ export type TInstantVerifyData = z.infer<typeof ZInstantVerifyData>;
 export const ZInstantVerifyResponse = ZSuccess(ZInstantVerifyData);
 
 /** The caller's recent instant results (newest first). */
-export const ZRecentInstantQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
+/** Where an instant verification was asked: the web app (a session) or the API (an API key). */
+export const ZInstantSource = z.enum(['app', 'api'], { message: 'source must be app or api' });
+export type TInstantSource = z.infer<typeof ZInstantSource>;
+/** GET /email_verify/instant/recent: the caller's latest results; `source` keeps those asked in the app (Quick Validation) or through the API. */
+export const ZRecentInstantQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), source: ZInstantSource.optional() });
 export const ZRecentInstantData = z.object({ items: z.array(ZInstantVerifyData) });
 export type TRecentInstantData = z.infer<typeof ZRecentInstantData>;
 export const ZRecentInstantResponse = ZSuccess(ZRecentInstantData);
@@ -166,6 +170,8 @@ export const ZCheckDuplicateData = z.object({
   is_duplicate: z.boolean(),
   message: z.string(),
   lists: z.array(z.object({ id: z.string(), name: z.string(), created_at: z.string() })),
+  /** The name the list would get: the file name, or "name (2)", "name (3)"… when a list already has it. */
+  suggested_name: z.string(),
 });
 export type TCheckDuplicateData = z.infer<typeof ZCheckDuplicateData>;
 export const ZCheckDuplicateResponse = ZSuccess(ZCheckDuplicateData);

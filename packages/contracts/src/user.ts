@@ -309,6 +309,7 @@ export type TCreditTransactionsQuery = z.input<typeof ZCreditTransactionsQuery>;
 export const ZCreditTransaction = z.object({
   id: z.string(),
   kind: ZCreditTransactionKind,
+  /** Signed change of the balance: a charge is negative, a grant, purchase or refund positive. */
   amount: z.number().int(),
   reason: z.string(),
   source_agent: ZSourceAgent.nullable(),

@@ -7,7 +7,8 @@ import { readFilePreview } from '../lib/file-preview';
 import type { TUploadProgress } from '../lib/upload-bulk-file';
 import { FileDropZone } from './file-drop-zone';
 
-type TDuplicateCheck = { is_duplicate: boolean; message: string };
+/** The duplicate-name check; `suggested_name` (when the server gives one) is a list name no list has yet, e.g. "leads (2)". */
+type TDuplicateCheck = { is_duplicate: boolean; message: string; suggested_name?: string };
 
 /** A file picked for upload: its preview rows, the header choice, the column choice and the duplicate-name check. */
 export type TChosenFile<TColumns> = { file: File; rows: string[][]; hasHeader: boolean; columns: TColumns; duplicate: TDuplicateCheck | null };
@@ -54,7 +55,7 @@ export function useBulkListUpload<TColumns>({
       }
       const guess = detectColumns(preview.rows);
       setChosen({ file, rows: preview.rows, hasHeader: guess.hasHeader, columns: guess.columns, duplicate });
-      setListName(stripExtension(file.name));
+      setListName(duplicate?.suggested_name || stripExtension(file.name));
     } catch (error) {
       setRefusal(getErrorMessage(error));
     } finally {

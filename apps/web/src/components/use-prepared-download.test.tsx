@@ -20,6 +20,15 @@ describe('usePreparedDownload', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it('shows a queued file as ready when its first status check already says success', async () => {
+    vi.stubGlobal('open', vi.fn(() => ({ closed: false })));
+    const ready = { ...file('success', '/api/v1/public/download?download_token=t'), download_id: 'q-1', kind: 'result', list_id: null, format: 'standard', file_type: 'csv', columns: [], progress: 100, size_bytes: 10, download_token: 't', token_expires_at: null, expires_at: null, error: null, created_at: '2026-11-24T10:00:00.000Z' };
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ status: 'success', data: ready }), { status: 200 })));
+    const { result } = renderHook(() => usePreparedDownload());
+    await act(() => result.current.run(async () => ({ ...file('queued', null), progress: 0 })));
+    expect(result.current.ready?.download_url).toBe('/api/v1/public/download?download_token=t');
+  });
+
   it('reports a file that failed with its error', async () => {
     const { result } = renderHook(() => usePreparedDownload());
     await act(() => result.current.run(async () => ({ ...file('failed', null), error: 'The list has no results yet.' })));

@@ -42,9 +42,13 @@ export function usePreparedDownload() {
     try {
       const first = await start(controller.signal);
       setDownload(first);
-      const current: TPreparedFile = isDownloadFinal(first)
-        ? first
-        : await waitForDownload(await getDownloadStatus(first.queue_id, controller.signal), controller.signal, setDownload);
+      let current: TPreparedFile = first;
+      if (!isDownloadFinal(first)) {
+        // The first check may already find the file ready: show it, not the queued state.
+        const checked = await getDownloadStatus(first.queue_id, controller.signal);
+        setDownload(checked);
+        current = await waitForDownload(checked, controller.signal, setDownload);
+      }
       if (current.state !== 'success' || !current.download_url) {
         setError(current.error ?? `The download ended as ${current.state}.`);
         return;

@@ -57,7 +57,10 @@ describe('credits API', () => {
     expect(ids.size).toBe(33);
     const charges = await t.call({ method: 'GET', url: '/api/v1/user/credits_and_limits/transactions?kind=charge&limit=50', token: owner.token });
     expect(charges.body.data.total).toBe(30);
-    expect(charges.body.data.items[0]).toMatchObject({ kind: 'charge', amount: 2, source_agent: 'instant_verify', object_type: 'email' });
+    // A charge takes credits away: its amount is negative; grants, purchases and refunds are positive.
+    expect(charges.body.data.items[0]).toMatchObject({ kind: 'charge', amount: -2, source_agent: 'instant_verify', object_type: 'email' });
+    const refunds = await t.call({ method: 'GET', url: '/api/v1/user/credits_and_limits/transactions?kind=refund', token: owner.token });
+    expect(refunds.body.data.items[0]).toMatchObject({ kind: 'refund', amount: 2 });
     const grants = await t.call({ method: 'GET', url: '/api/v1/user/credits_and_limits/transactions?kind=grant', token: owner.token });
     expect(grants.body.data.total).toBe(2);
     const today = new Date().toISOString().slice(0, 10);

@@ -61,7 +61,8 @@ export async function listTransactions(
     items: rows.map(({ t, userName }) => ({
       id: t.id,
       kind: t.kind as TCreditTransactionKind,
-      amount: t.amount,
+      // The ledger stores positive quantities; a charge is shown as what it does to the balance.
+      amount: t.kind === 'charge' ? -t.amount : t.amount,
       reason: t.reason,
       source_agent: (t.sourceAgent as TSourceAgent | null) ?? null,
       object_type: t.objectType,

@@ -1,2 +1,2 @@
 // The writers live in platform/bulk (shared with the email finder).
-export { formatCsvLine, neutraliseCell, writeCsv, writeXlsx } from '../../platform/bulk/file-writers';
+export { formatCsvLine, neutraliseCell, writeCsv, writeXlsx, xlsxCellValue } from '../../platform/bulk/file-writers';

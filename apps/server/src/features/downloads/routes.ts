@@ -9,13 +9,15 @@ import {
   ZDownloadStatusQuery,
   ZExportRequest,
   ZFailure,
+  ZListColumnsQuery,
+  ZListColumnsResponse,
   ZPublicDownloadQuery,
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { getStorage } from '../../platform/storage/storage';
-import { countActivityDownload, getDownloadStatus, openDownload, requestActivityDownload, requestListExport } from './service';
+import { countActivityDownload, getDownloadStatus, getListColumns, openDownload, requestActivityDownload, requestListExport } from './service';
 
 export function registerDownloadRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -31,6 +33,14 @@ export function registerDownloadRoutes(app: FastifyInstance, deps: TDeps, guards
       schema: { ...base, tags: ['email_verify'], summary: 'Export a list in one of five formats (CSV or XLSX)', body: ZExportRequest, response: withErrorResponses({ 200: ZDownloadResponse }) },
     },
     async (req) => ok(await requestListExport(deps, getCaller(req), req.body)),
+  );
+  r.get(
+    '/email_verify/list/columns',
+    {
+      ...auth,
+      schema: { ...base, tags: ['email_verify'], summary: "The uploaded file's columns, to keep in a custom export", querystring: ZListColumnsQuery, response: withErrorResponses({ 200: ZListColumnsResponse }) },
+    },
+    async (req) => ok(await getListColumns(deps, storage, getCaller(req), req.query.list_id)),
   );
   r.post(
     '/download/result',

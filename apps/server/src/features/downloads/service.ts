@@ -10,6 +10,7 @@ import {
   type TDownloadFormat,
   type TDownloadKind,
   type TDownloadStatus,
+  type TListColumnsData,
   type TResultColumn,
   type ZActivitiesDownloadRequest,
   type ZExportRequest,
@@ -19,10 +20,12 @@ import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/queue';
-import type { TFileStorage } from '../../platform/storage/storage';
+import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
+import { inputColumnNames, withInputCells } from '../../platform/bulk/input-columns';
 import { listActivities, recordActivity } from '../activities/service';
-import { getListForExport, iterateListRows, type TExportRow } from '../email-verifier/service';
+import { readRows } from '../email-verifier/file-parsing';
+import { getListForExport, iterateListRows, numberDataRows, type TExportRow, type TNumberedRow } from '../email-verifier/service';
 import { writeCsv, writeXlsx } from './file-writers';
 import { insertDownload, selectDownload, selectDownloadById, updateDownload, type TDownloadRow } from './queries';
 
@@ -95,39 +98,75 @@ function safeName(name: string): string {
   return name.replace(/[^\w.\- ]+/g, '_').trim().slice(0, 120) || 'list';
 }
 
-/** POST /email_verify/list/export and POST /download/result: a result file (queued job) or the uploaded input file. */
-export async function requestListExport(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZExportRequest>): Promise<TDownload> {
-  const list = await getListForExport(deps.database.db, ctx, input.list_id);
-  if (input.kind === 'input') {
-    const row = await insertDownload(deps.database.db, {
-      orgId: ctx.orgId,
-      userId: ctx.userId,
-      kind: 'input',
-      listId: list.id,
-      format: null,
-      fileType: list.fileType,
-      columns: [],
-      state: 'success',
-      progress: 100,
-      fileName: list.fileName,
-      storageKey: list.storageKey,
-      expiresAt: new Date(Date.now() + DOWNLOAD_RETENTION_DAYS * DAY_MS),
-    });
-    return toDownloadView(deps.config.appSecret, row);
+type TExportList = Awaited<ReturnType<typeof getListForExport>>;
+
+/** Result columns of the formats other than custom: the standard ones, less `email` (the uploaded row already holds the address). */
+const FORMAT_RESULT_COLUMNS = STANDARD_RESULT_COLUMNS.filter((c) => c !== 'email');
+/** How many rows are read to learn the width of an uploaded file (the preview's sample). */
+const SHAPE_SAMPLE_ROWS = 50;
+
+/** The numbered rows of a list's uploaded file (blank rows skipped, the header as row 0); the stream is closed when the caller stops. */
+async function* uploadedRows(storage: TFileStorage, list: TExportList): AsyncGenerator<TNumberedRow> {
+  const source = storage.read(list.storageKey);
+  try {
+    yield* numberDataRows(readRows(source, list.fileType), list.hasHeader);
+  } finally {
+    source.destroy();
   }
-  if (list.analysisState !== 'ready') throw new AppError(409, 'conflict', 'The file is still being analysed; please wait');
-  const columns = input.format === 'custom' ? input.columns! : STANDARD_RESULT_COLUMNS;
+}
+
+/** The uploaded file's column names (its header, or "Column N"; the address column is "email" in a file without header). */
+async function readInputColumns(storage: TFileStorage, list: TExportList): Promise<string[]> {
+  let header: string[] | null = null;
+  let width = list.emailColumn + 1;
+  let seen = 0;
+  for await (const row of uploadedRows(storage, list)) {
+    if (row.header) header = row.cells;
+    width = Math.max(width, row.cells.length);
+    if (!row.header && ++seen >= SHAPE_SAMPLE_ROWS) break;
+  }
+  return inputColumnNames(header, width, (i) => (i === list.emailColumn && !header ? 'email' : `Column ${i + 1}`));
+}
+
+/** GET /email_verify/list/columns: the uploaded columns a custom download can keep. */
+export async function getListColumns(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, listId: string): Promise<TListColumnsData> {
+  const list = await getListForExport(deps.database.db, ctx, listId);
+  return { list_id: list.id, columns: await readInputColumns(storage, list), email_column: list.emailColumn };
+}
+
+function badColumn(message: string): never {
+  throw new AppError(400, 'validation_failed', message, { reasons: [{ field: 'input_columns', location: 'body', messages: [message] }] });
+}
+
+function baseName(fileName: string): string {
+  return fileName.replace(/\.(csv|xlsx|txt)$/i, '');
+}
+
+/** POST /email_verify/list/export and POST /download/result: a result file, or the uploaded rows as CSV or XLSX (both prepared by a job). */
+export async function requestListExport(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZExportRequest>): Promise<TDownload> {
+  const storage = getStorage(deps.config);
+  const list = await getListForExport(deps.database.db, ctx, input.list_id);
+  const isInput = input.kind === 'input';
+  const fileType = input.file_type ?? (isInput && list.fileType === 'xlsx' ? 'xlsx' : 'csv');
+  if (!isInput && list.analysisState !== 'ready') throw new AppError(409, 'conflict', 'The file is still being analysed; please wait');
+  const custom = !isInput && input.format === 'custom';
+  if (custom && input.input_columns) {
+    const width = (await readInputColumns(storage, list)).length;
+    const missing = input.input_columns.find((i) => i >= width);
+    if (missing !== undefined) badColumn(`Column ${missing + 1} does not exist: the file has ${width} column(s)`);
+  }
   const row = await deps.database.transaction(async (tx) => {
     const d = await insertDownload(tx, {
       orgId: ctx.orgId,
       userId: ctx.userId,
-      kind: 'result',
+      kind: isInput ? 'input' : 'result',
       listId: list.id,
-      format: input.format,
-      fileType: input.file_type,
-      columns,
+      format: isInput ? null : input.format,
+      fileType,
+      columns: isInput ? [] : custom ? input.columns! : FORMAT_RESULT_COLUMNS,
+      params: custom && input.input_columns ? { input_columns: input.input_columns } : {},
       state: 'queued',
-      fileName: `${safeName(list.name)}-${input.format}.${input.file_type}`,
+      fileName: isInput ? `${safeName(baseName(list.fileName))}.${fileType}` : `${safeName(list.name)}-${input.format}.${fileType}`,
     });
     const jobId = await deps.queue.enqueue(EXPORT_JOB, { downloadId: d.id }, { tx, orgId: ctx.orgId, userId: ctx.userId, maxAttempts: 3 });
     await updateDownload(tx, d.id, { jobId });
@@ -170,12 +209,39 @@ function cellOf(row: TExportRow, column: TResultColumn): string {
   }
 }
 
-async function* exportRows(exec: TDb, listId: string, format: TDownloadFormat, columns: TResultColumn[], counter: { rows: number }) {
-  yield columns.map(String);
-  for await (const row of iterateListRows(exec, listId)) {
-    if (!isRowInFormat(row, format)) continue;
-    counter.rows += 1;
-    yield columns.map((c) => cellOf(row, c));
+/** The result file's rows: the header, then each row of the list in the format, its uploaded cells (read back from the file) before the results. */
+async function* exportRows(
+  exec: TDb,
+  storage: TFileStorage,
+  list: TExportList,
+  format: TDownloadFormat,
+  columns: TResultColumn[],
+  keepInput: number[] | null,
+  counter: { rows: number },
+) {
+  const names = await readInputColumns(storage, list);
+  const keep = keepInput ?? names.map((_, i) => i);
+  yield withInputCells(names, keep, columns);
+  const file = uploadedRows(storage, list);
+  try {
+    let next = await file.next();
+    for await (const row of iterateListRows(exec, list.id)) {
+      while (!next.done && (next.value.header || next.value.rowNumber < row.row_number)) next = await file.next();
+      if (!isRowInFormat(row, format)) continue;
+      counter.rows += 1;
+      const cells = !next.done && next.value.rowNumber === row.row_number ? next.value.cells : [];
+      yield withInputCells(cells, keep, columns.map((c) => cellOf(row, c)));
+    }
+  } finally {
+    await file.return(undefined);
+  }
+}
+
+/** The uploaded file's rows as they were (header included, blank rows left out), for a new CSV or XLSX file. */
+async function* inputRows(storage: TFileStorage, list: TExportList, counter: { rows: number }) {
+  for await (const row of uploadedRows(storage, list)) {
+    if (!row.header) counter.rows += 1;
+    yield row.cells;
   }
 }
 
@@ -195,8 +261,13 @@ export async function runExportJob(database: TDatabase, storage: TFileStorage, d
       await updateDownload(database.db, d.id, { state: 'cancelled', error: 'The list was removed' });
       return;
     }
-    const columns = d.columns.filter((c): c is TResultColumn => ZResultColumn.safeParse(c).success);
-    rows = exportRows(database.db, list.id, d.format as TDownloadFormat, columns, counter);
+    if (d.kind === 'input') {
+      rows = inputRows(storage, list, counter);
+    } else {
+      const columns = d.columns.filter((c): c is TResultColumn => ZResultColumn.safeParse(c).success);
+      const keep = Array.isArray(d.params.input_columns) ? (d.params.input_columns as number[]) : null;
+      rows = exportRows(database.db, storage, list, d.format as TDownloadFormat, columns, keep, counter);
+    }
   }
   const stream: Readable = d.fileType === 'xlsx' ? writeXlsx(rows) : writeCsv(rows);
   const { size } = await storage.write(key, stream);

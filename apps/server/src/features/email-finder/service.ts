@@ -33,6 +33,7 @@ import type { z } from 'zod';
 import type { TConfig } from '../../config';
 import { checkFileHead, detectFileType, FileParseError, readRows } from '../../platform/bulk/file-parsing';
 import { writeCsv, writeXlsx } from '../../platform/bulk/file-writers';
+import { inputColumnNames, withInputCells } from '../../platform/bulk/input-columns';
 import { readStoredHead, storeCappedUpload, type TUploadPart } from '../../platform/bulk/upload';
 import { chargeCredits } from '../../platform/credits/ledger';
 import type { TDatabase, TDb } from '../../platform/db/database';
@@ -767,8 +768,8 @@ export async function downloadListResult(deps: TDeps, storage: TFileStorage, ctx
   const exec = deps.database.db;
   async function* rows(): AsyncGenerator<string[]> {
     const width = Math.max(list.header.length, 1);
-    const header = Array.from({ length: width }, (_, i) => list.header[i] || `Column ${i + 1}`);
-    yield [...header, ...LIST_RESULT_COLUMNS];
+    const keep = Array.from({ length: width }, (_, i) => i);
+    yield withInputCells(inputColumnNames(list.header, width), keep, LIST_RESULT_COLUMNS);
     let after = 0;
     for (;;) {
       const page = await selectRowsPage(exec, list.id, after, 1_000);
@@ -782,8 +783,7 @@ export async function downloadListResult(deps: TDeps, storage: TFileStorage, ctx
         if (input.format === 'found' && result?.status !== 'found') continue;
         if (input.format === 'not_found' && result?.status === 'found') continue;
         counter.rows += 1;
-        const cells = Array.from({ length: Math.max(width, r.cells.length) }, (_, i) => r.cells[i] ?? '').slice(0, width);
-        yield [...cells, ...resultCells(result, r.skipReason), duplicateOf === null ? 'no' : 'yes'];
+        yield withInputCells(r.cells, keep, [...resultCells(result, r.skipReason), duplicateOf === null ? 'no' : 'yes']);
       }
       after = page[page.length - 1]!.rowNumber;
     }

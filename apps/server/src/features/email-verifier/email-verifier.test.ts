@@ -166,26 +166,29 @@ describe('email verifier API', () => {
     const standard = await fetchFile({ format: 'standard', file_type: 'csv' });
     const std = csvRows(standard.file.body);
     expect(std).toHaveLength(17);
-    expect(std[0]).toMatch(/^email,status,reason,safe_to_send/);
-    expect(std.some((l) => l.startsWith(`"'=HYPERLINK`))).toBe(true);
+    // The uploaded columns come first (name, Email, company), then the results.
+    expect(std[0]).toMatch(/^name,Email,company,status,reason,safe_to_send/);
+    expect(std.some((l) => l.startsWith(`'=cmd,"'=HYPERLINK`))).toBe(true);
     expect(std.some((l) => l.startsWith('=') || l.startsWith('"='))).toBe(false);
     const statusOf = (email: string) => stored.find((r) => r.email === email)?.status;
     const guaranteed = csvRows((await fetchFile({ format: 'guaranteed_deliverables' })).file.body).slice(1);
     expect(guaranteed.length).toBeGreaterThan(0);
-    for (const l of guaranteed) expect(statusOf(l.split(',')[0]!)).toBe('valid');
+    for (const l of guaranteed) expect(statusOf(l.split(',')[1]!)).toBe('valid');
     const non = csvRows((await fetchFile({ format: 'non_deliverables' })).file.body).slice(1);
     expect(non.length).toBe(stats.invalid + 3);
     const risky = csvRows((await fetchFile({ format: 'deliverables_with_risk' })).file.body).slice(1);
-    for (const l of risky) expect(['catch_all', 'unknown', 'valid']).toContain(statusOf(l.split(',')[0]!));
+    for (const l of risky) expect(['catch_all', 'unknown', 'valid']).toContain(statusOf(l.split(',')[1]!));
     expect(guaranteed.length + non.length + risky.length).toBe(14);
     const custom = await fetchFile({ format: 'custom', columns: ['email', 'domain', 'duplicate'], file_type: 'xlsx' });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(custom.file.rawPayload as unknown as ArrayBuffer);
     const sheet = wb.worksheets[0]!;
     expect(sheet.rowCount).toBe(17);
-    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['email', 'domain', 'duplicate']);
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['name', 'Email', 'company', 'email', 'domain', 'duplicate']);
+    // The uploaded file comes back as a new CSV of its rows, formulas neutralised.
     const input = await fetchFile({ kind: 'input' });
-    expect(input.file.body).toBe(rows.join('\n'));
+    expect(input.file.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('name,Email,company');
+    expect(input.file.body).not.toMatch(/(^|,|\n)"?=/);
     const noCols = await w.t.call({ method: 'POST', url: '/api/v1/download/result', token: owner.token, payload: { list_id: listId, format: 'custom' } });
     expect(noCols.status).toBe(400);
     const forged = await w.t.app.inject({ method: 'GET', url: `/api/v1/public/download?download_token=${standard.d.download_id}.9999999999.forgedmacforgedmac` });

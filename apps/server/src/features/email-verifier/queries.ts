@@ -118,6 +118,15 @@ export async function selectListsByFileName(exec: TDb, scope: TScope, fileName: 
     .limit(10);
 }
 
+/** Names of the organisation's lists that start with `prefix` (case-insensitive): the candidates a new name must avoid. */
+export async function selectListNamesStartingWith(exec: TDb, scope: TScope, prefix: string): Promise<string[]> {
+  const rows = await exec
+    .select({ name: verifyLists.name })
+    .from(verifyLists)
+    .where(and(eq(verifyLists.orgId, scope.orgId), sql`left(lower(${verifyLists.name}), ${prefix.length}) = lower(${prefix})`));
+  return rows.map((r) => r.name);
+}
+
 // ---------- list rows ----------
 
 export async function deleteListEmails(exec: TDb, listId: string): Promise<void> {
@@ -226,11 +235,17 @@ export async function insertInstant(exec: TDb, row: typeof instantVerifications.
   return rows[0]!;
 }
 
-export async function selectRecentInstant(exec: TDb, f: TScope & { userId: string; limit: number }) {
+export async function selectRecentInstant(exec: TDb, f: TScope & { userId: string; limit: number; source?: string }) {
   return exec
     .select()
     .from(instantVerifications)
-    .where(and(eq(instantVerifications.orgId, f.orgId), eq(instantVerifications.userId, f.userId)))
+    .where(
+      and(
+        eq(instantVerifications.orgId, f.orgId),
+        eq(instantVerifications.userId, f.userId),
+        f.source ? eq(instantVerifications.source, f.source) : undefined,
+      ),
+    )
     .orderBy(desc(instantVerifications.createdAt), desc(instantVerifications.id))
     .limit(f.limit);
 }

@@ -120,7 +120,7 @@ export function registerEmailVerifierRoutes(app: FastifyInstance, deps: TDeps, g
   r.get(
     '/email_verify/instant/recent',
     { ...auth, schema: { ...base, summary: "The caller's recent instant results", querystring: ZRecentInstantQuery, response: withErrorResponses({ 200: ZRecentInstantResponse }) } },
-    async (req) => ok(await listRecentInstant(database.db, getCaller(req), req.query.limit)),
+    async (req) => ok(await listRecentInstant(database.db, getCaller(req), req.query.limit, req.query.source)),
   );
   r.post(
     '/email_verify/bulk_upload/check_duplicate',

@@ -5,6 +5,7 @@ import {
   SAFE_TO_SEND_WINDOW_HOURS,
   ZBulkUploadFields,
   type TCheckDuplicateData,
+  type TInstantSource,
   type TInstantVerifyData,
   type TJobActivityType,
   type TListRemoveCheckData,
@@ -52,6 +53,7 @@ import {
   selectListById,
   selectListForUpdate,
   selectLists,
+  selectListNamesStartingWith,
   selectListsByFileName,
   selectListRowsPage,
   selectPendingEmails,
@@ -223,6 +225,30 @@ export async function previewUpload(storage: TFileStorage, part: TUploadPart): P
   }
 }
 
+const LIST_NAME_MAX = 200;
+
+/** The list name a file gets when none is given: its name without the extension. */
+export function listNameOfFile(fileName: string): string {
+  return fileName.replace(/\.(csv|xlsx|txt)$/i, '').trim().slice(0, LIST_NAME_MAX) || 'Untitled list';
+}
+
+/** `base` if no name in `taken` equals it (case-insensitive), else the first free `base (2)`, `base (3)`, … */
+export function nextFreeListName(base: string, taken: Iterable<string>): string {
+  const used = new Set(Array.from(taken, (n) => n.toLowerCase()));
+  if (!used.has(base.toLowerCase())) return base;
+  for (let n = 2; ; n += 1) {
+    const suffix = ` (${n})`;
+    const candidate = `${base.slice(0, LIST_NAME_MAX - suffix.length).trimEnd()}${suffix}`;
+    if (!used.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** A name no list of the organisation has yet: "leads", then "leads (2)", "leads (3)", … */
+async function uniqueListName(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, base: string): Promise<string> {
+  const stem = base.slice(0, LIST_NAME_MAX - 8).trimEnd();
+  return nextFreeListName(base, await selectListNamesStartingWith(exec, ctx, stem));
+}
+
 /** POST /email_verify/bulk_upload: stores the file, creates the list and starts the `analyse` job. */
 export async function uploadList(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, part: TUploadPart): Promise<TVerifyList> {
   const fields = parseUploadFields(part.fields);
@@ -235,7 +261,7 @@ export async function uploadList(deps: TDeps, storage: TFileStorage, ctx: TCalle
         id: listId,
         orgId: ctx.orgId,
         userId: ctx.userId,
-        name: fields.list_name ?? (part.filename.replace(/\.(csv|xlsx|txt)$/i, '').trim().slice(0, 200) || 'Untitled list'),
+        name: await uniqueListName(tx, ctx, fields.list_name ?? listNameOfFile(part.filename)),
         fileName: part.filename.slice(0, 255),
         fileType,
         source: 'upload',
@@ -263,12 +289,32 @@ export async function checkDuplicateFileName(exec: TDb, ctx: TCallerContext, fil
   const lists = await selectListsByFileName(exec, getVisibleScope(ctx), fileName.trim());
   return {
     is_duplicate: lists.length > 0,
+    suggested_name: await uniqueListName(exec, ctx, listNameOfFile(fileName.trim())),
     message: lists.length > 0 ? `A file named "${fileName.trim()}" was already uploaded. Upload it again?` : 'No file with this name was uploaded before',
     lists: lists.map((l) => ({ id: l.id, name: l.name, created_at: l.createdAt.toISOString() })),
   };
 }
 
 // ---------- analyse job ----------
+
+/** A row of an uploaded file as the analysis numbers it: blank rows are skipped, the header row (if any) is row 0, data rows count from 1. */
+export type TNumberedRow = { rowNumber: number; header: boolean; cells: string[] };
+
+/** Numbers the rows of an uploaded file: the one numbering the analysis stores and the exports read back. */
+export async function* numberDataRows(rows: AsyncIterable<string[]>, hasHeader: boolean): AsyncGenerator<TNumberedRow> {
+  let headerSkipped = !hasHeader;
+  let rowNumber = 0;
+  for await (const cells of rows) {
+    if (cells.every((c) => c.trim() === '')) continue;
+    if (!headerSkipped) {
+      headerSkipped = true;
+      yield { rowNumber: 0, header: true, cells };
+      continue;
+    }
+    rowNumber += 1;
+    yield { rowNumber, header: false, cells };
+  }
+}
 
 const ANALYSE_BATCH = 2_000;
 type TAnalysedRow = { rowNumber: number; email: string; dedupeKey: string; kind: 'unique' | 'duplicate' | 'syntax_error' };
@@ -290,7 +336,6 @@ export async function runAnalyseJob(
   let unique = 0;
   let duplicate = 0;
   let syntaxError = 0;
-  let headerSkipped = !list.hasHeader;
   let batch: TAnalysedRow[] = [];
   let readBytes = 0;
 
@@ -312,14 +357,10 @@ export async function runAnalyseJob(
   const source = storage.read(list.storageKey);
   source.on('data', (chunk: Buffer) => (readBytes += chunk.length));
   try {
-    for await (const row of readRows(source, list.fileType as TUploadFileType)) {
-      if (row.every((c) => c.trim() === '')) continue;
-      if (!headerSkipped) {
-        headerSkipped = true;
-        continue;
-      }
-      rowNumber += 1;
-      const email = (row[list.emailColumn] ?? '').trim().slice(0, 500);
+    for await (const numbered of numberDataRows(readRows(source, list.fileType as TUploadFileType), list.hasHeader)) {
+      if (numbered.header) continue;
+      rowNumber = numbered.rowNumber;
+      const email = (numbered.cells[list.emailColumn] ?? '').trim().slice(0, 500);
       const parsed = email ? parseAddress(email) : null;
       if (!parsed || !parsed.ok) {
         syntaxError += 1;
@@ -680,7 +721,17 @@ async function finishListIfDone(database: TDatabase, listId: string): Promise<vo
 /** A list of the caller's organisation for an export (404 otherwise). */
 export async function getListForExport(exec: TDb, ctx: Pick<TCallerContext, 'orgId'> & Partial<Pick<TCallerContext, 'userId' | 'role'>>, listId: string) {
   const list = await requireList(exec, ctx, listId);
-  return { id: list.id, name: list.name, fileName: list.fileName, fileType: list.fileType as TUploadFileType, storageKey: list.storageKey, analysisState: list.analysisState, state: list.state };
+  return {
+    id: list.id,
+    name: list.name,
+    fileName: list.fileName,
+    fileType: list.fileType as TUploadFileType,
+    storageKey: list.storageKey,
+    analysisState: list.analysisState,
+    state: list.state,
+    hasHeader: list.hasHeader,
+    emailColumn: list.emailColumn,
+  };
 }
 
 export type TExportRow = {
@@ -729,6 +780,7 @@ export async function verifyInstant(database: TDatabase, verifier: TVerifier, ct
       userId: ctx.userId,
       email: result.email,
       status: result.status,
+      source: ctx.via === 'session' ? 'app' : 'api',
       result: result as unknown as Record<string, unknown>,
       billable,
       creditsCharged: billable ? 1 : 0,
@@ -755,8 +807,8 @@ export async function verifyInstant(database: TDatabase, verifier: TVerifier, ct
   return toInstantView(row);
 }
 
-export async function listRecentInstant(exec: TDb, ctx: TCallerContext, limit: number): Promise<TRecentInstantData> {
-  const rows = await selectRecentInstant(exec, { orgId: ctx.orgId, userId: ctx.userId, limit });
+export async function listRecentInstant(exec: TDb, ctx: TCallerContext, limit: number, source?: TInstantSource): Promise<TRecentInstantData> {
+  const rows = await selectRecentInstant(exec, { orgId: ctx.orgId, userId: ctx.userId, limit, source });
   return { items: rows.map(toInstantView) };
 }
 

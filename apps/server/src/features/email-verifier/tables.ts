@@ -96,6 +96,8 @@ export const instantVerifications = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
     status: text('status').notNull(),
+    /** Where the verification was asked: `app` (the web app, a session) or `api` (an API key). */
+    source: text('source').notNull().default('app'),
     result: jsonb('result').$type<Record<string, unknown>>().notNull(),
     billable: boolean('billable').notNull(),
     creditsCharged: integer('credits_charged').notNull(),

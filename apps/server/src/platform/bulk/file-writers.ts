@@ -35,14 +35,24 @@ export function writeCsv(rows: AsyncIterable<string[]>): Readable {
   return PassThrough.from(lines());
 }
 
-/** An XLSX byte stream from rows (streamed workbook writer: memory stays flat). Cells are written as text. */
+/** A plain decimal number (no leading zeros, no exponent, at most 15 significant digits), so that "00501" or a long id stays text. */
+const PLAIN_NUMBER = /^-?(?:0|[1-9]\d{0,14})(?:\.\d{1,15})?$/;
+
+/** A workbook cell value: a number when the text is a plain number (spreadsheets then sort and sum it), else the text itself. */
+export function xlsxCellValue(value: string): string | number {
+  if (!PLAIN_NUMBER.test(value) || value.replace(/[-.]/g, '').replace(/^0+/, '').length > 15) return value;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : value;
+}
+
+/** An XLSX byte stream from rows (streamed workbook writer: memory stays flat). Numbers are stored as numbers, everything else as text (never as a formula). */
 export function writeXlsx(rows: AsyncIterable<string[]>, sheetName = 'Results'): Readable {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName);
   void (async () => {
     try {
-      for await (const row of rows) sheet.addRow(row).commit();
+      for await (const row of rows) sheet.addRow(row.map(xlsxCellValue)).commit();
       sheet.commit();
       await workbook.commit();
     } catch (err) {

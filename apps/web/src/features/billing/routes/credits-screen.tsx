@@ -18,6 +18,17 @@ const KIND_OPTIONS = ZCreditTransactionKind.options.map((kind) => ({ value: kind
 
 type TRange = [string | null, string | null];
 
+/** A signed ledger amount: a charge (negative) in the neutral text colour with a real minus sign, credits added in green. */
+function CreditAmount({ amount }: { amount: number }) {
+  const positive = amount > 0;
+  return (
+    <Text size="sm" fw={600} c={positive ? 'green.7' : undefined} data-testid="transaction-amount" data-tone={positive ? 'positive' : 'neutral'}>
+      {positive ? '+' : amount < 0 ? '\u2212' : ''}
+      {formatNumber(Math.abs(amount))}
+    </Text>
+  );
+}
+
 /** Balance, limits and the paged, filterable credits ledger. */
 export function CreditsScreen() {
   const credits = useCreditsAndLimits();
@@ -147,10 +158,7 @@ export function CreditsScreen() {
                   <Text size="sm">{row.user_name ?? '-'}</Text>
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Text size="sm" fw={600} c={row.amount < 0 ? 'red.7' : 'teal.7'}>
-                    {row.amount > 0 ? '+' : ''}
-                    {formatNumber(row.amount)}
-                  </Text>
+                  <CreditAmount amount={row.amount} />
                 </Table.Td>
                 <Table.Td ta="right">
                   <Text size="sm">{formatNumber(row.balance_after)}</Text>

@@ -1,8 +1,10 @@
+import { useMemo } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ZCheckDuplicateData,
   ZDownload,
   ZInstantVerifyData,
+  ZListColumnsData,
   ZListRemoveCheckData,
   ZMessageData,
   ZProgressStatusData,
@@ -17,6 +19,7 @@ import {
 } from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
 import { userQueryKeys } from '../../../lib/user-queries';
+import { useRefreshWhenJobsEnd } from './use-job-end-refresh';
 
 /** Recent instant results shown under Quick Validation. */
 export const RECENT_INSTANT_LIMIT = 10;
@@ -43,11 +46,11 @@ export function useInstantVerify() {
   });
 }
 
-/** GET /email_verify/instant/recent: the caller's latest instant results, newest first. */
+/** GET /email_verify/instant/recent?source=app: the caller's latest instant results made in the app (not through the API), newest first. */
 export function useRecentInstant(limit = RECENT_INSTANT_LIMIT) {
   return useQuery({
     queryKey: [...verifierQueryKeys.recent, limit],
-    queryFn: ({ signal }) => requestApi({ path: '/email_verify/instant/recent', query: { limit }, schema: ZRecentInstantData, signal }),
+    queryFn: ({ signal }) => requestApi({ path: '/email_verify/instant/recent', query: { limit, source: 'app' }, schema: ZRecentInstantData, signal }),
   });
 }
 
@@ -58,17 +61,19 @@ export function isListBusy(list: Pick<TVerifyList, 'state' | 'analysis' | 'activ
 
 /** POST /email_verify/list: paged, searched and sorted lists; polled while one of them is busy. */
 export function useVerifyLists(params: TVerifyListsRequest) {
-  return useQuery({
+  const query = useQuery({
     queryKey: [...verifierQueryKeys.lists, params],
     queryFn: ({ signal }) => requestApi({ method: 'POST', path: '/email_verify/list', body: params, schema: ZVerifyListsData, signal }),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.items.some(isListBusy) ? PROGRESS_POLL_MS * 2 : false),
   });
+  useRefreshWhenJobsEnd(useMemo(() => query.data?.items.map((list) => ({ id: list.id, busy: isListBusy(list) })), [query.data]));
+  return query;
 }
 
 /** One list (POST /email_verify/list with list_id); polled while the file is analysed or verified. */
 export function useVerifyList(listId: string) {
-  return useQuery({
+  const query = useQuery({
     queryKey: verifierQueryKeys.list(listId),
     queryFn: async ({ signal }) => {
       const page = await requestApi({ method: 'POST', path: '/email_verify/list', body: { list_id: listId, page: 1, limit: 25 }, schema: ZVerifyListsData, signal });
@@ -78,6 +83,8 @@ export function useVerifyList(listId: string) {
     },
     refetchInterval: (query) => (query.state.data && isListBusy(query.state.data) ? PROGRESS_POLL_MS : false),
   });
+  useRefreshWhenJobsEnd(useMemo(() => (query.data ? [{ id: query.data.id, busy: isListBusy(query.data) }] : undefined), [query.data]));
+  return query;
 }
 
 /** GET /email_verify/bulk/progress_status?list_id, polled while `enabled`. */
@@ -134,6 +141,16 @@ export function useRemoveList() {
 /** POST /email_verify/list/export: queues a result file; poll it with `waitForDownload` (lib/download-status). */
 export function startListExport(body: TExportRequest, signal?: AbortSignal) {
   return requestApi({ method: 'POST', path: '/email_verify/list/export', body, schema: ZDownload, signal });
+}
+
+/** GET /email_verify/list/columns?list_id: the uploaded file's column names, for a custom download. */
+export function useListColumns(listId: string | null) {
+  return useQuery({
+    queryKey: [...verifierQueryKeys.all, 'columns', listId],
+    queryFn: ({ signal }) => requestApi({ path: '/email_verify/list/columns', query: { list_id: listId ?? '' }, schema: ZListColumnsData, signal }),
+    enabled: listId !== null,
+    staleTime: 5 * 60_000,
+  });
 }
 
 /** GET /user_preferences, for the verification mode choice before verifying a list. */

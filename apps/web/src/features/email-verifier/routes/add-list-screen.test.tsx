@@ -30,7 +30,12 @@ describe('AddListScreen', () => {
         return new Response(
           JSON.stringify({
             status: 'success',
-            data: { is_duplicate: true, message: 'leads.csv was uploaded on 20 Nov 2026.', lists: [{ id: 'l1', name: 'leads', created_at: '2026-11-20T10:00:00Z' }] },
+            data: {
+              is_duplicate: true,
+              message: 'leads.csv was uploaded on 20 Nov 2026.',
+              lists: [{ id: 'l1', name: 'leads', created_at: '2026-11-20T10:00:00Z' }],
+              suggested_name: 'leads (2)',
+            },
           }),
           { status: 200 },
         );
@@ -61,8 +66,9 @@ describe('AddListScreen', () => {
     const table = await screen.findByRole('table', { name: 'File preview' });
     const headers = within(table).getAllByRole('columnheader').map((cell) => cell.textContent);
     expect(headers).toEqual(['Name', 'Work emailEmail']);
-    expect((screen.getByRole('textbox', { name: 'List name' }) as HTMLInputElement).value).toBe('leads');
     expect((await screen.findByTestId('duplicate-warning')).textContent).toContain('leads.csv was uploaded on 20 Nov 2026.');
+    // A list already has the file's name: the next free one is suggested.
+    expect((screen.getByRole('textbox', { name: 'List name' }) as HTMLInputElement).value).toBe('leads (2)');
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
     fireEvent.click(within(table).getByText('Name'));
     expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['NameEmail', 'Work email']);

@@ -20,11 +20,15 @@ function VerificationProgress({ list }: { list: TVerifyList }) {
   const queryClient = useQueryClient();
   const running = list.state === 'in_progress';
   const status = useProgressStatus(list.id, running);
-  const progress = running ? (status.data?.progress ?? list.progress) : list.progress;
-  const verified = status.data?.verified ?? list.counts.verified;
-  const total = status.data?.total ?? list.counts.unique;
-  const finished = status.data !== undefined && status.data.state !== 'in_progress';
+  // While the job runs the live poll is the freshest source; once the list says it ended, the list's own counts are
+  // (the last poll may be behind them).
+  const live = running ? status.data : undefined;
+  const progress = live?.progress ?? list.progress;
+  const verified = live?.verified ?? list.counts.verified;
+  const total = live?.total ?? list.counts.unique;
+  const finished = running && status.data !== undefined && status.data.state !== 'in_progress';
 
+  // The poll saw the end before the list did: refresh the list (and with it, useRefreshWhenJobsEnd, the credits).
   useEffect(() => {
     if (!finished) return;
     void queryClient.invalidateQueries({ queryKey: verifierQueryKeys.list(list.id) });

@@ -1,0 +1,1 @@
+ALTER TABLE "instant_verifications" ADD COLUMN "source" text DEFAULT 'app' NOT NULL;

@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { AppProviders } from '../../../app/providers';
+import { createQueryClient } from '../../../lib/query-client';
+import { useSessionStore } from '../../../lib/session-store';
+import { useCreditsAndLimits } from '../../../lib/user-queries';
+import { buildLogin } from '../../../test/fixtures';
+import { buildList } from '../test-data';
+import { ListDetailScreen } from './list-detail-screen';
+
+/** The header's credits query, as the app layout keeps it. */
+function HeaderCredits() {
+  useCreditsAndLimits();
+  return null;
+}
+
+const limits = { daily: { limit: null, used: 0, remaining: null }, life_time: { limit: null, used: 0, remaining: null } };
+const ok = (data: unknown) => new Response(JSON.stringify({ status: 'success', data }), { status: 200 });
+
+describe('ListDetailScreen', () => {
+  beforeEach(() => useSessionStore.getState().fillSession(buildLogin()));
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    useSessionStore.getState().logout();
+  });
+
+  it('shows every address verified and refreshes the credits when the job ends, even if the last progress poll was behind', async () => {
+    const running = buildList({
+      state: 'in_progress',
+      activity: 'verify',
+      counts: { rows: 3, unique: 3, duplicate: 0, syntax_error: 0, verified: 2, remaining: 1 },
+      progress: 66,
+    });
+    const done = buildList({ state: 'verified', counts: { rows: 3, unique: 3, duplicate: 0, syntax_error: 0, verified: 3, remaining: 0 }, progress: 100, verified_at: '2026-11-22T16:00:00.000Z' });
+    let listCalls = 0;
+    let creditCalls = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url.includes('/email_verify/list')) {
+          listCalls += 1;
+          return ok({ items: [listCalls === 1 ? running : done], total: 1, page: 1, limit: 25 });
+        }
+        // The progress poll lags behind: it still says 2 of 3.
+        if (url.includes('/email_verify/bulk/progress_status')) {
+          return ok({ list_id: running.id, state: 'in_progress', activity: 'verify', analysis: running.analysis, progress: 66, verified: 2, total: 3, stats: running.stats, stopped_reason: null });
+        }
+        if (url.includes('/user/credits_and_limits')) {
+          creditCalls += 1;
+          return ok({ credits: 10 - creditCalls, org_credits: 10 - creditCalls, limits, show_daily_limits: false, low_credit_alert: { enabled: false, threshold: 0 }, org_low_credit_alert: { enabled: false, threshold: 0 } });
+        }
+        return new Response('{}', { status: 404 });
+      }),
+    );
+    const queryClient = createQueryClient();
+    render(
+      <AppProviders queryClient={queryClient}>
+        <MemoryRouter initialEntries={[`/email_verifier/lists/${running.id}`]}>
+          <Routes>
+            <Route
+              path="/email_verifier/lists/:listId"
+              element={
+                <>
+                  <HeaderCredits />
+                  <ListDetailScreen />
+                </>
+              }
+            />
+          </Routes>
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    expect(await screen.findByText('2 of 3 unique addresses verified')).toBeTruthy();
+    expect(await screen.findByText('Verification complete', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await screen.findByText('3 of 3 unique addresses verified')).toBeTruthy();
+    await waitFor(() => expect(creditCalls).toBeGreaterThan(1));
+  }, 15_000);
+});
