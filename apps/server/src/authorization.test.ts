@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALL_ROLES,
@@ -195,9 +195,14 @@ describe('authorisation by id: member objects', () => {
     const { orgId, userId } = users[who];
     const db = t.db.db;
     if (kind === 'verify_list') {
+      // The list's uploaded file exists (routes such as list/columns read it), so a 404 can only be the gate's.
+      const storageKey = `uploads/${orgId}/walk-${randomUUID()}`;
+      const path = join(storageDir, storageKey);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, 'email,name\nalice@walk.test,Alice\n');
       const [row] = await db
         .insert(verifyLists)
-        .values({ orgId, userId, name: 'walk', fileName: 'walk.csv', fileType: 'csv', storageKey: `uploads/${orgId}/walk-${randomUUID()}`, sizeBytes: 10, emailColumn: 0, hasHeader: true, state: 'verified', analysisState: 'ready', counters: { ...EMPTY_COUNTERS } })
+        .values({ orgId, userId, name: 'walk', fileName: 'walk.csv', fileType: 'csv', storageKey, sizeBytes: 10, emailColumn: 0, hasHeader: true, state: 'verified', analysisState: 'ready', counters: { ...EMPTY_COUNTERS } })
         .returning();
       return row!.id;
     }

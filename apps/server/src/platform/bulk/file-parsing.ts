@@ -1,9 +1,15 @@
 // Generic bulk-file reading shared by the email verifier and the email finder (lifted from email-verifier).
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import type { TUploadFileType } from '@verilead/contracts';
+import { AppError } from '../errors/app-error';
 import { readXlsxRows, XlsxReadError } from './xlsx-reader';
+
+/** An operating-system error of the stream being read (not of its contents). */
+function isSourceError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && typeof (err as NodeJS.ErrnoException).syscall === 'string';
+}
 
 /** A file that cannot be read as an address list: answered as a 400 with this message. */
 export class FileParseError extends Error {
@@ -49,13 +55,21 @@ export async function* readRows(source: Readable, fileType: TUploadFileType): As
     return;
   }
   if (fileType === 'csv') {
-    const parser = source.pipe(
-      parseCsv({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: 1_000_000, delimiter: [',', ';', '\t'] }),
-    );
+    const parser = parseCsv({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: 1_000_000, delimiter: [',', ';', '\t'] });
+    // pipeline (not pipe) hands a failing source's error to the parser, so the loop below ends instead of waiting forever.
+    let sourceError: unknown = null;
+    pipeline(source, parser, (err) => {
+      if (err && !parser.readableEnded) sourceError = err;
+    });
     try {
       for await (const record of parser) yield record as string[];
     } catch (err) {
+      const cause = sourceError ?? err;
+      if (cause instanceof AppError) throw cause;
+      if (isSourceError(cause)) throw new FileParseError('The file could not be read; please upload it again');
       throw new FileParseError(`The CSV file could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      parser.destroy();
     }
     return;
   }

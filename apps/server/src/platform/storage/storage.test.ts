@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../errors/app-error';
+import { readRows } from '../bulk/file-parsing';
 import { assertStorageKey, createDirectoryStorage, type TFileStorage } from './storage';
 
 describe('directory storage', () => {
@@ -25,6 +27,21 @@ describe('directory storage', () => {
     expect(Buffer.concat(chunks).toString()).toBe('hello world');
     await storage.remove('a/b/c.txt');
     expect(await storage.stat('a/b/c.txt')).toBeNull();
+  });
+
+  it('answers a readable 404 for a file that is gone, for every type of list file (it once hung on CSV)', async () => {
+    for (const fileType of ['csv', 'txt', 'xlsx'] as const) {
+      const reading = (async () => {
+        for await (const row of readRows(storage.read(`uploads/gone-${fileType}`), fileType)) void row;
+      })();
+      const err = await reading.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err, fileType).toBeInstanceOf(AppError);
+      expect((err as AppError).httpStatus).toBe(404);
+      expect((err as AppError).message).not.toContain(dir);
+    }
   });
 
   it('leaves nothing behind when the source fails', async () => {

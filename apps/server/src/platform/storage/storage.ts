@@ -3,6 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { AppError } from '../errors/app-error';
 
 /** Where uploads and prepared result files live. Keys are relative paths such as `uploads/<org>/<id>.csv`. */
 export type TFileStorage = {
@@ -21,6 +22,11 @@ const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]
 /** Throws unless `key` is a plain relative path with no `..` segments. */
 export function assertStorageKey(key: string): void {
   if (!KEY_PATTERN.test(key) || key.split('/').some((s) => s === '..' || s === '.')) throw new Error(`invalid storage key: ${key}`);
+}
+
+/** The error of a read whose file is no longer stored. */
+export function storedFileMissing(): AppError {
+  return new AppError(404, 'not_found', 'This file is no longer available; upload it again or prepare a new download');
 }
 
 /** File storage in a directory (the default: STORAGE_DIR, or DATA_DIR/storage). */
@@ -48,7 +54,15 @@ export function createDirectoryStorage(rootDir: string): TFileStorage {
       return { size: s.size };
     },
     read(key) {
-      return createReadStream(pathOf(key));
+      const stream = createReadStream(pathOf(key));
+      // A stored file that has gone (expired, removed by hand) is the person's 404, never a crash or a path in a message.
+      const emit = stream.emit.bind(stream);
+      stream.emit = ((event: string | symbol, ...args: unknown[]) => {
+        const err = args[0] as NodeJS.ErrnoException | undefined;
+        if (event === 'error' && err?.code === 'ENOENT') return emit('error', storedFileMissing());
+        return emit(event, ...args);
+      }) as typeof stream.emit;
+      return stream;
     },
     async stat(key) {
       try {
