@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
-import type { TJobContext } from '../../platform/jobs/queue';
+import type { TJobContext } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { listActivities, recordActivity } from '../activities/service';
