@@ -8,8 +8,8 @@ import { TEST_PASSWORD, type TTestApp } from '../../test/test-app';
 import { createEmailFinderJobs } from './jobs';
 
 /**
- * Like createTestApp, with the finder's jobs registered on the runtime queue (main.ts registers them in production
- * through extraJobs; src/runtime.ts does not know them).
+ * Like createTestApp, with the finder's jobs (declared in src/runtime.ts) replaced by ones with the given
+ * concurrency (through extraJobs).
  */
 export async function createFinderTestApp(overrides: Partial<TConfig> = {}, opts: { concurrency?: number } = {}): Promise<TTestApp> {
   const db = await createTestDb();
