@@ -364,6 +364,12 @@ export function createJobQueue(opts: {
       if (!bossStarted) {
         await boss.start();
         bossStarted = true;
+        if (!running) {
+          // stop() came while pg-boss was starting: finish stopping here.
+          bossStarted = false;
+          await boss.stop({ graceful: false, close: false, wait: true });
+          return;
+        }
       }
       for (const q of queuesInUse) {
         const signal: { wake?: () => void; loop?: Promise<void> } = {};
