@@ -99,11 +99,12 @@ export function openPostgres(url: string, poolSize = 10): TDatabase {
       try {
         await client.query('select pg_advisory_lock(724301)');
         await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+        // Under the same lock: two processes creating pg-boss's queues at once deadlock.
+        await installJobSchema({ executeSql: (text, values) => jobPool.query(text, values) });
       } finally {
         await client.query('select pg_advisory_unlock(724301)').catch(() => undefined);
         client.release();
       }
-      await installJobSchema({ executeSql: (text, values) => jobPool.query(text, values) });
     },
     close: async () => {
       await jobPool.end();
