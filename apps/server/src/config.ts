@@ -81,7 +81,7 @@ export type TJobsConfig = {
   queues: Record<TJobQueueName, TJobQueueConfig>;
   /** Upper bound of the delay before a retry (exponential back-off with jitter below it). */
   maxBackoffSeconds: number;
-  /** Finished jobs are archived after this many hours and deleted a week later. */
+  /** Finished jobs are archived after this many hours (failed ones after a week at least) and deleted two days later. */
   retentionHours: number;
   /** On stop, how long running handlers may finish before the worker gives up waiting. */
   shutdownTimeoutMs: number;

@@ -135,7 +135,7 @@ describe('the maintenance job', () => {
     expect(expired?.storageKey).toBeNull();
     const status = await t.call({ method: 'GET', url: `/api/v1/download/result/status?queue_id=${exp.body.data.queue_id}`, token: owner.token });
     expect(status.body.data).toMatchObject({ state: 'expired', download_url: null });
-    // The finished job moved to pg-boss's archive; a week later the archive row and our status row go too.
+    // The finished job moved to pg-boss's archive; days later the archive row and our status row go too.
     const inJobs = async () => (await selectRows<{ n: number }>(t.db.db, sql`select count(*)::int as n from pgboss.job where id = ${jobId}`))[0]!.n;
     expect(await inJobs()).toBe(0);
     expect((await t.deps.queue.get(jobId))?.state).toBe('completed');

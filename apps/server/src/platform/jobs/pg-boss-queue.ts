@@ -76,7 +76,8 @@ export function createJobQueue(opts: {
     maintenanceIntervalSeconds: 60,
     archiveCompletedAfterSeconds: settings.retentionHours * 3600,
     archiveFailedAfterSeconds: Math.max(settings.retentionHours * 3600, 7 * 86_400),
-    deleteAfterDays: 7,
+    // Archived jobs go two days later: the webhook dispatcher alone finishes a job a second.
+    deleteAfterDays: 2,
   });
   boss.on('error', (err: unknown) => logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'job system error'));
 
