@@ -46,11 +46,48 @@ const ZEnv = z.object({
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
   JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(500),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  JOB_CONCURRENCY_MAIL: z.coerce.number().int().min(1).max(64).optional(),
+  JOB_CONCURRENCY_WEBHOOKS: z.coerce.number().int().min(1).max(64).optional(),
+  JOB_CONCURRENCY_EXPORTS: z.coerce.number().int().min(1).max(64).optional(),
+  JOB_CONCURRENCY_ANALYSIS: z.coerce.number().int().min(1).max(64).optional(),
+  JOB_CONCURRENCY_VERIFICATION: z.coerce.number().int().min(1).max(64).optional(),
+  JOB_CONCURRENCY_FINDER: z.coerce.number().int().min(1).max(64).optional(),
+  JOB_CONCURRENCY_MAINTENANCE: z.coerce.number().int().min(1).max(64).optional(),
+  JOB_MAX_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(900),
+  JOB_RETENTION_HOURS: z.coerce.number().int().min(1).default(24),
+  JOB_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  JOB_MAINTENANCE_CRON: z.string().default('*/10 * * * *'),
   TRUST_PROXY: ZBool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: ZOptionalString,
   ALLOW_PRIVATE_WEBHOOKS: ZBool.default(false),
 });
+
+/** The job queues: one per kind of work, so no kind starves another. */
+export const JOB_QUEUE_NAMES = ['mail', 'webhooks', 'exports', 'analysis', 'verification', 'finder', 'maintenance'] as const;
+export type TJobQueueName = (typeof JOB_QUEUE_NAMES)[number];
+
+export type TJobQueueConfig = {
+  /** Jobs of this queue one worker process runs at the same time. */
+  concurrency: number;
+  /**
+   * Seconds an active job may go without a heartbeat before it counts as abandoned (its worker died) and is
+   * retried, within its attempt cap. A running handler's heartbeat keeps it alive however long it works.
+   */
+  expireSeconds: number;
+};
+
+export type TJobsConfig = {
+  queues: Record<TJobQueueName, TJobQueueConfig>;
+  /** Upper bound of the delay before a retry (exponential back-off with jitter below it). */
+  maxBackoffSeconds: number;
+  /** Finished jobs are archived after this many hours (failed ones after a week at least) and deleted two days later. */
+  retentionHours: number;
+  /** On stop, how long running handlers may finish before the worker gives up waiting. */
+  shutdownTimeoutMs: number;
+  /** When the maintenance job runs (cron, UTC): expired files, old jobs. */
+  maintenanceCron: string;
+};
 
 export type TConfig = {
   port: number;
@@ -79,7 +116,8 @@ export type TConfig = {
   storageDir: string;
   rateLimit: { authMax: number; publicMax: number; windowMs: number };
   jobPollIntervalMs: number;
-  jobConcurrency: number;
+  /** The job system (pg-boss): one queue per kind, each with its own concurrency and expiry. */
+  jobs: TJobsConfig;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits per client). */
   trustProxy: boolean;
@@ -137,7 +175,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storageDir: e.STORAGE_DIR ? resolvePath(e.STORAGE_DIR) : join(dataDir, 'storage'),
     rateLimit: { authMax: e.RATE_LIMIT_AUTH_MAX, publicMax: e.RATE_LIMIT_PUBLIC_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
-    jobConcurrency: e.JOB_CONCURRENCY,
+    jobs: {
+      queues: {
+        mail: { concurrency: e.JOB_CONCURRENCY_MAIL ?? e.JOB_CONCURRENCY, expireSeconds: 120 },
+        webhooks: { concurrency: e.JOB_CONCURRENCY_WEBHOOKS ?? Math.max(4, e.JOB_CONCURRENCY), expireSeconds: 120 },
+        exports: { concurrency: e.JOB_CONCURRENCY_EXPORTS ?? e.JOB_CONCURRENCY, expireSeconds: 300 },
+        analysis: { concurrency: e.JOB_CONCURRENCY_ANALYSIS ?? e.JOB_CONCURRENCY, expireSeconds: 300 },
+        verification: { concurrency: e.JOB_CONCURRENCY_VERIFICATION ?? e.JOB_CONCURRENCY, expireSeconds: 300 },
+        finder: { concurrency: e.JOB_CONCURRENCY_FINDER ?? e.JOB_CONCURRENCY, expireSeconds: 300 },
+        maintenance: { concurrency: e.JOB_CONCURRENCY_MAINTENANCE ?? 2, expireSeconds: 600 },
+      },
+      maxBackoffSeconds: e.JOB_MAX_BACKOFF_SECONDS,
+      retentionHours: e.JOB_RETENTION_HOURS,
+      shutdownTimeoutMs: e.JOB_SHUTDOWN_TIMEOUT_MS,
+      maintenanceCron: e.JOB_MAINTENANCE_CRON,
+    },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),

@@ -4,9 +4,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './platform/db/database';
 import { createRuntime } from './runtime';
-import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
 import { seedDemoIfEmpty } from './seed';
-import { createEmailFinderJobs } from './features/email-finder/jobs';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
 
 type TRoleArg = 'api' | 'worker' | 'all';
@@ -40,16 +38,12 @@ async function main() {
   logger.info({ engine: database.engine }, 'database migrated');
   if (role !== 'worker') await seedDemoIfEmpty(database);
 
-  const runtime: ReturnType<typeof createRuntime> = createRuntime({
-    config,
-    database,
-    logger,
-    extraJobs: [...createWebhookJobs({ database, config, getQueue: () => runtime.queue }), ...createEmailFinderJobs({ database, config })],
-  });
+  // Every job kind is declared in createRuntime: `worker` and `all` run the same set.
+  const runtime = createRuntime({ config, database, logger });
   const closers: (() => Promise<void>)[] = [];
   if (role === 'worker' || role === 'all') {
-    runtime.queue.start();
-    await ensureWebhookDispatcher(database, runtime.queue);
+    await runtime.queue.start();
+    // Bounded: running jobs get config.jobs.shutdownTimeoutMs, then are left to another worker.
     closers.push(() => runtime.queue.stop());
     logger.info('job worker started');
   }

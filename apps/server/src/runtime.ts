@@ -1,30 +1,49 @@
 import type { TConfig } from './config';
 import type { TDatabase } from './platform/db/database';
-import { createJobQueue, type TJobDefinition, type TQueueLogger } from './platform/jobs/queue';
+import type { TJobDefinition, TJobQueue, TQueueLogger } from './platform/jobs/jobs';
+import { createMaintenanceJob, MAINTENANCE_JOB } from './platform/jobs/maintenance';
+import { createJobQueue } from './platform/jobs/pg-boss-queue';
 import { createMailer, createMailTransport, createSendEmailJob, type TMailLogger } from './platform/mailer/mailer';
 import type { TDeps } from './platform/deps';
+import { getStorage } from './platform/storage/storage';
 import { createEmailVerifierJobs } from './features/email-verifier/jobs';
+import { createEmailFinderJobs } from './features/email-finder/jobs';
 import { createDownloadJobs } from './features/downloads/jobs';
+import { createDownloadMaintenance } from './features/downloads/expiry';
+import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
 
-/** Wires the queue (with every job definition) and the mailer around an open database. */
+/**
+ * The composition root: the job queue with every job kind, and the mailer, around an open database. Tests,
+ * `--role worker` and `--role all` all get this same set; `queue.start()` also schedules maintenance and makes
+ * sure the webhook dispatcher runs. `extraJobs` replaces a declared kind of the same name (tests tune one).
+ */
 export function createRuntime(opts: {
   config: TConfig;
   database: TDatabase;
   logger?: TQueueLogger & TMailLogger;
   extraJobs?: TJobDefinition[];
 }): TDeps & { closeMail(): void } {
-  const transport = createMailTransport({ database: opts.database, smtpUrl: opts.config.smtpUrl, from: opts.config.mailFrom, logger: opts.logger });
-  const queue = createJobQueue({
-    database: opts.database,
-    definitions: [
-      createSendEmailJob(transport),
-      ...createEmailVerifierJobs({ database: opts.database, config: opts.config, getQueue: () => queue }),
-      ...createDownloadJobs({ database: opts.database, config: opts.config }),
-      ...(opts.extraJobs ?? []),
-    ],
-    pollIntervalMs: opts.config.jobPollIntervalMs,
-    concurrency: opts.config.jobConcurrency,
+  const { config, database } = opts;
+  const transport = createMailTransport({ database, smtpUrl: config.smtpUrl, from: config.mailFrom, logger: opts.logger });
+  const storage = getStorage(config);
+  const getQueue = (): TJobQueue => queue;
+  const declared: TJobDefinition[] = [
+    createSendEmailJob(transport),
+    ...createEmailVerifierJobs({ database, config, getQueue }),
+    ...createEmailFinderJobs({ database, config }),
+    ...createDownloadJobs({ database, config }),
+    ...createWebhookJobs({ database, config, getQueue }),
+    createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage })] }),
+  ];
+  const byName = new Map(declared.map((d) => [d.name, d]));
+  for (const d of opts.extraJobs ?? []) byName.set(d.name, d);
+  const queue: TJobQueue = createJobQueue({
+    database,
+    definitions: [...byName.values()],
+    jobs: config.jobs,
+    pollIntervalMs: config.jobPollIntervalMs,
     logger: opts.logger,
+    onStart: [(q) => q.schedule(MAINTENANCE_JOB, config.jobs.maintenanceCron), (q) => ensureWebhookDispatcher(q)],
   });
-  return { config: opts.config, database: opts.database, queue, mailer: createMailer(queue), closeMail: () => transport.close() };
+  return { config, database, queue, mailer: createMailer(queue), closeMail: () => transport.close() };
 }

@@ -3,6 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import { buildApp } from '../app';
 import { loadConfig, type TConfig } from '../config';
 import type { TDeps } from '../platform/deps';
+import type { TJobDefinition, TJobQueue } from '../platform/jobs/jobs';
 import { outbox } from '../platform/mailer/tables';
 import { createRuntime } from '../runtime';
 import { createTestDb, type TTestDb } from './test-db';
@@ -23,7 +24,11 @@ export type TTestApp = {
   close(): Promise<void>;
 };
 
-export async function createTestApp(overrides: Partial<TConfig> = {}): Promise<TTestApp> {
+/** `extraJobs` builds job kinds that replace declared ones of the same name (e.g. a webhook job with a longer timeout). */
+export async function createTestApp(
+  overrides: Partial<TConfig> = {},
+  opts: { extraJobs?: (ctx: { database: TTestDb; config: TConfig; getQueue: () => TJobQueue }) => TJobDefinition[] } = {},
+): Promise<TTestApp> {
   const db = await createTestDb();
   const config = loadConfig(
     {},
@@ -37,7 +42,11 @@ export async function createTestApp(overrides: Partial<TConfig> = {}): Promise<T
       ...overrides,
     },
   );
-  const runtime = createRuntime({ config, database: db });
+  const runtime: ReturnType<typeof createRuntime> = createRuntime({
+    config,
+    database: db,
+    extraJobs: opts.extraJobs?.({ database: db, config, getQueue: () => runtime.queue }),
+  });
   const app = await buildApp({ ...runtime, serveWeb: false });
   await app.ready();
 
@@ -53,11 +62,15 @@ export async function createTestApp(overrides: Partial<TConfig> = {}): Promise<T
   };
 
   const mailedToken: TTestApp['mailedToken'] = async (to, path) => {
-    await runtime.queue.runUntilIdle();
-    const rows = await db.db.select().from(outbox).where(eq(outbox.toAddress, to)).orderBy(desc(outbox.createdAt));
-    for (const row of rows) {
-      const m = new RegExp(`${path.replace(/[/.]/g, '\\$&')}\\?token=([A-Za-z0-9_%-]+)`).exec(row.text);
-      if (m?.[1]) return decodeURIComponent(m[1]);
+    // A worker started in the background (queue.start()) may hold the mail job right now: look again a while.
+    for (let i = 0; i < 100; i += 1) {
+      await runtime.queue.runUntilIdle();
+      const rows = await db.db.select().from(outbox).where(eq(outbox.toAddress, to)).orderBy(desc(outbox.createdAt));
+      for (const row of rows) {
+        const m = new RegExp(`${path.replace(/[/.]/g, '\\$&')}\\?token=([A-Za-z0-9_%-]+)`).exec(row.text);
+        if (m?.[1]) return decodeURIComponent(m[1]);
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`no mail to ${to} with a ${path} link`);
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
-import { defineJob, type TJobDefinition } from '../../platform/jobs/queue';
+import { defineJob, type TJobDefinition } from '../../platform/jobs/jobs';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { EXPORT_JOB, runExportJob } from './service';
 
@@ -11,6 +11,7 @@ export function createDownloadJobs(opts: { database: TDatabase; config: TConfig;
   return [
     defineJob({
       name: EXPORT_JOB,
+      queue: 'exports',
       payload: z.object({ downloadId: z.uuid() }),
       maxAttempts: 3,
       handler: (p, ctx) => runExportJob(opts.database, storage, p.downloadId, ctx),

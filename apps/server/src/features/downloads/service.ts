@@ -19,7 +19,7 @@ import type { z } from 'zod';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
-import type { TJobContext } from '../../platform/jobs/queue';
+import type { TJobContext } from '../../platform/jobs/jobs';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import { inputColumnNames, withInputCells } from '../../platform/bulk/input-columns';

@@ -8,7 +8,7 @@ import { ZFinderListResponse, ZInstantFindResponse, ZQueueStatusResponse } from 
 import { makePeopleCorpus, startMailWorld, type TMailWorld, type TPerson } from '@verilead/mailworld';
 import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
-import type { TJobQueue } from '../../platform/jobs/queue';
+import type { TJobQueue } from '../../platform/jobs/jobs';
 import type { TTestApp } from '../../test/test-app';
 import { events } from '../events/tables';
 import { createFinderTestApp } from './test-support';

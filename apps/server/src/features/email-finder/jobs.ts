@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
-import { defineJob, type TJobDefinition } from '../../platform/jobs/queue';
+import { defineJob, type TJobDefinition } from '../../platform/jobs/jobs';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { FIND_EMAILS_JOB, INSTANT_JOB, runFindEmailsJob, runInstantJob } from './service';
 
@@ -11,6 +11,7 @@ export function createEmailFinderJobs(opts: { database: TDatabase; config: TConf
   return [
     defineJob({
       name: INSTANT_JOB,
+      queue: 'finder',
       payload: z.object({ findId: z.uuid() }),
       maxAttempts: 3,
       backoffMs: 5_000,
@@ -18,6 +19,7 @@ export function createEmailFinderJobs(opts: { database: TDatabase; config: TConf
     }),
     defineJob({
       name: FIND_EMAILS_JOB,
+      queue: 'finder',
       payload: z.object({ listId: z.uuid() }),
       maxAttempts: 20,
       backoffMs: 2_000,

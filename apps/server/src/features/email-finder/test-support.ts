@@ -8,8 +8,8 @@ import { TEST_PASSWORD, type TTestApp } from '../../test/test-app';
 import { createEmailFinderJobs } from './jobs';
 
 /**
- * Like createTestApp, with the finder's jobs registered on the runtime queue (main.ts registers them in production
- * through extraJobs; src/runtime.ts does not know them).
+ * Like createTestApp, with the finder's jobs (declared in src/runtime.ts) replaced by ones with the given
+ * concurrency (through extraJobs).
  */
 export async function createFinderTestApp(overrides: Partial<TConfig> = {}, opts: { concurrency?: number } = {}): Promise<TTestApp> {
   const db = await createTestDb();
@@ -39,11 +39,15 @@ export async function createFinderTestApp(overrides: Partial<TConfig> = {}, opts
     return { status: res.statusCode, body, headers: res.headers };
   };
   const mailedToken: TTestApp['mailedToken'] = async (to, path) => {
-    await runtime.queue.runUntilIdle();
-    const rows = await db.db.select().from(outbox).where(eq(outbox.toAddress, to)).orderBy(desc(outbox.createdAt));
-    for (const row of rows) {
-      const m = new RegExp(`${path.replace(/[/.]/g, '\\$&')}\\?token=([A-Za-z0-9_%-]+)`).exec(row.text);
-      if (m?.[1]) return decodeURIComponent(m[1]);
+    // A worker started in the background (queue.start()) may hold the mail job right now: look again a while.
+    for (let i = 0; i < 100; i += 1) {
+      await runtime.queue.runUntilIdle();
+      const rows = await db.db.select().from(outbox).where(eq(outbox.toAddress, to)).orderBy(desc(outbox.createdAt));
+      for (const row of rows) {
+        const m = new RegExp(`${path.replace(/[/.]/g, '\\$&')}\\?token=([A-Za-z0-9_%-]+)`).exec(row.text);
+        if (m?.[1]) return decodeURIComponent(m[1]);
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`no mail to ${to} with a ${path} link`);
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
-import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/queue';
+import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { ANALYSE_JOB, runAnalyseJob, runVerifyJob, startAutoPilot, VERIFY_JOB } from './service';
@@ -24,6 +24,7 @@ export function createEmailVerifierJobs(opts: {
   return [
     defineJob({
       name: ANALYSE_JOB,
+      queue: 'analysis',
       payload: ZListJobPayload,
       maxAttempts: 3,
       handler: async (p, ctx) => {
@@ -33,6 +34,7 @@ export function createEmailVerifierJobs(opts: {
     }),
     defineJob({
       name: VERIFY_JOB,
+      queue: 'verification',
       payload: ZListJobPayload,
       maxAttempts: 20,
       backoffMs: 2_000,

@@ -32,7 +32,7 @@ import type { TDeps } from '../../platform/deps';
 import { storeCappedUpload } from '../../platform/bulk/upload';
 import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
 import { summariseReasons } from '../../platform/errors/app-error';
-import type { TJobContext } from '../../platform/jobs/queue';
+import type { TJobContext } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
-import { createJobQueue } from '../../platform/jobs/queue';
+import { createTestQueue, testJobsConfig } from '../../test/test-queue';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { createEmailVerifierJobs } from './jobs';
 import { verifyListEmails, verifyLists } from './tables';
@@ -11,7 +11,8 @@ import { buildMultipart, createWorldApp, type TWorldApp } from './test-support';
 describe('a worker killed mid-list', () => {
   let w: TWorldApp;
   beforeAll(async () => {
-    w = await createWorldApp();
+    // A short expiry: a job whose worker stopped beating for a second counts as abandoned.
+    w = await createWorldApp(undefined, { jobs: testJobsConfig({ verification: { expireSeconds: 1 } }) });
   });
   afterAll(async () => {
     await w?.close();
@@ -34,7 +35,7 @@ describe('a worker killed mid-list', () => {
     const before = await getOrgBalance(w.t.db.db, owner.orgId);
     expect((await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/verify', token: owner.token, payload: { list_id: listId } })).status).toBe(200);
 
-    // Worker A: the real engine, but it "dies" (never returns, never refreshes its lock) after 150 results.
+    // Worker A: the real engine, but it "dies" after 150 results (never returns; the process stops beating).
     const real = getVerifier(w.t.deps.config);
     let yielded = 0;
     const dying: TVerifier = {
@@ -47,7 +48,7 @@ describe('a worker killed mid-list', () => {
         }
       },
     };
-    const workerA = createJobQueue({ database: w.t.db, definitions: createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config, verifier: dying }) });
+    const workerA = createTestQueue(w.t.db, createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config, verifier: dying }));
     void workerA.runOnce();
     for (let i = 0; i < 800 && yielded < 150; i += 1) await new Promise((r) => setTimeout(r, 25));
     // Its last completed store is in the database; then it goes silent.
@@ -59,11 +60,14 @@ describe('a worker killed mid-list', () => {
     }
     expect(storedByA).toBeGreaterThan(0);
     expect(storedByA).toBeLessThan(addresses.length);
+    // The crash: worker A stops without waiting for its handler; its heartbeat stops with it.
+    await workerA.stop({ timeoutMs: 0 });
 
-    // Worker B: picks the abandoned job up once its lock is older than the timeout, and finishes it.
-    const workerB = createJobQueue({ database: w.t.db, lockTimeoutMs: 50, definitions: createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config }) });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await workerB.runOnce()).toBe(true);
+    // Worker B: once the job's heartbeat is older than its expiry, pg-boss gives it up (a retry, within the
+    // attempt cap) and B runs it to the end.
+    const workerB = createTestQueue(w.t.db, createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config }));
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(await workerB.runUntilIdle({ includeDelayed: true })).toBe(1);
 
     const list = (await w.t.db.db.select().from(verifyLists).where(eq(verifyLists.id, listId)))[0]!;
     expect(list.state).toBe('verified');

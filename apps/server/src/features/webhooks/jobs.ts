@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { TDatabase } from '../../platform/db/database';
-import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/queue';
-import { selectRows, sql } from '../../platform/db/database';
+import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
 import { DELIVER_JOB, DELIVERY_MAX_ATTEMPTS, DISPATCH_JOB, dispatchWebhookEvents, runDeliveryJob, type TWebhookRuntime } from './service';
 
 export type TWebhookJobOptions = TWebhookRuntime & {
@@ -13,21 +12,26 @@ export type TWebhookJobOptions = TWebhookRuntime & {
   lagMs?: number;
 };
 
-/** Webhook jobs: the dispatcher (reads events, re-queues itself) and one delivery attempt per run. */
+/**
+ * Webhook jobs: one delivery attempt per run (the `webhooks` queue, so slow receivers never hold up other work)
+ * and the dispatcher (reads events, re-queues itself; on the `maintenance` queue, so hanging deliveries never
+ * hold it up either).
+ */
 export function createWebhookJobs(opts: TWebhookJobOptions): TJobDefinition[] {
   return [
     defineJob({
       name: DELIVER_JOB,
+      queue: 'webhooks',
       payload: z.object({ deliveryId: z.uuid() }),
       maxAttempts: DELIVERY_MAX_ATTEMPTS,
       backoffMs: opts.backoffMs,
       handler: async ({ deliveryId }, ctx) => {
-        const job = await opts.getQueue().get(ctx.jobId);
-        await runDeliveryJob(opts.database, opts, deliveryId, { attempt: ctx.attempt, maxAttempts: job?.maxAttempts ?? DELIVERY_MAX_ATTEMPTS });
+        await runDeliveryJob(opts.database, opts, deliveryId, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts });
       },
     }),
     defineJob({
       name: DISPATCH_JOB,
+      queue: 'maintenance',
       payload: z.object({}),
       maxAttempts: 1_000_000,
       backoffMs: 1_000,
@@ -37,14 +41,10 @@ export function createWebhookJobs(opts: TWebhookJobOptions): TJobDefinition[] {
         await queue.enqueue(DISPATCH_JOB, {}, { delayMs: opts.dispatchIntervalMs ?? 1_000, maxAttempts: 1_000_000, backoffMs: 1_000 });
       },
     }),
-  ];
+  ] as unknown as TJobDefinition[];
 }
 
-/** Makes sure one dispatcher job is queued (call when a worker starts). */
-export async function ensureWebhookDispatcher(database: TDatabase, queue: TJobQueue): Promise<void> {
-  const rows = await selectRows<{ n: number }>(
-    database.db,
-    sql`select count(*)::int as n from jobs where name = ${DISPATCH_JOB} and state in ('queued', 'active')`,
-  );
-  if ((rows[0]?.n ?? 0) === 0) await queue.enqueue(DISPATCH_JOB, {}, { maxAttempts: 1_000_000, backoffMs: 1_000 });
+/** Makes sure one dispatcher job is queued (run when a worker starts). */
+export async function ensureWebhookDispatcher(queue: TJobQueue): Promise<void> {
+  if ((await queue.pending(DISPATCH_JOB)) === 0) await queue.enqueue(DISPATCH_JOB, {}, { maxAttempts: 1_000_000, backoffMs: 1_000 });
 }

@@ -19,7 +19,7 @@ import type { TConfig } from '../../config';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
-import type { TJobQueue } from '../../platform/jobs/queue';
+import type { TJobQueue } from '../../platform/jobs/jobs';
 import { OutboundRefusedError, postGuarded, resolveDestination, type TLookup } from '../../platform/outbound-http/guard';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import {

@@ -9,18 +9,30 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { installJobSchema } from '../jobs/install';
 
 /** A Drizzle handle: the database itself or a transaction (both offer the same query builder). */
 export type TDb = PgDatabase<PgQueryResultHKT>;
 
 export type TEngine = 'pglite' | 'postgres';
 
+/** Raw SQL with `$n` parameters, the shape pg-boss's `db` option expects. */
+export type TSqlExecutor = {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of arbitrary SQL
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+};
+
 export type TDatabase = {
   engine: TEngine;
   db: TDb;
   /** Runs `fn` in one transaction. On PGlite transactions are serialised (one session). Never nest. */
   transaction<T>(fn: (tx: TDb) => Promise<T>): Promise<T>;
-  /** Applies the migrations of apps/server/migrations. */
+  /**
+   * Raw SQL for the job system (pg-boss): on PostgreSQL its own small pool, on PGlite the single session
+   * behind the same mutex as `transaction`, so a job statement never lands inside another caller's transaction.
+   */
+  jobSql: TSqlExecutor;
+  /** Applies the migrations of apps/server/migrations, then installs (or upgrades) the job system's schema. */
   migrate(): Promise<void>;
   close(): Promise<void>;
   /** PGlite only: a tarball of the data directory (tests use it as a migrated template). */
@@ -45,11 +57,24 @@ export async function openPglite(dir?: string, opts: { loadDataDir?: Blob } = {}
   const client = dir ? await PGlite.create(dir) : await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
   const db = drizzlePglite(client) as unknown as TDb;
   const runExclusive = createMutex();
+  const jobSql: TSqlExecutor = {
+    executeSql: (text, values) =>
+      runExclusive(async () => {
+        if (values && values.length > 0) return client.query(text, values);
+        // pg-boss sends multi-statement scripts (BEGIN; …; COMMIT) without parameters.
+        const results = await client.exec(text);
+        return results[results.length - 1] ?? { rows: [] };
+      }),
+  };
   return {
     engine: 'pglite',
     db,
     transaction: (fn) => runExclusive(() => db.transaction((tx) => fn(tx as unknown as TDb))),
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR }),
+    jobSql,
+    migrate: async () => {
+      await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+      await installJobSchema(jobSql);
+    },
     close: () => client.close(),
     dumpDataDir: () => client.dumpDataDir('none'),
   };
@@ -59,23 +84,32 @@ export async function openPglite(dir?: string, opts: { loadDataDir?: Blob } = {}
 export function openPostgres(url: string, poolSize = 10): TDatabase {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => undefined);
+  // The job system's own pool: polling and heartbeats never wait behind API queries (and the reverse).
+  const jobPool = new pg.Pool({ connectionString: url, max: 5, application_name: 'verilead-jobs' });
+  jobPool.on('error', () => undefined);
   const db = drizzlePg(pool) as unknown as TDb;
   return {
     engine: 'postgres',
     db,
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as TDb)),
+    jobSql: { executeSql: (text, values) => jobPool.query(text, values) },
     migrate: async () => {
       // Several processes may start at once: serialise migrations with an advisory lock.
       const client = await pool.connect();
       try {
         await client.query('select pg_advisory_lock(724301)');
         await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+        // Under the same lock: two processes creating pg-boss's queues at once deadlock.
+        await installJobSchema({ executeSql: (text, values) => jobPool.query(text, values) });
       } finally {
         await client.query('select pg_advisory_unlock(724301)').catch(() => undefined);
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await jobPool.end();
+      await pool.end();
+    },
   };
 }
 
@@ -83,6 +117,16 @@ export function openPostgres(url: string, poolSize = 10): TDatabase {
 export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: string }): Promise<TDatabase> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
   return openPglite(opts.pgliteDir ?? join(process.cwd(), 'data', 'pglite'));
+}
+
+/**
+ * Raw SQL inside the caller's transaction (pg-boss's per-call `db` option): a job sent this way exists only if
+ * that transaction commits. Both Drizzle drivers keep the transaction's client on `session.client`.
+ */
+export function sqlExecutorFor(tx: TDb): TSqlExecutor {
+  const client = (tx as unknown as { session: { client: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } } }).session.client;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of arbitrary SQL
+  return { executeSql: (text, values) => client.query(text, values) as Promise<{ rows: any[] }> };
 }
 
 /** Runs a raw SQL statement and returns its rows (both drivers answer `{ rows }`). */

@@ -1,28 +1,22 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-/** Durable jobs: queued → active → completed | failed | cancelled (retries go back to queued with a later run_at). */
-export const jobs = pgTable(
-  'jobs',
+/**
+ * Our side of a pg-boss job (same id): which queue holds it (pg-boss looks jobs up by queue and id), the
+ * organisation it belongs to (cancel is scoped by it), its progress and whether cancelling was asked while it
+ * ran. State, attempts, result and errors stay in pg-boss (`pgboss.job`, then `pgboss.archive`).
+ * The maintenance job deletes a row once pg-boss has deleted its job.
+ */
+export const jobStatus = pgTable(
+  'job_status',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').primaryKey(),
+    queue: text('queue').notNull(),
     name: text('name').notNull(),
-    payload: jsonb('payload').$type<unknown>().notNull(),
-    state: text('state').notNull().default('queued'),
-    attempts: integer('attempts').notNull().default(0),
-    maxAttempts: integer('max_attempts').notNull().default(5),
-    backoffMs: integer('backoff_ms').notNull().default(1000),
-    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
-    lockedAt: timestamp('locked_at', { withTimezone: true }),
-    lockedBy: text('locked_by'),
-    cancelRequested: boolean('cancel_requested').notNull().default(false),
-    progress: integer('progress').notNull().default(0),
-    result: jsonb('result').$type<unknown>(),
-    lastError: text('last_error'),
     orgId: uuid('org_id'),
     userId: uuid('user_id'),
+    progress: integer('progress').notNull().default(0),
+    cancelRequested: boolean('cancel_requested').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (t) => [index('jobs_fetch_idx').on(t.state, t.runAt), index('jobs_org_idx').on(t.orgId)],
+  (t) => [index('job_status_name_idx').on(t.name), index('job_status_created_idx').on(t.createdAt)],
 );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { createTestDb, type TTestDb } from '../../test/test-db';
-import { createJobQueue } from '../jobs/queue';
+import { createTestQueue } from '../../test/test-queue';
 import { createMailer, createMailTransport, createSendEmailJob } from './mailer';
 import { outbox } from './tables';
 import { eq } from 'drizzle-orm';
@@ -50,7 +50,7 @@ describe('mailer', () => {
 
   it('delivers over SMTP through the durable job, retrying after a failure', async () => {
     const transport = createMailTransport({ database: t, smtpUrl: `smtp://127.0.0.1:${port}?ignoreTLS=true`, from: 'Verilead <no-reply@verilead.test>' });
-    const queue = createJobQueue({ database: t, definitions: [createSendEmailJob(transport)] });
+    const queue = createTestQueue(t, [createSendEmailJob(transport)]);
     const mailer = createMailer(queue);
     rejectNext = 1;
     const id = await mailer.send({ to: 'ada@example.test', template: 'password_reset', vars: { name: 'Ada', url: 'http://localhost:3000/resetpassword?token=abc123' } }, { backoffMs: 0 });
@@ -69,7 +69,7 @@ describe('mailer', () => {
   it('keeps mail in the outbox when no SMTP URL is set', async () => {
     const lines: string[] = [];
     const transport = createMailTransport({ database: t, from: 'x@verilead.test', logger: { info: (_o, msg) => lines.push(msg ?? '') } });
-    const queue = createJobQueue({ database: t, definitions: [createSendEmailJob(transport)] });
+    const queue = createTestQueue(t, [createSendEmailJob(transport)]);
     const id = await createMailer(queue).send({ to: 'bob@example.test', template: 'email_verification', vars: { name: 'Bob <b>', url: 'http://x/emailverification?token=t1' } });
     await queue.runUntilIdle();
     const rows = await t.db.select().from(outbox).where(eq(outbox.jobId, id));

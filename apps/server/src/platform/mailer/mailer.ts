@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import { ZEmailAddress } from '@verilead/contracts';
 import type { TDatabase } from '../db/database';
-import { defineJob, type TJobQueue } from '../jobs/queue';
+import { defineJob, type TJobDefinition, type TJobQueue } from '../jobs/jobs';
 import { outbox } from './tables';
 import { renderMail, ZMailTemplate } from './templates';
 
@@ -57,9 +57,10 @@ export function createMailTransport(opts: { database: TDatabase; smtpUrl?: strin
 }
 
 /** The durable `send-email` job: renders the template and delivers it (idempotent per job id). */
-export function createSendEmailJob(transport: TMailTransport) {
+export function createSendEmailJob(transport: TMailTransport): TJobDefinition {
   return defineJob({
     name: SEND_EMAIL_JOB,
+    queue: 'mail',
     payload: ZSendEmailPayload,
     maxAttempts: 6,
     backoffMs: 5_000,
@@ -70,7 +71,7 @@ export function createSendEmailJob(transport: TMailTransport) {
       await ctx.reportProgress(100);
       return { delivered: true, via: transport.kind };
     },
-  });
+  }) as unknown as TJobDefinition;
 }
 
 export type TMailer = {

@@ -1,0 +1,31 @@
+import { and, eq, isNotNull, lte, ne } from 'drizzle-orm';
+import type { TDatabase } from '../../platform/db/database';
+import type { TMaintenanceTask } from '../../platform/jobs/maintenance';
+import type { TFileStorage } from '../../platform/storage/storage';
+import { downloads } from './tables';
+
+/**
+ * Deletes the prepared files of downloads whose retention time is over (their state reads `expired` from then on)
+ * and forgets their storage key. An `input` download points at its list's upload, which stays. Answers how many files it removed. Safe to run twice at once: a file already gone
+ * is ignored.
+ */
+export async function deleteExpiredDownloadFiles(database: TDatabase, storage: TFileStorage, now = new Date(), batch = 500): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const due = await database.db
+      .select({ id: downloads.id, storageKey: downloads.storageKey })
+      .from(downloads)
+      .where(and(isNotNull(downloads.storageKey), lte(downloads.expiresAt, now), ne(downloads.kind, 'input')))
+      .limit(batch);
+    for (const d of due) {
+      if (d.storageKey) await storage.remove(d.storageKey);
+      await database.db.update(downloads).set({ storageKey: null, updatedAt: new Date() }).where(eq(downloads.id, d.id));
+      removed += 1;
+    }
+    if (due.length < batch) return removed;
+  }
+}
+
+export function createDownloadMaintenance(opts: { database: TDatabase; storage: TFileStorage }): TMaintenanceTask {
+  return { name: 'expiredDownloadFiles', run: () => deleteExpiredDownloadFiles(opts.database, opts.storage) };
+}
