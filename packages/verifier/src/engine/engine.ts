@@ -14,6 +14,7 @@ import { HostGate } from './host-gate';
 import { MemoryCache } from './memory-cache';
 import { computeVerdict, REASON_TEXTS } from './verdict';
 import type {
+  TCallOptions,
   TClock,
   TDial,
   TGibberishThreshold,
@@ -26,6 +27,7 @@ import type {
   TVerificationStatus,
   TVerifierCache,
   TVerifyOptions,
+  TStreamOptions,
 } from '../types';
 
 export const DEFAULT_GREYLIST_SCHEDULE: Record<TVerificationMode, number[]> = {
@@ -37,16 +39,24 @@ export const DEFAULT_TIMEOUTS: Record<TVerificationMode, TTimeouts> = {
   fastest_turnaround: { dnsMs: 3_000, connectMs: 5_000, replyMs: 10_000, totalMs: 60_000 },
 };
 const CATCH_ALL_TTL_MS = 6 * 3_600_000;
+/** How long a host's per-recipient 5.4.1 / 5.7.x denials, once proven so, are trusted without a control recipient. */
+const DENIAL_TTL_MS = 3_600_000;
 const MAX_SESSION_USES = 20;
 const MAX_NEW_SESSION_RETRIES = 3;
+/** Back-off before trying a host again that answered 421 to a new connection (too many connections, busy). */
+const BUSY_RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000];
 
 type TResolvedOptions = {
   dns: TDnsContext;
   heloName: string;
   mailFrom: string;
   smtpPort: number;
+  /** default mode of calls that name none */
+  mode: TVerificationMode;
+  /** explicit timeouts of the engine options (each call's mode fills in the rest) */
+  timeoutOverrides: Partial<TTimeouts>;
+  scheduleOverride: number[] | null;
   timeouts: TTimeouts;
-  schedule: number[];
   gibberishThreshold: TGibberishThreshold;
   allow: Set<string>;
   block: Set<string>;
@@ -61,15 +71,22 @@ type TOutcome = { status: TVerificationStatus; reason: TReasonCode; text?: strin
 
 /** One SMTP attempt over the MX hosts (with failover). */
 type TAttempt =
-  | { type: 'answer'; rcpt: TReplyClass; probe: TReplyClass | null; host: TMailHost; replyText: string }
-  | { type: 'retry'; why: 'greylisted' | 'service_unavailable' | 'new_session'; host: TMailHost | null; replyText: string }
+  | { type: 'answer'; rcpt: TReplyClass; probe: TReplyClass | null; control: TReplyClass | null; host: TMailHost; replyText: string }
+  | { type: 'retry'; why: 'greylisted' | 'service_unavailable' | 'new_session' | 'busy'; host: TMailHost | null; replyText: string }
   | { type: 'failed'; reason: TReasonCode; host: TMailHost | null; text: string };
 
 type TRun = {
   transcript: TTranscriptLine[];
   start: number;
+  /** clock time by which the verification must end; pushed back by the time it waited for our own host slots */
   deadline: number;
+  timeouts: TTimeouts;
+  schedule: number[];
+  signal: AbortSignal | undefined;
+  onParked: ((delta: number) => void) | undefined;
 };
+
+const lowerSet = (list: string[] | undefined): Set<string> => new Set((list ?? []).map((e) => e.trim().toLowerCase()));
 
 const sleepReal: TSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -80,17 +97,18 @@ function resolveOptions(options: TVerifyOptions): TResolvedOptions {
   const cache = options.cache ?? new MemoryCache(50_000, clock);
   const heloName = options.heloName ?? os.hostname();
   const servers = (options.dnsServers ?? dns.getServers()).map(parseDnsServer);
-  const lower = (list: string[] | undefined): Set<string> => new Set((list ?? []).map((e) => e.trim().toLowerCase()));
   return {
     dns: { servers, timeoutMs: timeouts.dnsMs, cache },
     heloName,
     mailFrom: options.mailFrom ?? `verify@${heloName}`,
     smtpPort: options.smtpPort ?? 25,
+    mode,
+    timeoutOverrides: { ...options.timeouts },
+    scheduleOverride: options.greylistSchedule ?? null,
     timeouts,
-    schedule: options.greylistSchedule ?? DEFAULT_GREYLIST_SCHEDULE[mode],
     gibberishThreshold: options.gibberishThreshold ?? 'high',
-    allow: lower(options.wbList?.allow),
-    block: lower(options.wbList?.block),
+    allow: lowerSet(options.wbList?.allow),
+    block: lowerSet(options.wbList?.block),
     cache,
     clock,
     sleep: options.sleep ?? sleepReal,
@@ -107,9 +125,20 @@ function makeRandomLocal(): string {
   return `zq${out}`;
 }
 
+/** The error a cancelled call rejects with (`signal.reason` when it is an Error). */
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const error = new Error('The verification was cancelled.');
+  error.name = 'AbortError';
+  return error;
+}
+
 /**
- * The verification engine. One instance shares caches, per-host gates and idle SMTP sessions between
- * verifications; `verifyEmail` uses a short-lived one, `verifyMany` one for the whole stream.
+ * The verification engine. Build one per process and share it: it holds the DNS and catch-all caches, the
+ * per-mail-host session limits and back-off (so the limits that protect the sending IP hold for the whole
+ * process) and the pool of warm SMTP sessions. Per-call choices (mode, gibberish threshold, allow/block list,
+ * cancellation) are passed to `verify` / `verifyMany`.
  */
 export class VerifierEngine {
   readonly options: TResolvedOptions;
@@ -117,16 +146,6 @@ export class VerifierEngine {
 
   constructor(options: TVerifyOptions) {
     this.options = resolveOptions(options);
-  }
-
-  /** Verifications currently waiting for a slot at a mail host (they hold no SMTP session). */
-  parked = 0;
-  /** Called whenever `parked` changes (verifyMany uses it to pull more input while others wait on a slow host). */
-  onParkedChange: (() => void) | null = null;
-
-  private setParked(delta: number): void {
-    this.parked += delta;
-    this.onParkedChange?.();
   }
 
   private getGate(key: string): HostGate {
@@ -138,15 +157,61 @@ export class VerifierEngine {
     return gate;
   }
 
+  /** The gate of a mail host address (ip or name, port): its current limit, back-off and sessions. */
+  inspectHost(address: string): Pick<HostGate, 'limit' | 'active' | 'delayMs' | 'maxRecipients'> | null {
+    return this.gates.get(`${address}:${this.options.smtpPort}`) ?? null;
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.gates.values()].map((g) => g.closeAll()));
   }
 
-  /** Verify one address; never throws (unexpected failures become unknown / smtp_error). */
-  async verify(email: string): Promise<TVerificationResult> {
+  /** Wait through the injected sleep; a cancelled call stops waiting at once. */
+  private async wait(run: TRun, ms: number): Promise<void> {
+    const { signal } = run;
+    if (!signal) return this.options.sleep(ms);
+    if (signal.aborted) throw abortError(signal);
+    let onAbort: (() => void) | null = null;
+    try {
+      await Promise.race([
+        this.options.sleep(ms),
+        new Promise<never>((_, reject) => {
+          onAbort = () => reject(abortError(signal));
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private makeRun(call: TCallOptions): TRun & { threshold: TGibberishThreshold; allow: Set<string>; block: Set<string> } {
+    const o = this.options;
+    const mode = call.mode ?? o.mode;
+    const timeouts = { ...DEFAULT_TIMEOUTS[mode], ...o.timeoutOverrides };
+    const start = o.clock.now();
+    return {
+      transcript: [],
+      start,
+      deadline: start + timeouts.totalMs,
+      timeouts,
+      schedule: o.scheduleOverride ?? DEFAULT_GREYLIST_SCHEDULE[mode],
+      signal: call.signal,
+      onParked: (call as { onParked?: (delta: number) => void }).onParked,
+      threshold: call.gibberishThreshold ?? o.gibberishThreshold,
+      allow: call.wbList ? lowerSet(call.wbList.allow) : o.allow,
+      block: call.wbList ? lowerSet(call.wbList.block) : o.block,
+    };
+  }
+
+  /**
+   * Verify one address. Never throws for the address's sake (unexpected failures become unknown / smtp_error);
+   * rejects only when `call.signal` cancels it, since a cancellation is not a verdict.
+   */
+  async verify(email: string, call: TCallOptions = {}): Promise<TVerificationResult> {
     const { clock } = this.options;
-    const start = clock.now();
-    const run: TRun = { transcript: [], start, deadline: start + this.options.timeouts.totalMs };
+    const run = this.makeRun(call);
+    const { start } = run;
     const parsed = parseAddress(email);
     const local = parsed.local;
     const domain = parsed.ok ? parsed.domain : parsed.domain.toLowerCase();
@@ -154,17 +219,18 @@ export class VerifierEngine {
       disposable: domain ? checkDisposable(domain) : false,
       free: domain ? checkFreeProvider(domain) : false,
       role: local ? checkRoleAccount(local) : false,
-      gibberish: local ? checkGibberish(local, this.options.gibberishThreshold) : false,
+      gibberish: local ? checkGibberish(local, run.threshold) : false,
     };
     let outcome: TOutcome;
     let mxHost: string | null = null;
     let greylistCount = 0;
     let suggestion: string | null = null;
     try {
+      if (run.signal?.aborted) throw abortError(run.signal);
       if (!parsed.ok) {
         outcome = { status: 'invalid', reason: 'invalid_syntax', text: `Invalid syntax: ${parsed.error}.` };
       } else {
-        const listed = this.checkUserList(parsed.address, parsed.domain);
+        const listed = this.checkUserList(parsed.address, parsed.domain, run.allow, run.block);
         if (listed) outcome = listed;
         else {
           const routing = await resolveMailRouting(this.options.dns, parsed.domain);
@@ -184,6 +250,7 @@ export class VerifierEngine {
         }
       }
     } catch (error) {
+      if (run.signal?.aborted) throw abortError(run.signal);
       outcome = { status: 'unknown', reason: 'smtp_error', text: `Verification failed unexpectedly: ${(error as Error).message}` };
     }
     const provider = detectProvider(mxHost);
@@ -221,8 +288,79 @@ export class VerifierEngine {
     };
   }
 
-  private checkUserList(address: string, domain: string): TOutcome | null {
-    const { allow, block } = this.options;
+  /**
+   * Verify a stream of addresses on this engine, yielding each result as soon as it is ready (order not kept;
+   * `email` is the input). The input is read lazily: at most `concurrency` addresses are worked on (up to 4 × that
+   * while some wait for a slot at a busy mail host; waiting for our own slot is never a timeout) and finished results
+   * wait for the consumer before more input is read, so memory stays flat however long the stream is. Several
+   * streams and single calls may share the engine at once; the per-host limits hold for all of them together.
+   * A cancelled `signal` stops reading input and ends the stream once the addresses in flight have stopped
+   * (within one reply timeout); their cancelled verifications are not yielded.
+   */
+  async *verifyMany(addresses: Iterable<string> | AsyncIterable<string>, stream: TStreamOptions = {}): AsyncGenerator<TVerificationResult> {
+    const { concurrency: wanted, ...call } = stream;
+    const concurrency = Math.max(1, wanted ?? 50);
+    const signal = call.signal;
+    const iterator: AsyncIterator<string> | Iterator<string> =
+      Symbol.asyncIterator in addresses ? (addresses as AsyncIterable<string>)[Symbol.asyncIterator]() : (addresses as Iterable<string>)[Symbol.iterator]();
+    const finished: TVerificationResult[] = [];
+    let inFlight = 0;
+    let parked = 0;
+    let exhausted = false;
+    let wake: (() => void) | null = null;
+    const maxInFlight = concurrency * 4;
+    const cancelled = (): boolean => signal?.aborted === true;
+    const hasRoom = (): boolean => !exhausted && !cancelled() && inFlight - parked + finished.length < concurrency && inFlight < maxInFlight;
+    const notify = (): void => {
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    const onParked = (delta: number): void => {
+      parked += delta;
+      if (hasRoom()) notify();
+    };
+    const onAbort = (): void => notify();
+    signal?.addEventListener('abort', onAbort);
+    const pump = async (): Promise<void> => {
+      while (hasRoom()) {
+        const next = await iterator.next();
+        if (next.done) {
+          exhausted = true;
+          break;
+        }
+        inFlight++;
+        this.verify(next.value, { ...call, onParked } as TCallOptions).then(
+          (result) => {
+            inFlight--;
+            if (!cancelled()) finished.push(result);
+            notify();
+          },
+          () => {
+            inFlight--;
+            notify();
+          },
+        );
+      }
+    };
+    try {
+      await pump();
+      while (inFlight > 0 || finished.length > 0 || hasRoom()) {
+        if (finished.length === 0 && !hasRoom()) await new Promise<void>((resolve) => (wake = resolve));
+        while (finished.length > 0 && !cancelled()) {
+          yield finished.shift() as TVerificationResult;
+          await pump();
+        }
+        if (cancelled()) finished.length = 0;
+        await pump();
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (!exhausted) await iterator.return?.();
+    }
+  }
+
+  private checkUserList(address: string, domain: string, allow: Set<string>, block: Set<string>): TOutcome | null {
     const lower = address.toLowerCase();
     if (block.has(lower)) return { status: 'invalid', reason: 'blocked_by_user_list' };
     if (allow.has(lower)) return { status: 'valid', reason: 'allowed_by_user_list' };
@@ -245,7 +383,12 @@ export class VerifierEngine {
     return typeof value === 'boolean' ? value : null;
   }
 
-  /** SMTP stage: attempts with MX failover, greylisting retries on the schedule, new sessions after 452. */
+  /** True once this domain's hosts were seen to deny unknown recipients while accepting real ones (5.4.1 edge blocking). */
+  private async isPerRecipientDenier(domain: string): Promise<boolean> {
+    return (await this.options.cache.get(`smtp:denial:${domain}`)) === 'per_recipient';
+  }
+
+  /** SMTP stage: attempts with MX failover, greylisting retries on the schedule, new sessions after 452 / postscreen. */
   private async probe(
     run: TRun,
     hosts: TMailHost[],
@@ -253,14 +396,16 @@ export class VerifierEngine {
     domain: string,
     smtputf8: boolean,
   ): Promise<{ outcome: TOutcome; greylistCount: number; mxHost: string | null }> {
-    const { clock, sleep, schedule } = this.options;
+    const { clock } = this.options;
+    const { schedule } = run;
     const randomAddress = `${makeRandomLocal()}@${domain}`;
     let greylistCount = 0;
     let scheduleIndex = 0;
     let newSessionRetries = 0;
+    let busyRetries = 0;
     for (;;) {
       const knownCatchAll = await this.getCatchAll(domain);
-      const attempt = await this.attempt(run, hosts, address, knownCatchAll === null ? randomAddress : null, smtputf8);
+      const attempt = await this.attempt(run, hosts, address, domain, knownCatchAll === null ? randomAddress : null, smtputf8);
       const mxHost = attempt.host?.exchange ?? null;
       if (attempt.type === 'failed') return { outcome: { status: 'unknown', reason: attempt.reason, text: attempt.text }, greylistCount, mxHost };
       if (attempt.type === 'answer') {
@@ -273,6 +418,13 @@ export class VerifierEngine {
         newSessionRetries++;
         continue;
       }
+      const busyDelay = BUSY_RETRY_MS[busyRetries];
+      if (why === 'busy' && busyDelay !== undefined && clock.now() + busyDelay <= run.deadline) {
+        // The host turned a new connection away (421: too many connections / busy): come back after a back-off.
+        busyRetries++;
+        await this.wait(run, busyDelay);
+        continue;
+      }
       if (why === 'greylisted') greylistCount++;
       const delay = schedule[scheduleIndex++];
       const reason: TReasonCode = why === 'greylisted' ? 'greylisted' : 'service_unavailable';
@@ -282,30 +434,49 @@ export class VerifierEngine {
         if (attempt.type === 'answer' && attempt.rcpt.kind === 'accepted') return { outcome: { status: 'valid', reason: 'valid_mailbox' }, greylistCount, mxHost };
         return { outcome: { status: 'unknown', reason, text: `${REASON_TEXTS[reason]} Last reply: ${lastText}` }, greylistCount, mxHost };
       }
-      await sleep(delay);
+      await this.wait(run, delay);
     }
   }
 
   /** Final outcome from an answered attempt, or null when it must be retried (temporary replies). */
   private async judge(attempt: Extract<TAttempt, { type: 'answer' }>, domain: string, knownCatchAll: boolean | null): Promise<TOutcome | null> {
-    const { rcpt, probe, replyText } = attempt;
+    const { rcpt, probe, control, replyText } = attempt;
+    const { cache } = this.options;
     const withReply = (reason: TReasonCode): string => `${REASON_TEXTS[reason]} Server reply: ${replyText}`;
     switch (rcpt.kind) {
       case 'rejected':
         return { status: 'invalid', reason: rcpt.reason, text: withReply(rcpt.reason) };
       case 'blocked':
         return { status: 'unknown', reason: 'verifier_blocked', text: withReply('verifier_blocked') };
+      case 'denied': {
+        // Judged against the session: a known-good recipient accepted on the same host means this denial is per
+        // recipient (no such mailbox); the same denial for the known-good one too means the verifier is blocked.
+        const perRecipient = 'A known-good recipient was accepted in the same session, so this rejection is about the recipient.';
+        if (await this.isPerRecipientDenier(domain)) return { status: 'invalid', reason: 'mailbox_not_found', text: `${withReply('mailbox_not_found')} ${perRecipient}` };
+        if (control?.kind === 'accepted') {
+          await cache.set(`smtp:denial:${domain}`, 'per_recipient', DENIAL_TTL_MS);
+          return { status: 'invalid', reason: 'mailbox_not_found', text: `${withReply('mailbox_not_found')} ${perRecipient}` };
+        }
+        if (control && (control.kind === 'greylisted' || control.kind === 'unavailable' || control.kind === 'too_many_recipients')) return null;
+        return {
+          status: 'unknown',
+          reason: 'verifier_blocked',
+          text: `${withReply('verifier_blocked')} The host gave the same refusal to a recipient that must exist (postmaster), so it refuses the verifier, not the mailbox.`,
+        };
+      }
       case 'error':
         return { status: 'unknown', reason: 'smtp_error', text: withReply('smtp_error') };
       case 'accepted': {
         if (knownCatchAll !== null) return knownCatchAll ? { status: 'catch_all', reason: 'accept_all' } : { status: 'valid', reason: 'valid_mailbox' };
         if (!probe) return { status: 'valid', reason: 'valid_mailbox' };
         if (probe.kind === 'accepted') {
-          await this.options.cache.set(`smtp:catchall:${domain}`, true, CATCH_ALL_TTL_MS);
+          await cache.set(`smtp:catchall:${domain}`, true, CATCH_ALL_TTL_MS);
           return { status: 'catch_all', reason: 'accept_all' };
         }
-        if (probe.kind === 'rejected' || probe.kind === 'blocked' || probe.kind === 'error') {
-          await this.options.cache.set(`smtp:catchall:${domain}`, false, CATCH_ALL_TTL_MS);
+        if (probe.kind === 'rejected' || probe.kind === 'blocked' || probe.kind === 'denied' || probe.kind === 'error') {
+          await cache.set(`smtp:catchall:${domain}`, false, CATCH_ALL_TTL_MS);
+          // a host that accepts this recipient and denies the random one denies per recipient
+          if (probe.kind === 'denied') await cache.set(`smtp:denial:${domain}`, 'per_recipient', DENIAL_TTL_MS);
           return { status: 'valid', reason: 'valid_mailbox' };
         }
         return null; // the probe was deferred: retry to learn whether the domain accepts all
@@ -316,7 +487,8 @@ export class VerifierEngine {
   }
 
   private async openSession(run: TRun, host: TMailHost, address: string): Promise<SmtpSession> {
-    const { timeouts, heloName, dial, smtpPort } = this.options;
+    const { heloName, dial, smtpPort } = this.options;
+    const { timeouts } = run;
     const sink = this.makeSink(run);
     const { session, greeting } = await SmtpSession.open({
       address,
@@ -326,7 +498,7 @@ export class VerifierEngine {
       dial,
       connectMs: timeouts.connectMs,
       replyMs: timeouts.replyMs,
-      deadline: Date.now() + Math.max(1, run.deadline - this.options.clock.now()),
+      deadline: this.realDeadline(run),
       sink,
     });
     try {
@@ -347,21 +519,26 @@ export class VerifierEngine {
     }
   }
 
+  /** The run's deadline on the real (epoch) clock the socket timers use. */
+  private realDeadline(run: TRun): number {
+    return Date.now() + Math.max(1, run.deadline - this.options.clock.now());
+  }
+
   private makeSink(run: TRun): (direction: 'C' | 'S', line: string) => void {
     return (direction, line) => run.transcript.push({ at_ms: Math.max(0, this.options.clock.now() - run.start), direction, line });
   }
 
   /** One pass over the MX hosts in preference order until one gives an answer. */
-  private async attempt(run: TRun, hosts: TMailHost[], address: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
+  private async attempt(run: TRun, hosts: TMailHost[], address: string, domain: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
     let last: TAttempt = { type: 'failed', reason: 'connection_failed', host: hosts[0] ?? null, text: REASON_TEXTS.connection_failed };
     for (const host of hosts) {
       for (const ip of host.addresses.slice(0, 2)) {
         if (this.options.clock.now() >= run.deadline) return { type: 'failed', reason: 'smtp_timeout', host, text: 'The total time allowed for this verification ran out.' };
-        const result = await this.attemptHost(run, host, ip, address, randomAddress, smtputf8);
+        const result = await this.attemptHost(run, host, ip, address, domain, randomAddress, smtputf8);
         // Fail over to the next address / MX host on refused or timed-out connections and on 421-style unavailability.
         const failover =
           (result.type === 'failed' && (result.reason === 'smtp_timeout' || result.reason === 'connection_failed')) ||
-          (result.type === 'retry' && result.why === 'service_unavailable');
+          (result.type === 'retry' && (result.why === 'service_unavailable' || result.why === 'busy'));
         if (!failover) return result;
         last = result;
       }
@@ -369,21 +546,29 @@ export class VerifierEngine {
     return last;
   }
 
-  private async attemptHost(run: TRun, host: TMailHost, ip: string, address: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
+  /** Wait for a slot at the host. The wait is ours, not the host's: the run's deadline moves back by as much. */
+  private async acquireSlot(run: TRun, gate: HostGate): Promise<void> {
+    const { clock } = this.options;
+    const before = clock.now();
+    run.onParked?.(+1);
+    try {
+      await gate.acquire(run.signal);
+    } finally {
+      run.onParked?.(-1);
+      run.deadline += clock.now() - before;
+    }
+  }
+
+  private async attemptHost(run: TRun, host: TMailHost, ip: string, address: string, domain: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
     const key = `${ip}:${this.options.smtpPort}`;
     const gate = this.getGate(key);
-    if (gate.isDown(Date.now())) {
-      return { type: 'failed', reason: gate.downReason, host, text: `${REASON_TEXTS[gate.downReason]} (${host.exchange} failed repeatedly and is paused.)` };
-    }
-    this.setParked(+1);
-    try {
-      await gate.acquire();
-    } finally {
-      this.setParked(-1);
-    }
-    if (gate.isDown(Date.now())) {
+    const now = () => this.options.clock.now();
+    const downAnswer = (): TAttempt => ({ type: 'failed', reason: gate.downReason, host, text: `${REASON_TEXTS[gate.downReason]} (${host.exchange} failed repeatedly and is paused.)` });
+    if (gate.isDown(now())) return downAnswer();
+    await this.acquireSlot(run, gate);
+    if (gate.isDown(now())) {
       gate.release();
-      return { type: 'failed', reason: gate.downReason, host, text: `${REASON_TEXTS[gate.downReason]} (${host.exchange} failed repeatedly and is paused.)` };
+      return downAnswer();
     }
     let session: SmtpSession | null = null;
     let reused = false;
@@ -391,8 +576,10 @@ export class VerifierEngine {
       for (let tries = 0; tries < 2; tries++) {
         session = gate.takeIdle();
         reused = session !== null;
-        if (session) session.sink = this.makeSink(run);
-        else {
+        if (session) {
+          session.sink = this.makeSink(run);
+          session.setDeadline(this.realDeadline(run));
+        } else {
           try {
             session = await this.openSession(run, host, ip);
           } catch (error) {
@@ -400,9 +587,9 @@ export class VerifierEngine {
           }
         }
         try {
-          const result = await this.transact(session, gate, host, address, randomAddress, smtputf8);
+          const result = await this.transact(session, gate, host, address, domain, randomAddress, smtputf8, reused);
           if (result.type === 'answer') gate.reward();
-          else if (result.type === 'retry' && (result.why !== 'greylisted' || isLoadDeferral(result.replyText))) gate.penalize();
+          else if (result.type === 'retry' && result.why !== 'new_session' && (result.why !== 'greylisted' || isLoadDeferral(result.replyText))) gate.penalize();
           return result;
         } catch (error) {
           session.close();
@@ -411,7 +598,7 @@ export class VerifierEngine {
           if (reused && error instanceof SmtpFailure && error.kind === 'connection_lost') continue;
           if (error instanceof SmtpFailure) {
             const reason: TReasonCode = error.kind === 'timeout' ? 'smtp_timeout' : 'connection_failed';
-            if (error.kind === 'timeout' && !error.clipped) gate.recordConnectFailure('smtp_timeout', Date.now());
+            if (error.kind === 'timeout' && !error.clipped) gate.recordConnectFailure('smtp_timeout', now());
             return { type: 'failed', reason, host, text: `${REASON_TEXTS[reason]} ${error.message}.` };
           }
           throw error;
@@ -422,8 +609,9 @@ export class VerifierEngine {
       if (session && !session.closed) {
         session.uses++;
         session.sink = undefined;
-        if (session.uses < MAX_SESSION_USES && session.recipients + 2 <= gate.maxRecipients) gate.putIdle(session);
-        else void session.quit();
+        if (session.uses < MAX_SESSION_USES && session.recipients + 3 <= gate.maxRecipients) gate.putIdle(session);
+        // retired: the slot is held until the host has seen the QUIT, so it never counts one connection too many
+        else await session.quit();
       }
       gate.release();
     }
@@ -436,22 +624,37 @@ export class VerifierEngine {
       if (cls.kind === 'blocked') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
       if (error.reply.code >= 400 && error.reply.code < 500) {
         gate.penalize();
-        return { type: 'retry', why: 'service_unavailable', host, replyText: text };
+        return { type: 'retry', why: 'busy', host, replyText: text };
       }
       return { type: 'failed', reason: 'smtp_error', host, text: `${REASON_TEXTS.smtp_error} Server reply: ${text}` };
     }
     if (error instanceof SmtpFailure) {
       const reason: TReasonCode = error.kind === 'timeout' ? 'smtp_timeout' : 'connection_failed';
-      if (!error.clipped) gate.recordConnectFailure(reason === 'smtp_timeout' ? 'smtp_timeout' : 'connection_failed', Date.now());
+      if (!error.clipped) {
+        gate.recordConnectFailure(reason === 'smtp_timeout' ? 'smtp_timeout' : 'connection_failed', this.options.clock.now());
+        if (error.kind === 'refused') gate.penalize();
+      }
       return { type: 'failed', reason, host, text: `${REASON_TEXTS[reason]} ${error.message}.` };
     }
     throw error;
   }
 
-  /** MAIL FROM, RCPT TO the address (and the random address), RSET. Throws SmtpFailure on transport problems. */
-  private async transact(session: SmtpSession, gate: HostGate, host: TMailHost, address: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
+  /**
+   * MAIL FROM, RCPT TO the address (and the random address; and postmaster as a known-good control when the
+   * address got a per-recipient denial), RSET. Throws SmtpFailure on transport problems.
+   */
+  private async transact(
+    session: SmtpSession,
+    gate: HostGate,
+    host: TMailHost,
+    address: string,
+    domain: string,
+    randomAddress: string | null,
+    smtputf8: boolean,
+    reused: boolean,
+  ): Promise<TAttempt> {
     if (smtputf8 && !session.extensions.has('SMTPUTF8')) {
-      return { type: 'failed', reason: 'smtp_error', host, text: 'The address has a UTF-8 local part but the mail server does not support SMTPUTF8 (RFC 6531).' };
+      return { type: 'failed', reason: 'smtp_error', host, text: 'The address has a UTF-8 local part but the mail server does not support SMTPUTF8 (RFC 6531): no compliant sender can deliver to it there, and it cannot be checked.' };
     }
     const mail = await session.command(`MAIL FROM:<${this.options.mailFrom}>${smtputf8 ? ' SMTPUTF8' : ''}`);
     const mailClass = classifyReply(mail);
@@ -460,7 +663,7 @@ export class VerifierEngine {
       const text = mail.lines.join(' ');
       if (mailClass.kind === 'greylisted') return { type: 'retry', why: 'greylisted', host, replyText: text };
       if (mailClass.kind === 'unavailable' || mailClass.kind === 'too_many_recipients') return { type: 'retry', why: 'service_unavailable', host, replyText: text };
-      if (mailClass.kind === 'blocked') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
+      if (mailClass.kind === 'blocked' || mailClass.kind === 'denied') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
       return { type: 'failed', reason: 'smtp_error', host, text: `${REASON_TEXTS.smtp_error} Server reply to MAIL FROM: ${text}` };
     }
     const rcptReply = await this.sendRcpt(session, address);
@@ -470,16 +673,28 @@ export class VerifierEngine {
       session.close();
       return { type: 'retry', why: 'service_unavailable', host, replyText: rcptReply.lines.join(' ') };
     }
+    if (!reused && rcptReply.code >= 400 && rcptReply.code < 500 && rcptReply.enhanced?.startsWith('4.3.')) {
+      // postscreen-style: a new client's first connection is turned away ("service currently unavailable");
+      // the next connection is let through, so retry at once on a new session rather than on the greylist schedule
+      session.close();
+      return { type: 'retry', why: 'new_session', host, replyText: rcptReply.lines.join(' ') };
+    }
     let probe: TReplyClass | null = null;
     if (randomAddress && (rcpt.kind === 'accepted' || rcpt.kind === 'greylisted')) {
       const probeReply = await this.sendRcpt(session, randomAddress);
       probe = classifyReply(probeReply);
       if (probe.kind === 'too_many_recipients') return this.endForNewSession(session, gate, host, probeReply);
     }
+    let control: TReplyClass | null = null;
+    if (rcpt.kind === 'denied' && !(await this.isPerRecipientDenier(domain))) {
+      const controlReply = await this.sendRcpt(session, `postmaster@${domain}`);
+      control = classifyReply(controlReply);
+      if (control.kind === 'too_many_recipients') return this.endForNewSession(session, gate, host, controlReply);
+    }
     const rset = await session.command('RSET');
     if (rset.code !== 250) session.close();
     if (rcpt.kind === 'greylisted') return { type: 'retry', why: 'greylisted', host, replyText: rcptReply.lines.join(' ') };
-    return { type: 'answer', rcpt, probe, host, replyText: rcptReply.lines.join(' ') };
+    return { type: 'answer', rcpt, probe, control, host, replyText: rcptReply.lines.join(' ') };
   }
 
   private async sendRcpt(session: SmtpSession, recipient: string): Promise<TSmtpReply> {

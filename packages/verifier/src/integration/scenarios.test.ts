@@ -22,15 +22,17 @@ beforeAll(async () => {
     heloName: 'verifier.verilead.test',
     mailFrom: 'probe@verifier.verilead.test',
     greylistSchedule: [world.greylistDelayMs + 150, world.greylistDelayMs + 150],
-    timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 600, totalMs: 15_000 },
+    // slowpoke.test answers every command after 700 ms: within the reply timeout, so it gets its true verdict
+    timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 1_000, totalMs: 15_000 },
   };
 });
 afterAll(async () => {
   await world?.stop();
 });
 
+/** Every example but 5-minute greylisting's, which engine-realistic.test.ts checks on a fake clock. */
 function listExamples(): string[] {
-  return Object.values(world.examples).flat();
+  return Object.entries(world.examples).flatMap(([scenario, emails]) => (scenario === 'greylist5' ? [] : emails));
 }
 
 function expectTruth(result: TVerificationResult): void {

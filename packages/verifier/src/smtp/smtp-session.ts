@@ -31,7 +31,7 @@ export type TSessionOptions = {
   dial: TDial;
   connectMs: number;
   replyMs: number;
-  /** Reply timeouts never run past this epoch-ms deadline. */
+  /** Reply timeouts never run past this epoch-ms deadline (set again by each verification that uses the session). */
   deadline: number;
   sink?: TTranscriptSink;
 };
@@ -64,6 +64,11 @@ export class SmtpSession {
     this.socket = socket;
     this.sink = options.sink;
     this.attach(socket);
+  }
+
+  /** The verification now using the session: its deadline (epoch ms) clips reply timeouts. */
+  setDeadline(deadline: number): void {
+    this.options.deadline = deadline;
   }
 
   get closed(): boolean {
