@@ -28,7 +28,7 @@ export function computeExpected(email: string, mailboxes: ReadonlyMap<string, TM
   if (spec.fixed) return { ...spec.fixed };
   // RFC 6531: a UTF-8 address may only be sent to a server that offers SMTPUTF8; no compliant sender can deliver there
   // and no verifier can check the mailbox, so the right answer is unknown (smtp_error), never valid or invalid.
-  if (spec.noSmtpUtf8 && /[^\x00-\x7f]/.test(parsed.local)) return { status: 'unknown', reason: 'smtp_error' };
+  if (spec.noSmtpUtf8 && /[^ -~]/.test(parsed.local)) return { status: 'unknown', reason: 'smtp_error' };
   if (spec.mailbox === 'accept_all') return { status: 'catch_all', reason: 'accept_all' };
   const state = mailboxes.get(`${parsed.local}@${parsed.domain}`);
   if (state === 'active') return { status: 'valid', reason: 'valid_mailbox' };

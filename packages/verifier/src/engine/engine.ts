@@ -7,7 +7,7 @@ import { checkGibberish } from '../checks/gibberish';
 import { suggestTypo, KNOWN_PROVIDER_DOMAINS } from '../checks/typo';
 import { detectProvider } from '../checks/provider';
 import { parseDnsServer } from '../dns/dns-client';
-import { resolveMailRouting, type TDnsContext, type TMailHost } from '../dns/resolve-mail-hosts';
+import { resolveMailRouting, type TDnsContext, type TMailHost, type TMailRouting } from '../dns/resolve-mail-hosts';
 import { classifyReply, type TReplyClass, type TSmtpReply } from '../smtp/classify-reply';
 import { SmtpFailure, SmtpSession, dialTcp } from '../smtp/smtp-session';
 import { HostGate } from './host-gate';
@@ -143,6 +143,8 @@ function abortError(signal: AbortSignal): Error {
 export class VerifierEngine {
   readonly options: TResolvedOptions;
   private readonly gates = new Map<string, HostGate>();
+  /** Lookups in flight per domain: concurrent addresses of one domain share one DNS resolution. */
+  private readonly routing = new Map<string, Promise<TMailRouting>>();
 
   constructor(options: TVerifyOptions) {
     this.options = resolveOptions(options);
@@ -233,7 +235,7 @@ export class VerifierEngine {
         const listed = this.checkUserList(parsed.address, parsed.domain, run.allow, run.block);
         if (listed) outcome = listed;
         else {
-          const routing = await resolveMailRouting(this.options.dns, parsed.domain);
+          const routing = await this.resolveRouting(parsed.domain);
           if (routing.kind === 'mx') {
             mxHost = routing.hosts[0]?.exchange ?? null;
             const smtp = await this.probe(run, routing.hosts, parsed.address, parsed.domain, parsed.smtputf8);
@@ -358,6 +360,14 @@ export class VerifierEngine {
       signal?.removeEventListener('abort', onAbort);
       if (!exhausted) await iterator.return?.();
     }
+  }
+
+  private resolveRouting(domain: string): Promise<TMailRouting> {
+    const pending = this.routing.get(domain);
+    if (pending) return pending;
+    const lookup = resolveMailRouting(this.options.dns, domain).finally(() => this.routing.delete(domain));
+    this.routing.set(domain, lookup);
+    return lookup;
   }
 
   private checkUserList(address: string, domain: string, allow: Set<string>, block: Set<string>): TOutcome | null {
