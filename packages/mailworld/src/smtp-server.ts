@@ -30,7 +30,7 @@ export type TSmtpWorldState = {
 export function getHostStats(state: TSmtpWorldState, hostName: string): THostStats {
   let stats = state.stats.get(hostName);
   if (!stats) {
-    stats = { connections: 0, peakConcurrentPerClient: 0, refusedTooMany: 0 };
+    stats = { connections: 0, peakConcurrentPerClient: 0, refusedTooMany: 0, commands: 0 };
     state.stats.set(hostName, stats);
   }
   return stats;
@@ -147,6 +147,7 @@ class SmtpSession {
   }
 
   private enqueueCommand(line: string): void {
+    getHostStats(this.state, this.host.name).commands++;
     const generation = this.generation;
     const arrived = Date.now();
     this.enqueue(async () => {

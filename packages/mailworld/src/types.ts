@@ -15,13 +15,13 @@ export interface TMailWorld {
   greylistDelayMs: number;
   /** 'fast' (hosts answer at once) or 'realistic' (greeting delays and per-command latency, see README) */
   preset: TMailWorldPreset;
-  /** What a host has seen from its clients (connections, the most open at once from one IP, 421s for too many). */
+  /** What a host has seen from its clients (connections, the most open at once from one IP, 421s for too many, commands received). */
   hostStats(hostName: string): THostStats;
   stop(): Promise<void>;
 }
 
 export type TMailWorldPreset = 'fast' | 'realistic';
-export type THostStats = { connections: number; peakConcurrentPerClient: number; refusedTooMany: number };
+export type THostStats = { connections: number; peakConcurrentPerClient: number; refusedTooMany: number; commands: number };
 
 export type TStartMailWorldOptions = {
   corpus?: TCorpusEntry[];

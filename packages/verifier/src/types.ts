@@ -106,4 +106,9 @@ export type TVerifyOptions = {
   concurrency?: number;
   /** How many SMTP sessions the engine (the whole process, when it is shared) may have open to one mail host at once (default 3). */
   perHostConcurrency?: number;
+  /**
+   * Most recipients asked in one SMTP transaction (default 20): addresses of one mail host that wait for a session
+   * are asked together, pipelined where the host offers PIPELINING. 1 asks one address per transaction.
+   */
+  maxRecipientsPerTransaction?: number;
 };

@@ -65,6 +65,8 @@ type TResolvedOptions = {
   sleep: TSleep;
   dial: TDial;
   perHostConcurrency: number;
+  /** most recipients asked in one transaction (a host's 452 lowers its own) */
+  maxBatch: number;
 };
 
 type TOutcome = { status: TVerificationStatus; reason: TReasonCode; text?: string };
@@ -74,6 +76,21 @@ type TAttempt =
   | { type: 'answer'; rcpt: TReplyClass; probe: TReplyClass | null; control: TReplyClass | null; host: TMailHost; replyText: string }
   | { type: 'retry'; why: 'greylisted' | 'service_unavailable' | 'new_session' | 'busy'; host: TMailHost | null; replyText: string }
   | { type: 'failed'; reason: TReasonCode; host: TMailHost | null; text: string };
+
+/** One recipient waiting at a mail host address for a transaction (its own, or one that another request leads). */
+type TRcptRequest = {
+  run: TRun;
+  host: TMailHost;
+  address: string;
+  domain: string;
+  randomAddress: string | null;
+  smtputf8: boolean;
+  /** taken into another request's transaction: stop waiting for a slot, the answer comes through `result` */
+  taken: boolean;
+  stopWaiting: AbortController;
+  settle(attempt: TAttempt): void;
+  result: Promise<TAttempt>;
+};
 
 type TRun = {
   transcript: TTranscriptLine[];
@@ -114,6 +131,7 @@ function resolveOptions(options: TVerifyOptions): TResolvedOptions {
     sleep: options.sleep ?? sleepReal,
     dial: options.dial ?? dialTcp,
     perHostConcurrency: Math.max(1, options.perHostConcurrency ?? 3),
+    maxBatch: Math.max(1, options.maxRecipientsPerTransaction ?? 20),
   };
 }
 
@@ -143,6 +161,8 @@ function abortError(signal: AbortSignal): Error {
 export class VerifierEngine {
   readonly options: TResolvedOptions;
   private readonly gates = new Map<string, HostGate>();
+  /** Recipients waiting for a session slot, per mail host address. */
+  private readonly pending = new Map<string, TRcptRequest[]>();
   /** Lookups in flight per domain: concurrent addresses of one domain share one DNS resolution. */
   private readonly routing = new Map<string, Promise<TMailRouting>>();
 
@@ -557,50 +577,115 @@ export class VerifierEngine {
   }
 
   /** Wait for a slot at the host. The wait is ours, not the host's: the run's deadline moves back by as much. */
-  private async acquireSlot(run: TRun, gate: HostGate): Promise<void> {
+  private async acquireSlot(run: TRun, gate: HostGate, signal: AbortSignal | undefined): Promise<void> {
     const { clock } = this.options;
     const before = clock.now();
     run.onParked?.(+1);
     try {
-      await gate.acquire(run.signal);
+      await gate.acquire(signal);
     } finally {
       run.onParked?.(-1);
       run.deadline += clock.now() - before;
     }
   }
 
+  private pendingAt(key: string): TRcptRequest[] {
+    let queue = this.pending.get(key);
+    if (!queue) {
+      queue = [];
+      this.pending.set(key, queue);
+    }
+    return queue;
+  }
+
+  /**
+   * Ask one mail host address about one recipient. The request waits in the host's queue for a session slot;
+   * whoever gets a slot takes the requests waiting behind it too (up to the host's batch size) into one SMTP
+   * transaction, so under load a slow host is asked about many recipients per round trip.
+   */
   private async attemptHost(run: TRun, host: TMailHost, ip: string, address: string, domain: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
     const key = `${ip}:${this.options.smtpPort}`;
     const gate = this.getGate(key);
     const now = () => this.options.clock.now();
     const downAnswer = (): TAttempt => ({ type: 'failed', reason: gate.downReason, host, text: `${REASON_TEXTS[gate.downReason]} (${host.exchange} failed repeatedly and is paused.)` });
     if (gate.isDown(now())) return downAnswer();
-    await this.acquireSlot(run, gate);
+    let settle: (attempt: TAttempt) => void = () => {};
+    const result = new Promise<TAttempt>((resolve) => (settle = resolve));
+    const request: TRcptRequest = { run, host, address, domain, randomAddress, smtputf8, taken: false, stopWaiting: new AbortController(), settle, result };
+    const queue = this.pendingAt(key);
+    queue.push(request);
+    const dequeue = (r: TRcptRequest): void => {
+      const index = queue.indexOf(r);
+      if (index >= 0) queue.splice(index, 1);
+    };
+    const waitSignal = run.signal ? AbortSignal.any([run.signal, request.stopWaiting.signal]) : request.stopWaiting.signal;
+    try {
+      await this.acquireSlot(run, gate, waitSignal);
+    } catch (error) {
+      if (request.taken) return result; // answered in another session's transaction
+      dequeue(request);
+      throw error;
+    }
+    if (request.taken) {
+      gate.release();
+      return result;
+    }
+    dequeue(request);
     if (gate.isDown(now())) {
       gate.release();
       return downAnswer();
     }
+    const batch = [request];
+    const pickBatch = (session: SmtpSession | null): TRcptRequest[] => {
+      const room = Math.min(this.options.maxBatch, gate.maxBatch, session ? gate.maxRecipients - session.recipients - 2 : Number.POSITIVE_INFINITY);
+      for (const other of [...queue]) {
+        if (batch.length >= room) break;
+        if (other.taken || other.smtputf8 !== smtputf8 || other.host.exchange !== host.exchange) continue;
+        other.taken = true;
+        dequeue(other);
+        other.stopWaiting.abort();
+        batch.push(other);
+      }
+      return batch;
+    };
+    try {
+      const answers = await this.serveBatch(run, gate, host, ip, pickBatch);
+      for (const r of batch) r.settle(answers.get(r) ?? { type: 'retry', why: 'new_session', host, replyText: 'no reply in the batch' });
+    } catch (error) {
+      for (const r of batch) if (r !== request) r.settle({ type: 'failed', reason: 'smtp_error', host, text: `Verification failed unexpectedly: ${(error as Error).message}` });
+      throw error;
+    }
+    return result;
+  }
+
+  /** Holds a slot: takes (or opens) a session, runs one transaction for the batch, returns the session to the pool. */
+  private async serveBatch(run: TRun, gate: HostGate, host: TMailHost, ip: string, pickBatch: (session: SmtpSession | null) => TRcptRequest[]): Promise<Map<TRcptRequest, TAttempt>> {
+    const now = () => this.options.clock.now();
+    const all = (batch: TRcptRequest[], attempt: TAttempt) => new Map(batch.map((r) => [r, attempt] as const));
     let session: SmtpSession | null = null;
-    let reused = false;
+    let batch: TRcptRequest[] = [];
     try {
       for (let tries = 0; tries < 2; tries++) {
         session = gate.takeIdle();
-        reused = session !== null;
-        if (session) {
-          session.sink = this.makeSink(run);
-          session.setDeadline(this.realDeadline(run));
-        } else {
+        const reused = session !== null;
+        if (session) session.setDeadline(this.realDeadline(run));
+        else {
           try {
             session = await this.openSession(run, host, ip);
           } catch (error) {
-            return this.describeOpenFailure(gate, host, error);
+            return all(batch.length > 0 ? batch : pickBatch(null), this.describeOpenFailure(gate, host, error));
           }
         }
+        batch = pickBatch(session);
+        const runs = batch.map((r) => r.run);
+        const sinks = runs.map((r) => this.makeSink(r));
+        session.sink = (direction, line) => sinks.forEach((sink) => sink(direction, line));
         try {
-          const result = await this.transact(session, gate, host, address, domain, randomAddress, smtputf8, reused);
-          if (result.type === 'answer') gate.reward();
-          else if (result.type === 'retry' && result.why !== 'new_session' && (result.why !== 'greylisted' || isLoadDeferral(result.replyText))) gate.penalize();
-          return result;
+          const answers = await this.transactBatch(session, gate, host, batch, reused);
+          const attempts = [...answers.values()];
+          if (attempts.some((a) => a.type === 'retry' && a.why !== 'new_session' && (a.why !== 'greylisted' || isLoadDeferral(a.replyText)))) gate.penalize();
+          else if (attempts.some((a) => a.type === 'answer')) gate.reward();
+          return answers;
         } catch (error) {
           session.close();
           session = null;
@@ -609,12 +694,12 @@ export class VerifierEngine {
           if (error instanceof SmtpFailure) {
             const reason: TReasonCode = error.kind === 'timeout' ? 'smtp_timeout' : 'connection_failed';
             if (error.kind === 'timeout' && !error.clipped) gate.recordConnectFailure('smtp_timeout', now());
-            return { type: 'failed', reason, host, text: `${REASON_TEXTS[reason]} ${error.message}.` };
+            return all(batch, { type: 'failed', reason, host, text: `${REASON_TEXTS[reason]} ${error.message}.` });
           }
           throw error;
         }
       }
-      return { type: 'failed', reason: 'connection_failed', host, text: REASON_TEXTS.connection_failed };
+      return all(batch, { type: 'failed', reason: 'connection_failed', host, text: REASON_TEXTS.connection_failed });
     } finally {
       if (session && !session.closed) {
         session.uses++;
@@ -650,72 +735,120 @@ export class VerifierEngine {
   }
 
   /**
-   * MAIL FROM, RCPT TO the address (and the random address; and postmaster as a known-good control when the
-   * address got a per-recipient denial), RSET. Throws SmtpFailure on transport problems.
+   * One transaction for a batch of recipients of one host: MAIL FROM, then RCPT TO for each address (and one
+   * random address per domain whose catch-all status is not known yet), pipelined when the host offers
+   * PIPELINING; then RCPT TO postmaster (a known-good control) for domains whose address got a per-recipient
+   * denial; then RSET. Each recipient is classified on its own reply. A 452 "too many recipients" lowers the
+   * host's batch size and sends the recipients it refused to a new session. Throws SmtpFailure when the
+   * connection fails before MAIL FROM is answered.
    */
-  private async transact(
-    session: SmtpSession,
-    gate: HostGate,
-    host: TMailHost,
-    address: string,
-    domain: string,
-    randomAddress: string | null,
-    smtputf8: boolean,
-    reused: boolean,
-  ): Promise<TAttempt> {
-    if (smtputf8 && !session.extensions.has('SMTPUTF8')) {
-      return { type: 'failed', reason: 'smtp_error', host, text: 'The address has a UTF-8 local part but the mail server does not support SMTPUTF8 (RFC 6531): no compliant sender can deliver to it there, and it cannot be checked.' };
+  private async transactBatch(session: SmtpSession, gate: HostGate, host: TMailHost, batch: TRcptRequest[], reused: boolean): Promise<Map<TRcptRequest, TAttempt>> {
+    const out = new Map<TRcptRequest, TAttempt>();
+    const live = batch.filter((r) => {
+      if (!r.smtputf8 || session.extensions.has('SMTPUTF8')) return true;
+      out.set(r, { type: 'failed', reason: 'smtp_error', host, text: 'The address has a UTF-8 local part but the mail server does not support SMTPUTF8 (RFC 6531): no compliant sender can deliver to it there, and it cannot be checked.' });
+      return false;
+    });
+    if (live.length === 0) return out;
+    const forAll = (attempt: TAttempt): Map<TRcptRequest, TAttempt> => {
+      for (const r of live) out.set(r, attempt);
+      return out;
+    };
+    const lines = [`MAIL FROM:<${this.options.mailFrom}>${live.some((r) => r.smtputf8) ? ' SMTPUTF8' : ''}`];
+    const slots: Array<{ req: TRcptRequest } | { probe: string }> = [];
+    const probed = new Set<string>();
+    for (const r of live) {
+      lines.push(`RCPT TO:<${r.address}>`);
+      slots.push({ req: r });
+      if (r.randomAddress && !probed.has(r.domain)) {
+        probed.add(r.domain);
+        lines.push(`RCPT TO:<${r.randomAddress}>`);
+        slots.push({ probe: r.domain });
+      }
     }
-    const mail = await session.command(`MAIL FROM:<${this.options.mailFrom}>${smtputf8 ? ' SMTPUTF8' : ''}`);
+    const recipientsBefore = session.recipients;
+    session.recipients += slots.length;
+    const { replies, failure } = await session.pipeline(lines);
+    const mail = replies[0];
+    if (!mail) throw failure ?? new SmtpFailure('protocol', 'no reply to MAIL FROM');
     const mailClass = classifyReply(mail);
     if (mailClass.kind !== 'accepted') {
       session.close();
       const text = mail.lines.join(' ');
-      if (mailClass.kind === 'greylisted') return { type: 'retry', why: 'greylisted', host, replyText: text };
-      if (mailClass.kind === 'unavailable' || mailClass.kind === 'too_many_recipients') return { type: 'retry', why: 'service_unavailable', host, replyText: text };
-      if (mailClass.kind === 'blocked' || mailClass.kind === 'denied') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
-      return { type: 'failed', reason: 'smtp_error', host, text: `${REASON_TEXTS.smtp_error} Server reply to MAIL FROM: ${text}` };
+      if (mailClass.kind === 'greylisted') return forAll({ type: 'retry', why: 'greylisted', host, replyText: text });
+      if (mailClass.kind === 'unavailable' || mailClass.kind === 'too_many_recipients') return forAll({ type: 'retry', why: 'service_unavailable', host, replyText: text });
+      if (mailClass.kind === 'blocked' || mailClass.kind === 'denied') return forAll({ type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` });
+      return forAll({ type: 'failed', reason: 'smtp_error', host, text: `${REASON_TEXTS.smtp_error} Server reply to MAIL FROM: ${text}` });
     }
-    const rcptReply = await this.sendRcpt(session, address);
-    const rcpt = classifyReply(rcptReply);
-    if (rcpt.kind === 'too_many_recipients') return this.endForNewSession(session, gate, host, rcptReply);
-    if (rcpt.kind === 'unavailable') {
-      session.close();
-      return { type: 'retry', why: 'service_unavailable', host, replyText: rcptReply.lines.join(' ') };
+    const rcptReplies = new Map<TRcptRequest, TSmtpReply>();
+    const probeReplies = new Map<string, TSmtpReply>();
+    let accepted = 0;
+    let tooMany = false;
+    slots.forEach((slot, i) => {
+      const reply = replies[i + 1];
+      if (!reply) return;
+      if (classifyReply(reply).kind === 'too_many_recipients') {
+        if (!tooMany) {
+          // the host takes `accepted` recipients per transaction (and per session, counted from its start)
+          gate.maxBatch = Math.max(1, Math.min(gate.maxBatch, accepted));
+          gate.maxRecipients = Math.max(1, Math.min(gate.maxRecipients, recipientsBefore + accepted));
+        }
+        tooMany = true;
+      } else accepted++;
+      if ('req' in slot) rcptReplies.set(slot.req, reply);
+      else probeReplies.set(slot.probe, reply);
+    });
+    const freshTurnedAway = !reused && [...rcptReplies.values()].some((r) => r.code >= 400 && r.code < 500 && r.enhanced?.startsWith('4.3.'));
+    if (freshTurnedAway || tooMany || failure || [...rcptReplies.values()].some((r) => classifyReply(r).kind === 'unavailable')) session.close();
+    // controls: postmaster for each domain whose address got a per-recipient denial not yet judged for the domain
+    const controlReplies = new Map<string, TSmtpReply>();
+    if (!session.closed) {
+      const domains: string[] = [];
+      for (const r of live) {
+        const reply = rcptReplies.get(r);
+        if (reply && classifyReply(reply).kind === 'denied' && !domains.includes(r.domain) && !(await this.isPerRecipientDenier(r.domain))) domains.push(r.domain);
+      }
+      if (domains.length > 0) {
+        session.recipients += domains.length;
+        const controls = await session.pipeline(domains.map((d) => `RCPT TO:<postmaster@${d}>`));
+        domains.forEach((d, i) => {
+          const reply = controls.replies[i];
+          if (reply) controlReplies.set(d, reply);
+        });
+        if (controls.failure) session.close();
+      }
+      if (!session.closed) {
+        const rset = await session.pipeline(['RSET']);
+        if (rset.replies[0]?.code !== 250) session.close();
+      }
     }
-    if (!reused && rcptReply.code >= 400 && rcptReply.code < 500 && rcptReply.enhanced?.startsWith('4.3.')) {
-      // postscreen-style: a new client's first connection is turned away ("service currently unavailable");
-      // the next connection is let through, so retry at once on a new session rather than on the greylist schedule
-      session.close();
-      return { type: 'retry', why: 'new_session', host, replyText: rcptReply.lines.join(' ') };
+    for (const r of live) {
+      const reply = rcptReplies.get(r);
+      const probeReply = r.randomAddress ? probeReplies.get(r.domain) : undefined;
+      if (!reply) {
+        out.set(r, { type: 'retry', why: 'new_session', host, replyText: failure?.message ?? 'the session ended before this recipient was answered' });
+        continue;
+      }
+      const text = reply.lines.join(' ');
+      const rcpt = classifyReply(reply);
+      const probe = probeReply ? classifyReply(probeReply) : null;
+      if (freshTurnedAway) {
+        // postscreen-style: a new client's first connection is turned away ("service currently unavailable");
+        // the next connection is let through, so retry at once on a new session rather than on the greylist schedule
+        out.set(r, { type: 'retry', why: 'new_session', host, replyText: text });
+      } else if (rcpt.kind === 'too_many_recipients' || (rcpt.kind === 'accepted' && probe?.kind === 'too_many_recipients')) {
+        out.set(r, { type: 'retry', why: 'new_session', host, replyText: text });
+      } else if (rcpt.kind === 'unavailable') {
+        out.set(r, { type: 'retry', why: 'service_unavailable', host, replyText: text });
+      } else if (rcpt.kind === 'greylisted') {
+        out.set(r, { type: 'retry', why: 'greylisted', host, replyText: text });
+      } else {
+        const controlReply = controlReplies.get(r.domain);
+        const control = rcpt.kind === 'denied' && controlReply ? classifyReply(controlReply) : null;
+        out.set(r, { type: 'answer', rcpt, probe: r.randomAddress && (rcpt.kind === 'accepted') ? probe : null, control, host, replyText: text });
+      }
     }
-    let probe: TReplyClass | null = null;
-    if (randomAddress && (rcpt.kind === 'accepted' || rcpt.kind === 'greylisted')) {
-      const probeReply = await this.sendRcpt(session, randomAddress);
-      probe = classifyReply(probeReply);
-      if (probe.kind === 'too_many_recipients') return this.endForNewSession(session, gate, host, probeReply);
-    }
-    let control: TReplyClass | null = null;
-    if (rcpt.kind === 'denied' && !(await this.isPerRecipientDenier(domain))) {
-      const controlReply = await this.sendRcpt(session, `postmaster@${domain}`);
-      control = classifyReply(controlReply);
-      if (control.kind === 'too_many_recipients') return this.endForNewSession(session, gate, host, controlReply);
-    }
-    const rset = await session.command('RSET');
-    if (rset.code !== 250) session.close();
-    if (rcpt.kind === 'greylisted') return { type: 'retry', why: 'greylisted', host, replyText: rcptReply.lines.join(' ') };
-    return { type: 'answer', rcpt, probe, control, host, replyText: rcptReply.lines.join(' ') };
-  }
-
-  private async sendRcpt(session: SmtpSession, recipient: string): Promise<TSmtpReply> {
-    session.recipients++;
-    return session.command(`RCPT TO:<${recipient}>`);
-  }
-
-  private endForNewSession(session: SmtpSession, gate: HostGate, host: TMailHost, reply: TSmtpReply): TAttempt {
-    gate.maxRecipients = Math.max(1, Math.min(gate.maxRecipients, session.recipients - 1));
-    session.close();
-    return { type: 'retry', why: 'new_session', host, replyText: reply.lines.join(' ') };
+    return out;
   }
 }
 

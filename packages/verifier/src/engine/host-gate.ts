@@ -23,6 +23,8 @@ export class HostGate {
   downReason: 'smtp_timeout' | 'connection_failed' | 'service_unavailable' = 'connection_failed';
   /** Recipients per session after which this host answered 452 (learned). */
   maxRecipients = Number.POSITIVE_INFINITY;
+  /** Recipients per transaction after which this host answered 452 (learned). */
+  maxBatch = Number.POSITIVE_INFINITY;
   private readonly waiters: Array<() => void> = [];
   private readonly idle: Array<{ session: SmtpSession; timer: NodeJS.Timeout }> = [];
 

@@ -178,6 +178,29 @@ export class SmtpSession {
     return this.readReply();
   }
 
+  /**
+   * Send several commands in one write and read their replies in order (RFC 2920 PIPELINING; only when the server
+   * offers it). Without PIPELINING, one command at a time. Stops at the first transport failure, returned beside
+   * the replies read before it.
+   */
+  async pipeline(lines: string[]): Promise<{ replies: TSmtpReply[]; failure: SmtpFailure | null }> {
+    const replies: TSmtpReply[] = [];
+    try {
+      if (!this.extensions.has('PIPELINING')) {
+        for (const line of lines) replies.push(await this.command(line));
+        return { replies, failure: null };
+      }
+      if (this.failure) throw this.failure;
+      for (const line of lines) this.sink?.('C', line);
+      this.socket.write(lines.map((line) => `${line}\r\n`).join(''));
+      for (let i = 0; i < lines.length; i++) replies.push(await this.readReply());
+      return { replies, failure: null };
+    } catch (error) {
+      if (error instanceof SmtpFailure) return { replies, failure: error };
+      throw error;
+    }
+  }
+
   /** Connect, read the greeting and greet back (EHLO, or HELO when EHLO is refused); STARTTLS when offered. */
   static async open(options: TSessionOptions): Promise<{ session: SmtpSession; greeting: TSmtpReply }> {
     const socket = options.dial({ host: options.address, port: options.port });

@@ -1,5 +1,7 @@
-import { MemoryCache, VerifierEngine, type TVerificationResult, type TVerifyOptions } from '@verilead/verifier';
+import { Redis } from 'ioredis';
+import { MemoryCache, VerifierEngine, type TVerificationResult, type TVerifierCache, type TVerifyOptions } from '@verilead/verifier';
 import type { TConfig } from '../../config';
+import { RedisVerifierCache } from './redis-cache';
 
 /** Per-call choices that come from the user's settings. */
 export type TVerifyPreferences = Pick<TVerifyOptions, 'mode' | 'gibberishThreshold' | 'wbList'>;
@@ -14,6 +16,8 @@ export type TVerifier = {
     addresses: Iterable<string> | AsyncIterable<string>,
     prefs?: TVerifyPreferences & { concurrency?: number; signal?: AbortSignal },
   ): AsyncGenerator<TVerificationResult>;
+  /** Close the engine's idle SMTP sessions and the Redis connection of its cache, if any. */
+  close(): Promise<void>;
 };
 
 /** Engine options from configuration: DNS_SERVERS, VERIFIER_HELO_NAME, VERIFIER_MAIL_FROM, VERIFIER_SMTP_PORT and timeouts. */
@@ -41,14 +45,28 @@ const verifiers = new WeakMap<TConfig, TVerifier>();
 export function getVerifier(config: TConfig): TVerifier {
   const existing = verifiers.get(config);
   if (existing) return existing;
-  const options: TVerifyOptions = { ...buildVerifierOptions(config), cache: new MemoryCache(50_000) };
+  // DNS answers and catch-all verdicts: shared by every process through Redis when REDIS_URL is set
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: true }) : null;
+  redis?.on('error', () => undefined); // a Redis outage only costs cache hits (see RedisVerifierCache)
+  const cache: TVerifierCache = redis ? new RedisVerifierCache(redis, config.dnsServers.join(',') || 'system') : new MemoryCache(50_000);
+  const options: TVerifyOptions = { ...buildVerifierOptions(config), cache };
   const engine = new VerifierEngine(options);
   const verifier: TVerifier = {
     options,
     engine,
     verify: (address, prefs = {}) => engine.verify(address, prefs),
     verifyMany: (addresses, prefs = {}) => engine.verifyMany(addresses, prefs),
+    close: async () => {
+      verifiers.delete(config);
+      await engine.close();
+      redis?.disconnect();
+    },
   };
   verifiers.set(config, verifier);
   return verifier;
+}
+
+/** Close the process verifier of this configuration, if one was built (on shutdown). */
+export async function closeVerifier(config: TConfig): Promise<void> {
+  await verifiers.get(config)?.close();
 }
