@@ -237,7 +237,7 @@ function printScenarioTable(results: Map<string, Extract<TWorkerResult, { kind: 
 }
 
 /** When 95 % and 100 % of the list was answered (addresses that waited for a greylist retry apart). */
-function printCompletion(name: string, result: Extract<TWorkerResult, { kind: 'result' }>): void {
+function printCompletion(name: string, result: Extract<TWorkerResult, { kind: 'result' }>, tagsByEmail: Map<string, string>): void {
   const plain = result.rows.filter((r) => !r.greylisted).map((r) => r.at).sort((a, b) => a - b);
   const waited = result.rows.filter((r) => r.greylisted).map((r) => r.at).sort((a, b) => a - b);
   const total = result.rows.length;
@@ -245,6 +245,10 @@ function printCompletion(name: string, result: Extract<TWorkerResult, { kind: 'r
   console.log(`\n${name}: list answered — 95 % after ${(at(0.95) / 1000).toFixed(1)} s, 100 % after ${(at(1) / 1000).toFixed(1)} s ` +
     `(${plain.length} of ${total} addresses that needed no greylist retry: ${(plain.length / Math.max(0.001, at(1) / 1000)).toFixed(0)} addr/s)` +
     (waited.length > 0 ? `; ${waited.length} waited for greylisting (×${GREYLIST_SPEEDUP} compressed), the last answered after ${((waited.at(-1) ?? 0) / 1000).toFixed(1)} s` : ''));
+  const tail = result.rows.filter((r) => !r.greylisted && r.at >= at(0.95));
+  const byScenario = new Map<string, number>();
+  for (const row of tail) byScenario.set(tagsByEmail.get(row.email.toLowerCase()) ?? '?', (byScenario.get(tagsByEmail.get(row.email.toLowerCase()) ?? '?') ?? 0) + 1);
+  console.log(`  the last 5 % by scenario: ${[...byScenario].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
 }
 
 async function runBench(): Promise<void> {
@@ -290,7 +294,7 @@ async function runBench(): Promise<void> {
       `${`${s.accuracy.toFixed(1)}%`.padStart(11)}${reason.padStart(11)}${`${s.unknown.toFixed(1)}%`.padStart(9)}${`${s.rssMb.toFixed(0)} MB`.padStart(10)}`);
   }
   if (finished.size > 0) printScenarioTable(finished, tagsByEmail, truth);
-  for (const [name, result] of finished) printCompletion(name, result);
+  for (const [name, result] of finished) printCompletion(name, result, tagsByEmail);
   console.log(`\n(status ok = status equals the world's truth; reason ok = reason code equals it too. deep-email-validator has no reason codes;`);
   console.log(` its answer is mapped valid->valid, SMTP timeout/4xx/dropped connection->unknown, anything else->invalid. Total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }

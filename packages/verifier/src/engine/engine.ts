@@ -637,7 +637,8 @@ export class VerifierEngine {
     }
     const batch = [request];
     const pickBatch = (session: SmtpSession | null): TRcptRequest[] => {
-      const room = Math.min(this.options.maxBatch, gate.maxBatch, session ? gate.maxRecipients - session.recipients - 2 : Number.POSITIVE_INFINITY);
+      // a host's learned per-session limit leaves room for the batch's random probe
+      const room = Math.min(this.options.maxBatch, gate.maxBatch, session ? gate.maxRecipients - session.recipients - (randomAddress ? 1 : 0) : Number.POSITIVE_INFINITY);
       for (const other of [...queue]) {
         if (batch.length >= room) break;
         if (other.taken || other.smtputf8 !== smtputf8 || other.host.exchange !== host.exchange) continue;
@@ -704,7 +705,7 @@ export class VerifierEngine {
       if (session && !session.closed) {
         session.uses++;
         session.sink = undefined;
-        if (session.uses < MAX_SESSION_USES && session.recipients + 3 <= gate.maxRecipients) gate.putIdle(session);
+        if (session.uses < MAX_SESSION_USES && session.recipients < gate.maxRecipients) gate.putIdle(session);
         // retired: the slot is held until the host has seen the QUIT, so it never counts one connection too many
         else await session.quit();
       }
