@@ -73,7 +73,16 @@ type TOutcome = { status: TVerificationStatus; reason: TReasonCode; text?: strin
 
 /** One SMTP attempt over the MX hosts (with failover). */
 type TAttempt =
-  | { type: 'answer'; rcpt: TReplyClass; probe: TReplyClass | null; control: TReplyClass | null; host: TMailHost; replyText: string }
+  | {
+      type: 'answer';
+      rcpt: TReplyClass;
+      probe: TReplyClass | null;
+      control: TReplyClass | null;
+      /** the domain was already known to deny per recipient when the transaction ran (no control was needed) */
+      knownPerRecipient: boolean;
+      host: TMailHost;
+      replyText: string;
+    }
   | { type: 'retry'; why: 'greylisted' | 'service_unavailable' | 'new_session' | 'busy'; host: TMailHost | null; replyText: string }
   | { type: 'failed'; reason: TReasonCode; host: TMailHost | null; text: string };
 
@@ -482,7 +491,7 @@ export class VerifierEngine {
         // Judged against the session: a known-good recipient accepted on the same host means this denial is per
         // recipient (no such mailbox); the same denial for the known-good one too means the verifier is blocked.
         const perRecipient = 'A known-good recipient was accepted in the same session, so this rejection is about the recipient.';
-        if (await this.isPerRecipientDenier(domain)) return { status: 'invalid', reason: 'mailbox_not_found', text: `${withReply('mailbox_not_found')} ${perRecipient}` };
+        if (attempt.knownPerRecipient) return { status: 'invalid', reason: 'mailbox_not_found', text: `${withReply('mailbox_not_found')} ${perRecipient}` };
         if (control?.kind === 'accepted') {
           await cache.set(`smtp:denial:${domain}`, 'per_recipient', DENIAL_TTL_MS);
           return { status: 'invalid', reason: 'mailbox_not_found', text: `${withReply('mailbox_not_found')} ${perRecipient}` };
@@ -803,11 +812,13 @@ export class VerifierEngine {
     if (freshTurnedAway || tooMany || failure || [...rcptReplies.values()].some((r) => classifyReply(r).kind === 'unavailable')) session.close();
     // controls: postmaster for each domain whose address got a per-recipient denial not yet judged for the domain
     const controlReplies = new Map<string, TSmtpReply>();
+    const knownDeniers = new Set<string>();
+    for (const r of live) if (!knownDeniers.has(r.domain) && (await this.isPerRecipientDenier(r.domain))) knownDeniers.add(r.domain);
     if (!session.closed) {
       const domains: string[] = [];
       for (const r of live) {
         const reply = rcptReplies.get(r);
-        if (reply && classifyReply(reply).kind === 'denied' && !domains.includes(r.domain) && !(await this.isPerRecipientDenier(r.domain))) domains.push(r.domain);
+        if (reply && classifyReply(reply).kind === 'denied' && !domains.includes(r.domain) && !knownDeniers.has(r.domain)) domains.push(r.domain);
       }
       if (domains.length > 0) {
         session.recipients += domains.length;
@@ -846,7 +857,7 @@ export class VerifierEngine {
       } else {
         const controlReply = controlReplies.get(r.domain);
         const control = rcpt.kind === 'denied' && controlReply ? classifyReply(controlReply) : null;
-        out.set(r, { type: 'answer', rcpt, probe: r.randomAddress && (rcpt.kind === 'accepted') ? probe : null, control, host, replyText: text });
+        out.set(r, { type: 'answer', rcpt, probe: r.randomAddress && rcpt.kind === 'accepted' ? probe : null, control, knownPerRecipient: knownDeniers.has(r.domain), host, replyText: text });
       }
     }
     return out;
