@@ -228,7 +228,7 @@ export class VerifierEngine {
       timeouts,
       schedule: o.scheduleOverride ?? DEFAULT_GREYLIST_SCHEDULE[mode],
       signal: call.signal,
-      onParked: (call as { onParked?: (delta: number) => void }).onParked,
+      onParked: undefined,
       threshold: call.gibberishThreshold ?? o.gibberishThreshold,
       allow: call.wbList ? lowerSet(call.wbList.allow) : o.allow,
       block: call.wbList ? lowerSet(call.wbList.block) : o.block,
@@ -240,8 +240,14 @@ export class VerifierEngine {
    * rejects only when `call.signal` cancels it, since a cancellation is not a verdict.
    */
   async verify(email: string, call: TCallOptions = {}): Promise<TVerificationResult> {
+    return this.verifyIn(email, call, undefined);
+  }
+
+  /** `verify`, telling a stream when the address waits for a host slot (it then holds no concurrency). */
+  private async verifyIn(email: string, call: TCallOptions, onParked: ((delta: number) => void) | undefined): Promise<TVerificationResult> {
     const { clock } = this.options;
     const run = this.makeRun(call);
+    run.onParked = onParked;
     const { start } = run;
     const parsed = parseAddress(email);
     const local = parsed.local;
@@ -361,7 +367,7 @@ export class VerifierEngine {
           break;
         }
         inFlight++;
-        this.verify(next.value, { ...call, onParked } as TCallOptions).then(
+        this.verifyIn(next.value, call, onParked).then(
           (result) => {
             inFlight--;
             if (!cancelled()) finished.push(result);
