@@ -102,15 +102,30 @@ const BUCKETS: readonly TBucket[] = [
   { weight: 0.15, domains: ['timeout.test'], makeLocal: (rng) => makeAnyLocal(rng) },
 ];
 
-const TOTAL_WEIGHT = BUCKETS.reduce((sum, b) => sum + b.weight, 0);
+/** UTF-8 local parts (RFC 6531): accented first names, e.g. josé.garcía. */
+function makeUtf8Local(rng: TRandom): TLocal {
+  const accent = (word: string) => word.replace(/e/, 'é').replace(/a/, 'á').replace(/o/, 'ö');
+  return { local: `${accent(rng.pick(FIRST_NAMES))}.${accent(rng.pick(LAST_NAMES))}`, tags: ['utf8'] };
+}
 
-function pickBucket(rng: TRandom): TBucket {
-  let roll = rng.next() * TOTAL_WEIGHT;
-  for (const bucket of BUCKETS) {
+/** Extra buckets of the realistic world's scenarios. */
+const REALISTIC_BUCKETS: readonly TBucket[] = [
+  { weight: 2.5, domains: ['postscreen.test'], makeLocal: (rng) => makeDirectoryLocal(rng) },
+  { weight: 3, domains: ['busy.test'], makeLocal: (rng) => makeDirectoryLocal(rng) },
+  { weight: 3, domains: ['fabrikam.test'], makeLocal: (rng) => makeDirectoryLocal(rng) },
+  { weight: 1, domains: ['northwind.test'], makeLocal: (rng) => makeAnyLocal(rng) },
+  { weight: 0.4, domains: ['slowpoke.test'], makeLocal: (rng) => makeDirectoryLocal(rng) },
+  { weight: 0.5, domains: ['greylist5.test'], makeLocal: (rng) => makeDirectoryLocal(rng) },
+  { weight: 1, domains: ['oldschool.test'], makeLocal: (rng) => (rng.chance(0.3) ? makeUtf8Local(rng) : makeDirectoryLocal(rng)) },
+];
+
+function pickBucket(rng: TRandom, buckets: readonly TBucket[], totalWeight: number): TBucket {
+  let roll = rng.next() * totalWeight;
+  for (const bucket of buckets) {
     roll -= bucket.weight;
     if (roll < 0) return bucket;
   }
-  return BUCKETS[0] as TBucket;
+  return buckets[0] as TBucket;
 }
 
 /** The mailbox directory of the built-in users, as lower-cased address -> state. */
@@ -127,12 +142,25 @@ export function listBuiltinMailboxes(): Map<string, TMailboxState> {
  * a correct verifier reaches against the mail world (which serves the mailboxes listed here).
  */
 export function makeCorpus(n: number, seed: number): TCorpusEntry[] {
+  return buildCorpus(n, seed, BUCKETS);
+}
+
+/**
+ * The corpus for the realistic world: the same mix as `makeCorpus` plus its own scenarios (postscreen, busy host,
+ * Microsoft 365 edge blocking both ways, the 700 ms host, 5-minute greylisting, UTF-8 local parts without SMTPUTF8).
+ */
+export function makeRealisticCorpus(n: number, seed: number): TCorpusEntry[] {
+  return buildCorpus(n, seed, [...BUCKETS, ...REALISTIC_BUCKETS]);
+}
+
+function buildCorpus(n: number, seed: number, buckets: readonly TBucket[]): TCorpusEntry[] {
+  const totalWeight = buckets.reduce((sum, b) => sum + b.weight, 0);
   const rng = createRandom(seed);
   const mailboxes = listBuiltinMailboxes();
   const seen = new Set<string>();
   const entries: TCorpusEntry[] = [];
   while (entries.length < n) {
-    const bucket = pickBucket(rng);
+    const bucket = pickBucket(rng, buckets, totalWeight);
     const domain = rng.pick(bucket.domains);
     const made = bucket.makeLocal(rng);
     const email = `${made.local}@${domain}`;

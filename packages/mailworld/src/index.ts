@@ -1,6 +1,6 @@
-export type { TCorpusEntry, TExpected, TExpectedStatus, TMailWorld, TStartMailWorldOptions } from './types';
+export type { TCorpusEntry, TExpected, TExpectedStatus, THostStats, TMailWorld, TMailWorldPreset, TStartMailWorldOptions } from './types';
 export { startMailWorld } from './mail-world';
-export { makeCorpus } from './corpus';
+export { makeCorpus, makeRealisticCorpus } from './corpus';
 export { DOMAINS as SCENARIO_DOMAINS, SCENARIO_EXAMPLES } from './scenarios';
 export { parseAddress } from './truth';
 export { describeMailWorld } from './describe-world';

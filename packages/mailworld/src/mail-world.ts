@@ -4,10 +4,17 @@ import tls from 'node:tls';
 import { listBuiltinMailboxes } from './corpus';
 import { startDnsServer, type TDnsName, type TDnsZoneData } from './dns-server';
 import { DOMAINS, HOSTS, SCENARIO_EXAMPLES, type THostSpec } from './scenarios';
-import { createSmtpServer, type TSmtpWorldState } from './smtp-server';
+import { createSmtpServer, getHostStats, type TSmtpWorldState } from './smtp-server';
 import { TLS_CERT, TLS_KEY } from './tls-cert';
 import { computeExpected, parseAddress } from './truth';
 import type { TCorpusEntry, TExpected, TMailboxState, TMailWorld, TStartMailWorldOptions } from './types';
+
+/** A stable number in [min, max] for a host name (FNV-1a), so a realistic world's timings repeat from run to run. */
+function spreadByName(name: string, salt: string, [min, max]: [number, number]): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${salt}:${name}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return Math.round(min + ((hash % 10_000) / 9_999) * (max - min));
+}
 
 const MAX_BIND_ATTEMPTS = 40;
 
@@ -117,6 +124,8 @@ async function bindHosts(makeServer: (host: THostSpec) => net.Server, preferPort
 /** Start the DNS server and every SMTP host of the mail world on loopback. */
 export async function startMailWorld(options: TStartMailWorldOptions = {}): Promise<TMailWorld> {
   const greylistDelayMs = options.greylistDelayMs ?? 1000;
+  const preset = options.preset ?? 'fast';
+  const realistic = preset === 'realistic';
   const corpus = options.corpus ?? [];
   const mailboxes = listBuiltinMailboxes();
   applyCorpus(mailboxes, corpus);
@@ -137,7 +146,13 @@ export async function startMailWorld(options: TStartMailWorldOptions = {}): Prom
     secureContext: tls.createSecureContext({ key: TLS_KEY, cert: TLS_CERT }),
     sockets: new Set(),
     timers: new Set(),
-    now: () => Date.now(),
+    now: options.now ?? (() => Date.now()),
+    greetingDelayMs: realistic ? (host) => spreadByName(host.name, 'greeting', options.greetingDelayMs ?? [100, 500]) : () => 0,
+    latencyMs: realistic ? (host) => spreadByName(host.name, 'latency', options.commandLatencyMs ?? [10, 50]) : () => 0,
+    postscreenPauseMs: options.postscreenPauseMs ?? (realistic ? 2_000 : 0),
+    postscreenPassed: new Set(),
+    openByClient: new Map(),
+    stats: new Map(),
   };
   const domainsByHost = mapDomainsByHost();
   const bound = await bindHosts(
@@ -159,6 +174,8 @@ export async function startMailWorld(options: TStartMailWorldOptions = {}): Prom
     truth,
     examples,
     greylistDelayMs,
+    preset,
+    hostStats: (hostName) => ({ ...getHostStats(state, hostName) }),
     stop: () => {
       stopped ??= (async () => {
         for (const timer of state.timers) clearTimeout(timer);

@@ -21,6 +21,23 @@ export type THostSpec = {
   offerTls?: boolean;
   /** 452 4.5.3 once a session has sent this many RCPT commands */
   rcptLimit?: number;
+  /** a fixed delay before every reply, greeting included, in every preset (a slow host / tarpit that still answers) */
+  commandDelayMs?: number;
+  /**
+   * postscreen-style: a client's first connection waits `postscreenPauseMs` for the greeting and gets
+   * 450 4.3.2 to RCPT; once that has happened, the client (IP) is let through on its next connections
+   */
+  postscreen?: boolean;
+  /** 421 4.7.0 as the greeting when the client (IP) already has this many connections open */
+  maxConnsPerClient?: number;
+  /**
+   * Microsoft 365 directory-based edge blocking: `550 5.4.1 Recipient address rejected: Access denied` to
+   * unknown recipients only ('unknown'), or to every recipient, real and postmaster too ('all': the tenant
+   * blocks the verifier)
+   */
+  accessDenied?: 'unknown' | 'all';
+  /** greylisting lasts at least this long on this host, whatever the world's greylistDelayMs */
+  greylistMinMs?: number;
 };
 
 export type TDomainSpec = {
@@ -37,6 +54,10 @@ export type TDomainSpec = {
   /** the verdict for every address of the domain, when it does not depend on the local part */
   fixed?: TExpected;
   tags?: string[];
+  /** its hosts do not offer SMTPUTF8: an address with a UTF-8 local part cannot be checked (nor delivered) there */
+  noSmtpUtf8?: boolean;
+  /** added for the realistic world: only `makeRealisticCorpus` draws addresses from it */
+  realistic?: boolean;
 };
 
 export const HOSTS: readonly THostSpec[] = [
@@ -75,6 +96,14 @@ export const HOSTS: readonly THostSpec[] = [
   { name: 'mail2.mailinator.com', persona: 'mailinator', listening: true, acceptAll: true },
   { name: 'mx.initech.test', persona: 'postfix', listening: true, offerTls: true },
   { name: 'mx.umbrella.test', persona: 'exim', listening: true, acceptAll: true },
+  // realistic-world scenarios (they exist in every world; only the realistic corpus uses them)
+  { name: 'mx.postscreen.test', persona: 'postfix', listening: true, postscreen: true, offerTls: true },
+  { name: 'mx.busy.test', persona: 'postfix', listening: true, maxConnsPerClient: 3 },
+  { name: 'fabrikam-test.mail.protection.outlook.com', persona: 'microsoft', listening: true, accessDenied: 'unknown', offerTls: true },
+  { name: 'northwind-test.mail.protection.outlook.com', persona: 'microsoft', listening: true, accessDenied: 'all', offerTls: true },
+  { name: 'mx.slowpoke.test', persona: 'postfix', listening: true, commandDelayMs: 700 },
+  { name: 'mx.greylist5.test', persona: 'postfix', listening: true, greylist: true, greylistMinMs: 300_000 },
+  { name: 'mx.oldschool.test', persona: 'exim', listening: true },
 ];
 
 const GMAIL_MX = [
@@ -148,6 +177,20 @@ export const DOMAINS: readonly TDomainSpec[] = [
     description: 'company on its own Postfix; strict' },
   { domain: 'umbrella.test', scenario: 'acceptall', mailbox: 'accept_all', mx: only('mx.umbrella.test'),
     description: 'company on Exim with a catch-all mailbox' },
+  { domain: 'postscreen.test', scenario: 'postscreen', mailbox: 'directory', mx: only('mx.postscreen.test'), realistic: true,
+    description: 'postscreen: long greeting pause and 450 4.3.2 to RCPT on a client\'s first connection, normal (strict) from the next one' },
+  { domain: 'busy.test', scenario: 'busy', mailbox: 'directory', mx: only('mx.busy.test'), realistic: true,
+    description: '421 4.7.0 greeting on a 4th concurrent connection from one IP; strict otherwise' },
+  { domain: 'fabrikam.test', scenario: 'm365edge', mailbox: 'directory', mx: only('fabrikam-test.mail.protection.outlook.com', 0), realistic: true,
+    description: 'Microsoft 365 tenant with directory-based edge blocking: 550 5.4.1 Access denied to unknown recipients, 250 to real ones' },
+  { domain: 'northwind.test', scenario: 'm365block', mailbox: 'none', mx: only('northwind-test.mail.protection.outlook.com', 0), realistic: true,
+    fixed: fixed('unknown', 'verifier_blocked'), description: 'Microsoft 365 tenant answering 550 5.4.1 Access denied to every recipient (postmaster too): the verifier is blocked' },
+  { domain: 'slowpoke.test', scenario: 'slowpoke', mailbox: 'directory', mx: only('mx.slowpoke.test'), realistic: true,
+    description: 'tarpit that still answers: 700 ms before every reply (greeting included); strict' },
+  { domain: 'greylist5.test', scenario: 'greylist5', mailbox: 'directory', mx: only('mx.greylist5.test'), realistic: true,
+    description: 'greylisting with a 5-minute minimum (451 4.7.1 until 300 s after the triplet was first seen), then strict' },
+  { domain: 'oldschool.test', scenario: 'oldschool', mailbox: 'directory', mx: only('mx.oldschool.test'), realistic: true, noSmtpUtf8: true,
+    description: 'Exim without SMTPUTF8: strict for ASCII addresses; a UTF-8 local part cannot be sent there (RFC 6531)' },
   ...['gmial.com', 'gmai.com', 'gnail.com', 'yaho.com', 'yahooo.com', 'hotmial.com', 'outlok.com'].map(
     (domain): TDomainSpec => ({ domain, scenario: 'typo', mailbox: 'none', rcode: 'NXDOMAIN', tags: ['typo'],
       fixed: fixed('invalid', 'domain_not_found'), description: 'typo of a free provider; NXDOMAIN' }),
@@ -170,6 +213,12 @@ export const BUILTIN_MAILBOXES: Readonly<Record<string, Readonly<Record<string, 
   'zoho.test': { trent: 'active', 'trent.walker': 'active', postmaster: 'active' },
   'globex.test': { hank: 'active', 'hank.scorpio': 'active', postmaster: 'active' },
   'initech.test': { peter: 'active', 'bill.lumbergh': 'active', postmaster: 'active' },
+  'postscreen.test': { paula: 'active', postmaster: 'active' },
+  'busy.test': { bea: 'active', 'bea.busy': 'active', postmaster: 'active' },
+  'fabrikam.test': { 'jane.doe': 'active', ceo: 'active', postmaster: 'active' },
+  'slowpoke.test': { sam: 'active', postmaster: 'active' },
+  'greylist5.test': { gina: 'active', postmaster: 'active' },
+  'oldschool.test': { otto: 'active', 'josé': 'active', postmaster: 'active' },
 };
 
 /** A few addresses per scenario, shown in the README and used by tests; verdicts follow from the tables above. */
@@ -201,6 +250,13 @@ export const SCENARIO_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   disposable: ['temp123@mailinator.com', 'throwaway.x1@mailinator.com'],
   typo: ['john.smith@gmial.com', 'mike.brown@yaho.com', 'jane.doe@hotmial.com'],
   syntax: ['john..smith@strict.test', 'plainaddress', 'a@b@strict.test', 'jane doe@strict.test'],
+  postscreen: ['paula@postscreen.test', 'nobody@postscreen.test'],
+  busy: ['bea@busy.test', 'nobody@busy.test'],
+  m365edge: ['jane.doe@fabrikam.test', 'no.such.person@fabrikam.test'],
+  m365block: ['ceo@northwind.test'],
+  slowpoke: ['sam@slowpoke.test', 'nobody@slowpoke.test'],
+  greylist5: ['gina@greylist5.test', 'nobody@greylist5.test'],
+  oldschool: ['otto@oldschool.test', 'josé@oldschool.test'],
 };
 
 export const DOMAIN_BY_NAME: ReadonlyMap<string, TDomainSpec> = new Map(DOMAINS.map((d) => [d.domain, d]));

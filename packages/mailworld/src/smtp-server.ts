@@ -2,7 +2,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { makeSessionId, PERSONAS, type TPersonaReplies } from './personas';
 import type { THostSpec } from './scenarios';
-import type { TMailboxState } from './types';
+import type { THostStats, TMailboxState } from './types';
 
 /** State shared by every SMTP host of one world. */
 export type TSmtpWorldState = {
@@ -15,7 +15,26 @@ export type TSmtpWorldState = {
   sockets: Set<net.Socket>;
   timers: Set<NodeJS.Timeout>;
   now(): number;
+  /** ms before a host's greeting (realistic preset), on top of any postscreen pause */
+  greetingDelayMs(host: THostSpec): number;
+  /** ms between a command's arrival and its reply (realistic preset; pipelined commands share it) */
+  latencyMs(host: THostSpec): number;
+  postscreenPauseMs: number;
+  /** `${host}|${clientIp}` that passed a postscreen host's first-connection test */
+  postscreenPassed: Set<string>;
+  /** `${host}|${clientIp}` -> connections open now */
+  openByClient: Map<string, number>;
+  stats: Map<string, THostStats>;
 };
+
+export function getHostStats(state: TSmtpWorldState, hostName: string): THostStats {
+  let stats = state.stats.get(hostName);
+  if (!stats) {
+    stats = { connections: 0, peakConcurrentPerClient: 0, refusedTooMany: 0, commands: 0 };
+    state.stats.set(hostName, stats);
+  }
+  return stats;
+}
 
 const MAX_LINE = 4096;
 const IDLE_TIMEOUT_MS = 300_000;
@@ -47,6 +66,8 @@ class SmtpSession {
   private sender: string | null = null;
   private recipients = 0;
   private rcptCommands = 0;
+  /** a postscreen host's first connection from this client: 450 4.3.2 to RCPT */
+  private postscreenTest = false;
   private readonly id: string;
   private readonly persona: TPersonaReplies;
   private readonly clientIp: string;
@@ -72,12 +93,46 @@ class SmtpSession {
   }
 
   start(): void {
+    const clientKey = `${this.host.name}|${this.clientIp}`;
+    const openByClient = this.state.openByClient;
+    openByClient.set(clientKey, (openByClient.get(clientKey) ?? 0) + 1);
+    let counted = true;
+    const uncount = () => {
+      if (!counted) return;
+      counted = false;
+      openByClient.set(clientKey, (openByClient.get(clientKey) ?? 1) - 1);
+    };
+    // a client's QUIT or close frees its slot at once (the FIN may still be in flight when it connects again)
+    this.raw.on('end', uncount);
+    this.raw.on('close', uncount);
+    this.uncount = uncount;
+    const stats = getHostStats(this.state, this.host.name);
+    stats.connections++;
+    this.postscreenTest = Boolean(this.host.postscreen) && !this.state.postscreenPassed.has(clientKey);
     this.io.on('data', this.onData);
-    this.enqueue(() => this.persona.banner(this.host.name, this.id));
+    const pause = this.state.greetingDelayMs(this.host) + (this.postscreenTest ? this.state.postscreenPauseMs : 0);
+    this.enqueue(async () => {
+      if (pause > 0) await sleep(pause, this.state);
+      else await new Promise((resolve) => setImmediate(resolve));
+      // counted when the greeting is due, so connections the client has already closed are not counted
+      const open = openByClient.get(clientKey) ?? 0;
+      const limit = this.host.maxConnsPerClient;
+      if (limit !== undefined && open > limit) {
+        stats.refusedTooMany++;
+        this.write(`421 4.7.0 ${this.host.name} Error: too many connections from ${this.clientIp}`);
+        this.io.end();
+        this.closed = true;
+        return null;
+      }
+      stats.peakConcurrentPerClient = Math.max(stats.peakConcurrentPerClient, open);
+      return this.persona.banner(this.host.name, this.id);
+    });
   }
 
+  private uncount: () => void = () => {};
+
   private receive(chunk: Buffer): void {
-    this.buffer += chunk.toString('latin1');
+    this.buffer += chunk.toString('utf8');
     let newline = this.buffer.indexOf('\n');
     while (newline >= 0) {
       const line = this.buffer.slice(0, newline).replace(/\r$/, '');
@@ -92,15 +147,23 @@ class SmtpSession {
   }
 
   private enqueueCommand(line: string): void {
+    getHostStats(this.state, this.host.name).commands++;
     const generation = this.generation;
-    this.enqueue(() => (generation === this.generation ? this.handle(line) : null));
+    const arrived = Date.now();
+    this.enqueue(async () => {
+      // network latency: a reply leaves `latency` after its command arrived (pipelined commands share the wait)
+      const wait = arrived + this.state.latencyMs(this.host) - Date.now();
+      if (wait > 0) await sleep(wait, this.state);
+      return generation === this.generation ? this.handle(line) : null;
+    });
   }
 
-  /** Replies go out in order; a tarpit host waits before each one. */
+  /** Replies go out in order; a tarpit or slow host waits before each one. */
   private enqueue(makeReply: () => string | null | Promise<string | null>): void {
     this.queue = this.queue.then(async () => {
       if (this.closed) return;
       if (this.host.tarpit) await sleep(this.state.tarpitDelayMs, this.state);
+      if (this.host.commandDelayMs) await sleep(this.host.commandDelayMs, this.state);
       if (this.closed) return;
       const reply = await makeReply();
       if (reply !== null) this.write(reply);
@@ -146,6 +209,7 @@ class SmtpSession {
       case 'QUIT': {
         const reply = this.persona.quit(this.host.name, this.id);
         this.write(reply);
+        this.uncount();
         this.io.end();
         this.closed = true;
         return null;
@@ -210,12 +274,20 @@ class SmtpSession {
     if (at < 0 && address !== 'postmaster') return `501 5.1.3 Bad recipient address syntax`;
     const domain = address.slice(at + 1);
     if (at >= 0 && !this.domains.has(domain)) return `554 5.7.1 <${recipient}>: Relay access denied`;
+    if (this.postscreenTest) {
+      // postscreen's after-220 tests: this connection is turned away, the client passes on its next one
+      this.state.postscreenPassed.add(`${this.host.name}|${this.clientIp}`);
+      return '450 4.3.2 Service currently unavailable';
+    }
     if (this.host.greylist && this.isGreylisted(address)) {
-      const wait = Math.ceil(this.state.greylistDelayMs / 1000);
+      const wait = Math.ceil(this.greylistDelayMs() / 1000);
       return `451 4.7.1 <${recipient}>: Recipient address rejected: Greylisted, try again in ${wait} seconds`;
     }
-    if (this.host.acceptAll || address === 'postmaster') return this.accept(recipient);
     const mailbox = this.state.mailboxes.get(address);
+    if (this.host.accessDenied === 'all' || (this.host.accessDenied === 'unknown' && mailbox !== 'active' && address !== 'postmaster' && !address.startsWith('postmaster@'))) {
+      return `550 5.4.1 Recipient address rejected: Access denied. For more information see https://aka.ms/EXOSmtpErrors [${this.host.name.replace('.mail.protection.outlook.com', '')}.prod.protection.outlook.com]`;
+    }
+    if (this.host.acceptAll || address === 'postmaster') return this.accept(recipient);
     if (mailbox === 'active') return this.accept(recipient);
     if (mailbox === 'full') return this.persona.mailboxFull(recipient, this.id);
     if (mailbox === 'disabled') return this.persona.mailboxDisabled(recipient, this.id);
@@ -235,7 +307,11 @@ class SmtpSession {
       this.state.greylist.set(key, now);
       return true;
     }
-    return now - firstSeen < this.state.greylistDelayMs;
+    return now - firstSeen < this.greylistDelayMs();
+  }
+
+  private greylistDelayMs(): number {
+    return Math.max(this.state.greylistDelayMs, this.host.greylistMinMs ?? 0);
   }
 }
 

@@ -1,7 +1,8 @@
 import { DOMAIN_BY_NAME } from './scenarios';
 import type { TExpected, TMailboxState } from './types';
 
-const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+// RFC 5322 atext, plus UTF-8 (RFC 6532) for internationalised local parts
+const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~\\u0080-\\uFFFF-]+";
 const LOCAL_PART = new RegExp(`^${ATEXT}(\\.${ATEXT})*$`);
 const DOMAIN_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 
@@ -25,6 +26,9 @@ export function computeExpected(email: string, mailboxes: ReadonlyMap<string, TM
   const spec = DOMAIN_BY_NAME.get(parsed.domain);
   if (!spec) return { status: 'invalid', reason: 'domain_not_found' };
   if (spec.fixed) return { ...spec.fixed };
+  // RFC 6531: a UTF-8 address may only be sent to a server that offers SMTPUTF8; no compliant sender can deliver there
+  // and no verifier can check the mailbox, so the right answer is unknown (smtp_error), never valid or invalid.
+  if (spec.noSmtpUtf8 && /[^ -~]/.test(parsed.local)) return { status: 'unknown', reason: 'smtp_error' };
   if (spec.mailbox === 'accept_all') return { status: 'catch_all', reason: 'accept_all' };
   const state = mailboxes.get(`${parsed.local}@${parsed.domain}`);
   if (state === 'active') return { status: 'valid', reason: 'valid_mailbox' };

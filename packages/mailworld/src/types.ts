@@ -13,14 +13,35 @@ export interface TMailWorld {
   examples: Record<string, string[]>;
   /** how long a greylisting host keeps answering 451 for a (client, sender, recipient) triplet */
   greylistDelayMs: number;
+  /** 'fast' (hosts answer at once) or 'realistic' (greeting delays and per-command latency, see README) */
+  preset: TMailWorldPreset;
+  /** What a host has seen from its clients (connections, the most open at once from one IP, 421s for too many, commands received). */
+  hostStats(hostName: string): THostStats;
   stop(): Promise<void>;
 }
+
+export type TMailWorldPreset = 'fast' | 'realistic';
+export type THostStats = { connections: number; peakConcurrentPerClient: number; refusedTooMany: number; commands: number };
 
 export type TStartMailWorldOptions = {
   corpus?: TCorpusEntry[];
   greylistDelayMs?: number;
   tarpitDelayMs?: number;
   preferPort25?: boolean;
+  /**
+   * 'fast' (default, for unit tests): every host greets and answers at once.
+   * 'realistic': each host waits 100–500 ms before its greeting and 10–50 ms before each reply (fixed per host,
+   * derived from its name), and a postscreen host's first-connection pause is `postscreenPauseMs`.
+   */
+  preset?: TMailWorldPreset;
+  /** realistic preset: [min, max] greeting delay per host (default [100, 500]) */
+  greetingDelayMs?: [number, number];
+  /** realistic preset: [min, max] per-reply latency per host (default [10, 50]) */
+  commandLatencyMs?: [number, number];
+  /** how long a postscreen host keeps a new client waiting for its greeting (fast: 0, realistic: 2000) */
+  postscreenPauseMs?: number;
+  /** the world's clock for greylisting (tests that fake time pass one; default Date.now) */
+  now?: () => number;
 };
 
 /** How a mailbox exists on a host that checks recipients. */

@@ -69,6 +69,21 @@ export type TDial = (options: { host: string; port: number }) => Duplex;
 
 export type TTimeouts = { dnsMs: number; connectMs: number; replyMs: number; totalMs: number };
 
+/** Choices that may differ from one call to the next on one shared engine (the user's settings). */
+export type TCallOptions = {
+  mode?: TVerificationMode;
+  gibberishThreshold?: TGibberishThreshold;
+  wbList?: { allow: string[]; block: string[] };
+  /** Cancels the call: waits end at once, an SMTP command in flight within one reply timeout; the call then rejects (stream: ends). */
+  signal?: AbortSignal;
+};
+
+/** A stream of verifications on a shared engine. */
+export type TStreamOptions = TCallOptions & {
+  /** how many addresses are worked on at once (default 50); addresses waiting for a mail host slot do not count */
+  concurrency?: number;
+};
+
 export type TVerifyOptions = {
   /** DNS servers as 'host:port' (or 'host' for port 53). Default: the system's dns.getServers(). */
   dnsServers?: string[];
@@ -89,6 +104,11 @@ export type TVerifyOptions = {
   dial?: TDial;
   /** verifyMany: how many addresses are verified at once (default 50). */
   concurrency?: number;
-  /** verifyMany: how many SMTP sessions may be open to one mail host at once (default 3). */
+  /** How many SMTP sessions the engine (the whole process, when it is shared) may have open to one mail host at once (default 3). */
   perHostConcurrency?: number;
+  /**
+   * Most recipients asked in one SMTP transaction (default 20): addresses of one mail host that wait for a session
+   * are asked together, pipelined where the host offers PIPELINING. 1 asks one address per transaction.
+   */
+  maxRecipientsPerTransaction?: number;
 };

@@ -108,7 +108,7 @@ function queryTcp(server: TDnsServer, name: string, type: TDnsRecordType, timeou
 }
 
 /**
- * Query the given DNS servers in order (UDP, then TCP when the answer is truncated). A server that times out,
+ * Query the given DNS servers in order (UDP, asked twice on a timeout, then TCP when the answer is truncated). A server that times out,
  * errors or answers SERVFAIL/REFUSED is skipped in favour of the next; the last answer or error is returned.
  * Never falls back to the system resolver.
  */
@@ -117,7 +117,14 @@ export async function queryDns(servers: TDnsServer[], name: string, type: TDnsRe
   let lastError: Error | null = null;
   for (const server of servers) {
     try {
-      let packet = await queryUdp(server, name, type, timeoutMs);
+      let packet: dnsPacket.DecodedPacket;
+      try {
+        packet = await queryUdp(server, name, type, timeoutMs);
+      } catch (error) {
+        // UDP is lossy (a burst of queries can overflow a receive buffer): ask once more before giving up
+        if (!(error instanceof DnsTimeoutError)) throw error;
+        packet = await queryUdp(server, name, type, timeoutMs);
+      }
       if (packet.flag_tc) packet = await queryTcp(server, name, type, timeoutMs);
       const answer = toAnswer(packet);
       if (answer.rcode === 'NOERROR' || answer.rcode === 'NXDOMAIN') return answer;

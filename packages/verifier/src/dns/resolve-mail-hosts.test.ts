@@ -108,7 +108,8 @@ describe('queryDns', () => {
       const answer = await queryDns([parseDnsServer(silent.server), parseDnsServer(fake.server)], 'mx1.multi.test', 'A', 200);
       expect(answer.rcode).toBe('NOERROR');
       expect(answer.answers[0]).toMatchObject({ type: 'A', data: '127.0.0.11', ttl: 300 });
-      expect(silent.queries).toHaveLength(1);
+      // asked twice (a UDP datagram may be lost), then the next server
+      expect(silent.queries).toHaveLength(2);
     } finally {
       await silent.stop();
     }

@@ -7,13 +7,14 @@ import { checkGibberish } from '../checks/gibberish';
 import { suggestTypo, KNOWN_PROVIDER_DOMAINS } from '../checks/typo';
 import { detectProvider } from '../checks/provider';
 import { parseDnsServer } from '../dns/dns-client';
-import { resolveMailRouting, type TDnsContext, type TMailHost } from '../dns/resolve-mail-hosts';
+import { resolveMailRouting, type TDnsContext, type TMailHost, type TMailRouting } from '../dns/resolve-mail-hosts';
 import { classifyReply, type TReplyClass, type TSmtpReply } from '../smtp/classify-reply';
 import { SmtpFailure, SmtpSession, dialTcp } from '../smtp/smtp-session';
 import { HostGate } from './host-gate';
 import { MemoryCache } from './memory-cache';
 import { computeVerdict, REASON_TEXTS } from './verdict';
 import type {
+  TCallOptions,
   TClock,
   TDial,
   TGibberishThreshold,
@@ -26,6 +27,7 @@ import type {
   TVerificationStatus,
   TVerifierCache,
   TVerifyOptions,
+  TStreamOptions,
 } from '../types';
 
 export const DEFAULT_GREYLIST_SCHEDULE: Record<TVerificationMode, number[]> = {
@@ -37,16 +39,24 @@ export const DEFAULT_TIMEOUTS: Record<TVerificationMode, TTimeouts> = {
   fastest_turnaround: { dnsMs: 3_000, connectMs: 5_000, replyMs: 10_000, totalMs: 60_000 },
 };
 const CATCH_ALL_TTL_MS = 6 * 3_600_000;
+/** How long a host's per-recipient 5.4.1 / 5.7.x denials, once proven so, are trusted without a control recipient. */
+const DENIAL_TTL_MS = 3_600_000;
 const MAX_SESSION_USES = 20;
 const MAX_NEW_SESSION_RETRIES = 3;
+/** Back-off before trying a host again that answered 421 to a new connection (too many connections, busy). */
+const BUSY_RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000];
 
 type TResolvedOptions = {
   dns: TDnsContext;
   heloName: string;
   mailFrom: string;
   smtpPort: number;
+  /** default mode of calls that name none */
+  mode: TVerificationMode;
+  /** explicit timeouts of the engine options (each call's mode fills in the rest) */
+  timeoutOverrides: Partial<TTimeouts>;
+  scheduleOverride: number[] | null;
   timeouts: TTimeouts;
-  schedule: number[];
   gibberishThreshold: TGibberishThreshold;
   allow: Set<string>;
   block: Set<string>;
@@ -55,21 +65,54 @@ type TResolvedOptions = {
   sleep: TSleep;
   dial: TDial;
   perHostConcurrency: number;
+  /** most recipients asked in one transaction (a host's 452 lowers its own) */
+  maxBatch: number;
 };
 
 type TOutcome = { status: TVerificationStatus; reason: TReasonCode; text?: string };
 
 /** One SMTP attempt over the MX hosts (with failover). */
 type TAttempt =
-  | { type: 'answer'; rcpt: TReplyClass; probe: TReplyClass | null; host: TMailHost; replyText: string }
-  | { type: 'retry'; why: 'greylisted' | 'service_unavailable' | 'new_session'; host: TMailHost | null; replyText: string }
+  | {
+      type: 'answer';
+      rcpt: TReplyClass;
+      probe: TReplyClass | null;
+      control: TReplyClass | null;
+      /** the domain was already known to deny per recipient when the transaction ran (no control was needed) */
+      knownPerRecipient: boolean;
+      host: TMailHost;
+      replyText: string;
+    }
+  | { type: 'retry'; why: 'greylisted' | 'service_unavailable' | 'new_session' | 'busy'; host: TMailHost | null; replyText: string }
   | { type: 'failed'; reason: TReasonCode; host: TMailHost | null; text: string };
+
+/** One recipient waiting at a mail host address for a transaction (its own, or one that another request leads). */
+type TRcptRequest = {
+  run: TRun;
+  host: TMailHost;
+  address: string;
+  domain: string;
+  randomAddress: string | null;
+  smtputf8: boolean;
+  /** taken into another request's transaction: stop waiting for a slot, the answer comes through `result` */
+  taken: boolean;
+  stopWaiting: AbortController;
+  settle(attempt: TAttempt): void;
+  result: Promise<TAttempt>;
+};
 
 type TRun = {
   transcript: TTranscriptLine[];
   start: number;
+  /** clock time by which the verification must end; pushed back by the time it waited for our own host slots */
   deadline: number;
+  timeouts: TTimeouts;
+  schedule: number[];
+  signal: AbortSignal | undefined;
+  onParked: ((delta: number) => void) | undefined;
 };
+
+const lowerSet = (list: string[] | undefined): Set<string> => new Set((list ?? []).map((e) => e.trim().toLowerCase()));
 
 const sleepReal: TSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -80,22 +123,24 @@ function resolveOptions(options: TVerifyOptions): TResolvedOptions {
   const cache = options.cache ?? new MemoryCache(50_000, clock);
   const heloName = options.heloName ?? os.hostname();
   const servers = (options.dnsServers ?? dns.getServers()).map(parseDnsServer);
-  const lower = (list: string[] | undefined): Set<string> => new Set((list ?? []).map((e) => e.trim().toLowerCase()));
   return {
     dns: { servers, timeoutMs: timeouts.dnsMs, cache },
     heloName,
     mailFrom: options.mailFrom ?? `verify@${heloName}`,
     smtpPort: options.smtpPort ?? 25,
+    mode,
+    timeoutOverrides: { ...options.timeouts },
+    scheduleOverride: options.greylistSchedule ?? null,
     timeouts,
-    schedule: options.greylistSchedule ?? DEFAULT_GREYLIST_SCHEDULE[mode],
     gibberishThreshold: options.gibberishThreshold ?? 'high',
-    allow: lower(options.wbList?.allow),
-    block: lower(options.wbList?.block),
+    allow: lowerSet(options.wbList?.allow),
+    block: lowerSet(options.wbList?.block),
     cache,
     clock,
     sleep: options.sleep ?? sleepReal,
     dial: options.dial ?? dialTcp,
     perHostConcurrency: Math.max(1, options.perHostConcurrency ?? 3),
+    maxBatch: Math.max(1, options.maxRecipientsPerTransaction ?? 20),
   };
 }
 
@@ -107,26 +152,31 @@ function makeRandomLocal(): string {
   return `zq${out}`;
 }
 
+/** The error a cancelled call rejects with (`signal.reason` when it is an Error). */
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const error = new Error('The verification was cancelled.');
+  error.name = 'AbortError';
+  return error;
+}
+
 /**
- * The verification engine. One instance shares caches, per-host gates and idle SMTP sessions between
- * verifications; `verifyEmail` uses a short-lived one, `verifyMany` one for the whole stream.
+ * The verification engine. Build one per process and share it: it holds the DNS and catch-all caches, the
+ * per-mail-host session limits and back-off (so the limits that protect the sending IP hold for the whole
+ * process) and the pool of warm SMTP sessions. Per-call choices (mode, gibberish threshold, allow/block list,
+ * cancellation) are passed to `verify` / `verifyMany`.
  */
 export class VerifierEngine {
   readonly options: TResolvedOptions;
   private readonly gates = new Map<string, HostGate>();
+  /** Recipients waiting for a session slot, per mail host address. */
+  private readonly pending = new Map<string, TRcptRequest[]>();
+  /** Lookups in flight per domain: concurrent addresses of one domain share one DNS resolution. */
+  private readonly routing = new Map<string, Promise<TMailRouting>>();
 
   constructor(options: TVerifyOptions) {
     this.options = resolveOptions(options);
-  }
-
-  /** Verifications currently waiting for a slot at a mail host (they hold no SMTP session). */
-  parked = 0;
-  /** Called whenever `parked` changes (verifyMany uses it to pull more input while others wait on a slow host). */
-  onParkedChange: (() => void) | null = null;
-
-  private setParked(delta: number): void {
-    this.parked += delta;
-    this.onParkedChange?.();
   }
 
   private getGate(key: string): HostGate {
@@ -138,15 +188,67 @@ export class VerifierEngine {
     return gate;
   }
 
+  /** The gate of a mail host address (ip or name, port): its current limit, back-off and sessions. */
+  inspectHost(address: string): Pick<HostGate, 'limit' | 'active' | 'delayMs' | 'maxRecipients'> | null {
+    return this.gates.get(`${address}:${this.options.smtpPort}`) ?? null;
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.gates.values()].map((g) => g.closeAll()));
   }
 
-  /** Verify one address; never throws (unexpected failures become unknown / smtp_error). */
-  async verify(email: string): Promise<TVerificationResult> {
+  /** Wait through the injected sleep; a cancelled call stops waiting at once. */
+  private async wait(run: TRun, ms: number): Promise<void> {
+    const { signal } = run;
+    if (!signal) return this.options.sleep(ms);
+    if (signal.aborted) throw abortError(signal);
+    let onAbort: (() => void) | null = null;
+    try {
+      await Promise.race([
+        this.options.sleep(ms),
+        new Promise<never>((_, reject) => {
+          onAbort = () => reject(abortError(signal));
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private makeRun(call: TCallOptions): TRun & { threshold: TGibberishThreshold; allow: Set<string>; block: Set<string> } {
+    const o = this.options;
+    const mode = call.mode ?? o.mode;
+    const timeouts = { ...DEFAULT_TIMEOUTS[mode], ...o.timeoutOverrides };
+    const start = o.clock.now();
+    return {
+      transcript: [],
+      start,
+      deadline: start + timeouts.totalMs,
+      timeouts,
+      schedule: o.scheduleOverride ?? DEFAULT_GREYLIST_SCHEDULE[mode],
+      signal: call.signal,
+      onParked: undefined,
+      threshold: call.gibberishThreshold ?? o.gibberishThreshold,
+      allow: call.wbList ? lowerSet(call.wbList.allow) : o.allow,
+      block: call.wbList ? lowerSet(call.wbList.block) : o.block,
+    };
+  }
+
+  /**
+   * Verify one address. Never throws for the address's sake (unexpected failures become unknown / smtp_error);
+   * rejects only when `call.signal` cancels it, since a cancellation is not a verdict.
+   */
+  async verify(email: string, call: TCallOptions = {}): Promise<TVerificationResult> {
+    return this.verifyIn(email, call, undefined);
+  }
+
+  /** `verify`, telling a stream when the address waits for a host slot (it then holds no concurrency). */
+  private async verifyIn(email: string, call: TCallOptions, onParked: ((delta: number) => void) | undefined): Promise<TVerificationResult> {
     const { clock } = this.options;
-    const start = clock.now();
-    const run: TRun = { transcript: [], start, deadline: start + this.options.timeouts.totalMs };
+    const run = this.makeRun(call);
+    run.onParked = onParked;
+    const { start } = run;
     const parsed = parseAddress(email);
     const local = parsed.local;
     const domain = parsed.ok ? parsed.domain : parsed.domain.toLowerCase();
@@ -154,20 +256,21 @@ export class VerifierEngine {
       disposable: domain ? checkDisposable(domain) : false,
       free: domain ? checkFreeProvider(domain) : false,
       role: local ? checkRoleAccount(local) : false,
-      gibberish: local ? checkGibberish(local, this.options.gibberishThreshold) : false,
+      gibberish: local ? checkGibberish(local, run.threshold) : false,
     };
     let outcome: TOutcome;
     let mxHost: string | null = null;
     let greylistCount = 0;
     let suggestion: string | null = null;
     try {
+      if (run.signal?.aborted) throw abortError(run.signal);
       if (!parsed.ok) {
         outcome = { status: 'invalid', reason: 'invalid_syntax', text: `Invalid syntax: ${parsed.error}.` };
       } else {
-        const listed = this.checkUserList(parsed.address, parsed.domain);
+        const listed = this.checkUserList(parsed.address, parsed.domain, run.allow, run.block);
         if (listed) outcome = listed;
         else {
-          const routing = await resolveMailRouting(this.options.dns, parsed.domain);
+          const routing = await this.resolveRouting(parsed.domain);
           if (routing.kind === 'mx') {
             mxHost = routing.hosts[0]?.exchange ?? null;
             const smtp = await this.probe(run, routing.hosts, parsed.address, parsed.domain, parsed.smtputf8);
@@ -184,6 +287,7 @@ export class VerifierEngine {
         }
       }
     } catch (error) {
+      if (run.signal?.aborted) throw abortError(run.signal);
       outcome = { status: 'unknown', reason: 'smtp_error', text: `Verification failed unexpectedly: ${(error as Error).message}` };
     }
     // A domain that cannot receive mail (no such domain, null MX, no mail server) is no mailbox provider: not a free account.
@@ -223,8 +327,87 @@ export class VerifierEngine {
     };
   }
 
-  private checkUserList(address: string, domain: string): TOutcome | null {
-    const { allow, block } = this.options;
+  /**
+   * Verify a stream of addresses on this engine, yielding each result as soon as it is ready (order not kept;
+   * `email` is the input). The input is read lazily: at most `concurrency` addresses are worked on (up to 4 × that
+   * while some wait for a slot at a busy mail host; waiting for our own slot is never a timeout) and finished results
+   * wait for the consumer before more input is read, so memory stays flat however long the stream is. Several
+   * streams and single calls may share the engine at once; the per-host limits hold for all of them together.
+   * A cancelled `signal` stops reading input and ends the stream once the addresses in flight have stopped
+   * (within one reply timeout); their cancelled verifications are not yielded.
+   */
+  async *verifyMany(addresses: Iterable<string> | AsyncIterable<string>, stream: TStreamOptions = {}): AsyncGenerator<TVerificationResult> {
+    const { concurrency: wanted, ...call } = stream;
+    const concurrency = Math.max(1, wanted ?? 50);
+    const signal = call.signal;
+    const iterator: AsyncIterator<string> | Iterator<string> =
+      Symbol.asyncIterator in addresses ? (addresses as AsyncIterable<string>)[Symbol.asyncIterator]() : (addresses as Iterable<string>)[Symbol.iterator]();
+    const finished: TVerificationResult[] = [];
+    let inFlight = 0;
+    let parked = 0;
+    let exhausted = false;
+    let wake: (() => void) | null = null;
+    const maxInFlight = concurrency * 4;
+    const cancelled = (): boolean => signal?.aborted === true;
+    const hasRoom = (): boolean => !exhausted && !cancelled() && inFlight - parked + finished.length < concurrency && inFlight < maxInFlight;
+    const notify = (): void => {
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    const onParked = (delta: number): void => {
+      parked += delta;
+      if (hasRoom()) notify();
+    };
+    const onAbort = (): void => notify();
+    signal?.addEventListener('abort', onAbort);
+    const pump = async (): Promise<void> => {
+      while (hasRoom()) {
+        const next = await iterator.next();
+        if (next.done) {
+          exhausted = true;
+          break;
+        }
+        inFlight++;
+        this.verifyIn(next.value, call, onParked).then(
+          (result) => {
+            inFlight--;
+            if (!cancelled()) finished.push(result);
+            notify();
+          },
+          () => {
+            inFlight--;
+            notify();
+          },
+        );
+      }
+    };
+    try {
+      await pump();
+      while (inFlight > 0 || finished.length > 0 || hasRoom()) {
+        if (finished.length === 0 && !hasRoom()) await new Promise<void>((resolve) => (wake = resolve));
+        while (finished.length > 0 && !cancelled()) {
+          yield finished.shift() as TVerificationResult;
+          await pump();
+        }
+        if (cancelled()) finished.length = 0;
+        await pump();
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (!exhausted) await iterator.return?.();
+    }
+  }
+
+  private resolveRouting(domain: string): Promise<TMailRouting> {
+    const pending = this.routing.get(domain);
+    if (pending) return pending;
+    const lookup = resolveMailRouting(this.options.dns, domain).finally(() => this.routing.delete(domain));
+    this.routing.set(domain, lookup);
+    return lookup;
+  }
+
+  private checkUserList(address: string, domain: string, allow: Set<string>, block: Set<string>): TOutcome | null {
     const lower = address.toLowerCase();
     if (block.has(lower)) return { status: 'invalid', reason: 'blocked_by_user_list' };
     if (allow.has(lower)) return { status: 'valid', reason: 'allowed_by_user_list' };
@@ -247,7 +430,12 @@ export class VerifierEngine {
     return typeof value === 'boolean' ? value : null;
   }
 
-  /** SMTP stage: attempts with MX failover, greylisting retries on the schedule, new sessions after 452. */
+  /** True once this domain's hosts were seen to deny unknown recipients while accepting real ones (5.4.1 edge blocking). */
+  private async isPerRecipientDenier(domain: string): Promise<boolean> {
+    return (await this.options.cache.get(`smtp:denial:${domain}`)) === 'per_recipient';
+  }
+
+  /** SMTP stage: attempts with MX failover, greylisting retries on the schedule, new sessions after 452 / postscreen. */
   private async probe(
     run: TRun,
     hosts: TMailHost[],
@@ -255,14 +443,16 @@ export class VerifierEngine {
     domain: string,
     smtputf8: boolean,
   ): Promise<{ outcome: TOutcome; greylistCount: number; mxHost: string | null }> {
-    const { clock, sleep, schedule } = this.options;
+    const { clock } = this.options;
+    const { schedule } = run;
     const randomAddress = `${makeRandomLocal()}@${domain}`;
     let greylistCount = 0;
     let scheduleIndex = 0;
     let newSessionRetries = 0;
+    let busyRetries = 0;
     for (;;) {
       const knownCatchAll = await this.getCatchAll(domain);
-      const attempt = await this.attempt(run, hosts, address, knownCatchAll === null ? randomAddress : null, smtputf8);
+      const attempt = await this.attempt(run, hosts, address, domain, knownCatchAll === null ? randomAddress : null, smtputf8);
       const mxHost = attempt.host?.exchange ?? null;
       if (attempt.type === 'failed') return { outcome: { status: 'unknown', reason: attempt.reason, text: attempt.text }, greylistCount, mxHost };
       if (attempt.type === 'answer') {
@@ -275,6 +465,13 @@ export class VerifierEngine {
         newSessionRetries++;
         continue;
       }
+      const busyDelay = BUSY_RETRY_MS[busyRetries];
+      if (why === 'busy' && busyDelay !== undefined && clock.now() + busyDelay <= run.deadline) {
+        // The host turned a new connection away (421: too many connections / busy): come back after a back-off.
+        busyRetries++;
+        await this.wait(run, busyDelay);
+        continue;
+      }
       if (why === 'greylisted') greylistCount++;
       const delay = schedule[scheduleIndex++];
       const reason: TReasonCode = why === 'greylisted' ? 'greylisted' : 'service_unavailable';
@@ -284,30 +481,49 @@ export class VerifierEngine {
         if (attempt.type === 'answer' && attempt.rcpt.kind === 'accepted') return { outcome: { status: 'valid', reason: 'valid_mailbox' }, greylistCount, mxHost };
         return { outcome: { status: 'unknown', reason, text: `${REASON_TEXTS[reason]} Last reply: ${lastText}` }, greylistCount, mxHost };
       }
-      await sleep(delay);
+      await this.wait(run, delay);
     }
   }
 
   /** Final outcome from an answered attempt, or null when it must be retried (temporary replies). */
   private async judge(attempt: Extract<TAttempt, { type: 'answer' }>, domain: string, knownCatchAll: boolean | null): Promise<TOutcome | null> {
-    const { rcpt, probe, replyText } = attempt;
+    const { rcpt, probe, control, replyText } = attempt;
+    const { cache } = this.options;
     const withReply = (reason: TReasonCode): string => `${REASON_TEXTS[reason]} Server reply: ${replyText}`;
     switch (rcpt.kind) {
       case 'rejected':
         return { status: 'invalid', reason: rcpt.reason, text: withReply(rcpt.reason) };
       case 'blocked':
         return { status: 'unknown', reason: 'verifier_blocked', text: withReply('verifier_blocked') };
+      case 'denied': {
+        // Judged against the session: a known-good recipient accepted on the same host means this denial is per
+        // recipient (no such mailbox); the same denial for the known-good one too means the verifier is blocked.
+        const perRecipient = 'A known-good recipient was accepted in the same session, so this rejection is about the recipient.';
+        if (attempt.knownPerRecipient) return { status: 'invalid', reason: 'mailbox_not_found', text: `${withReply('mailbox_not_found')} ${perRecipient}` };
+        if (control?.kind === 'accepted') {
+          await cache.set(`smtp:denial:${domain}`, 'per_recipient', DENIAL_TTL_MS);
+          return { status: 'invalid', reason: 'mailbox_not_found', text: `${withReply('mailbox_not_found')} ${perRecipient}` };
+        }
+        if (control && (control.kind === 'greylisted' || control.kind === 'unavailable' || control.kind === 'too_many_recipients')) return null;
+        return {
+          status: 'unknown',
+          reason: 'verifier_blocked',
+          text: `${withReply('verifier_blocked')} The host gave the same refusal to a recipient that must exist (postmaster), so it refuses the verifier, not the mailbox.`,
+        };
+      }
       case 'error':
         return { status: 'unknown', reason: 'smtp_error', text: withReply('smtp_error') };
       case 'accepted': {
         if (knownCatchAll !== null) return knownCatchAll ? { status: 'catch_all', reason: 'accept_all' } : { status: 'valid', reason: 'valid_mailbox' };
         if (!probe) return { status: 'valid', reason: 'valid_mailbox' };
         if (probe.kind === 'accepted') {
-          await this.options.cache.set(`smtp:catchall:${domain}`, true, CATCH_ALL_TTL_MS);
+          await cache.set(`smtp:catchall:${domain}`, true, CATCH_ALL_TTL_MS);
           return { status: 'catch_all', reason: 'accept_all' };
         }
-        if (probe.kind === 'rejected' || probe.kind === 'blocked' || probe.kind === 'error') {
-          await this.options.cache.set(`smtp:catchall:${domain}`, false, CATCH_ALL_TTL_MS);
+        if (probe.kind === 'rejected' || probe.kind === 'blocked' || probe.kind === 'denied' || probe.kind === 'error') {
+          await cache.set(`smtp:catchall:${domain}`, false, CATCH_ALL_TTL_MS);
+          // a host that accepts this recipient and denies the random one denies per recipient
+          if (probe.kind === 'denied') await cache.set(`smtp:denial:${domain}`, 'per_recipient', DENIAL_TTL_MS);
           return { status: 'valid', reason: 'valid_mailbox' };
         }
         return null; // the probe was deferred: retry to learn whether the domain accepts all
@@ -318,7 +534,8 @@ export class VerifierEngine {
   }
 
   private async openSession(run: TRun, host: TMailHost, address: string): Promise<SmtpSession> {
-    const { timeouts, heloName, dial, smtpPort } = this.options;
+    const { heloName, dial, smtpPort } = this.options;
+    const { timeouts } = run;
     const sink = this.makeSink(run);
     const { session, greeting } = await SmtpSession.open({
       address,
@@ -328,7 +545,7 @@ export class VerifierEngine {
       dial,
       connectMs: timeouts.connectMs,
       replyMs: timeouts.replyMs,
-      deadline: Date.now() + Math.max(1, run.deadline - this.options.clock.now()),
+      deadline: this.realDeadline(run),
       sink,
     });
     try {
@@ -349,21 +566,26 @@ export class VerifierEngine {
     }
   }
 
+  /** The run's deadline on the real (epoch) clock the socket timers use. */
+  private realDeadline(run: TRun): number {
+    return Date.now() + Math.max(1, run.deadline - this.options.clock.now());
+  }
+
   private makeSink(run: TRun): (direction: 'C' | 'S', line: string) => void {
     return (direction, line) => run.transcript.push({ at_ms: Math.max(0, this.options.clock.now() - run.start), direction, line });
   }
 
   /** One pass over the MX hosts in preference order until one gives an answer. */
-  private async attempt(run: TRun, hosts: TMailHost[], address: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
+  private async attempt(run: TRun, hosts: TMailHost[], address: string, domain: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
     let last: TAttempt = { type: 'failed', reason: 'connection_failed', host: hosts[0] ?? null, text: REASON_TEXTS.connection_failed };
     for (const host of hosts) {
       for (const ip of host.addresses.slice(0, 2)) {
         if (this.options.clock.now() >= run.deadline) return { type: 'failed', reason: 'smtp_timeout', host, text: 'The total time allowed for this verification ran out.' };
-        const result = await this.attemptHost(run, host, ip, address, randomAddress, smtputf8);
+        const result = await this.attemptHost(run, host, ip, address, domain, randomAddress, smtputf8);
         // Fail over to the next address / MX host on refused or timed-out connections and on 421-style unavailability.
         const failover =
           (result.type === 'failed' && (result.reason === 'smtp_timeout' || result.reason === 'connection_failed')) ||
-          (result.type === 'retry' && result.why === 'service_unavailable');
+          (result.type === 'retry' && (result.why === 'service_unavailable' || result.why === 'busy'));
         if (!failover) return result;
         last = result;
       }
@@ -371,41 +593,117 @@ export class VerifierEngine {
     return last;
   }
 
-  private async attemptHost(run: TRun, host: TMailHost, ip: string, address: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
+  /** Wait for a slot at the host. The wait is ours, not the host's: the run's deadline moves back by as much. */
+  private async acquireSlot(run: TRun, gate: HostGate, signal: AbortSignal | undefined): Promise<void> {
+    const { clock } = this.options;
+    const before = clock.now();
+    run.onParked?.(+1);
+    try {
+      await gate.acquire(signal);
+    } finally {
+      run.onParked?.(-1);
+      run.deadline += clock.now() - before;
+    }
+  }
+
+  private pendingAt(key: string): TRcptRequest[] {
+    let queue = this.pending.get(key);
+    if (!queue) {
+      queue = [];
+      this.pending.set(key, queue);
+    }
+    return queue;
+  }
+
+  /**
+   * Ask one mail host address about one recipient. The request waits in the host's queue for a session slot;
+   * whoever gets a slot takes the requests waiting behind it too (up to the host's batch size) into one SMTP
+   * transaction, so under load a slow host is asked about many recipients per round trip.
+   */
+  private async attemptHost(run: TRun, host: TMailHost, ip: string, address: string, domain: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
     const key = `${ip}:${this.options.smtpPort}`;
     const gate = this.getGate(key);
-    if (gate.isDown(Date.now())) {
-      return { type: 'failed', reason: gate.downReason, host, text: `${REASON_TEXTS[gate.downReason]} (${host.exchange} failed repeatedly and is paused.)` };
-    }
-    this.setParked(+1);
+    const now = () => this.options.clock.now();
+    const downAnswer = (): TAttempt => ({ type: 'failed', reason: gate.downReason, host, text: `${REASON_TEXTS[gate.downReason]} (${host.exchange} failed repeatedly and is paused.)` });
+    if (gate.isDown(now())) return downAnswer();
+    let settle: (attempt: TAttempt) => void = () => {};
+    const result = new Promise<TAttempt>((resolve) => (settle = resolve));
+    const request: TRcptRequest = { run, host, address, domain, randomAddress, smtputf8, taken: false, stopWaiting: new AbortController(), settle, result };
+    const queue = this.pendingAt(key);
+    queue.push(request);
+    const dequeue = (r: TRcptRequest): void => {
+      const index = queue.indexOf(r);
+      if (index >= 0) queue.splice(index, 1);
+    };
+    const waitSignal = run.signal ? AbortSignal.any([run.signal, request.stopWaiting.signal]) : request.stopWaiting.signal;
     try {
-      await gate.acquire();
-    } finally {
-      this.setParked(-1);
+      await this.acquireSlot(run, gate, waitSignal);
+    } catch (error) {
+      if (request.taken) return result; // answered in another session's transaction
+      dequeue(request);
+      throw error;
     }
-    if (gate.isDown(Date.now())) {
+    if (request.taken) {
       gate.release();
-      return { type: 'failed', reason: gate.downReason, host, text: `${REASON_TEXTS[gate.downReason]} (${host.exchange} failed repeatedly and is paused.)` };
+      return result;
     }
+    dequeue(request);
+    if (gate.isDown(now())) {
+      gate.release();
+      return downAnswer();
+    }
+    const batch = [request];
+    const pickBatch = (session: SmtpSession | null): TRcptRequest[] => {
+      // a host's learned per-session limit leaves room for the batch's random probe
+      const room = Math.min(this.options.maxBatch, gate.maxBatch, session ? gate.maxRecipients - session.recipients - (randomAddress ? 1 : 0) : Number.POSITIVE_INFINITY);
+      for (const other of [...queue]) {
+        if (batch.length >= room) break;
+        if (other.taken || other.smtputf8 !== smtputf8 || other.host.exchange !== host.exchange) continue;
+        other.taken = true;
+        dequeue(other);
+        other.stopWaiting.abort();
+        batch.push(other);
+      }
+      return batch;
+    };
+    try {
+      const answers = await this.serveBatch(run, gate, host, ip, pickBatch);
+      for (const r of batch) r.settle(answers.get(r) ?? { type: 'retry', why: 'new_session', host, replyText: 'no reply in the batch' });
+    } catch (error) {
+      for (const r of batch) if (r !== request) r.settle({ type: 'failed', reason: 'smtp_error', host, text: `Verification failed unexpectedly: ${(error as Error).message}` });
+      throw error;
+    }
+    return result;
+  }
+
+  /** Holds a slot: takes (or opens) a session, runs one transaction for the batch, returns the session to the pool. */
+  private async serveBatch(run: TRun, gate: HostGate, host: TMailHost, ip: string, pickBatch: (session: SmtpSession | null) => TRcptRequest[]): Promise<Map<TRcptRequest, TAttempt>> {
+    const now = () => this.options.clock.now();
+    const all = (batch: TRcptRequest[], attempt: TAttempt) => new Map(batch.map((r) => [r, attempt] as const));
     let session: SmtpSession | null = null;
-    let reused = false;
+    let batch: TRcptRequest[] = [];
     try {
       for (let tries = 0; tries < 2; tries++) {
         session = gate.takeIdle();
-        reused = session !== null;
-        if (session) session.sink = this.makeSink(run);
+        const reused = session !== null;
+        if (session) session.setDeadline(this.realDeadline(run));
         else {
           try {
             session = await this.openSession(run, host, ip);
           } catch (error) {
-            return this.describeOpenFailure(gate, host, error);
+            return all(batch.length > 0 ? batch : pickBatch(null), this.describeOpenFailure(gate, host, error));
           }
         }
+        batch = pickBatch(session);
+        const runs = batch.map((r) => r.run);
+        const sinks = runs.map((r) => this.makeSink(r));
+        session.sink = (direction, line) => sinks.forEach((sink) => sink(direction, line));
         try {
-          const result = await this.transact(session, gate, host, address, randomAddress, smtputf8);
-          if (result.type === 'answer') gate.reward();
-          else if (result.type === 'retry' && (result.why !== 'greylisted' || isLoadDeferral(result.replyText))) gate.penalize();
-          return result;
+          const answers = await this.transactBatch(session, gate, host, batch, reused);
+          const attempts = [...answers.values()];
+          if (attempts.some((a) => a.type === 'retry' && a.why !== 'new_session' && (a.why !== 'greylisted' || isLoadDeferral(a.replyText)))) gate.penalize();
+          else if (attempts.some((a) => a.type === 'answer')) gate.reward();
+          return answers;
         } catch (error) {
           session.close();
           session = null;
@@ -413,19 +711,20 @@ export class VerifierEngine {
           if (reused && error instanceof SmtpFailure && error.kind === 'connection_lost') continue;
           if (error instanceof SmtpFailure) {
             const reason: TReasonCode = error.kind === 'timeout' ? 'smtp_timeout' : 'connection_failed';
-            if (error.kind === 'timeout' && !error.clipped) gate.recordConnectFailure('smtp_timeout', Date.now());
-            return { type: 'failed', reason, host, text: `${REASON_TEXTS[reason]} ${error.message}.` };
+            if (error.kind === 'timeout' && !error.clipped) gate.recordConnectFailure('smtp_timeout', now());
+            return all(batch, { type: 'failed', reason, host, text: `${REASON_TEXTS[reason]} ${error.message}.` });
           }
           throw error;
         }
       }
-      return { type: 'failed', reason: 'connection_failed', host, text: REASON_TEXTS.connection_failed };
+      return all(batch, { type: 'failed', reason: 'connection_failed', host, text: REASON_TEXTS.connection_failed });
     } finally {
       if (session && !session.closed) {
         session.uses++;
         session.sink = undefined;
-        if (session.uses < MAX_SESSION_USES && session.recipients + 2 <= gate.maxRecipients) gate.putIdle(session);
-        else void session.quit();
+        if (session.uses < MAX_SESSION_USES && session.recipients < gate.maxRecipients) gate.putIdle(session);
+        // retired: the slot is held until the host has seen the QUIT, so it never counts one connection too many
+        else await session.quit();
       }
       gate.release();
     }
@@ -438,61 +737,138 @@ export class VerifierEngine {
       if (cls.kind === 'blocked') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
       if (error.reply.code >= 400 && error.reply.code < 500) {
         gate.penalize();
-        return { type: 'retry', why: 'service_unavailable', host, replyText: text };
+        return { type: 'retry', why: 'busy', host, replyText: text };
       }
       return { type: 'failed', reason: 'smtp_error', host, text: `${REASON_TEXTS.smtp_error} Server reply: ${text}` };
     }
     if (error instanceof SmtpFailure) {
       const reason: TReasonCode = error.kind === 'timeout' ? 'smtp_timeout' : 'connection_failed';
-      if (!error.clipped) gate.recordConnectFailure(reason === 'smtp_timeout' ? 'smtp_timeout' : 'connection_failed', Date.now());
+      if (!error.clipped) {
+        gate.recordConnectFailure(reason === 'smtp_timeout' ? 'smtp_timeout' : 'connection_failed', this.options.clock.now());
+        if (error.kind === 'refused') gate.penalize();
+      }
       return { type: 'failed', reason, host, text: `${REASON_TEXTS[reason]} ${error.message}.` };
     }
     throw error;
   }
 
-  /** MAIL FROM, RCPT TO the address (and the random address), RSET. Throws SmtpFailure on transport problems. */
-  private async transact(session: SmtpSession, gate: HostGate, host: TMailHost, address: string, randomAddress: string | null, smtputf8: boolean): Promise<TAttempt> {
-    if (smtputf8 && !session.extensions.has('SMTPUTF8')) {
-      return { type: 'failed', reason: 'smtp_error', host, text: 'The address has a UTF-8 local part but the mail server does not support SMTPUTF8 (RFC 6531).' };
+  /**
+   * One transaction for a batch of recipients of one host: MAIL FROM, then RCPT TO for each address (and one
+   * random address per domain whose catch-all status is not known yet), pipelined when the host offers
+   * PIPELINING; then RCPT TO postmaster (a known-good control) for domains whose address got a per-recipient
+   * denial; then RSET. Each recipient is classified on its own reply. A 452 "too many recipients" lowers the
+   * host's batch size and sends the recipients it refused to a new session. Throws SmtpFailure when the
+   * connection fails before MAIL FROM is answered.
+   */
+  private async transactBatch(session: SmtpSession, gate: HostGate, host: TMailHost, batch: TRcptRequest[], reused: boolean): Promise<Map<TRcptRequest, TAttempt>> {
+    const out = new Map<TRcptRequest, TAttempt>();
+    const live = batch.filter((r) => {
+      if (!r.smtputf8 || session.extensions.has('SMTPUTF8')) return true;
+      out.set(r, { type: 'failed', reason: 'smtp_error', host, text: 'The address has a UTF-8 local part but the mail server does not support SMTPUTF8 (RFC 6531): no compliant sender can deliver to it there, and it cannot be checked.' });
+      return false;
+    });
+    if (live.length === 0) return out;
+    const forAll = (attempt: TAttempt): Map<TRcptRequest, TAttempt> => {
+      for (const r of live) out.set(r, attempt);
+      return out;
+    };
+    const lines = [`MAIL FROM:<${this.options.mailFrom}>${live.some((r) => r.smtputf8) ? ' SMTPUTF8' : ''}`];
+    const slots: Array<{ req: TRcptRequest } | { probe: string }> = [];
+    const probed = new Set<string>();
+    for (const r of live) {
+      lines.push(`RCPT TO:<${r.address}>`);
+      slots.push({ req: r });
+      if (r.randomAddress && !probed.has(r.domain)) {
+        probed.add(r.domain);
+        lines.push(`RCPT TO:<${r.randomAddress}>`);
+        slots.push({ probe: r.domain });
+      }
     }
-    const mail = await session.command(`MAIL FROM:<${this.options.mailFrom}>${smtputf8 ? ' SMTPUTF8' : ''}`);
+    const recipientsBefore = session.recipients;
+    session.recipients += slots.length;
+    const { replies, failure } = await session.pipeline(lines);
+    const mail = replies[0];
+    if (!mail) throw failure ?? new SmtpFailure('protocol', 'no reply to MAIL FROM');
     const mailClass = classifyReply(mail);
     if (mailClass.kind !== 'accepted') {
       session.close();
       const text = mail.lines.join(' ');
-      if (mailClass.kind === 'greylisted') return { type: 'retry', why: 'greylisted', host, replyText: text };
-      if (mailClass.kind === 'unavailable' || mailClass.kind === 'too_many_recipients') return { type: 'retry', why: 'service_unavailable', host, replyText: text };
-      if (mailClass.kind === 'blocked') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
-      return { type: 'failed', reason: 'smtp_error', host, text: `${REASON_TEXTS.smtp_error} Server reply to MAIL FROM: ${text}` };
+      if (mailClass.kind === 'greylisted') return forAll({ type: 'retry', why: 'greylisted', host, replyText: text });
+      if (mailClass.kind === 'unavailable' || mailClass.kind === 'too_many_recipients') return forAll({ type: 'retry', why: 'service_unavailable', host, replyText: text });
+      if (mailClass.kind === 'blocked' || mailClass.kind === 'denied') return forAll({ type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` });
+      return forAll({ type: 'failed', reason: 'smtp_error', host, text: `${REASON_TEXTS.smtp_error} Server reply to MAIL FROM: ${text}` });
     }
-    const rcptReply = await this.sendRcpt(session, address);
-    const rcpt = classifyReply(rcptReply);
-    if (rcpt.kind === 'too_many_recipients') return this.endForNewSession(session, gate, host, rcptReply);
-    if (rcpt.kind === 'unavailable') {
-      session.close();
-      return { type: 'retry', why: 'service_unavailable', host, replyText: rcptReply.lines.join(' ') };
+    const rcptReplies = new Map<TRcptRequest, TSmtpReply>();
+    const probeReplies = new Map<string, TSmtpReply>();
+    let accepted = 0;
+    let tooMany = false;
+    slots.forEach((slot, i) => {
+      const reply = replies[i + 1];
+      if (!reply) return;
+      if (classifyReply(reply).kind === 'too_many_recipients') {
+        if (!tooMany) {
+          // the host takes `accepted` recipients per transaction (and per session, counted from its start)
+          gate.maxBatch = Math.max(1, Math.min(gate.maxBatch, accepted));
+          gate.maxRecipients = Math.max(1, Math.min(gate.maxRecipients, recipientsBefore + accepted));
+        }
+        tooMany = true;
+      } else accepted++;
+      if ('req' in slot) rcptReplies.set(slot.req, reply);
+      else probeReplies.set(slot.probe, reply);
+    });
+    const freshTurnedAway = !reused && [...rcptReplies.values()].some((r) => r.code >= 400 && r.code < 500 && r.enhanced?.startsWith('4.3.'));
+    if (freshTurnedAway || tooMany || failure || [...rcptReplies.values()].some((r) => classifyReply(r).kind === 'unavailable')) session.close();
+    // controls: postmaster for each domain whose address got a per-recipient denial not yet judged for the domain
+    const controlReplies = new Map<string, TSmtpReply>();
+    const knownDeniers = new Set<string>();
+    for (const r of live) if (!knownDeniers.has(r.domain) && (await this.isPerRecipientDenier(r.domain))) knownDeniers.add(r.domain);
+    if (!session.closed) {
+      const domains: string[] = [];
+      for (const r of live) {
+        const reply = rcptReplies.get(r);
+        if (reply && classifyReply(reply).kind === 'denied' && !domains.includes(r.domain) && !knownDeniers.has(r.domain)) domains.push(r.domain);
+      }
+      if (domains.length > 0) {
+        session.recipients += domains.length;
+        const controls = await session.pipeline(domains.map((d) => `RCPT TO:<postmaster@${d}>`));
+        domains.forEach((d, i) => {
+          const reply = controls.replies[i];
+          if (reply) controlReplies.set(d, reply);
+        });
+        if (controls.failure) session.close();
+      }
+      if (!session.closed) {
+        const rset = await session.pipeline(['RSET']);
+        if (rset.replies[0]?.code !== 250) session.close();
+      }
     }
-    let probe: TReplyClass | null = null;
-    if (randomAddress && (rcpt.kind === 'accepted' || rcpt.kind === 'greylisted')) {
-      const probeReply = await this.sendRcpt(session, randomAddress);
-      probe = classifyReply(probeReply);
-      if (probe.kind === 'too_many_recipients') return this.endForNewSession(session, gate, host, probeReply);
+    for (const r of live) {
+      const reply = rcptReplies.get(r);
+      const probeReply = r.randomAddress ? probeReplies.get(r.domain) : undefined;
+      if (!reply) {
+        out.set(r, { type: 'retry', why: 'new_session', host, replyText: failure?.message ?? 'the session ended before this recipient was answered' });
+        continue;
+      }
+      const text = reply.lines.join(' ');
+      const rcpt = classifyReply(reply);
+      const probe = probeReply ? classifyReply(probeReply) : null;
+      if (freshTurnedAway) {
+        // postscreen-style: a new client's first connection is turned away ("service currently unavailable");
+        // the next connection is let through, so retry at once on a new session rather than on the greylist schedule
+        out.set(r, { type: 'retry', why: 'new_session', host, replyText: text });
+      } else if (rcpt.kind === 'too_many_recipients' || (rcpt.kind === 'accepted' && probe?.kind === 'too_many_recipients')) {
+        out.set(r, { type: 'retry', why: 'new_session', host, replyText: text });
+      } else if (rcpt.kind === 'unavailable') {
+        out.set(r, { type: 'retry', why: 'service_unavailable', host, replyText: text });
+      } else if (rcpt.kind === 'greylisted') {
+        out.set(r, { type: 'retry', why: 'greylisted', host, replyText: text });
+      } else {
+        const controlReply = controlReplies.get(r.domain);
+        const control = rcpt.kind === 'denied' && controlReply ? classifyReply(controlReply) : null;
+        out.set(r, { type: 'answer', rcpt, probe: r.randomAddress && rcpt.kind === 'accepted' ? probe : null, control, knownPerRecipient: knownDeniers.has(r.domain), host, replyText: text });
+      }
     }
-    const rset = await session.command('RSET');
-    if (rset.code !== 250) session.close();
-    if (rcpt.kind === 'greylisted') return { type: 'retry', why: 'greylisted', host, replyText: rcptReply.lines.join(' ') };
-    return { type: 'answer', rcpt, probe, host, replyText: rcptReply.lines.join(' ') };
-  }
-
-  private async sendRcpt(session: SmtpSession, recipient: string): Promise<TSmtpReply> {
-    session.recipients++;
-    return session.command(`RCPT TO:<${recipient}>`);
-  }
-
-  private endForNewSession(session: SmtpSession, gate: HostGate, host: TMailHost, reply: TSmtpReply): TAttempt {
-    gate.maxRecipients = Math.max(1, Math.min(gate.maxRecipients, session.recipients - 1));
-    session.close();
-    return { type: 'retry', why: 'new_session', host, replyText: reply.lines.join(' ') };
+    return out;
   }
 }
 

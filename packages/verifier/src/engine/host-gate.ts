@@ -23,6 +23,8 @@ export class HostGate {
   downReason: 'smtp_timeout' | 'connection_failed' | 'service_unavailable' = 'connection_failed';
   /** Recipients per session after which this host answered 452 (learned). */
   maxRecipients = Number.POSITIVE_INFINITY;
+  /** Recipients per transaction after which this host answered 452 (learned). */
+  maxBatch = Number.POSITIVE_INFINITY;
   private readonly waiters: Array<() => void> = [];
   private readonly idle: Array<{ session: SmtpSession; timer: NodeJS.Timeout }> = [];
 
@@ -33,10 +35,40 @@ export class HostGate {
     this.limit = maxLimit;
   }
 
-  async acquire(): Promise<void> {
-    while (this.active >= this.limit) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  /** Sessions being closed (QUIT sent, not yet answered): the host still counts them, so they hold a slot. */
+  closing = 0;
+
+  /** Wait for a slot (a cancelled signal stops waiting and throws its reason), then the back-off delay if any. */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    while (this.active + this.closing >= this.limit) {
+      if (signal?.aborted) throw signal.reason;
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = (): void => {
+          const index = this.waiters.indexOf(wake);
+          if (index >= 0) this.waiters.splice(index, 1);
+          resolve();
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.waiters.push(wake);
+      });
+    }
+    if (signal?.aborted) {
+      this.wakeOne();
+      throw signal.reason;
+    }
     this.active++;
-    if (this.delayMs > 0) await this.sleep(this.delayMs);
+    if (this.delayMs > 0) {
+      try {
+        await this.sleep(this.delayMs);
+      } catch (error) {
+        this.release();
+        throw error;
+      }
+    }
   }
 
   release(): void {
@@ -45,7 +77,7 @@ export class HostGate {
   }
 
   private wakeOne(): void {
-    while (this.waiters.length > 0 && this.active < this.limit) {
+    while (this.waiters.length > 0 && this.active + this.closing < this.limit) {
       const next = this.waiters.shift();
       if (!next) break;
       next();
@@ -54,6 +86,7 @@ export class HostGate {
     }
   }
 
+  /** Back off: on 421/451/452-style load deferrals and refused connections. */
   penalize(): void {
     this.successes = 0;
     this.limit = Math.max(1, Math.floor(this.limit / 2));
@@ -98,7 +131,11 @@ export class HostGate {
       timer: setTimeout(() => {
         const index = this.idle.indexOf(entry);
         if (index >= 0) this.idle.splice(index, 1);
-        void session.quit();
+        this.closing++;
+        void session.quit().finally(() => {
+          this.closing--;
+          this.wakeOne();
+        });
       }, IDLE_CLOSE_MS),
     };
     entry.timer.unref?.();

@@ -22,15 +22,17 @@ beforeAll(async () => {
     heloName: 'verifier.verilead.test',
     mailFrom: 'probe@verifier.verilead.test',
     greylistSchedule: [world.greylistDelayMs + 150, world.greylistDelayMs + 150],
-    timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 600, totalMs: 15_000 },
+    // slowpoke.test answers every command after 700 ms: within the reply timeout, so it gets its true verdict
+    timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 1_000, totalMs: 15_000 },
   };
 });
 afterAll(async () => {
   await world?.stop();
 });
 
+/** Every example but 5-minute greylisting's, which engine-realistic.test.ts checks on a fake clock. */
 function listExamples(): string[] {
-  return Object.values(world.examples).flat();
+  return Object.entries(world.examples).flatMap(([scenario, emails]) => (scenario === 'greylist5' ? [] : emails));
 }
 
 function expectTruth(result: TVerificationResult): void {
@@ -46,7 +48,19 @@ describe('every scenario of the mail world', () => {
   });
 
   it('verifyEmail gives the exact status and reason for every example address', async () => {
-    for (const email of listExamples()) expectTruth(await verifyEmail(email, options));
+    // each address alone on a fresh engine; four at a time so the 700 ms host's examples do not add up
+    const emails = listExamples();
+    const results = new Map<string, TVerificationResult>();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < emails.length) {
+          const email = emails[next++] as string;
+          results.set(email, await verifyEmail(email, options));
+        }
+      }),
+    );
+    for (const email of emails) expectTruth(results.get(email) as TVerificationResult);
   });
 
   it('never calls a policy block, greylisting, a timeout or a refused connection invalid', async () => {
@@ -86,7 +100,8 @@ describe('SMTP behaviours in detail', () => {
     const result = await verifyEmail('postmaster@greylist.test', options);
     expect(result).toMatchObject({ status: 'valid', reason: { code: 'valid_mailbox' }, greylist_count: 1 });
     const rcpt = result.transcript.findIndex((t) => t.line === 'RCPT TO:<postmaster@greylist.test>');
-    expect(result.transcript[rcpt + 1]?.line).toMatch(/^451 4\.7\.1/);
+    // replies follow their commands in order (pipelined: after the whole batch)
+    expect(result.transcript.slice(rcpt + 1).some((t) => t.direction === 'S' && /^451 4\.7\.1/.test(t.line))).toBe(true);
     expect(result.transcript.filter((t) => t.line === 'RCPT TO:<postmaster@greylist.test>')).toHaveLength(2);
   });
 

@@ -54,8 +54,16 @@ describe('classifyReply', () => {
     expect(classifyReply(reply(line))).toEqual(expected);
   });
 
-  it('never turns a 5.7.x policy rejection into a mailbox rejection, whatever the text says', () => {
-    expect(classifyReply(reply('550 5.7.1 User unknown'))).toEqual({ kind: 'blocked' });
+  it('never turns a 5.7.x policy rejection into a mailbox rejection by itself: worded per recipient, it is left to the session', () => {
+    expect(classifyReply(reply('550 5.7.1 User unknown'))).toEqual({ kind: 'denied' });
+    expect(classifyReply(reply('550 5.7.1 Client host [1.2.3.4] blocked: User unknown'))).toEqual({ kind: 'blocked' });
+  });
+
+  it('5.4.1 "Access denied" (Microsoft 365 edge blocking) and per-recipient 5.7.x texts are denials judged against the session', () => {
+    expect(classifyReply(reply('550 5.4.1 Recipient address rejected: Access denied. For more information see https://aka.ms/EXOSmtpErrors [BN8NAM11FT066.eop-nam11.prod.protection.outlook.com]'))).toEqual({ kind: 'denied' });
+    expect(classifyReply(reply('550 5.7.1 <x@y.test>: Recipient address rejected: Access denied'))).toEqual({ kind: 'denied' });
+    expect(classifyReply(reply('550 5.7.1 No such user here'))).toEqual({ kind: 'denied' });
+    expect(getUnknownReason('denied')).toBe('verifier_blocked');
   });
 });
 

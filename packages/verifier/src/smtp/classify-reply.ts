@@ -14,6 +14,11 @@ export type TSmtpReply = {
  * - accepted: 2xx;
  * - rejected: the mailbox does not take mail (invalid, with the reason);
  * - blocked: a policy / reputation rejection of the verifier itself (unknown: verifier_blocked, never invalid);
+ * - denied: a permanent rejection worded per recipient but coded as policy (Microsoft 365's edge blocking
+ *   `550 5.4.1 Recipient address rejected: Access denied`, `5.7.1 … Recipient address rejected`, `5.7.1 User
+ *   unknown`): either the recipient does not exist or the verifier is blocked. The engine judges it against the
+ *   session: the same reply to a known-good recipient (postmaster) means a block, an acceptance means the
+ *   recipient does not exist;
  * - greylisted: temporary failure worth retrying on the greylisting schedule;
  * - too_many_recipients: 452 / x.5.3, retry this recipient on a new session;
  * - unavailable: 421 and other temporary failures of the service (fail over / back off);
@@ -23,6 +28,7 @@ export type TReplyClass =
   | { kind: 'accepted' }
   | { kind: 'rejected'; reason: 'mailbox_not_found' | 'mailbox_disabled' | 'mailbox_full' }
   | { kind: 'blocked' }
+  | { kind: 'denied' }
   | { kind: 'greylisted' }
   | { kind: 'too_many_recipients' }
   | { kind: 'unavailable' }
@@ -30,6 +36,10 @@ export type TReplyClass =
 
 const POLICY_WORDS = /\b(block(ed|list)?|blacklist(ed)?|spam(haus)?|policy|reputation|rbl|dnsbl|denied|refused|banned|abuse|not allowed to send|client host|your ip|relay)/i;
 const UNKNOWN_USER_WORDS = /(user unknown|unknown user|no such (user|mailbox|recipient)|does not exist|doesn't exist|not exist|mailbox (unavailable|not found)|recipient (unknown|not found|rejected|address rejected)|invalid (recipient|mailbox|address)|address rejected|unrouteable|not found|no mailbox)/i;
+/** Words that put the refusal on the client (its IP, name or reputation) rather than on the recipient. */
+const CLIENT_BLOCK_WORDS = /\b(client host|blocked using|spamhaus|blacklist(ed)?|blocklist(ed)?|reputation|rbl|dnsbl|your ip|banned|relay|sender|helo|reverse dns|ptr)/i;
+/** A rejection worded per recipient (an unknown user, or access to this recipient denied). */
+const PER_RECIPIENT_WORDS = /(recipient address rejected|access denied|user unknown|unknown user|no such (user|mailbox|recipient)|does not exist|recipient not found|mailbox unavailable)/i;
 const DISABLED_WORDS = /(disabled|deactivated|inactive|suspended|no longer active|account (is )?locked)/i;
 const FULL_WORDS = /(mailbox (is )?full|over quota|quota exceeded|exceeded storage|insufficient storage)/i;
 
@@ -89,6 +99,7 @@ function classifyBasic(reply: TSmtpReply): TReplyClass {
  */
 export function classifyReply(reply: TSmtpReply): TReplyClass {
   if (reply.code === 421) return { kind: 'unavailable' };
+  if (isPerRecipientDenial(reply)) return { kind: 'denied' };
   const enhanced = reply.enhanced;
   if (enhanced && enhanced[0] === String(reply.code)[0]) {
     const byEnhanced = classifyEnhanced(enhanced);
@@ -97,10 +108,21 @@ export function classifyReply(reply: TSmtpReply): TReplyClass {
   return classifyBasic(reply);
 }
 
+/**
+ * 5.4.1 (Microsoft 365 directory-based edge blocking) and 5.7.x replies worded per recipient, with nothing that
+ * blames the client: they may mean "no such recipient" or "you are blocked", which only the session can tell.
+ */
+function isPerRecipientDenial(reply: TSmtpReply): boolean {
+  if (reply.code < 500 || reply.code > 599 || !reply.enhanced) return false;
+  if (reply.enhanced !== '5.4.1' && !reply.enhanced.startsWith('5.7.')) return false;
+  return PER_RECIPIENT_WORDS.test(reply.text) && !CLIENT_BLOCK_WORDS.test(reply.text);
+}
+
 /** Reason code of an unknown verdict for a non-final class. */
 export function getUnknownReason(kind: TReplyClass['kind']): TReasonCode {
   switch (kind) {
     case 'blocked':
+    case 'denied':
       return 'verifier_blocked';
     case 'greylisted':
       return 'greylisted';

@@ -31,7 +31,7 @@ export type TSessionOptions = {
   dial: TDial;
   connectMs: number;
   replyMs: number;
-  /** Reply timeouts never run past this epoch-ms deadline. */
+  /** Reply timeouts never run past this epoch-ms deadline (set again by each verification that uses the session). */
   deadline: number;
   sink?: TTranscriptSink;
 };
@@ -64,6 +64,11 @@ export class SmtpSession {
     this.socket = socket;
     this.sink = options.sink;
     this.attach(socket);
+  }
+
+  /** The verification now using the session: its deadline (epoch ms) clips reply timeouts. */
+  setDeadline(deadline: number): void {
+    this.options.deadline = deadline;
   }
 
   get closed(): boolean {
@@ -171,6 +176,29 @@ export class SmtpSession {
     this.sink?.('C', line);
     this.socket.write(`${line}\r\n`);
     return this.readReply();
+  }
+
+  /**
+   * Send several commands in one write and read their replies in order (RFC 2920 PIPELINING; only when the server
+   * offers it). Without PIPELINING, one command at a time. Stops at the first transport failure, returned beside
+   * the replies read before it.
+   */
+  async pipeline(lines: string[]): Promise<{ replies: TSmtpReply[]; failure: SmtpFailure | null }> {
+    const replies: TSmtpReply[] = [];
+    try {
+      if (!this.extensions.has('PIPELINING')) {
+        for (const line of lines) replies.push(await this.command(line));
+        return { replies, failure: null };
+      }
+      if (this.failure) throw this.failure;
+      for (const line of lines) this.sink?.('C', line);
+      this.socket.write(lines.map((line) => `${line}\r\n`).join(''));
+      for (let i = 0; i < lines.length; i++) replies.push(await this.readReply());
+      return { replies, failure: null };
+    } catch (error) {
+      if (error instanceof SmtpFailure) return { replies, failure: error };
+      throw error;
+    }
   }
 
   /** Connect, read the greeting and greet back (EHLO, or HELO when EHLO is refused); STARTTLS when offered. */

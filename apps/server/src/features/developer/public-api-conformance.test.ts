@@ -341,7 +341,8 @@ describe('every reference operation (email finder)', () => {
 
   it('instant: a slow search answers 524 with a queue id; queue_status answers it, and its errors', async () => {
     const api = client(appToken);
-    const slow = await api.POST('/email_finder/instant', { body: { name: 'Dave Slow', domain: 'tarpit.test', timeout: 1_000 } });
+    // slowpoke.test answers every command after 700 ms (tarpit.test, once its sessions time out, is paused for the whole process)
+    const slow = await api.POST('/email_finder/instant', { body: { name: 'Dave Slow', domain: 'slowpoke.test', timeout: 1_000 } });
     expect(slow.response.status).toBe(524);
     expectConforms('/email_finder/instant', 'post', 524, slow.error);
     const info = (slow.error as unknown as { error: { additional_info: { resource_name: string; queue_id: string } } }).error.additional_info;
@@ -378,7 +379,7 @@ describe('every reference operation (email finder)', () => {
     const api = client(appToken);
     const person = strictPeople()[1]!;
     // queue=false with a generous timeout: the search finishes in the request; its id is then readable through queue_status.
-    const slow = await api.POST('/email_finder/instant', { body: { name: 'Dave Slow', domain: 'tarpit.test', timeout: 1_000, queue: false } });
+    const slow = await api.POST('/email_finder/instant', { body: { name: 'Dave Slow', domain: 'slowpoke.test', timeout: 1_000, queue: false } });
     expect(slow.response.status).toBe(524);
     expect((slow.error as unknown as { error: { additional_info: Record<string, unknown> } }).error.additional_info.queue_id).toBeUndefined();
     const ok = await api.POST('/email_finder/instant', { body: { name: `${person.first_name} ${person.last_name}`, domain: person.domain } });

@@ -28,7 +28,6 @@ import {
   type ZFinderListsRequest,
   type ZInstantFindRequest,
 } from '@verilead/contracts';
-import { VerifierEngine } from '@verilead/verifier';
 import type { z } from 'zod';
 import type { TConfig } from '../../config';
 import { checkFileHead, detectFileType, FileParseError, readRows } from '../../platform/bulk/file-parsing';
@@ -170,15 +169,15 @@ async function runInstantSearch(database: TDatabase, verifier: TVerifier, id: st
   const ctx = { userId: row.userId, orgId: row.orgId };
   try {
     const [prefs, vprefs, counts] = await Promise.all([getFinderPrefs(database.db, ctx), getVerifierPreferences(database.db, ctx), selectDomainPatterns(database.db, input.domain)]);
-    // One engine per search: every candidate goes through the same SMTP session to the domain's mail host.
-    const engine = new VerifierEngine({ ...verifier.options, mode: vprefs.mode });
+    // The process's one engine: candidates share its warm sessions to the domain's mail host and its per-host limits.
+    const { engine } = verifier;
     const outcome = await searchEmail(input.name, input.domain, {
-      verify: (email) => engine.verify(email),
+      verify: (email) => engine.verify(email, { mode: vprefs.mode }),
       includeRoleEmail: prefs.includeRoleEmail,
       strictDomainCheck: prefs.strictDomainCheck,
       domainCounts: counts,
       companyName: input.companyName,
-    }).finally(() => engine.close());
+    });
     const result = toStoredResult(outcome);
     const found = result.status === 'found';
     return await database.transaction(async (tx) => {
@@ -646,8 +645,8 @@ export async function runFindEmailsJob(
     }
     return stop ? undefined : queue.shift();
   };
-  // One engine for the whole job: SMTP sessions are reused per mail host, DNS and catch-all answers cached, hosts throttled.
-  const engine = new VerifierEngine({ ...verifier.options, mode: vprefs.mode });
+  // The process's one engine: SMTP sessions reused per mail host, DNS and catch-all answers cached, hosts throttled for the whole process.
+  const { engine } = verifier;
   let buffer: TPendingResult[] = [];
   let storing: Promise<void> = Promise.resolve();
   let storeError: unknown = null;
@@ -676,7 +675,7 @@ export async function runFindEmailsJob(
   const worker = async () => {
     for (let row = await nextRow(); row; row = await nextRow()) {
       const outcome = await searchEmail({ first: row.firstName, middle: row.middleName, last: row.lastName }, row.domain, {
-        verify: (email) => engine.verify(email),
+        verify: (email) => engine.verify(email, { mode: vprefs.mode }),
         includeRoleEmail: prefs.includeRoleEmail,
         strictDomainCheck: prefs.strictDomainCheck,
         domainCounts: await book.get(row.domain),
@@ -687,12 +686,8 @@ export async function runFindEmailsJob(
     }
   };
   if (!(await isStopped())) {
-    try {
-      await Promise.all(Array.from({ length: concurrency }, worker));
-      await flush(true);
-    } finally {
-      await engine.close();
-    }
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    await flush(true);
   }
   await storing;
   if (storeError) throw storeError;

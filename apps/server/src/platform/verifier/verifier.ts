@@ -1,5 +1,7 @@
-import { MemoryCache, verifyEmail, verifyMany, type TVerificationResult, type TVerifyOptions } from '@verilead/verifier';
+import { Redis } from 'ioredis';
+import { MemoryCache, VerifierEngine, type TVerificationResult, type TVerifierCache, type TVerifyOptions } from '@verilead/verifier';
 import type { TConfig } from '../../config';
+import { RedisVerifierCache } from './redis-cache';
 
 /** Per-call choices that come from the user's settings. */
 export type TVerifyPreferences = Pick<TVerifyOptions, 'mode' | 'gibberishThreshold' | 'wbList'>;
@@ -7,8 +9,15 @@ export type TVerifyPreferences = Pick<TVerifyOptions, 'mode' | 'gibberishThresho
 export type TVerifier = {
   /** Engine options built from config (DNS servers, HELO name, MAIL FROM, SMTP port, shared cache). */
   options: TVerifyOptions;
-  verify(address: string, prefs?: TVerifyPreferences): Promise<TVerificationResult>;
-  verifyMany(addresses: Iterable<string> | AsyncIterable<string>, prefs?: TVerifyPreferences & { concurrency?: number }): AsyncGenerator<TVerificationResult>;
+  /** The process's one engine: every instant check, bulk job and finder search goes through it. */
+  engine: VerifierEngine;
+  verify(address: string, prefs?: TVerifyPreferences & { signal?: AbortSignal }): Promise<TVerificationResult>;
+  verifyMany(
+    addresses: Iterable<string> | AsyncIterable<string>,
+    prefs?: TVerifyPreferences & { concurrency?: number; signal?: AbortSignal },
+  ): AsyncGenerator<TVerificationResult>;
+  /** Close the engine's idle SMTP sessions and the Redis connection of its cache, if any. */
+  close(): Promise<void>;
 };
 
 /** Engine options from configuration: DNS_SERVERS, VERIFIER_HELO_NAME, VERIFIER_MAIL_FROM, VERIFIER_SMTP_PORT and timeouts. */
@@ -28,16 +37,36 @@ export function buildVerifierOptions(config: TConfig): TVerifyOptions {
 
 const verifiers = new WeakMap<TConfig, TVerifier>();
 
-/** The process's verifier for this configuration (one DNS and catch-all cache shared by every call). */
+/**
+ * The process's verifier for this configuration (the composition root builds it once): one engine, so the
+ * per-mail-host session limits and back-off, the warm SMTP sessions and the DNS and catch-all caches hold for the
+ * whole process; the user's mode, gibberish threshold and allow/block list go with each call.
+ */
 export function getVerifier(config: TConfig): TVerifier {
   const existing = verifiers.get(config);
   if (existing) return existing;
-  const options: TVerifyOptions = { ...buildVerifierOptions(config), cache: new MemoryCache(50_000) };
+  // DNS answers and catch-all verdicts: shared by every process through Redis when REDIS_URL is set
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: true }) : null;
+  redis?.on('error', () => undefined); // a Redis outage only costs cache hits (see RedisVerifierCache)
+  const cache: TVerifierCache = redis ? new RedisVerifierCache(redis, config.dnsServers.join(',') || 'system') : new MemoryCache(50_000);
+  const options: TVerifyOptions = { ...buildVerifierOptions(config), cache };
+  const engine = new VerifierEngine(options);
   const verifier: TVerifier = {
     options,
-    verify: (address, prefs = {}) => verifyEmail(address, { ...options, ...prefs }),
-    verifyMany: (addresses, prefs = {}) => verifyMany(addresses, { ...options, ...prefs }),
+    engine,
+    verify: (address, prefs = {}) => engine.verify(address, prefs),
+    verifyMany: (addresses, prefs = {}) => engine.verifyMany(addresses, prefs),
+    close: async () => {
+      verifiers.delete(config);
+      await engine.close();
+      redis?.disconnect();
+    },
   };
   verifiers.set(config, verifier);
   return verifier;
+}
+
+/** Close the process verifier of this configuration, if one was built (on shutdown). */
+export async function closeVerifier(config: TConfig): Promise<void> {
+  await verifiers.get(config)?.close();
 }

@@ -1,0 +1,85 @@
+import { Socket } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMailWorld, type TMailWorld } from '@verilead/mailworld';
+import { VerifierEngine } from '@verilead/verifier';
+import { RedisVerifierCache } from './redis-cache';
+
+function isReachable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = new Socket();
+    s.setTimeout(500);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.connect(port, host);
+  });
+}
+
+const redisUp = await isReachable('127.0.0.1', 6379);
+
+describe.skipIf(!redisUp)('the verifier cache in Redis (shared across processes)', () => {
+  let world: TMailWorld;
+  const clients: Redis[] = [];
+  const connect = () => {
+    const client = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+    clients.push(client);
+    return client;
+  };
+  beforeAll(async () => {
+    world = await startMailWorld();
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await world?.stop();
+  });
+
+  it('a value set by one process is read by another, with its time to live', async () => {
+    const a = new RedisVerifierCache(connect());
+    const b = new RedisVerifierCache(connect());
+    const key = `test:${Date.now()}:${Math.random()}`;
+    await a.set(key, { kind: 'mx', hosts: [] }, 5_000);
+    expect(await b.get(key)).toEqual({ kind: 'mx', hosts: [] });
+    expect(await b.get(`${key}:missing`)).toBeUndefined();
+  });
+
+  it('a catch-all learned by one engine is known to an engine of another process: no second random probe', async () => {
+    const options = {
+      dnsServers: world.dnsServers,
+      smtpPort: world.smtpPort,
+      heloName: 'verifier.verilead.test',
+      mailFrom: 'probe@verifier.verilead.test',
+      timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 1_000, totalMs: 10_000 },
+    };
+    // namespaced by the world's DNS server, as the server does: another run's world never reads these answers
+    const namespace = world.dnsServers.join(',');
+    const first = new VerifierEngine({ ...options, cache: new RedisVerifierCache(connect(), namespace) });
+    const second = new VerifierEngine({ ...options, cache: new RedisVerifierCache(connect(), namespace) });
+    try {
+      const learnt = await first.verify('anyone@acceptall.test');
+      expect(learnt.status).toBe('catch_all');
+      expect(learnt.transcript.filter((l) => l.line.startsWith('RCPT TO:'))).toHaveLength(2);
+      const known = await second.verify('someone.else@acceptall.test');
+      expect(known.status).toBe('catch_all');
+      expect(known.transcript.filter((l) => l.line.startsWith('RCPT TO:'))).toHaveLength(1);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('a Redis outage only costs cache hits', async () => {
+    const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+    down.on('error', () => undefined);
+    const cache = new RedisVerifierCache(down);
+    await cache.set('k', 1, 1_000);
+    expect(await cache.get('k')).toBe(1); // from the process's own memory
+    expect(await cache.get('other')).toBeUndefined();
+    down.disconnect();
+  });
+});

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRealisticCorpus, startMailWorld, type TCorpusEntry, type TMailWorld } from '@verilead/mailworld';
+import { VerifierEngine } from '../engine/engine';
+import type { TVerificationResult, TVerifyOptions } from '../types';
+
+// The realistic world (greeting delays, latency, postscreen, a busy host, Microsoft 365 both ways, a 700 ms host,
+// 5-minute greylisting, UTF-8 without SMTPUTF8) on a fake clock: the engine's waits (greylist schedule, back-off)
+// go through the injected sleep, which moves the shared clock on instead of waiting, so five minutes of
+// greylisting cost nothing. Size: CORPUS_SIZE (default 10,000: about 30 s on the 2-core machine).
+const SIZE = Number(process.env.CORPUS_SIZE ?? 10_000);
+
+let world: TMailWorld;
+let corpus: TCorpusEntry[];
+let skewMs = 0;
+const clock = { now: () => Date.now() + skewMs };
+/** Waits jump the fake clock to their end (never backwards), then yield to the event loop. */
+const sleep = async (ms: number): Promise<void> => {
+  const target = clock.now() + ms;
+  skewMs = Math.max(skewMs, target - Date.now());
+  await new Promise((resolve) => setImmediate(resolve));
+};
+let options: TVerifyOptions;
+
+beforeAll(async () => {
+  corpus = makeRealisticCorpus(SIZE, 13);
+  world = await startMailWorld({
+    preset: 'realistic',
+    corpus,
+    commandLatencyMs: [5, 20],
+    greylistDelayMs: 30_000,
+    postscreenPauseMs: 1_000,
+    tarpitDelayMs: 4_000,
+    now: clock.now,
+  });
+  options = {
+    dnsServers: world.dnsServers,
+    smtpPort: world.smtpPort,
+    heloName: 'verifier.verilead.test',
+    mailFrom: 'probe@verifier.verilead.test',
+    mode: 'highest_accuracy', // greylist retries at 1, 4 and 11 minutes (fake clock)
+    // every chain's greylist wait moves the one shared fake clock on, so a verification's virtual age grows with the
+    // others' waits: no total limit here (real time never jumps; the 15-minute default holds there)
+    timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_500, totalMs: 86_400_000 },
+    clock,
+    sleep,
+  };
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+const verdict = (r: TVerificationResult) => `${r.status}/${r.reason.code}`;
+const truthOf = (email: string) => {
+  const t = world.truth.get(email.toLowerCase());
+  return t ? `${t.status}/${t.reason}` : '?';
+};
+
+describe('per-recipient rejections judged against the session (Microsoft 365 5.4.1)', () => {
+  it('a 5.4.1 "Access denied" that postmaster does not get is a missing mailbox; one that postmaster gets too is a block', async () => {
+    const engine = new VerifierEngine(options);
+    try {
+      const real = await engine.verify('jane.doe@fabrikam.test');
+      const missing = await engine.verify('no.such.person@fabrikam.test');
+      const blocked = await engine.verify('ceo@northwind.test');
+      expect(verdict(real)).toBe('valid/valid_mailbox');
+      expect(verdict(missing)).toBe('invalid/mailbox_not_found');
+      expect(missing.reason.text).toMatch(/5\.4\.1 .*known-good recipient was accepted/);
+      expect(verdict(blocked)).toBe('unknown/verifier_blocked');
+      expect(blocked.reason.text).toMatch(/postmaster/);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a fresh engine that first meets an unknown recipient judges it the same way', async () => {
+    const engine = new VerifierEngine(options);
+    try {
+      const missing = await engine.verify('someone.else@fabrikam.test');
+      expect(verdict(missing)).toBe('invalid/mailbox_not_found');
+      // the control recipient is in the transcript, on the same session as the address
+      expect(missing.transcript.some((l) => l.line === 'RCPT TO:<postmaster@fabrikam.test>')).toBe(true);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('one shared engine under load', () => {
+  it('streams the realistic corpus at concurrency 500 with the verdicts of one address at a time, and never gives the busy host a 4th connection', async () => {
+    const engine = new VerifierEngine(options);
+    const streamed = new Map<string, string>();
+    try {
+      for await (const result of engine.verifyMany(corpus.map((e) => e.email), { concurrency: 500 })) streamed.set(result.email, verdict(result));
+    } finally {
+      await engine.close();
+    }
+    expect(streamed.size).toBe(corpus.length);
+    const wrong = corpus.filter((e) => streamed.get(e.email) !== truthOf(e.email)).map((e) => `${e.email}: ${streamed.get(e.email)} (truth ${truthOf(e.email)})`);
+    expect(wrong).toEqual([]);
+    const busy = world.hostStats('mx.busy.test');
+    expect(busy.connections).toBeGreaterThan(0);
+    expect(busy.refusedTooMany).toBe(0);
+    expect(busy.peakConcurrentPerClient).toBeLessThanOrEqual(3);
+
+    // One at a time: each address alone on an engine of its own (a sample of every scenario; 8 lanes, no shared state).
+    const byScenario = new Map<string, TCorpusEntry[]>();
+    for (const entry of corpus) byScenario.set(entry.tags[0] ?? '?', [...(byScenario.get(entry.tags[0] ?? '?') ?? []), entry]);
+    const sample = [...byScenario.values()].flatMap((entries) => entries.slice(0, 3));
+    const alone = new Map<string, string>();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < sample.length) {
+          const entry = sample[next++] as TCorpusEntry;
+          const single = new VerifierEngine(options);
+          try {
+            alone.set(entry.email, verdict(await single.verify(entry.email)));
+          } finally {
+            await single.close();
+          }
+        }
+      }),
+    );
+    for (const entry of sample) expect(`${entry.email} ${alone.get(entry.email)}`).toBe(`${entry.email} ${streamed.get(entry.email)}`);
+  }, 120_000);
+
+  it('an engine allowed more sessions than the host takes backs off on the 421 greeting and still gets every verdict', async () => {
+    const engine = new VerifierEngine({ ...options, perHostConcurrency: 6 });
+    const emails = corpus.filter((e) => e.email.endsWith('@busy.test')).map((e) => e.email).slice(0, 40);
+    const before = world.hostStats('mx.busy.test').refusedTooMany;
+    try {
+      const results = [];
+      for await (const result of engine.verifyMany(emails, { concurrency: 40 })) results.push(result);
+      for (const result of results) expect(`${result.email} ${verdict(result)}`).toBe(`${result.email} ${truthOf(result.email)}`);
+      expect(world.hostStats('mx.busy.test').refusedTooMany).toBeGreaterThan(before);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('cancellation', () => {
+  it('an aborted stream ends within one reply timeout, even with addresses waiting minutes for a greylist retry', async () => {
+    // real sleep here: without cancellation the greylisted addresses would wait 10 minutes
+    const engine = new VerifierEngine({ ...options, clock: undefined, sleep: undefined, greylistSchedule: [600_000], timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 1_500 } });
+    const controller = new AbortController();
+    const emails = [...Array.from({ length: 10 }, (_, i) => `waiting${i}@greylist.test`), 'erin@timeout.test', 'alice@strict.test'];
+    const got: string[] = [];
+    try {
+      for await (const result of engine.verifyMany(emails, { concurrency: 20, signal: controller.signal })) {
+        got.push(result.email);
+        if (result.email === 'alice@strict.test') setTimeout(() => controller.abort(), 200);
+      }
+    } finally {
+      await engine.close();
+    }
+    expect(controller.signal.aborted).toBe(true);
+    expect(got).toEqual(['alice@strict.test']);
+  }, 10_000);
+});

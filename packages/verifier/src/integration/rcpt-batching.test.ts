@@ -1,0 +1,68 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMailWorld, type TMailWorld } from '@verilead/mailworld';
+import { VerifierEngine } from '../engine/engine';
+import type { TDial, TVerifyOptions } from '../types';
+
+// slowpoke.test waits 700 ms before every reply (greeting included), in every preset.
+const EMAILS = ['sam@slowpoke.test', 'nobody.one@slowpoke.test', 'nobody.two@slowpoke.test', 'postmaster@slowpoke.test', 'nobody.three@slowpoke.test'];
+
+let worlds: TMailWorld[] = [];
+beforeAll(async () => {
+  worlds = await Promise.all([startMailWorld(), startMailWorld()]);
+});
+afterAll(async () => {
+  await Promise.all(worlds.map((w) => w.stop()));
+});
+
+/** A dial that counts the client's writes: each is one flight of commands, i.e. one round trip. */
+function countingDial(): { dial: TDial; writes: () => number } {
+  let writes = 0;
+  const dial: TDial = ({ host, port }) => {
+    const socket = net.connect({ host, port });
+    const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+    (socket as unknown as { write: (...args: unknown[]) => boolean }).write = (...args: unknown[]) => {
+      writes++;
+      return write(...args);
+    };
+    return socket;
+  };
+  return { dial, writes: () => writes };
+}
+
+async function run(world: TMailWorld, maxRecipientsPerTransaction: number) {
+  const counter = countingDial();
+  const options: TVerifyOptions = {
+    dnsServers: world.dnsServers,
+    smtpPort: world.smtpPort,
+    heloName: 'verifier.verilead.test',
+    mailFrom: 'probe@verifier.verilead.test',
+    mode: 'fastest_turnaround',
+    timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 3_000, totalMs: 60_000 },
+    perHostConcurrency: 1,
+    maxRecipientsPerTransaction,
+    dial: counter.dial,
+  };
+  const engine = new VerifierEngine(options);
+  const verdicts = new Map<string, string>();
+  try {
+    for await (const r of engine.verifyMany(EMAILS, { concurrency: 10 })) verdicts.set(r.email, `${r.status}/${r.reason.code}`);
+  } finally {
+    await engine.close();
+  }
+  const stats = { verdicts, writes: counter.writes(), commands: world.hostStats('mx.slowpoke.test').commands };
+  console.log(`slowpoke.test, ${maxRecipientsPerTransaction} recipient(s) per transaction: ${stats.commands} commands, ${stats.writes} round trips`);
+  return stats;
+}
+
+describe('several RCPT TO per transaction', () => {
+  it('on a 700 ms-per-reply host, asks the waiting recipients together: far fewer commands and round trips, the same verdicts', async () => {
+    const [alone, batched] = await Promise.all([run(worlds[0] as TMailWorld, 1), run(worlds[1] as TMailWorld, 20)]);
+    for (const email of EMAILS) expect(batched.verdicts.get(email), email).toBe(/^(sam|postmaster)@/.test(email) ? 'valid/valid_mailbox' : 'invalid/mailbox_not_found');
+    expect(batched.verdicts).toEqual(alone.verdicts);
+    // one address per transaction: MAIL, RCPT (+ the random probe once), RSET each; batched: one MAIL, every RCPT, one RSET
+    expect(batched.commands).toBeLessThanOrEqual(EMAILS.length + 5);
+    expect(alone.commands).toBeGreaterThanOrEqual(EMAILS.length * 3);
+    expect(batched.writes * 3).toBeLessThanOrEqual(alone.writes);
+  }, 40_000);
+});
