@@ -1,19 +1,21 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { createTestApp, type TTestApp } from './test/test-app';
+import { isReachable } from './test/reachable';
 
 describe('serving the built web app', () => {
   let t: TTestApp;
   let dist: string;
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), 'vl-dist-'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Verilead</title><div id="root"></div>');
+    const html = '<!doctype html><title>Verilead</title><div id="root"></div>';
+    writeFileSync(join(dist, 'index.html'), html);
+    writeFileSync(join(dist, 'index.html.gz'), gzipSync(html));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'assets', 'app.js'), 'console.log("app")');
     const hashed = `console.log(${JSON.stringify('x'.repeat(2000))})`;
@@ -55,27 +57,6 @@ describe('serving the built web app', () => {
       await app.close();
     }
   });
-});
-
-describe('static caching and compression', () => {
-  let t: TTestApp;
-  let dist: string;
-  beforeAll(async () => {
-    dist = mkdtempSync(join(tmpdir(), 'vl-dist-'));
-    const html = '<!doctype html><title>Verilead</title><div id="root"></div>';
-    writeFileSync(join(dist, 'index.html'), html);
-    writeFileSync(join(dist, 'index.html.gz'), gzipSync(html));
-    mkdirSync(join(dist, 'assets'));
-    const hashed = `console.log(${JSON.stringify('x'.repeat(2000))})`;
-    writeFileSync(join(dist, 'assets', 'index-AbC123xy.js'), hashed);
-    writeFileSync(join(dist, 'assets', 'index-AbC123xy.js.br'), brotliCompressSync(hashed));
-    writeFileSync(join(dist, 'assets', 'index-AbC123xy.js.gz'), gzipSync(hashed));
-    t = await createTestApp({ webDistDir: dist });
-  });
-  afterAll(async () => {
-    await t.close();
-    rmSync(dist, { recursive: true, force: true });
-  });
 
   it('serves hashed assets precompressed and immutable for a year', async () => {
     const app = await buildApp({ ...t.deps, serveWeb: true });
@@ -108,23 +89,6 @@ describe('static caching and compression', () => {
     }
   });
 });
-
-function isReachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = new Socket();
-    s.setTimeout(500);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.connect(port, host);
-  });
-}
 
 const redisUp = await isReachable('127.0.0.1', 6379);
 

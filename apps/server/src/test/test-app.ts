@@ -7,6 +7,21 @@ import type { TJobDefinition, TJobQueue } from '../platform/jobs/jobs';
 import { outbox } from '../platform/mailer/tables';
 import { createRuntime } from '../runtime';
 import { createTestDb, type TTestDb } from './test-db';
+import type { TDatabase } from '../platform/db/database';
+
+/** The token of the newest mail to `to` linking to `path`, after running the mail jobs (a background worker may hold one: look again a while). */
+export async function findMailedToken(db: TDatabase, queue: TJobQueue, to: string, path: string): Promise<string> {
+  for (let i = 0; i < 100; i += 1) {
+    await queue.runUntilIdle();
+    const rows = await db.db.select().from(outbox).where(eq(outbox.toAddress, to)).orderBy(desc(outbox.createdAt));
+    for (const row of rows) {
+      const m = new RegExp(`${path.replace(/[/.]/g, '\\$&')}\\?token=([A-Za-z0-9_%-]+)`).exec(row.text);
+      if (m?.[1]) return decodeURIComponent(m[1]);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no mail to ${to} with a ${path} link`);
+}
 
 export const TEST_PASSWORD = 'Correct-Horse-1';
 
@@ -61,19 +76,7 @@ export async function createTestApp(
     return { status: res.statusCode, body, headers: res.headers };
   };
 
-  const mailedToken: TTestApp['mailedToken'] = async (to, path) => {
-    // A worker started in the background (queue.start()) may hold the mail job right now: look again a while.
-    for (let i = 0; i < 100; i += 1) {
-      await runtime.queue.runUntilIdle();
-      const rows = await db.db.select().from(outbox).where(eq(outbox.toAddress, to)).orderBy(desc(outbox.createdAt));
-      for (const row of rows) {
-        const m = new RegExp(`${path.replace(/[/.]/g, '\\$&')}\\?token=([A-Za-z0-9_%-]+)`).exec(row.text);
-        if (m?.[1]) return decodeURIComponent(m[1]);
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no mail to ${to} with a ${path} link`);
-  };
+  const mailedToken: TTestApp['mailedToken'] = (to, path) => findMailedToken(db, runtime.queue, to, path);
 
   const createOwner: TTestApp['createOwner'] = async (email, name = 'Test Owner') => {
     const s = await call({ method: 'POST', url: '/api/v1/user/signup', payload: { name, email, password: TEST_PASSWORD, signup_source: 'friends' } });

@@ -1,10 +1,8 @@
-import { desc, eq } from 'drizzle-orm';
 import { buildApp } from '../../app';
 import { loadConfig, type TConfig } from '../../config';
-import { outbox } from '../../platform/mailer/tables';
 import { createRuntime } from '../../runtime';
 import { createTestDb } from '../../test/test-db';
-import { TEST_PASSWORD, type TTestApp } from '../../test/test-app';
+import { findMailedToken, TEST_PASSWORD, type TTestApp } from '../../test/test-app';
 import { createEmailFinderJobs } from './jobs';
 
 /**
@@ -38,19 +36,7 @@ export async function createFinderTestApp(overrides: Partial<TConfig> = {}, opts
     }
     return { status: res.statusCode, body, headers: res.headers };
   };
-  const mailedToken: TTestApp['mailedToken'] = async (to, path) => {
-    // A worker started in the background (queue.start()) may hold the mail job right now: look again a while.
-    for (let i = 0; i < 100; i += 1) {
-      await runtime.queue.runUntilIdle();
-      const rows = await db.db.select().from(outbox).where(eq(outbox.toAddress, to)).orderBy(desc(outbox.createdAt));
-      for (const row of rows) {
-        const m = new RegExp(`${path.replace(/[/.]/g, '\\$&')}\\?token=([A-Za-z0-9_%-]+)`).exec(row.text);
-        if (m?.[1]) return decodeURIComponent(m[1]);
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no mail to ${to} with a ${path} link`);
-  };
+  const mailedToken: TTestApp['mailedToken'] = (to, path) => findMailedToken(db, runtime.queue, to, path);
   const createOwner: TTestApp['createOwner'] = async (email, name = 'Test Owner') => {
     const s = await call({ method: 'POST', url: '/api/v1/user/signup', payload: { name, email, password: TEST_PASSWORD, signup_source: 'friends' } });
     if (s.status !== 200) throw new Error(`signup failed: ${JSON.stringify(s.body)}`);

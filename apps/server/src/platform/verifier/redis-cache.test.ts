@@ -1,26 +1,9 @@
-import { Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailWorld, type TMailWorld } from '@verilead/mailworld';
 import { VerifierEngine } from '@verilead/verifier';
 import { RedisVerifierCache } from './redis-cache';
-
-function isReachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = new Socket();
-    s.setTimeout(500);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.connect(port, host);
-  });
-}
+import { isReachable } from '../../test/reachable';
 
 const redisUp = await isReachable('127.0.0.1', 6379);
 
