@@ -64,6 +64,14 @@ describe('formatDayLabel', () => {
     expect(formatDayLabel('2026-03-09T08:00:00', now)).toBe('Yesterday');
     expect(formatDayLabel('2026-03-07T08:00:00', now)).toBe('3 days ago');
   });
+
+  it("counts calendar days in the user's timezone, not the browser's", () => {
+    // 22:30 UTC on the 10th is already the 11th in Kolkata (UTC+5:30) and still the 10th in New York.
+    const now = '2026-03-10T12:00:00Z';
+    expect(formatDayLabel('2026-03-10T22:30:00Z', now, 'Asia/Kolkata')).toBe('Tomorrow');
+    expect(formatDayLabel('2026-03-10T22:30:00Z', now, 'America/New_York')).toBe('Today');
+    expect(formatDayLabel('2026-03-10T02:00:00Z', now, 'America/New_York')).toBe('Yesterday');
+  });
 });
 
 describe('score and risk labels (spec section 5)', () => {

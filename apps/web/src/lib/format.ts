@@ -65,14 +65,29 @@ export function truncateMiddle(value: string, max: number): string {
   return `${value.slice(0, head)}...${tail > 0 ? value.slice(value.length - tail) : ''}`;
 }
 
-/** Today, Tomorrow, In N days (or N days ago for past days), counted in calendar days. */
-export function formatDayLabel(date: string | Date, now: string | Date = new Date()): string {
-  const days = dayjs(date).startOf('day').diff(dayjs(now).startOf('day'), 'day');
+/** Today, Tomorrow, In N days (or N days ago for past days), counted in calendar days of the user's timezone. */
+export function formatDayLabel(date: string | Date, now: string | Date = new Date(), timeZone = getDisplayTimezone()): string {
+  const days = Math.round((calendarDayOf(date, timeZone) - calendarDayOf(now, timeZone)) / 86_400_000);
   if (days === 0) return 'Today';
   if (days === 1) return 'Tomorrow';
   if (days === -1) return 'Yesterday';
   if (days > 1) return `In ${days} days`;
   return `${-days} days ago`;
+}
+
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Midnight UTC of the calendar day `value` falls on in `timeZone` (the browser's when undefined). */
+function calendarDayOf(value: string | Date, timeZone: string | undefined): number {
+  const key = timeZone ?? '';
+  let formatter = dayFormatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormatters.set(key, formatter);
+  }
+  const date = value instanceof Date ? value : dayjs(value).toDate();
+  const parts = Object.fromEntries(formatter.formatToParts(date).map((part) => [part.type, part.value]));
+  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day));
 }
 
 /** Score label of spec section 5: 1-30 Very Low, 31-60 Low, 61-80 Moderate, above 80 High, else -. */
