@@ -81,5 +81,6 @@ test('a webhook to a private address is refused with a clear message where confi
   });
   expect(create.status()).toBe(400);
   const body = (await create.json()) as { error: { message: string } };
-  expect(body.error.message).toMatch(/private, loopback or link-local address; such destinations are refused/);
+  expect(body.error.message).toMatch(/private, loopback, link-local or other special-purpose address; such destinations are refused/);
+  expect(body.error.message).toContain('ALLOW_PRIVATE_WEBHOOKS=true');
 });

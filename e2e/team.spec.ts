@@ -52,9 +52,11 @@ test.describe('team administration', () => {
     await closeWelcomeIfShown(managerPage);
     await managerPage.getByLabel('Email address').fill('alice@strict.test');
     await managerPage.getByRole('button', { name: 'Verify', exact: true }).click();
-    const toast = managerPage.getByRole('alert').filter({ hasText: 'Payment Required' });
-    await expect(toast).toContainText('You have exhausted your credits, please add additional 1 credits to continue');
-    await expect(managerPage).toHaveURL(/\/pricing$/, { timeout: 10_000 });
+    // The organisation has credits: the Manager is told about their own daily limit and stays where they are.
+    const toast = managerPage.getByRole('alert').filter({ hasText: 'Daily limit reached' });
+    await expect(toast).toContainText('Your daily credit limit is reached. It resets at the start of the next day.');
+    await managerPage.waitForTimeout(6_000); // longer than the owner's redirect to /pricing
+    await expect(managerPage).toHaveURL(/\/email_verifier\/quick_validation$/);
     await managerContext.close();
 
     // Bulk remove with the owner in the selection: the Manager goes, the owner stays.

@@ -138,10 +138,29 @@ describe('requestApi', () => {
     expect(navigated).toEqual([]);
   });
 
+  it("402 for a member's own daily limit: the server's daily-limit message, and no redirect even for the owner", async () => {
+    vi.useFakeTimers();
+    answerWith(
+      402,
+      failure('daily_limit_exceeded', 'Your daily credit limit is reached. It resets at the start of the next day.', {
+        required_credits: 1,
+        limit_type: 'daily',
+        limit: 5,
+        remaining: 0,
+      }),
+    );
+    await catchError(requestApi({ method: 'POST', path: '/email_verify/instant', body: {} }));
+    expect(toasts).toHaveBeenCalledWith(
+      expect.objectContaining({ title: 'Daily limit reached', message: 'Your daily credit limit is reached. It resets at the start of the next day.' }),
+    );
+    vi.advanceTimersByTime(10_000);
+    expect(navigated).toEqual([]);
+  });
+
   it("402 without required_credits shows the server's message", async () => {
-    answerWith(402, failure('daily_limit_exceeded', 'Your daily limit is used up'));
+    answerWith(402, failure('insufficient_credits', 'Your organisation has no credits left'));
     await catchError(requestApi({ path: '/user/check_credit_status' }));
-    expect(toasts).toHaveBeenCalledWith(expect.objectContaining({ title: 'Payment Required', message: 'Your daily limit is used up' }));
+    expect(toasts).toHaveBeenCalledWith(expect.objectContaining({ title: 'Payment Required', message: 'Your organisation has no credits left' }));
   });
 
   it('418: opens the version-update modal with the code and message', async () => {

@@ -115,6 +115,12 @@ export function handleApiError(error: ApiError, hadSession: boolean): void {
       }
       return;
     case 402: {
+      // A member's own daily or life-time limit: the organisation has credits, so no "exhausted" message and no pricing page.
+      if (error.code === 'daily_limit_exceeded' || error.code === 'life_time_limit_exceeded') {
+        const title = error.code === 'daily_limit_exceeded' ? 'Daily limit reached' : 'Credit limit reached';
+        showToast({ id: 'payment-required', title, message: error.message, kind: 'error' });
+        return;
+      }
       const required = error.additionalInfo.required_credits;
       const message =
         typeof required === 'number'

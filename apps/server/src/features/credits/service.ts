@@ -8,7 +8,7 @@ import type {
   ZCreditTransactionsQuery,
 } from '@verilead/contracts';
 import type { z } from 'zod';
-import { getMemberLimits, getOrgBalance } from '../../platform/credits/ledger';
+import { getMemberLimits, getOrgBalance, insufficientCreditsError, memberLimitError } from '../../platform/credits/ledger';
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates';
@@ -18,6 +18,22 @@ import { selectOrgAlert, selectTransactions, selectUserAlert } from './queries';
 /** Credits a member can spend now: the org balance capped by their remaining daily and life-time limits. */
 function computeAvailable(balance: number, daily: number | null, lifeTime: number | null): number {
   return Math.min(balance, daily ?? Infinity, lifeTime ?? Infinity);
+}
+
+/**
+ * Throws the 402 that says what stops a spend of `need` credits: the member's daily or life-time limit when that is
+ * what binds (a member over their limit is not told the organisation is out of credits), else the balance.
+ */
+export async function assertCreditsAvailable(exec: TDb, ctx: TCallerContext, need: number): Promise<void> {
+  const { credits, org_credits: balance, limits } = await getCreditsAndLimits(exec, ctx);
+  if (credits >= need) return;
+  if (balance >= need) {
+    const daily = limits.daily.remaining;
+    if (daily !== null && daily < need) throw memberLimitError('daily', need, limits.daily.limit, daily);
+    const lifeTime = limits.life_time.remaining;
+    if (lifeTime !== null && lifeTime < need) throw memberLimitError('life_time', need, limits.life_time.limit, lifeTime);
+  }
+  throw insufficientCreditsError(need - balance);
 }
 
 export async function getCreditsAndLimits(exec: TDb, ctx: TCallerContext): Promise<TCreditsAndLimitsData> {

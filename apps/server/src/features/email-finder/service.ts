@@ -44,7 +44,7 @@ import type { TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
-import { getCreditsAndLimits } from '../credits/service';
+import { assertCreditsAvailable } from '../credits/service';
 import { createDownloadToken, readDownloadToken } from '../downloads/service';
 import { recordEvent } from '../events/service';
 import { getUserPreferences, getVerifierPreferences } from '../settings/service';
@@ -107,12 +107,7 @@ function toStoredResult(r: TSearchOutcome): TFinderResult {
 }
 
 async function requireCredits(exec: TDb, ctx: TCallerContext, need = CREDITS_PER_FIND) {
-  const credits = await getCreditsAndLimits(exec, ctx);
-  if (credits.credits < need) {
-    throw new AppError(402, 'insufficient_credits', `You have exhausted your credits, please add additional ${need - credits.credits} credits to continue`, {
-      additional_info: { required_credits: need - credits.credits },
-    });
-  }
+  await assertCreditsAvailable(exec, ctx, need);
 }
 
 /** Domain pattern counts with an in-memory layer (a bulk job sees its own finds at once). */

@@ -37,7 +37,7 @@ import type { TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
-import { getCreditsAndLimits } from '../credits/service';
+import { assertCreditsAvailable } from '../credits/service';
 import { recordEvent } from '../events/service';
 import { getVerifierPreferences } from '../settings/service';
 import { checkFileHead, detectFileType, FileParseError, inspectRows, readRows } from './file-parsing';
@@ -441,13 +441,7 @@ export async function startListVerification(
   if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'The list is already being verified');
   const remaining = await countPendingEmails(database.db, list.id);
   if (remaining === 0) throw new AppError(409, 'conflict', 'Every address of this list is already verified');
-  const credits = await getCreditsAndLimits(database.db, ctx);
-  if (credits.credits < remaining) {
-    const need = remaining - credits.credits;
-    throw new AppError(402, 'insufficient_credits', `You have exhausted your credits, please add additional ${need} credits to continue`, {
-      additional_info: { required_credits: need },
-    });
-  }
+  await assertCreditsAvailable(database.db, ctx, remaining);
   const row = await database.transaction(async (tx) => {
     const current = await selectListForUpdate(tx, list.id);
     if (!current || current.state === 'in_progress') throw new AppError(409, 'conflict', 'The list is already being verified');
@@ -765,12 +759,7 @@ function toInstantView(row: { id: string; result: Record<string, unknown>; billa
 
 /** POST /email_verify/instant: verifies, stores the result, charges (valid/invalid/catch_all) and records the event, in one transaction. */
 export async function verifyInstant(database: TDatabase, verifier: TVerifier, ctx: TCallerContext, email: string): Promise<TInstantVerifyData> {
-  const credits = await getCreditsAndLimits(database.db, ctx);
-  if (credits.credits < 1) {
-    throw new AppError(402, 'insufficient_credits', 'You have exhausted your credits, please add additional 1 credits to continue', {
-      additional_info: { required_credits: 1 },
-    });
-  }
+  await assertCreditsAvailable(database.db, ctx, 1);
   const prefs = await getVerifierPreferences(database.db, ctx);
   const result = await verifier.verify(email, prefs);
   const billable = isBillable(result);

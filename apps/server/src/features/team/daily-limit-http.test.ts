@@ -27,9 +27,14 @@ describe('member daily limit through the product', () => {
     expect(first.status).toBe(200);
     const second = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/instant', token, payload: { email: 'john.smith@strict.test' } });
     expect(second.status).toBe(402);
-    // the verifier checks the member's available credits (balance and limits) first; the ledger checks them again in the charge
-    expect(['insufficient_credits', 'daily_limit_exceeded']).toContain(second.body.error.code);
-    expect(second.body.error.additional_info.required_credits).toBe(1);
+    // a member over their own limit is told so (the organisation still has credits): never "you have exhausted your credits"
+    expect(second.body.error.code).toBe('daily_limit_exceeded');
+    expect(second.body.error.message).toBe('Your daily credit limit is reached. It resets at the start of the next day.');
+    expect(second.body.error.additional_info).toMatchObject({ required_credits: 1, limit_type: 'daily', limit: 1, remaining: 0 });
+    // the same for a list and a finder search
+    const finder = await w.t.call({ method: 'POST', url: '/api/v1/email_finder/instant', token, payload: { name: 'John Smith', domain: 'strict.test' } });
+    expect(finder.status).toBe(402);
+    expect(finder.body.error.code).toBe('daily_limit_exceeded');
     const limits = await w.t.call({ method: 'GET', url: '/api/v1/user/credits_and_limits', token });
     expect(limits.body.data.limits.daily).toEqual({ limit: 1, used: 1, remaining: 0 });
     // the owner is not capped

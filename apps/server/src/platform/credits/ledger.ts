@@ -102,14 +102,10 @@ export async function chargeCredits(tx: TDb, input: TLedgerEntryInput): Promise<
       }
       if (m.life_time_limit !== null && m.life_time_used + n > m.life_time_limit) {
         const remaining = Math.max(0, m.life_time_limit - m.life_time_used);
-        throw new AppError(402, 'life_time_limit_exceeded', 'Your life-time credit limit is reached. Ask your account owner to raise it.', {
-          additional_info: { required_credits: n - remaining, limit_type: 'life_time', limit: m.life_time_limit, remaining },
-        });
+        throw memberLimitError('life_time', n, m.life_time_limit, remaining);
       }
       const remaining = Math.max(0, (m.cap ?? 0) - m.used);
-      throw new AppError(402, 'daily_limit_exceeded', 'Your daily credit limit is reached. It resets at the start of the next day.', {
-        additional_info: { required_credits: n - remaining, limit_type: 'daily', limit: m.cap, remaining },
-      });
+      throw memberLimitError('daily', n, m.cap, remaining);
     }
   }
   const rows = await tx
@@ -121,9 +117,7 @@ export async function chargeCredits(tx: TDb, input: TLedgerEntryInput): Promise<
   if (balance === undefined) {
     const current = await tx.select({ balance: organisations.creditsBalance }).from(organisations).where(eq(organisations.id, input.orgId)).limit(1);
     const have = current[0]?.balance ?? 0;
-    throw new AppError(402, 'insufficient_credits', `You have exhausted your credits, please add additional ${n - have} credits to continue`, {
-      additional_info: { required_credits: n - have },
-    });
+    throw insufficientCreditsError(n - have);
   }
   return insertEntry(tx, 'charge', input, balance);
 }
@@ -202,4 +196,22 @@ export async function setMemberLimits(exec: TDb, orgId: string, userId: string, 
     .update(memberships)
     .set({ ...daily, lifeTimeLimit: limits.lifeTime })
     .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+}
+
+/** 402 when a member's own daily or life-time limit (not the organisation's balance) stops a charge of `need` credits. */
+export function memberLimitError(kind: 'daily' | 'life_time', need: number, limit: number | null, remaining: number): AppError {
+  const message =
+    kind === 'daily'
+      ? 'Your daily credit limit is reached. It resets at the start of the next day.'
+      : 'Your life-time credit limit is reached. Ask your account owner to raise it.';
+  return new AppError(402, kind === 'daily' ? 'daily_limit_exceeded' : 'life_time_limit_exceeded', message, {
+    additional_info: { required_credits: need - remaining, limit_type: kind, limit, remaining },
+  });
+}
+
+/** 402 when the organisation's balance is short by `short` credits. */
+export function insufficientCreditsError(short: number): AppError {
+  return new AppError(402, 'insufficient_credits', `You have exhausted your credits, please add additional ${short} credits to continue`, {
+    additional_info: { required_credits: short },
+  });
 }
