@@ -53,7 +53,7 @@ import {
   type TPublicFailure,
 } from './public-api-format';
 import { createRateLimiter, type TRateLimiter } from './rate-limiter';
-import { checkAppCreditLimit, recordAppUsage, resolveAppToken, type TAppCaller } from './service';
+import { AppCreditLimitReached, chargeAppUsage, checkAppCreditLimit, recordAppUsage, resolveAppToken, type TAppCaller } from './service';
 
 /** The reference document (a copy of spec/reference/clearout-public-api-v2.openapi.yaml), served at /v2/openapi.json. */
 export const REFERENCE_DOCUMENT_PATH = join(dirname(fileURLToPath(import.meta.url)), 'public-api-v2.openapi.yaml');
@@ -148,9 +148,10 @@ const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 function mapServiceError(err: unknown, notFound: { status: number; code: number; message: string } = { status: 200, code: CODES.listNotAvailable, message: LIST_NOT_AVAILABLE }): never {
   if (err instanceof PublicApiError) throw err;
   if (isAppError(err)) {
-    if (err.httpStatus === 402) throw fail(402, CODES.noCredits, NO_CREDITS);
+    // The member's own limits first: they answer 402 too, but the organisation is not out of credits.
     if (err.code === 'daily_limit_exceeded') throw fail(200, CODES.dailyLimit, DAILY_LIMIT);
     if (err.code === 'life_time_limit_exceeded') throw fail(200, CODES.dailyLimit, err.message);
+    if (err.httpStatus === 402) throw fail(402, CODES.noCredits, NO_CREDITS);
     if (err.httpStatus === 404) throw fail(notFound.status, notFound.code, notFound.message);
     if (err.httpStatus === 400 || err.httpStatus === 413 || err.httpStatus === 415) {
       const field = err.extra.reasons?.[0]?.field ?? 'file';
@@ -160,18 +161,11 @@ function mapServiceError(err: unknown, notFound: { status: number; code: number;
   throw err;
 }
 
-async function withTimeout<T>(work: Promise<T>, timeoutMs: number, email: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(fail(524, null, 'Timeout Occurred', { additional_info: { resource_name: 'email', resource_value: email } })),
-      timeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
+/** The reason a /v2 call's own timeout cancels its verification with. */
+class InstantTimeout extends Error {
+  constructor() {
+    super('Timeout Occurred');
+    this.name = 'InstantTimeout';
   }
 }
 
@@ -298,12 +292,24 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
           return test;
         }
         await requireCreditRoom(c);
+        // The timeout cancels the verification: a 524 is answered only when nothing was stored or charged; a call whose
+        // charge had begun completes and answers its result. The app's usage and credit limit move in the charge itself.
+        const timeout = new InstantTimeout();
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(timeout), body.timeout ?? DEFAULT_TIMEOUT_MS);
         try {
-          const result = await withTimeout(verifyInstant(database, verifier, c.ctx, body.email), body.timeout ?? DEFAULT_TIMEOUT_MS, body.email);
-          await recordAppUsage(database.db, c.app, result.credits_charged);
+          const result = await verifyInstant(database, verifier, c.ctx, body.email, {
+            signal: controller.signal,
+            onCharge: (tx, credits) => chargeAppUsage(tx, c.app, credits),
+          });
+          if (result.credits_charged === 0) await recordAppUsage(database.db, c.app, 0);
           return result;
         } catch (err) {
+          if (err === timeout) throw fail(524, null, 'Timeout Occurred', { additional_info: { resource_name: 'email', resource_value: body.email } });
+          if (err instanceof AppCreditLimitReached) throw fail(200, CODES.dailyLimit, err.limit === 'daily' ? DAILY_LIMIT : LIFE_TIME_LIMIT);
           return mapServiceError(err);
+        } finally {
+          clearTimeout(timer);
         }
       }
 

@@ -67,6 +67,28 @@ export async function selectDailyUsage(exec: TDb, appId: string, day: string): P
   return rows[0]?.credits ?? 0;
 }
 
+/**
+ * Adds `credits` (> 0) an app spent, inside the caller's charging transaction, and answers which of the app's credit
+ * limits that passes, if any (the caller then rolls back). The app's row is locked first, so concurrent spends of one
+ * app are counted one after the other and never pass its limit together.
+ */
+export async function spendAppCredits(exec: TDb, appId: string, day: string, credits: number): Promise<'daily' | 'life_time' | null> {
+  const [app] = await exec
+    .update(apps)
+    .set({ creditsUsedLifeTime: sql`${apps.creditsUsedLifeTime} + ${credits}`, lastUsedAt: new Date() })
+    .where(eq(apps.id, appId))
+    .returning({ creditLimit: apps.creditLimit, usedLifeTime: apps.creditsUsedLifeTime });
+  const [daily] = await exec
+    .insert(appDailyUsage)
+    .values({ appId, day, credits })
+    .onConflictDoUpdate({ target: [appDailyUsage.appId, appDailyUsage.day], set: { credits: sql`${appDailyUsage.credits} + ${credits}` } })
+    .returning({ credits: appDailyUsage.credits });
+  const limit = app?.creditLimit;
+  if (!limit) return null;
+  if (limit.type === 'life_time') return (app?.usedLifeTime ?? 0) > limit.value ? 'life_time' : null;
+  return (daily?.credits ?? 0) > limit.value ? 'daily' : null;
+}
+
 /** Adds credits an app spent (today and life-time) and marks it used. */
 export async function addAppUsage(exec: TDb, appId: string, day: string, credits: number): Promise<void> {
   if (credits > 0) {

@@ -15,7 +15,7 @@ import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import { generateToken, hashToken } from '../../platform/auth/tokens';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import type { TRole } from '@verilead/contracts';
-import { addAppUsage, insertApp, selectApp, selectAppByTokenHash, selectApps, selectDailyUsage, selectDefaultApp, updateApp, type TAppRow } from './queries';
+import { addAppUsage, insertApp, spendAppCredits, selectApp, selectAppByTokenHash, selectApps, selectDailyUsage, selectDefaultApp, updateApp, type TAppRow } from './queries';
 
 /** Prefix of app tokens (`vla_…`). */
 export const APP_TOKEN_PREFIX = 'vla';
@@ -143,6 +143,25 @@ export async function checkAppCreditLimit(exec: TDb, app: TAppRow, credits = 1):
   if (limit.type === 'life_time') return app.creditsUsedLifeTime + credits > limit.value ? 'life_time' : null;
   const used = await selectDailyUsage(exec, app.id, getUtcDay());
   return used + credits > limit.value ? 'daily' : null;
+}
+
+/** A charge the app's credit limit does not allow: thrown inside the charging transaction, which it undoes. */
+export class AppCreditLimitReached extends Error {
+  constructor(readonly limit: 'daily' | 'life_time') {
+    super(`The app's ${limit === 'daily' ? 'daily' : 'life-time'} credit limit is reached`);
+    this.name = 'AppCreditLimitReached';
+  }
+}
+
+/**
+ * Counts `credits` against the app inside the transaction that charges them, so the organisation's charge, the app's
+ * usage and its credit limit move together: a charge the limit does not allow throws AppCreditLimitReached.
+ */
+export async function chargeAppUsage(tx: TDb, app: TAppRow, credits: number): Promise<void> {
+  if (credits === 0) return;
+  const reached = await spendAppCredits(tx, app.id, getUtcDay(), credits);
+  if (reached) throw new AppCreditLimitReached(reached);
+  if (app.status === 'new') await updateApp(tx, app.orgId, app.id, { status: 'active' });
 }
 
 /** Records credits spent through an app; a new app becomes active on its first call. */

@@ -758,10 +758,41 @@ function toInstantView(row: { id: string; result: Record<string, unknown>; billa
 }
 
 /** POST /email_verify/instant: verifies, stores the result, charges (valid/invalid/catch_all) and records the event, in one transaction. */
-export async function verifyInstant(database: TDatabase, verifier: TVerifier, ctx: TCallerContext, email: string): Promise<TInstantVerifyData> {
+export type TInstantOptions = {
+  /**
+   * Cancels the call (a caller's timeout). Until the charge begins, a cancelled call rejects with the signal's reason and
+   * stores and charges nothing; once the charge has begun it completes, and the result is answered.
+   */
+  signal?: AbortSignal;
+  /** Runs inside the charging transaction with the credits charged (an API app's usage and credit limit); throwing undoes the charge. */
+  onCharge?: (tx: TDb, creditsCharged: number) => Promise<void>;
+};
+
+/** Rejects with the signal's reason as soon as it aborts, else settles as `work` does. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export async function verifyInstant(
+  database: TDatabase,
+  verifier: TVerifier,
+  ctx: TCallerContext,
+  email: string,
+  options: TInstantOptions = {},
+): Promise<TInstantVerifyData> {
+  const { signal } = options;
   await assertCreditsAvailable(database.db, ctx, 1);
   const prefs = await getVerifierPreferences(database.db, ctx);
-  const result = await verifier.verify(email, prefs);
+  const verifying = verifier.verify(email, { ...prefs, signal });
+  verifying.catch(() => undefined); // a cancelled verification's own rejection is not this call's answer
+  const result = await untilAborted(verifying, signal);
+  if (signal?.aborted) throw signal.reason;
   const billable = isBillable(result);
   const row = await database.transaction(async (tx) => {
     const inserted = await insertInstant(tx, {
@@ -785,6 +816,7 @@ export async function verifyInstant(database: TDatabase, verifier: TVerifier, ct
         objectId: inserted.id,
       });
     }
+    await options.onCharge?.(tx, billable ? 1 : 0);
     await recordEvent(tx, {
       orgId: ctx.orgId,
       userId: ctx.userId,

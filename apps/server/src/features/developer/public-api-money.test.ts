@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_API_ERROR_CODES } from '@verilead/contracts';
+import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { createWorldApp, type TWorldApp } from '../email-verifier/test-support';
+
+/** Money on the public API: a charge, the app's usage and its credit limit move together, whatever the timing. */
+describe('/v2 instant verification: exact billing', () => {
+  let w: TWorldApp;
+  let owner: { token: string; userId: string; orgId: string };
+
+  beforeAll(async () => {
+    // Generous reply timeouts: on a busy test machine a valid address must stay valid (billable), never time out into unknown.
+    w = await createWorldApp(undefined, { verifierReplyTimeoutMs: 15_000, verifierConnectTimeoutMs: 15_000 });
+    owner = await w.t.createOwner('money@v2.test');
+    await w.t.db.transaction((tx) => grantCredits(tx, { orgId: owner.orgId, amount: 10_000, reason: 'Test top-up' }));
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  async function createApp(name: string, creditLimit: { type: 'daily' | 'life_time'; value: number } | null) {
+    const res = await w.t.call({
+      method: 'POST',
+      url: '/api/v1/apps/create',
+      token: owner.token,
+      payload: { name, type: 'server', credit_limit: creditLimit, rate_limit: { window: 'minute', max: 100_000, scope: 'global' } },
+    });
+    expect(res.status).toBe(200);
+    return res.body.data as { id: string; token: string };
+  }
+
+  async function appUsage(appId: string): Promise<number> {
+    const res = await w.t.call({ method: 'GET', url: `/api/v1/apps/${appId}`, token: owner.token });
+    return res.body.data.credits_used.life_time as number;
+  }
+
+  const verify = (token: string, payload: Record<string, unknown>) =>
+    w.t.call({ method: 'POST', url: '/v2/email_verify/instant', headers: { authorization: `Bearer ${token}` }, payload });
+
+  it('300 concurrent calls on an app with a credit limit of 100 charge exactly 100', async () => {
+    for (const type of ['life_time', 'daily'] as const) {
+      const app = await createApp(`Capped ${type}`, { type, value: 100 });
+      const before = await getOrgBalance(w.t.db.db, owner.orgId);
+      const answers = await Promise.all(Array.from({ length: 300 }, () => verify(app.token, { email: 'alice@strict.test' })));
+      const charged = answers.filter((a) => a.status === 200 && a.body.status === 'success');
+      const refused = answers.filter((a) => a.body.status === 'failed');
+      expect(answers.every((a) => a.status < 500), type).toBe(true);
+      expect(charged.length, type).toBe(100);
+      expect(refused.length, type).toBe(200);
+      expect(refused.every((a) => a.body.error.code === PUBLIC_API_ERROR_CODES.dailyLimit), type).toBe(true);
+      expect(before - (await getOrgBalance(w.t.db.db, owner.orgId)), type).toBe(100);
+      expect(await appUsage(app.id), type).toBe(100);
+    }
+  });
+
+  it('a call that times out answers 524 and leaves balance, app usage and results untouched', async () => {
+    const app = await createApp('Impatient', { type: 'life_time', value: 5 });
+    const before = await getOrgBalance(w.t.db.db, owner.orgId);
+    // slowpoke.test waits 700 ms before every reply: no verification there ends within 300 ms.
+    const res = await verify(app.token, { email: 'someone@slowpoke.test', timeout: 300 });
+    expect(res.status).toBe(524);
+    expect(res.body.error.message).toBe('Timeout Occurred');
+    // Long enough for the cancelled verification to have ended had it gone on (it would have charged by then).
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(await getOrgBalance(w.t.db.db, owner.orgId)).toBe(before);
+    expect(await appUsage(app.id)).toBe(0);
+    const recent = await w.t.call({ method: 'GET', url: '/api/v1/email_verify/instant/recent?source=api', token: owner.token });
+    expect(recent.body.data.items.map((i: { email: string }) => i.email)).not.toContain('someone@slowpoke.test');
+    // The app's limit still has all its room: five more calls are charged, the sixth is refused.
+    const next = [];
+    for (let i = 0; i < 6; i += 1) next.push(await verify(app.token, { email: 'alice@strict.test' }));
+    expect(next.filter((a) => a.body.status === 'success')).toHaveLength(5);
+    expect(next[5]!.body.error.code).toBe(PUBLIC_API_ERROR_CODES.dailyLimit);
+  });
+
+  it("a member over their own daily limit gets the daily-limit code, not 'no credits'", async () => {
+    const add = await w.t.call({ method: 'POST', url: '/api/v1/admin/member/add', token: owner.token, payload: { email: 'capped@v2.test', role: 'admin' } });
+    const memberId = add.body.data.member.member_id as string;
+    const setup = await w.t.mailedToken('capped@v2.test', '/setup_password');
+    await w.t.call({ method: 'POST', url: '/api/v1/user/password/setup', payload: { token: setup, password: 'Capped-Pass-42' } });
+    const token = (await w.t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'capped@v2.test', password: 'Capped-Pass-42' } })).body.data.token as string;
+    await w.t.call({ method: 'POST', url: '/api/v1/admin/member/edit', token: owner.token, payload: { member_id: memberId, daily_remaining: 0 } });
+    const app = await w.t.call({ method: 'POST', url: '/api/v1/apps/create', token, payload: { name: 'Member app', type: 'server' } });
+    const res = await verify(app.body.data.token as string, { email: 'alice@strict.test' });
+    expect(res.body.status).toBe('failed');
+    expect(res.body.error.code).toBe(PUBLIC_API_ERROR_CODES.dailyLimit);
+  });
+});
