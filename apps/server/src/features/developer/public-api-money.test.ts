@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_API_ERROR_CODES } from '@verilead/contracts';
 import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
-import { createWorldApp, type TWorldApp } from '../email-verifier/test-support';
+import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
 
 /** Money on the public API: a charge, the app's usage and its credit limit move together, whatever the timing. */
 describe('/v2 instant verification: exact billing', () => {
@@ -84,5 +84,40 @@ describe('/v2 instant verification: exact billing', () => {
     const res = await verify(app.body.data.token as string, { email: 'alice@strict.test' });
     expect(res.body.status).toBe('failed');
     expect(res.body.error.code).toBe(PUBLIC_API_ERROR_CODES.dailyLimit);
+  });
+
+  it('bulk with auto-pilot on answers success once, and the list is verified and charged once', async () => {
+    const pilot = await w.t.createOwner('pilot@v2.test');
+    await w.t.db.transaction((tx) => grantCredits(tx, { orgId: pilot.orgId, amount: 100, reason: 'Test top-up' }));
+    await w.t.call({ method: 'PUT', url: '/api/v1/user_preferences/email_verification_settings/autopilot', token: pilot.token, payload: { auto_pilot_status: true } });
+    const app = await w.t.call({ method: 'POST', url: '/api/v1/apps/create', token: pilot.token, payload: { name: 'Bulk', type: 'server' } });
+    const before = await getOrgBalance(w.t.db.db, pilot.orgId);
+    const body = buildMultipart('three.txt', 'alice@strict.test\nno.such.user@strict.test\nnobody.here@strict.test\n');
+    const answer = w.t.call({
+      method: 'POST',
+      url: '/v2/email_verify/bulk',
+      headers: { ...body.headers, authorization: `Bearer ${app.body.data.token as string}` },
+      payload: body.payload,
+    });
+    // The call waits for the upload's analysis: be the worker meanwhile (analysis, then auto-pilot's start).
+    let answered = false;
+    void answer.finally(() => (answered = true));
+    while (!answered) {
+      await w.t.deps.queue.runUntilIdle();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const res = await answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.status).toBe('success');
+    const listId = res.body.data.list_id as string;
+    for (let i = 0; i < 200; i += 1) {
+      await w.t.deps.queue.runUntilIdle();
+      const p = await w.t.call({ method: 'GET', url: `/api/v1/email_verify/bulk/progress_status?list_id=${listId}`, token: pilot.token });
+      if (p.body.data.state === 'verified') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const lists = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list', token: pilot.token, payload: {} });
+    expect(lists.body.data.items).toHaveLength(1);
+    expect(before - (await getOrgBalance(w.t.db.db, pilot.orgId))).toBe(3);
   });
 });

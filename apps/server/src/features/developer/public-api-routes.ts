@@ -37,8 +37,8 @@ import {
   cancelListVerification,
   getListForExport,
   getProgressStatus,
+  ensureListVerification,
   removeList,
-  startListVerification,
   uploadList,
   verifyInstant,
   type TUploadPart,
@@ -367,7 +367,8 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
             if (Date.now() > deadline) throw fail(503, null, 'The file is still being analysed; please try again shortly');
             await sleep(pollMs);
           }
-          await startListVerification(deps, c.ctx, { list_id: list.id });
+          // Auto-pilot may have started it already: either way the list is verifying, and that is the answer.
+          await ensureListVerification(deps, c.ctx, list.id);
           await recordAppUsage(database.db, c.app, 0);
           return { status: 'success', data: { list_id: list.id } };
         } catch (err) {

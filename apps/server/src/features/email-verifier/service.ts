@@ -453,6 +453,28 @@ export async function startListVerification(
 }
 
 /**
+ * Makes sure an analysed list is being verified: starts it, or — when auto-pilot has already started it, or it has
+ * nothing left to verify — answers it as it is. For API callers that upload and verify in one request.
+ */
+export async function ensureListVerification(deps: Pick<TDeps, 'database' | 'queue'>, ctx: TCallerContext, listId: string): Promise<TVerifyList> {
+  const alreadyStarted = async (): Promise<TVerifyList | null> => {
+    const list = await requireList(deps.database.db, ctx, listId);
+    if (list.state === 'in_progress' || list.state === 'verified') return toListView(list);
+    return (await countPendingEmails(deps.database.db, list.id)) === 0 ? toListView(list) : null;
+  };
+  const current = await alreadyStarted();
+  if (current) return current;
+  try {
+    return await startListVerification(deps, ctx, { list_id: listId });
+  } catch (err) {
+    // Auto-pilot may have started it between the look and the start.
+    const started = isAppError(err) && err.httpStatus === 409 ? await alreadyStarted() : null;
+    if (started) return started;
+    throw err;
+  }
+}
+
+/**
  * Auto-pilot: once a list is analysed, its verification starts by itself when the uploader turned auto-pilot on
  * (same credit check as list/verify; when it cannot start, the reason is kept on the list). Idempotent.
  */
