@@ -120,4 +120,42 @@ describe('/v2 instant verification: exact billing', () => {
     expect(lists.body.data.items).toHaveLength(1);
     expect(before - (await getOrgBalance(w.t.db.db, pilot.orgId))).toBe(3);
   });
+
+  it('a bulk upload retried three times with the same file makes one list and charges it once', async () => {
+    const retrier = await w.t.createOwner('retry@v2.test');
+    await w.t.db.transaction((tx) => grantCredits(tx, { orgId: retrier.orgId, amount: 100, reason: 'Test top-up' }));
+    const app = await w.t.call({ method: 'POST', url: '/api/v1/apps/create', token: retrier.token, payload: { name: 'Retrier', type: 'server' } });
+    const token = app.body.data.token as string;
+    const before = await getOrgBalance(w.t.db.db, retrier.orgId);
+    const content = 'alice@strict.test\nno.such.user@strict.test\nnobody.here@strict.test\n';
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const body = buildMultipart('retry.txt', content);
+      const answer = w.t.call({ method: 'POST', url: '/v2/email_verify/bulk', headers: { ...body.headers, authorization: `Bearer ${token}` }, payload: body.payload });
+      let answered = false;
+      void answer.finally(() => (answered = true));
+      while (!answered) {
+        await w.t.deps.queue.runUntilIdle();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const res = await answer;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      ids.push(res.body.data.list_id as string);
+    }
+    expect(new Set(ids).size).toBe(1);
+    await w.t.deps.queue.runUntilIdle();
+    const lists = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list', token: retrier.token, payload: {} });
+    expect(lists.body.data.items).toHaveLength(1);
+    expect(before - (await getOrgBalance(w.t.db.db, retrier.orgId))).toBe(3);
+    // Another file (other bytes) is another list.
+    const other = buildMultipart('retry.txt', 'alice@strict.test\n');
+    const second = w.t.call({ method: 'POST', url: '/v2/email_verify/bulk', headers: { ...other.headers, authorization: `Bearer ${token}` }, payload: other.payload });
+    let done = false;
+    void second.finally(() => (done = true));
+    while (!done) {
+      await w.t.deps.queue.runUntilIdle();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await second).body.data.list_id).not.toBe(ids[0]);
+  });
 });

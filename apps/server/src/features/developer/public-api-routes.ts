@@ -355,7 +355,8 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
         await requireCreditRoom(c);
         const part: TUploadPart = { filename: data.filename, file: data.file, fields: {} };
         try {
-          const list = await uploadList(deps, storage, c.ctx, part);
+          // A retry of the same file (same app owner, name and bytes) within a day answers the list it made: never charged twice.
+          const list = await uploadList(deps, storage, c.ctx, part, { reuseRetried: true });
           // The upload is analysed by a job; verification starts once it is ready.
           const deadline = Date.now() + waitLimitMs;
           for (;;) {

@@ -388,7 +388,7 @@ export async function uploadFinderList(deps: TDeps, storage: TFileStorage, ctx: 
   }
   const listId = randomUUID();
   const key = `uploads/${ctx.orgId}/finder-${listId}`;
-  const size = await storeCappedUpload(storage, key, part);
+  const { size } = await storeCappedUpload(storage, key, part);
   const mapping: TFinderColumnMapping = {
     first_name: fields.first_name_column ?? null,
     last_name: fields.last_name_column ?? null,

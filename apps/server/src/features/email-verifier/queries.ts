@@ -109,6 +109,28 @@ export async function selectLists(
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
+/** The caller's newest list of the same file name and bytes made within the last `withinHours` hours, if any. */
+export async function selectRecentListByContent(
+  exec: TDb,
+  q: { orgId: string; userId: string; fileName: string; sha256: string; withinHours: number },
+) {
+  const rows = await exec
+    .select()
+    .from(verifyLists)
+    .where(
+      and(
+        eq(verifyLists.orgId, q.orgId),
+        eq(verifyLists.userId, q.userId),
+        eq(verifyLists.fileName, q.fileName),
+        eq(verifyLists.contentSha256, q.sha256),
+        sql`${verifyLists.createdAt} > now() - make_interval(hours => ${q.withinHours})`,
+      ),
+    )
+    .orderBy(desc(verifyLists.createdAt))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
 export async function selectListsByFileName(exec: TDb, scope: TScope, fileName: string) {
   return exec
     .select({ id: verifyLists.id, name: verifyLists.name, createdAt: verifyLists.createdAt })

@@ -55,6 +55,7 @@ import {
   selectLists,
   selectListNamesStartingWith,
   selectListsByFileName,
+  selectRecentListByContent,
   selectListRowsPage,
   selectPendingEmails,
   selectRecentInstant,
@@ -201,11 +202,11 @@ function requireFileType(fileName: string): TUploadFileType {
 /** Stores the upload, checks it and reads its first rows; a bad file is answered 4xx and nothing is kept. */
 async function receiveUpload(storage: TFileStorage, key: string, part: TUploadPart, opts: { emailColumn?: number; hasHeader?: boolean }) {
   const fileType = requireFileType(part.filename);
-  const size = await storeCappedUpload(storage, key, part);
+  const { size, sha256 } = await storeCappedUpload(storage, key, part);
   try {
     if (size === 0) throw new FileParseError('The file is empty');
     const preview = await inspectStoredFile(storage, key, { fileName: part.filename, fileType, ...opts });
-    return { fileType, size, preview };
+    return { fileType, size, sha256, preview };
   } catch (err) {
     await storage.remove(key);
     if (err instanceof FileParseError) throwBadFile(err.message);
@@ -250,11 +251,28 @@ async function uniqueListName(exec: TDb, ctx: Pick<TCallerContext, 'orgId'>, bas
 }
 
 /** POST /email_verify/bulk_upload: stores the file, creates the list and starts the `analyse` job. */
-export async function uploadList(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, part: TUploadPart): Promise<TVerifyList> {
+/** How long a retried API upload of the same file (same caller, name and bytes) answers the list it made. */
+export const UPLOAD_RETRY_WINDOW_HOURS = 24;
+
+export async function uploadList(
+  deps: TDeps,
+  storage: TFileStorage,
+  ctx: TCallerContext,
+  part: TUploadPart,
+  opts: { reuseRetried?: boolean } = {},
+): Promise<TVerifyList> {
   const fields = parseUploadFields(part.fields);
   const listId = randomUUID();
   const key = `uploads/${ctx.orgId}/${listId}`;
-  const { fileType, size, preview } = await receiveUpload(storage, key, part, { emailColumn: fields.email_column, hasHeader: fields.has_header });
+  const { fileType, size, sha256, preview } = await receiveUpload(storage, key, part, { emailColumn: fields.email_column, hasHeader: fields.has_header });
+  if (opts.reuseRetried) {
+    // A client retrying a request whose answer it never saw gets the list it already made: nothing is verified or charged twice.
+    const earlier = await selectRecentListByContent(deps.database.db, { orgId: ctx.orgId, userId: ctx.userId, fileName: part.filename.slice(0, 255), sha256, withinHours: UPLOAD_RETRY_WINDOW_HOURS });
+    if (earlier) {
+      await storage.remove(key);
+      return toListView(earlier);
+    }
+  }
   try {
     const row = await deps.database.transaction(async (tx) => {
       const list = await insertList(tx, {
@@ -267,6 +285,7 @@ export async function uploadList(deps: TDeps, storage: TFileStorage, ctx: TCalle
         source: 'upload',
         storageKey: key,
         sizeBytes: size,
+        contentSha256: sha256,
         emailColumn: preview.email_column ?? 0,
         hasHeader: preview.has_header,
         state: 'non_verified',

@@ -36,6 +36,8 @@ export const verifyLists = pgTable(
     source: text('source').notNull().default('upload'),
     storageKey: text('storage_key').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
+    /** SHA-256 of the uploaded bytes: a retried API upload of the same file finds its list instead of making another. */
+    contentSha256: text('content_sha256'),
     emailColumn: integer('email_column').notNull(),
     hasHeader: boolean('has_header').notNull(),
     state: text('state').notNull().default('non_verified'),

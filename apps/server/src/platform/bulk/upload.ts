@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BULK_FILE_SIZE_LIMIT_BYTES } from '@verilead/contracts';
 import { AppError } from '../errors/app-error';
@@ -24,14 +25,24 @@ function checkUploadText(part: TUploadPart): void {
   }
 }
 
-/** Streams an upload to storage under `key`, refusing anything over 20,000,000 bytes (nothing is kept then). Answers the size. */
-export async function storeCappedUpload(storage: TFileStorage, key: string, part: TUploadPart, limit = BULK_FILE_SIZE_LIMIT_BYTES): Promise<number> {
+/**
+ * Streams an upload to storage under `key`, refusing anything over 20,000,000 bytes (nothing is kept then). Answers
+ * the size and the SHA-256 of the bytes.
+ */
+export async function storeCappedUpload(
+  storage: TFileStorage,
+  key: string,
+  part: TUploadPart,
+  limit = BULK_FILE_SIZE_LIMIT_BYTES,
+): Promise<{ size: number; sha256: string }> {
   checkUploadText(part);
   let size = 0;
   let tooLarge = false;
+  const hash = createHash('sha256');
   async function* counted() {
     for await (const chunk of part.file) {
       size += (chunk as Buffer).length;
+      hash.update(chunk as Buffer);
       if (size > limit) {
         tooLarge = true;
         throw new Error('too large');
@@ -55,7 +66,7 @@ export async function storeCappedUpload(storage: TFileStorage, key: string, part
     await storage.remove(key);
     throwTooLarge();
   }
-  return size;
+  return { size, sha256: hash.digest('hex') };
 }
 
 /** The first `bytes` of a stored file. */

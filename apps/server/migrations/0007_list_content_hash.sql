@@ -1,0 +1,1 @@
+ALTER TABLE "verify_lists" ADD COLUMN "content_sha256" text;
