@@ -1,8 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZDownloadResponse } from '@verilead/contracts';
 import { grantCredits } from '../../platform/credits/ledger';
-import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
+import { buildMultipart, createWorldApp, fetchListExport, type TWorldApp } from '../email-verifier/test-support';
 
 type TUser = { token: string; userId: string; orgId: string };
 
@@ -20,17 +19,7 @@ describe('list exports keep the uploaded columns', () => {
   let stranger: TUser;
   let listId: string;
 
-  const fetchFile = async (body: Record<string, unknown>) => {
-    const ex = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/export', token: owner.token, payload: { list_id: listId, ...body } });
-    expect(ex.status, JSON.stringify(ex.body)).toBe(200);
-    await w.t.deps.queue.runUntilIdle();
-    const st = await w.t.call({ method: 'GET', url: `/api/v1/download/result/status?queue_id=${ex.body.data.queue_id}`, token: owner.token });
-    const d = ZDownloadResponse.parse(st.body).data;
-    expect(d.state, d.error ?? '').toBe('success');
-    const file = await w.t.app.inject({ method: 'GET', url: d.download_url! });
-    expect(file.statusCode).toBe(200);
-    return { d, file };
-  };
+  const fetchFile = (body: Record<string, unknown>) => fetchListExport(w, owner.token, listId, body);
   const csvLines = (text: string) => text.replace(/^\uFEFF/, '').trim().split('\r\n');
   const sheetRows = async (raw: Buffer) => {
     const wb = new ExcelJS.Workbook();

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZDownloadResponse, ZInstantVerifyResponse, ZVerifyListResponse, ZVerifyListsResponse } from '@verilead/contracts';
+import { ZInstantVerifyResponse, ZVerifyListResponse, ZVerifyListsResponse } from '@verilead/contracts';
 import { chargeCredits, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { events } from '../events/tables';
-import { buildMultipart, createWorldApp, type TWorldApp } from './test-support';
+import { buildMultipart, createWorldApp, fetchListExport, type TWorldApp } from './test-support';
 import { verifyListEmails } from './tables';
 
 type TUser = { token: string; userId: string; orgId: string };
@@ -151,17 +151,7 @@ describe('email verifier API', () => {
     expect(done[0]!.payload).toMatchObject({ list_id: listId, stats: { total: 16 } });
 
     // Exports: every format, CSV and XLSX, through expiring tokens.
-    const fetchFile = async (body: Record<string, unknown>) => {
-      const ex = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/export', token: owner.token, payload: { list_id: listId, ...body } });
-      expect(ex.status, JSON.stringify(ex.body)).toBe(200);
-      await w.t.deps.queue.runUntilIdle();
-      const st = await w.t.call({ method: 'GET', url: `/api/v1/download/result/status?queue_id=${ex.body.data.queue_id}`, token: owner.token });
-      const d = ZDownloadResponse.parse(st.body).data;
-      expect(d.state).toBe('success');
-      const file = await w.t.app.inject({ method: 'GET', url: d.download_url! });
-      expect(file.statusCode).toBe(200);
-      return { d, file };
-    };
+    const fetchFile = (body: Record<string, unknown>) => fetchListExport(w, owner.token, listId, body);
     const csvRows = (text: string) => text.replace(/^\uFEFF/, '').trim().split('\r\n');
     const standard = await fetchFile({ format: 'standard', file_type: 'csv' });
     const std = csvRows(standard.file.body);

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
+import { ZDownloadResponse } from '@verilead/contracts';
 import { makeCorpus, startMailWorld, type TCorpusEntry, type TMailWorld } from '@verilead/mailworld';
 import type { TConfig } from '../../config';
 import { createTestApp, type TTestApp } from '../../test/test-app';
@@ -43,4 +45,17 @@ export async function createWorldApp(corpus: TCorpusEntry[] = makeCorpus(120, 3)
       await rm(storageDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Requests an export of a list, runs the job and fetches the prepared file (each step must succeed). */
+export async function fetchListExport(w: TWorldApp, token: string, listId: string, body: Record<string, unknown>) {
+  const ex = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/export', token, payload: { list_id: listId, ...body } });
+  expect(ex.status, JSON.stringify(ex.body)).toBe(200);
+  await w.t.deps.queue.runUntilIdle();
+  const st = await w.t.call({ method: 'GET', url: `/api/v1/download/result/status?queue_id=${ex.body.data.queue_id}`, token });
+  const d = ZDownloadResponse.parse(st.body).data;
+  expect(d.state, d.error ?? '').toBe('success');
+  const file = await w.t.app.inject({ method: 'GET', url: d.download_url! });
+  expect(file.statusCode).toBe(200);
+  return { d, file };
 }
