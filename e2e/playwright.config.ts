@@ -6,8 +6,11 @@ import { join } from 'node:path';
 // Two servers from the same build, each with its own fresh embedded database:
 // the main one, and one whose minimum app version is higher than the web app's,
 // so the version-update modal (418) is exercised against the real server.
-export const MAIN_PORT = 4310;
-export const OUTDATED_PORT = 4311;
+// E2E_PORT_BASE moves all three ports (main, outdated, mail catcher) so two checkouts can run the suite at once.
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 4310);
+export const MAIN_PORT = PORT_BASE;
+export const OUTDATED_PORT = PORT_BASE + 1;
+export const MAIL_CATCHER_PORT = PORT_BASE + 15;
 /** Shared with the operator command in announcements.spec.ts. */
 export const E2E_APP_SECRET = 'e2e-app-secret-not-for-production-0123456789';
 
@@ -30,7 +33,7 @@ function serverEnv(port: number, extra: Record<string, string> = {}): Record<str
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     RATE_LIMIT_AUTH_MAX: '100000',
     RATE_LIMIT_PUBLIC_MAX: '100000',
-    SMTP_URL: 'smtp://127.0.0.1:4325',
+    SMTP_URL: `smtp://127.0.0.1:${MAIL_CATCHER_PORT}`,
     APP_SECRET: E2E_APP_SECRET,
     // Several specs leave jobs behind (webhook retries, finder searches); more worker loops keep exports prompt.
     JOB_CONCURRENCY: '4',

@@ -1,13 +1,13 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { MAIL_CATCHER_PORT } from '../playwright.config';
 
 /**
  * A real SMTP server on loopback that the app under test sends its mail to
  * (SMTP_URL in playwright.config.ts). Every message is kept as a file so specs
  * can read verification, reset and invitation links the way a person would.
  */
-export const MAIL_CATCHER_PORT = 4325;
 export const MAIL_DIR = join(import.meta.dirname, '../test-results/mail');
 
 export async function startMailCatcher(): Promise<() => Promise<void>> {
