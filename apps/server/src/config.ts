@@ -57,6 +57,12 @@ const ZEnv = z.object({
   JOB_RETENTION_HOURS: z.coerce.number().int().min(1).default(24),
   JOB_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   JOB_MAINTENANCE_CRON: z.string().default('*/10 * * * *'),
+  /** Overrides every queue's heartbeat expiry (seconds); tests use a few seconds so a killed worker's job returns fast. */
+  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(2).optional(),
+  /** How often pg-boss's supervisor gives up abandoned jobs (seconds). */
+  JOB_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Rows per chunk job of a bulk list: any worker takes any chunk. */
+  BULK_CHUNK_SIZE: z.coerce.number().int().min(10).max(20_000).default(1_000),
   TRUST_PROXY: ZBool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: ZOptionalString,
@@ -87,6 +93,10 @@ export type TJobsConfig = {
   shutdownTimeoutMs: number;
   /** When the maintenance job runs (cron, UTC): expired files, old jobs. */
   maintenanceCron: string;
+  /** How often pg-boss's supervisor gives up abandoned jobs (seconds). */
+  superviseIntervalSeconds: number;
+  /** Rows per chunk job of a bulk list. */
+  chunkSize: number;
 };
 
 export type TConfig = {
@@ -177,18 +187,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
     jobs: {
       queues: {
-        mail: { concurrency: e.JOB_CONCURRENCY_MAIL ?? e.JOB_CONCURRENCY, expireSeconds: 120 },
-        webhooks: { concurrency: e.JOB_CONCURRENCY_WEBHOOKS ?? Math.max(4, e.JOB_CONCURRENCY), expireSeconds: 120 },
-        exports: { concurrency: e.JOB_CONCURRENCY_EXPORTS ?? e.JOB_CONCURRENCY, expireSeconds: 300 },
-        analysis: { concurrency: e.JOB_CONCURRENCY_ANALYSIS ?? e.JOB_CONCURRENCY, expireSeconds: 300 },
-        verification: { concurrency: e.JOB_CONCURRENCY_VERIFICATION ?? e.JOB_CONCURRENCY, expireSeconds: 300 },
-        finder: { concurrency: e.JOB_CONCURRENCY_FINDER ?? e.JOB_CONCURRENCY, expireSeconds: 300 },
-        maintenance: { concurrency: e.JOB_CONCURRENCY_MAINTENANCE ?? 2, expireSeconds: 600 },
+        mail: { concurrency: e.JOB_CONCURRENCY_MAIL ?? e.JOB_CONCURRENCY, expireSeconds: e.JOB_EXPIRE_SECONDS ?? 120 },
+        webhooks: { concurrency: e.JOB_CONCURRENCY_WEBHOOKS ?? Math.max(4, e.JOB_CONCURRENCY), expireSeconds: e.JOB_EXPIRE_SECONDS ?? 120 },
+        exports: { concurrency: e.JOB_CONCURRENCY_EXPORTS ?? e.JOB_CONCURRENCY, expireSeconds: e.JOB_EXPIRE_SECONDS ?? 300 },
+        analysis: { concurrency: e.JOB_CONCURRENCY_ANALYSIS ?? e.JOB_CONCURRENCY, expireSeconds: e.JOB_EXPIRE_SECONDS ?? 300 },
+        verification: { concurrency: e.JOB_CONCURRENCY_VERIFICATION ?? e.JOB_CONCURRENCY, expireSeconds: e.JOB_EXPIRE_SECONDS ?? 300 },
+        finder: { concurrency: e.JOB_CONCURRENCY_FINDER ?? e.JOB_CONCURRENCY, expireSeconds: e.JOB_EXPIRE_SECONDS ?? 300 },
+        maintenance: { concurrency: e.JOB_CONCURRENCY_MAINTENANCE ?? 2, expireSeconds: e.JOB_EXPIRE_SECONDS ?? 600 },
       },
       maxBackoffSeconds: e.JOB_MAX_BACKOFF_SECONDS,
       retentionHours: e.JOB_RETENTION_HOURS,
       shutdownTimeoutMs: e.JOB_SHUTDOWN_TIMEOUT_MS,
       maintenanceCron: e.JOB_MAINTENANCE_CRON,
+      superviseIntervalSeconds: e.JOB_SUPERVISE_INTERVAL_SECONDS,
+      chunkSize: e.BULK_CHUNK_SIZE,
     },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -286,8 +286,8 @@ describe('email verifier API', () => {
     const before = await getOrgBalance(w.t.db.db, owner.orgId);
     const start = ZVerifyListResponse.parse((await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/verify', token: owner.token, payload: { list_id: listId } })).body);
     expect(start.data.state).toBe('in_progress');
-    // Run the job on the worker and cancel once some results are stored.
-    const running = w.t.deps.queue.runOnce();
+    // Run the list's jobs (its plan, then its chunk) on the worker and cancel once some results are stored.
+    const running = w.t.deps.queue.runUntilIdle();
     for (let i = 0; i < 400; i += 1) {
       const p = await w.t.call({ method: 'GET', url: `/api/v1/email_verify/bulk/progress_status?list_id=${listId}`, token: owner.token });
       if (p.body.data.verified > 0) break;

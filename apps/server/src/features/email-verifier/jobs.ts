@@ -4,23 +4,27 @@ import type { TDatabase } from '../../platform/db/database';
 import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
-import { ANALYSE_JOB, runAnalyseJob, runVerifyJob, startAutoPilot, VERIFY_JOB } from './service';
+import { ANALYSE_JOB, runAnalyseJob, startAutoPilot } from './service';
+import { planVerifyChunks, runVerifyChunk, VERIFY_CHUNK_JOB, VERIFY_JOB } from './verify-list-job';
 
 const ZListJobPayload = z.object({ listId: z.uuid() });
+const ZChunkPayload = z.object({ listId: z.uuid(), fromRow: z.number().int().min(0), toRow: z.number().int().min(0).nullable() });
 
 /**
- * The verifier's durable jobs: `analyse` (read and count the file; then auto-pilot may start the list) and `verify`
- * (verify and charge every address). `getQueue` lets auto-pilot enqueue the verification.
+ * The verifier's durable jobs: `analyse` (read and count the file; then auto-pilot may start the list), `verify`
+ * (plan a started list into chunk jobs) and `verify_chunk` (verify, store and charge one chunk's rows; any worker
+ * takes any chunk). `getQueue` lets them enqueue follow-up work.
  */
 export function createEmailVerifierJobs(opts: {
   database: TDatabase;
   config: TConfig;
   verifier?: TVerifier;
   storage?: TFileStorage;
-  getQueue?: () => TJobQueue;
+  getQueue: () => TJobQueue;
 }): TJobDefinition[] {
   const storage = opts.storage ?? getStorage(opts.config);
   const verifier = opts.verifier ?? getVerifier(opts.config);
+  const deps = () => ({ database: opts.database, queue: opts.getQueue() });
   return [
     defineJob({
       name: ANALYSE_JOB,
@@ -29,7 +33,7 @@ export function createEmailVerifierJobs(opts: {
       maxAttempts: 3,
       handler: async (p, ctx) => {
         await runAnalyseJob(opts.database, storage, p.listId, ctx);
-        if (opts.getQueue) await startAutoPilot({ database: opts.database, queue: opts.getQueue() }, p.listId);
+        await startAutoPilot(deps(), p.listId);
       },
     }),
     defineJob({
@@ -38,7 +42,15 @@ export function createEmailVerifierJobs(opts: {
       payload: ZListJobPayload,
       maxAttempts: 20,
       backoffMs: 2_000,
-      handler: (p, ctx) => runVerifyJob(opts.database, verifier, p.listId, ctx),
+      handler: (p, ctx) => planVerifyChunks({ ...deps(), chunkSize: opts.config.jobs.chunkSize }, p.listId, ctx.jobId),
+    }),
+    defineJob({
+      name: VERIFY_CHUNK_JOB,
+      queue: 'verification',
+      payload: ZChunkPayload,
+      maxAttempts: 20,
+      backoffMs: 2_000,
+      handler: (p, ctx) => runVerifyChunk(deps(), verifier, p, ctx),
     }),
   ] as unknown as TJobDefinition[];
 }

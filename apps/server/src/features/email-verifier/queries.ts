@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { instantVerifications, verifyListEmails, verifyLists, type TListCounters } from './tables';
 
@@ -186,13 +186,38 @@ export async function insertListEmailsDeduped(
 }
 
 /** The next unique rows without a result, after `afterRow`, in file order. */
-export async function selectPendingEmails(exec: TDb, listId: string, afterRow: number, limit: number) {
+/** Pending unique rows after `afterRow` (and up to `toRow` when given: one chunk's range), in row order. */
+export async function selectPendingEmails(exec: TDb, listId: string, afterRow: number, limit: number, toRow: number | null = null) {
   return exec
     .select({ rowNumber: verifyListEmails.rowNumber, email: verifyListEmails.email })
     .from(verifyListEmails)
-    .where(and(eq(verifyListEmails.listId, listId), eq(verifyListEmails.kind, 'unique'), isNull(verifyListEmails.status), gt(verifyListEmails.rowNumber, afterRow)))
+    .where(
+      and(
+        eq(verifyListEmails.listId, listId),
+        eq(verifyListEmails.kind, 'unique'),
+        isNull(verifyListEmails.status),
+        gt(verifyListEmails.rowNumber, afterRow),
+        toRow === null ? undefined : lte(verifyListEmails.rowNumber, toRow),
+      ),
+    )
     .orderBy(asc(verifyListEmails.rowNumber))
     .limit(limit);
+}
+
+/** The first row number of every chunk of `chunkSize` pending unique rows (row order): the chunk plan of a list. */
+export async function selectChunkStarts(exec: TDb, listId: string, chunkSize: number): Promise<number[]> {
+  const rows = await selectRows<{ row_number: number | string }>(
+    exec,
+    sql`
+    select row_number from (
+      select ${verifyListEmails.rowNumber} as row_number, row_number() over (order by ${verifyListEmails.rowNumber}) as i
+      from ${verifyListEmails}
+      where ${verifyListEmails.listId} = ${listId} and ${verifyListEmails.kind} = 'unique' and ${verifyListEmails.status} is null
+    ) numbered
+    where (i - 1) % ${chunkSize} = 0
+    order by row_number`,
+  );
+  return rows.map((r) => Number(r.row_number));
 }
 
 export async function countPendingEmails(exec: TDb, listId: string): Promise<number> {

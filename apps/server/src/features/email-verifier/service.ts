@@ -64,74 +64,14 @@ import {
   updateList,
   type TListRow,
 } from './queries';
-import type { TListCounters } from './tables';
+import { computeProgress, computeStats, isBillable, toListView } from './list-view';
+import { VERIFY_CHUNK_JOB, VERIFY_JOB } from './verify-list-job';
 
 export const ANALYSE_JOB = 'email_verifier.analyse';
-export const VERIFY_JOB = 'email_verifier.verify';
-
-/** Billing rule: valid, invalid and catch_all cost one credit; unknown, duplicates and syntax errors are free. */
-export function isBillable(result: Pick<TVerificationResult, 'status' | 'reason'>): boolean {
-  if (result.reason.code === 'invalid_syntax') return false;
-  return result.status === 'valid' || result.status === 'invalid' || result.status === 'catch_all';
-}
 
 function addHours(iso: string, hours: number): string {
   const t = Date.parse(iso);
   return new Date((Number.isNaN(t) ? Date.now() : t) + hours * 3_600_000).toISOString();
-}
-
-// ---------- views ----------
-
-export function computeStats(row: TListRow): TVerifyStats {
-  const c = { ...EMPTY_COUNTERS, ...row.counters };
-  return {
-    total: row.rowCount,
-    valid: c.valid,
-    invalid: c.invalid,
-    catch_all: c.catch_all,
-    unknown: c.unknown,
-    duplicate: row.duplicateCount,
-    syntax_error: row.syntaxErrorCount,
-    disposable: c.disposable,
-    gibberish: c.gibberish,
-    free_account: c.free_account,
-    role_account: c.role_account,
-    profile: 0,
-    billable: c.billable,
-    deliverability_score: c.valid > 0 ? Math.round((c.valid_score_sum / c.valid) * 10_000) / 100 : 0,
-    billable_credits: c.billable,
-    safe_to_send: c.safe_to_send,
-  };
-}
-
-function computeProgress(row: TListRow): number {
-  if (row.analysisState !== 'ready') return 0;
-  if (row.uniqueCount === 0) return row.state === 'verified' ? 100 : 0;
-  const verified = (row.counters ?? EMPTY_COUNTERS).verified;
-  return Math.min(100, Math.floor((verified / row.uniqueCount) * 100));
-}
-
-export function toListView(row: TListRow): TVerifyList {
-  const verified = (row.counters ?? EMPTY_COUNTERS).verified;
-  const remaining = Math.max(0, row.uniqueCount - verified);
-  return {
-    id: row.id,
-    name: row.name,
-    file_name: row.fileName,
-    file_type: row.fileType as TUploadFileType,
-    source: row.source as TListSource,
-    state: row.state as TVerifyListState,
-    activity: (row.activity as TJobActivityType | null) ?? null,
-    analysis: { state: row.analysisState as TListAnalysisState, error: row.analysisError },
-    counts: { rows: row.rowCount, unique: row.uniqueCount, duplicate: row.duplicateCount, syntax_error: row.syntaxErrorCount, verified, remaining },
-    cost: { billable_estimate: remaining, credits_required: remaining },
-    stats: computeStats(row),
-    progress: computeProgress(row),
-    stopped_reason: row.stoppedReason,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    verified_at: row.verifiedAt?.toISOString() ?? null,
-  };
 }
 
 /** A list the caller sees (404 otherwise: another organisation's, or another member's for an Executive). */
@@ -536,6 +476,8 @@ export async function cancelListVerification(deps: TDeps, ctx: TCallerContext, l
   });
   if (!moved) throw new AppError(409, 'conflict', 'Only a list being verified can be cancelled');
   if (list.verifyJobId) await deps.queue.cancel(list.verifyJobId, ctx.orgId);
+  // Chunks not yet taken are dropped now; running ones stop at their next look at the list (about a second).
+  await deps.queue.cancelWhere(VERIFY_CHUNK_JOB, { listId });
   return toListView((await selectList(deps.database.db, getVisibleScope(ctx), listId))!);
 }
 
@@ -556,199 +498,6 @@ export async function removeList(deps: TDeps, storage: TFileStorage, ctx: TCalle
   await deps.database.transaction((tx) => deleteList(tx, getVisibleScope(ctx), listId));
   await storage.remove(list.storageKey);
   return { message: 'List removed successfully' };
-}
-
-// ---------- verify job ----------
-
-const FLUSH_SIZE = 100;
-const FLUSH_MS = 1_000;
-const PAGE = 500;
-
-function addToCounters(c: TListCounters, r: TVerificationResult, billable: boolean): void {
-  c.verified += 1;
-  c[r.status] += 1;
-  if (r.disposable) c.disposable += 1;
-  if (r.gibberish) c.gibberish += 1;
-  if (r.free_account) c.free_account += 1;
-  if (r.role_account) c.role_account += 1;
-  if (billable) c.billable += 1;
-  if (r.safe_to_send === 'yes') c.safe_to_send += 1;
-  if (r.status === 'valid') c.valid_score_sum += r.deliverability_score;
-}
-
-/** What a bulk row keeps of a result (everything but the transcript). */
-function toStoredResult(r: TVerificationResult): Record<string, unknown> {
-  const { transcript: _transcript, ...rest } = r;
-  return rest;
-}
-
-type TPending = { rowNumber: number; result: TVerificationResult };
-
-/**
- * Stores results with their charges in one transaction: a row that already has a result is skipped and never
- * charged again. Throws the ledger's 402/403 when credits run out (nothing of the batch is kept then).
- */
-async function storeBatch(database: TDatabase, list: TListRow, batch: TPending[]): Promise<void> {
-  await database.transaction(async (tx) => {
-    const current = await selectListForUpdate(tx, list.id);
-    // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.
-    if (!current || current.state !== 'in_progress') return;
-    const counters = { ...EMPTY_COUNTERS, ...current.counters };
-    const prepared = batch.map(({ rowNumber, result }) => ({ rowNumber, result, status: result.status, billable: isBillable(result) }));
-    const stored = await storeEmailResults(
-      tx,
-      list.id,
-      prepared.map((p) => ({ rowNumber: p.rowNumber, status: p.status, billable: p.billable, result: toStoredResult(p.result) })),
-    );
-    for (const p of prepared) {
-      if (!stored.has(p.rowNumber)) continue;
-      if (p.billable) {
-        await chargeCredits(tx, {
-          orgId: list.orgId,
-          userId: list.userId,
-          amount: 1,
-          reason: 'Bulk verification',
-          sourceAgent: 'bulk_verify',
-          objectType: 'verify_list_email',
-          objectId: `${list.id}:${p.rowNumber}`,
-        });
-      }
-      addToCounters(counters, p.result, p.billable);
-    }
-    await updateList(tx, list.id, { counters });
-  });
-}
-
-/** The `verify` activity: verifies every unique address without a result, through verifyMany. Idempotent and resumable. */
-export async function runVerifyJob(database: TDatabase, verifier: TVerifier, listId: string, job: Pick<TJobContext, 'reportProgress' | 'isCancelled'>): Promise<void> {
-  const list = await selectListById(database.db, listId);
-  if (!list || list.state !== 'in_progress') return;
-  const prefs = await getVerifierPreferences(database.db, { userId: list.userId, orgId: list.orgId });
-  const rowsByEmail = new Map<string, number>();
-  let stop = false;
-
-  async function* pending(): AsyncGenerator<string> {
-    let after = 0;
-    for (;;) {
-      const page = await selectPendingEmails(database.db, listId, after, PAGE);
-      if (page.length === 0) return;
-      for (const r of page) {
-        if (stop) return;
-        rowsByEmail.set(r.email, r.rowNumber);
-        yield r.email;
-      }
-      after = page[page.length - 1]!.rowNumber;
-    }
-  }
-
-  const isStopped = async () => {
-    if (await job.isCancelled()) return true;
-    const now = await selectListById(database.db, listId);
-    return !now || now.state !== 'in_progress';
-  };
-
-  let batch: TPending[] = [];
-  let lastFlush = Date.now();
-  let creditError: AppError | null = null;
-
-  /** Stores a batch; when credits run out, keeps what can still be paid one by one, then stops the list. */
-  const store = async (items: TPending[]) => {
-    if (items.length === 0) return;
-    try {
-      await storeBatch(database, list, items);
-    } catch (err) {
-      if (!isAppError(err) || (err.httpStatus !== 402 && err.httpStatus !== 403)) throw err;
-      for (const item of items) {
-        try {
-          await storeBatch(database, list, [item]);
-        } catch (inner) {
-          if (isAppError(inner) && (inner.httpStatus === 402 || inner.httpStatus === 403)) {
-            creditError = inner;
-            break;
-          }
-          throw inner;
-        }
-      }
-      creditError ??= err;
-      stop = true;
-    }
-  };
-
-  // One store runs in the background while the engine keeps verifying (at most one in flight).
-  let storing: Promise<void> = Promise.resolve();
-  let storeError: unknown = null;
-  const storeInBackground = (items: TPending[]) => {
-    storing = storing.then(async () => {
-      if (stop || storeError) return;
-      try {
-        await store(items);
-      } catch (err) {
-        storeError = err;
-        stop = true;
-      }
-    });
-  };
-
-  const mode = (list.mode as TVerificationMode | null) ?? prefs.mode;
-  try {
-    for await (const result of verifier.verifyMany(pending(), { mode, gibberishThreshold: prefs.gibberishThreshold, wbList: prefs.wbList })) {
-      const rowNumber = rowsByEmail.get(result.email);
-      if (rowNumber === undefined) continue;
-      rowsByEmail.delete(result.email);
-      batch.push({ rowNumber, result });
-      if (batch.length >= FLUSH_SIZE || Date.now() - lastFlush >= FLUSH_MS) {
-        await storing;
-        if (stop) break;
-        if (await isStopped()) {
-          // Cancelled: what was stored before the cancel stays billed; the rest is dropped, never charged.
-          stop = true;
-          break;
-        }
-        const items = batch;
-        batch = [];
-        lastFlush = Date.now();
-        storeInBackground(items);
-        const now = await selectListById(database.db, listId);
-        if (now) await job.reportProgress(computeProgress(now));
-      }
-    }
-  } finally {
-    await storing;
-  }
-  if (storeError) throw storeError;
-  if (!stop && !(await isStopped())) await store(batch);
-
-  const failure = creditError as AppError | null;
-  if (failure) {
-    await updateList(database.db, listId, { state: 'non_verified', activity: null, stoppedReason: failure.message });
-    return;
-  }
-  await finishListIfDone(database, listId);
-}
-
-/** Marks the list verified once nothing is pending, and records `email_verifier.bulk.completed` in the same transaction. */
-async function finishListIfDone(database: TDatabase, listId: string): Promise<void> {
-  const remaining = await countPendingEmails(database.db, listId);
-  if (remaining > 0) return;
-  await database.transaction(async (tx) => {
-    const list = await selectListForUpdate(tx, listId);
-    if (!list || list.state !== 'in_progress') return;
-    await updateList(tx, listId, { state: 'verified', activity: null, verifiedAt: new Date(), stoppedReason: null });
-    const done = (await selectListById(tx, listId))!;
-    await recordActivity(tx, {
-      orgId: list.orgId,
-      userId: list.userId,
-      type: 'verify',
-      description: `Verified the list "${list.name}" (${list.uniqueCount} addresses)`,
-      metadata: { list_id: listId },
-    });
-    await recordEvent(tx, {
-      orgId: list.orgId,
-      userId: list.userId,
-      type: EMAIL_VERIFIER_EVENTS.bulkCompleted,
-      payload: { list_id: listId, name: list.name, stats: computeStats(done), verified_at: done.verifiedAt?.toISOString() ?? null },
-    });
-  });
 }
 
 // ---------- export support (used by downloads) ----------

@@ -51,6 +51,8 @@ export const verifyLists = pgTable(
     counters: jsonb('counters').$type<TListCounters>().notNull(),
     mode: text('mode'),
     verifyJobId: uuid('verify_job_id'),
+    /** The verify job whose chunk jobs were enqueued: a retried plan enqueues nothing twice. */
+    plannedJobId: uuid('planned_job_id'),
     stoppedReason: text('stopped_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

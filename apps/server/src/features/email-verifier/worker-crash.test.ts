@@ -48,8 +48,11 @@ describe('a worker killed mid-list', () => {
         }
       },
     };
-    const workerA = createTestQueue(w.t.db, createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config, verifier: dying }));
-    void workerA.runOnce();
+    const workerA = createTestQueue(w.t.db, createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config, verifier: dying, getQueue: () => workerA }), {
+      queues: { verification: { expireSeconds: 1 } },
+    });
+    // It plans the list into its chunk job, then takes the chunk.
+    void workerA.runUntilIdle();
     for (let i = 0; i < 800 && yielded < 150; i += 1) await new Promise((r) => setTimeout(r, 25));
     // Its last completed store is in the database; then it goes silent.
     let storedByA = 0;
@@ -65,7 +68,9 @@ describe('a worker killed mid-list', () => {
 
     // Worker B: once the job's heartbeat is older than its expiry, pg-boss gives it up (a retry, within the
     // attempt cap) and B runs it to the end.
-    const workerB = createTestQueue(w.t.db, createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config }));
+    const workerB = createTestQueue(w.t.db, createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config, getQueue: () => workerB }), {
+      queues: { verification: { expireSeconds: 1 } },
+    });
     await new Promise((r) => setTimeout(r, 2_500));
     expect(await workerB.runUntilIdle({ includeDelayed: true })).toBe(1);
 

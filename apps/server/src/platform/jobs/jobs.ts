@@ -70,6 +70,11 @@ export type TJobQueue = {
   enqueue(name: string, payload: unknown, opts?: TEnqueueOptions): Promise<string>;
   /** Cancels a queued job at once, or flags an active one so its handler stops; answers the new state. */
   cancel(jobId: string, orgId?: string | null): Promise<TJobState | null>;
+  /**
+   * Cancels the queued (not yet running) jobs of kind `name` whose payload contains `match` (e.g. every chunk of a
+   * list); running ones stop on their own state check. Answers how many were cancelled.
+   */
+  cancelWhere(name: string, match: Record<string, string | number>): Promise<number>;
   get(jobId: string): Promise<TJobInfo | null>;
   /** Unfinished (queued or active) jobs of a kind. */
   pending(name: string): Promise<number>;

@@ -73,7 +73,7 @@ export function createJobQueue(opts: {
     schema: S,
     supervise: true,
     schedule: true,
-    maintenanceIntervalSeconds: 60,
+    maintenanceIntervalSeconds: settings.superviseIntervalSeconds,
     archiveCompletedAfterSeconds: settings.retentionHours * 3600,
     archiveFailedAfterSeconds: Math.max(settings.retentionHours * 3600, 7 * 86_400),
     // Archived jobs go two days later: the webhook dispatcher alone finishes a job a second.
@@ -315,6 +315,17 @@ export function createJobQueue(opts: {
       // A job not yet running is cancelled at once; a running one stops at its handler's next check.
       await sqlDb.executeSql(`update ${S}.job set state = 'cancelled', completed_on = now() where name = $1 and id = $2 and state < 'active'`, [s.queue, jobId]);
       return (await get(jobId))?.state ?? null;
+    },
+    async cancelWhere(name, match) {
+      const def = defs.get(name);
+      if (!def) throw new Error(`unknown job ${name}`);
+      const r = await rows(
+        `update ${S}.job set state = 'cancelled', completed_on = now()
+          where name = $1 and state < 'active' and data->>'kind' = $2 and data->'payload' @> $3::jsonb
+          returning 1 as ok`,
+        [def.queue, name, JSON.stringify(match)],
+      );
+      return r.length;
     },
     get,
     async pending(name) {
