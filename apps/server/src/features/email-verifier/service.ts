@@ -7,9 +7,7 @@ import {
   type TCheckDuplicateData,
   type TInstantSource,
   type TInstantVerifyData,
-  type TJobActivityType,
   type TListRemoveCheckData,
-  type TListSource,
   type TProgressStatusData,
   type TPublicVerifyData,
   type TRecentInstantData,
@@ -18,10 +16,7 @@ import {
   type TVerificationMode,
   type TVerificationResult,
   type TVerifyList,
-  type TVerifyListState,
   type TVerifyListsData,
-  type TVerifyStats,
-  type TListAnalysisState,
   type ZVerifyListsRequest,
 } from '@verilead/contracts';
 import { normaliseForDedupe, parseAddress } from '@verilead/verifier';
@@ -57,14 +52,12 @@ import {
   selectListsByFileName,
   selectRecentListByContent,
   selectListRowsPage,
-  selectPendingEmails,
   selectRecentInstant,
-  storeEmailResults,
   transitionList,
   updateList,
   type TListRow,
 } from './queries';
-import { computeProgress, computeStats, isBillable, toListView } from './list-view';
+import { isBillable, toListView } from './list-view';
 import { VERIFY_CHUNK_JOB, VERIFY_JOB } from './verify-list-job';
 
 export const ANALYSE_JOB = 'email_verifier.analyse';
