@@ -11,6 +11,13 @@ describe('file preview', () => {
     ]);
   });
 
+  it('shows the columns the server will read: a semicolon inside a comma file is data', () => {
+    expect(parseDelimitedPreview('name,email\nSmith; John,john@x.test\n').rows).toEqual([
+      ['name', 'email'],
+      ['Smith; John', 'john@x.test'],
+    ]);
+  });
+
   it('detects semicolon and tab delimiters', () => {
     expect(parseDelimitedPreview('a;b\nann@x.test;1\n').rows).toEqual([
       ['a', 'b'],

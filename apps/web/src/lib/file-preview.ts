@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { detectCsvDelimiter } from '@verilead/contracts';
 import { getBulkFileKind } from './bulk-file-rules';
 
 /** Rows shown in the preview (the header row included). */
@@ -26,10 +27,9 @@ function keepWholeLines(text: string, wasCut: boolean): string {
 /** The first rows of CSV or TXT text (delimiter detected); throws when the text is binary. */
 export function parseDelimitedPreview(text: string, limit = PREVIEW_ROW_COUNT): TFilePreview {
   if (text.includes('\u0000')) throw new Error('This file is not a text file. Upload a CSV, XLSX or TXT list.');
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
-    skipEmptyLines: 'greedy',
-    delimitersToGuess: [',', ';', '\t', '|'],
-  });
+  const body = text.replace(/^\uFEFF/, '');
+  // The same one-delimiter guess as the server's reader, so the preview shows the columns the upload will have.
+  const parsed = Papa.parse<string[]>(body, { skipEmptyLines: 'greedy', delimiter: detectCsvDelimiter(body) });
   const rows = parsed.data.slice(0, limit).map((row) => row.map((cell) => cellToText(cell)));
   return { rows };
 }

@@ -33,6 +33,22 @@ describe('file parsing', () => {
     expect(await collect('\uFEFFa@strict.test\r\nb@strict.test\n', 'txt')).toEqual([['a@strict.test'], ['b@strict.test']]);
   });
 
+  it('reads a CSV with one delimiter: a semicolon in a comma file is data and the e-mail column stays', async () => {
+    const rows = await collect('name,email\nSmith; John,john@x.test\nRoe; Rick,rick@x.test\n', 'csv');
+    expect(rows).toEqual([
+      ['name', 'email'],
+      ['Smith; John', 'john@x.test'],
+      ['Roe; Rick', 'rick@x.test'],
+    ]);
+    const found = await inspectRows(
+      (async function* () {
+        yield* rows;
+      })(),
+      { fileName: 'x.csv', fileType: 'csv' },
+    );
+    expect(found).toMatchObject({ has_header: true, email_column: 1, columns: ['name', 'email'] });
+  });
+
   it('finds the header and the e-mail column, or explains why not', async () => {
     const rows = (r: string[][]) => (async function* () {
       yield* r;

@@ -1,8 +1,8 @@
 // Generic bulk-file reading shared by the email verifier and the email finder (lifted from email-verifier).
 import { createInterface } from 'node:readline';
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
-import type { TUploadFileType } from '@verilead/contracts';
+import { detectCsvDelimiter, type TUploadFileType } from '@verilead/contracts';
 import { AppError } from '../errors/app-error';
 import { readXlsxRows, XlsxReadError } from './xlsx-reader';
 
@@ -42,6 +42,41 @@ export function checkFileHead(head: Buffer, fileType: TUploadFileType): void {
   }
 }
 
+const CSV_SNIFF_BYTES = 64 * 1024;
+
+/** Reads about `bytes` from the start of a stream, and answers them with a stream of the whole (head included). */
+async function peekHead(source: Readable, bytes: number): Promise<{ head: Buffer; rest: Readable }> {
+  const iterator: AsyncIterator<Buffer | string> = source[Symbol.asyncIterator]();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let ended = false;
+  try {
+    while (size < bytes) {
+      const next = await iterator.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  } catch (err) {
+    if (isSourceError(err)) throw new FileParseError('The file could not be read; please upload it again');
+    throw err;
+  }
+  async function* whole(): AsyncGenerator<Buffer> {
+    yield* chunks;
+    if (ended) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    }
+  }
+  return { head: Buffer.concat(chunks), rest: Readable.from(whole(), { objectMode: false }) };
+}
+
 /** Streams the rows of a file (every row as strings; the first worksheet of a workbook). Never loads the whole inflated file. */
 export async function* readRows(source: Readable, fileType: TUploadFileType): AsyncGenerator<string[]> {
   if (fileType === 'txt') {
@@ -55,10 +90,13 @@ export async function* readRows(source: Readable, fileType: TUploadFileType): As
     return;
   }
   if (fileType === 'csv') {
-    const parser = parseCsv({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: 1_000_000, delimiter: [',', ';', '\t'] });
+    // One delimiter per file, guessed from its first 64 KB the way the browser preview guesses it.
+    const { head, rest } = await peekHead(source, CSV_SNIFF_BYTES);
+    const delimiter = detectCsvDelimiter(head.toString('utf8'));
+    const parser = parseCsv({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: 1_000_000, delimiter });
     // pipeline (not pipe) hands a failing source's error to the parser, so the loop below ends instead of waiting forever.
     let sourceError: unknown = null;
-    pipeline(source, parser, (err) => {
+    pipeline(rest, parser, (err) => {
       if (err && !parser.readableEnded) sourceError = err;
     });
     try {
