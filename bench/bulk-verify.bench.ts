@@ -1,44 +1,101 @@
-// Bulk verification benchmark: starts a mail world with makeCorpus(N, 7), a fresh server (embedded PGlite in a fresh
-// data dir) pointed at it, uploads the N addresses through the API, verifies the list through the queue and worker,
-// and prints addresses/s end to end and accuracy against the world's truth (from the standard CSV export).
-// Run: npx tsx bench/bulk-verify.bench.ts [count]   (default 100000: about 15-20 minutes on 2 cores)
-import { join } from 'node:path';
-import { makeCorpus, startMailWorld } from '@verilead/mailworld';
-import { openPglite } from '../apps/server/src/platform/db/database';
+// Bulk verification benchmark, scaled out: a mail world with makeCorpus(N, 7); the engine run alone over every address
+// (its verdicts are the reference); then, on a fresh PostgreSQL database each time, an API process (`--role api`) and
+// 1, then 2, worker processes (`--role worker`) verify the uploaded list in chunk jobs. Prints addresses/s end to end,
+// the share of verdicts equal to the engine's own, accuracy against the world's truth, and peak RSS.
+// Run: npx tsx bench/bulk-verify.bench.ts [count] [workers…]   (default 100000 with 1 and 2 workers: expect about
+// 10-20 minutes per run on 2 cores). BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { makeCorpus, startMailWorld, type TMailWorld } from '@verilead/mailworld';
+import { loadConfig } from '../apps/server/src/config';
+import { openPostgres } from '../apps/server/src/platform/db/database';
 import { grantCredits } from '../apps/server/src/platform/credits/ledger';
+import { getVerifier } from '../apps/server/src/platform/verifier/verifier';
 import { seedDemoIfEmpty } from '../apps/server/src/seed';
 import { api, login, readPeakRssMiB, startServer } from './ingest.bench';
 
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COUNT = Number(process.argv[2] ?? 100_000);
+const WORKER_COUNTS = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1, 2];
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function main() {
-  const corpus = makeCorpus(COUNT, 7);
-  const world = await startMailWorld({ corpus });
-  console.log(`bulk-verify bench: ${COUNT.toLocaleString('en-US')} mail-world addresses (makeCorpus(${COUNT}, 7))`);
-  const env = {
+function worldEnv(world: TMailWorld): Record<string, string> {
+  return {
     DNS_SERVERS: world.dnsServers.join(','),
     VERIFIER_SMTP_PORT: String(world.smtpPort),
     VERIFIER_CONNECT_TIMEOUT_MS: '2000',
     VERIFIER_REPLY_TIMEOUT_MS: '2000',
     VERIFIER_GREYLIST_SCHEDULE_MS: String(world.greylistDelayMs + 250),
   };
-  // Seed the fresh database with enough credits before the server opens it (PGlite is one process).
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const dataDir = mkdtempSync(join(tmpdir(), 'vl-bench-verify-'));
-  const db = await openPglite(join(dataDir, 'pglite'));
-  await db.migrate();
-  const { seedDemoIfEmpty: seed } = { seedDemoIfEmpty };
-  await seed(db);
-  const orgs = (await db.db.execute("select id from organisations order by created_at limit 1" as never)) as unknown as { rows: { id: string }[] };
-  await db.transaction((tx) => grantCredits(tx, { orgId: orgs.rows[0]!.id, amount: COUNT * 2, reason: 'Bench credits' }));
-  await db.close();
+}
 
-  const { child, base } = await startServer({ ...env, DATA_DIR: dataDir });
+/** The engine alone (no API, no jobs, no database): the reference verdict of every address. */
+async function engineVerdicts(world: TMailWorld, emails: string[]): Promise<Map<string, string>> {
+  const config = loadConfig({ ...worldEnv(world), REDIS_URL: '' } as NodeJS.ProcessEnv, { appSecret: 'bench' });
+  const verifier = getVerifier(config);
+  const verdicts = new Map<string, string>();
+  const t0 = performance.now();
+  for await (const r of verifier.verifyMany(
+    (async function* () {
+      yield* emails;
+    })(),
+    {},
+  )) {
+    verdicts.set(r.email.toLowerCase(), r.status);
+  }
+  const secs = (performance.now() - t0) / 1000;
+  console.log(`[engine alone] ${verdicts.size} addresses in ${secs.toFixed(1)} s = ${(verdicts.size / secs).toFixed(0)} addresses/s`);
+  return verdicts;
+}
+
+function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts'), '--role', 'worker'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', JOB_POLL_INTERVAL_MS: '100', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('job worker started')) resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`worker exited (${code}):\n${output.slice(-2000)}`)));
+  });
+}
+
+async function runWithWorkers(world: TMailWorld, emails: string[], reference: Map<string, string>, workers: number) {
+  const name = `vl_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'vl-bench-verify-'));
+  const children: ChildProcess[] = [];
   try {
+    const db = openPostgres(url.toString(), 4);
+    await db.migrate();
+    await seedDemoIfEmpty(db);
+    const orgs = (await db.db.execute('select id from organisations order by created_at limit 1' as never)) as unknown as { rows: { id: string }[] };
+    await db.transaction((tx) => grantCredits(tx, { orgId: orgs.rows[0]!.id, amount: emails.length * 2, reason: 'Bench credits' }));
+    await db.close();
+
+    const env = { ...worldEnv(world), DATABASE_URL: url.toString(), DATA_DIR: dataDir, STORAGE_DIR: join(dataDir, 'storage'), REDIS_URL: '' };
+    const server = await startServer(env, ['--role=api']);
+    children.push(server.child);
+    for (let i = 0; i < workers; i += 1) children.push(await startWorker(env));
+    const { base } = server;
     const token = await login(base);
     const form = new FormData();
-    form.append('file', new Blob([corpus.map((c) => c.email).join('\n')]), 'corpus.txt');
+    form.append('file', new Blob([emails.join('\n')]), 'corpus.txt');
     const t0 = performance.now();
     const up = await fetch(`${base}/email_verify/bulk_upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     const listId = ((await up.json()) as { data: { id: string } }).data.id;
@@ -51,11 +108,11 @@ async function main() {
     const tReady = performance.now();
     const start = await api(base, token, 'POST', '/email_verify/list/verify', { list_id: listId });
     if (start.status !== 'success') throw new Error(`verify failed: ${JSON.stringify(start)}`);
-    let lastLog = 0;
+    let lastLog = performance.now();
     for (;;) {
       p = (await api(base, token, 'GET', `/email_verify/bulk/progress_status?list_id=${listId}`)).data;
       if (p.state !== 'in_progress') break;
-      if (performance.now() - lastLog > 15_000) {
+      if (performance.now() - lastLog > 30_000) {
         lastLog = performance.now();
         console.log(`  ${p.verified}/${p.total} verified`);
       }
@@ -70,31 +127,50 @@ async function main() {
       await new Promise((r) => setTimeout(r, 200));
     }
     const csv = await (await fetch(`${base.replace(/\/api\/v1$/, '')}${d.download_url}`)).text();
+    let same = 0;
     let right = 0;
     let judged = 0;
-    const misses = new Map<string, number>();
+    const differ = new Map<string, number>();
     for (const line of csv.replace(/^\uFEFF/, '').split('\r\n').slice(1)) {
       if (!line) continue;
-      const [email, status, reason] = line.split(',');
-      const truth = world.truth.get((email ?? '').replace(/^'/, '').toLowerCase());
-      if (!truth) continue;
+      const [rawEmail, status] = line.split(',');
+      const email = (rawEmail ?? '').replace(/^'/, '').toLowerCase();
+      const ref = reference.get(email);
+      if (!ref) continue;
       judged += 1;
-      if (truth.status === status) right += 1;
-      else misses.set(`${truth.status} -> ${status}/${reason}`, (misses.get(`${truth.status} -> ${status}/${reason}`) ?? 0) + 1);
+      if (ref === status) same += 1;
+      else differ.set(`${ref} -> ${status}`, (differ.get(`${ref} -> ${status}`) ?? 0) + 1);
+      if (world.truth.get(email)?.status === status) right += 1;
     }
     const secs = (t1 - tReady) / 1000;
-    console.log(`state ${p.state}; ${p.verified} unique addresses verified; stats ${JSON.stringify({ valid: p.stats.valid, invalid: p.stats.invalid, catch_all: p.stats.catch_all, unknown: p.stats.unknown, billable: p.stats.billable })}`);
-    console.log(`upload + analyse: ${((tReady - t0) / 1000).toFixed(1)} s; verification: ${secs.toFixed(1)} s = ${(p.verified / secs).toFixed(0)} addresses/s end to end`);
-    console.log(`accuracy vs the mail world's truth: ${((right / Math.max(1, judged)) * 100).toFixed(2)} % (${right}/${judged})`);
-    console.log(`server peak RSS: ${readPeakRssMiB(child.pid!)} MiB`);
-    if (misses.size > 0) console.log(`misses: ${[...misses].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, n]) => `${k} ×${n}`).join('; ')}`);
+    const label = `[postgres, ${workers} worker${workers === 1 ? '' : 's'}]`;
+    console.log(`${label} state ${p.state}; ${p.verified} unique addresses; upload + analyse ${((tReady - t0) / 1000).toFixed(1)} s`);
+    console.log(`${label} verification: ${secs.toFixed(1)} s = ${(p.verified / secs).toFixed(0)} addresses/s end to end`);
+    console.log(`${label} verdicts equal to the engine run alone: ${((same / Math.max(1, judged)) * 100).toFixed(2)} % (${same}/${judged}); accuracy vs truth ${((right / Math.max(1, judged)) * 100).toFixed(2)} %`);
+    if (differ.size > 0) console.log(`${label} differences: ${[...differ].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, n]) => `${k} ×${n}`).join('; ')}`);
+    console.log(`${label} peak RSS: api ${readPeakRssMiB(server.child.pid!)} MiB, workers ${children.slice(1).map((c) => readPeakRssMiB(c.pid!)).join(', ')} MiB`);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
-    await world.stop();
-    const { rmSync } = await import('node:fs');
+    for (const c of children) c.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const c of children) c.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
   }
+}
+
+async function main() {
+  const corpus = makeCorpus(COUNT, 7);
+  const world = await startMailWorld({ corpus });
+  const emails = corpus.map((c) => c.email);
+  console.log(`bulk-verify bench: ${COUNT.toLocaleString('en-US')} mail-world addresses (makeCorpus(${COUNT}, 7)), workers ${WORKER_COUNTS.join(' and ')}`);
+  try {
+    const reference = await engineVerdicts(world, emails);
+    for (const n of WORKER_COUNTS) await runWithWorkers(world, emails, reference, n);
+  } finally {
+    await world.stop();
+  }
+  process.exit(0);
 }
 
 main().catch((err) => {
