@@ -30,6 +30,7 @@ import { registerDownloadRoutes } from './features/downloads/routes';
 import { registerSettingsRoutes } from './features/settings/routes';
 import { registerDeveloperRoutes } from './features/developer/routes';
 import { registerPublicApiRoutes } from './features/developer/public-api-routes';
+import { createRedisRateLimiter } from './features/developer/rate-limiter';
 import { buildPublicFailure } from './features/developer/public-api-format';
 import { registerWebhookRoutes } from './features/webhooks/routes';
 
@@ -201,7 +202,8 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
     { prefix: API_PREFIX },
   );
   // The Clearout-compatible public API (app tokens) under /v2.
-  await registerPublicApiRoutes(app, deps);
+  // With REDIS_URL, every API process counts an app's calls in one place (one limit, not one per process).
+  await registerPublicApiRoutes(app, deps, redis ? { rateLimiter: createRedisRateLimiter(redis) } : {});
 
   const webDist = config.webDistDir;
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webDist, 'index.html'));

@@ -226,8 +226,8 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
         return reply.status(503).send(buildPublicFailure(null, 'Service unavailable, please try again shortly'));
       });
 
-      function applyRate(reply: FastifyReply, key: string, max: number, windowSeconds: number) {
-        const d = limiter.hit(key, max, windowSeconds);
+      async function applyRate(reply: FastifyReply, key: string, max: number, windowSeconds: number) {
+        const d = await limiter.hit(key, max, windowSeconds);
         reply.header('X-RateLimit-Limit', String(d.limit));
         reply.header('X-RateLimit-Remaining', String(d.remaining));
         reply.header('X-RateLimit-Reset', String(Math.ceil(d.resetAt / 1000)));
@@ -242,18 +242,18 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
         // CORS preflight of browser (client) apps: the real call is then checked against the app's origins.
         if (req.method === 'OPTIONS') return;
         if (req.url.split('?')[0] === `${PUBLIC_API_PREFIX}/openapi.json`) {
-          applyRate(reply, `v2doc|${req.ip}`, config.rateLimit.publicMax, Math.ceil(config.rateLimit.windowMs / 1000));
+          await applyRate(reply, `v2doc|${req.ip}`, config.rateLimit.publicMax, Math.ceil(config.rateLimit.windowMs / 1000));
           return;
         }
         const header = req.headers.authorization ?? '';
         const token = /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] ?? '';
         const found = token ? await resolveAppToken(database.db, token) : null;
         if (!found) {
-          applyRate(reply, `v2anon|${req.ip}`, config.rateLimit.publicMax, Math.ceil(config.rateLimit.windowMs / 1000));
+          await applyRate(reply, `v2anon|${req.ip}`, config.rateLimit.publicMax, Math.ceil(config.rateLimit.windowMs / 1000));
           throw fail(401, CODES.invalidToken, INVALID_TOKEN);
         }
         const rate = found.app.rateLimit;
-        applyRate(reply, `v2app|${found.app.id}|${rate.scope === 'ip' ? req.ip : '*'}`, rate.max, RATE_WINDOW_SECONDS[rate.window]);
+        await applyRate(reply, `v2app|${found.app.id}|${rate.scope === 'ip' ? req.ip : '*'}`, rate.max, RATE_WINDOW_SECONDS[rate.window]);
         if (found.app.type === 'client') {
           const origin = req.headers.origin;
           if (!origin || !found.app.allowedOrigins.includes(origin)) throw fail(401, CODES.notAuthorized, 'This origin is not allowed to use this app token');
