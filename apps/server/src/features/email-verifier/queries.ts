@@ -185,7 +185,6 @@ export async function insertListEmailsDeduped(
   return result[0] ?? { unique: 0, duplicate: 0, syntax_error: 0 };
 }
 
-/** The next unique rows without a result, after `afterRow`, in file order. */
 /** Pending unique rows after `afterRow` (and up to `toRow` when given: one chunk's range), in row order. */
 export async function selectPendingEmails(exec: TDb, listId: string, afterRow: number, limit: number, toRow: number | null = null) {
   return exec
