@@ -1,6 +1,9 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TTestDb } from '../../test/test-db';
-import { createMutex, selectRows, sql } from './database';
+import { createMutex, openPglite, selectRows, sql } from './database';
 
 describe('database', () => {
   let t: TTestDb;
@@ -58,5 +61,23 @@ describe('database', () => {
     );
     expect(order).toEqual([1, 2, 3]);
     expect(maxInside).toBe(1);
+  });
+});
+
+describe('the embedded database on disk', () => {
+  it('is created in a child process with small shared buffers, and opens ready the next time', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'vl-pglite-dir-'));
+    try {
+      const dir = join(root, 'pglite');
+      for (let i = 0; i < 2; i += 1) {
+        const database = await openPglite(dir);
+        const rows = await selectRows<{ shared_buffers: string }>(database.db, sql`show shared_buffers`);
+        expect(rows[0]?.shared_buffers).toBe('32MB');
+        await database.close();
+      }
+      expect(await readFile(join(dir, 'postgresql.auto.conf'), 'utf8')).toContain("shared_buffers = '32MB'");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

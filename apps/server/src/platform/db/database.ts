@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -52,8 +53,27 @@ export function createMutex() {
 }
 
 /** Embedded PGlite: `dir` undefined → in memory. One session shared by everything. */
+/** The embedded database's shared buffers (PostgreSQL's default is 128MB); PGLITE_SHARED_BUFFERS overrides it. */
+const PGLITE_SHARED_BUFFERS = /^\d+(kB|MB|GB)$/.test(process.env.PGLITE_SHARED_BUFFERS ?? '') ? process.env.PGLITE_SHARED_BUFFERS! : '32MB';
+
+/**
+ * Prepares a data directory in a child process (initdb when new; the shared-buffers setting), so the server never
+ * carries initdb's memory peak. Skipped when the directory is ready.
+ */
+function preparePgliteDir(dir: string): void {
+  const autoConf = join(dir, 'postgresql.auto.conf');
+  const ready = existsSync(join(dir, 'PG_VERSION')) && existsSync(autoConf) && readFileSync(autoConf, 'utf8').includes(`shared_buffers = '${PGLITE_SHARED_BUFFERS}'`);
+  if (ready) return;
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'pglite-init.mjs');
+  const run = spawnSync(process.execPath, [script, dir, PGLITE_SHARED_BUFFERS], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`Could not create the embedded database in ${dir}: ${run.stderr || run.error?.message || run.status}`);
+}
+
 export async function openPglite(dir?: string, opts: { loadDataDir?: Blob } = {}): Promise<TDatabase> {
-  if (dir) mkdirSync(dir, { recursive: true });
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    preparePgliteDir(dir);
+  }
   const client = dir ? await PGlite.create(dir) : await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
   const db = drizzlePglite(client) as unknown as TDb;
   const runExclusive = createMutex();
