@@ -92,6 +92,18 @@ describe('email verifier API', () => {
     expect(v.body.error.additional_info.required_credits).toBe(2);
   });
 
+  it('finds duplicates across the analysis batches: a repeat far down the file is a duplicate, a new address is unique', async () => {
+    const first = Array.from({ length: 12_000 }, (_, i) => `person${i}@acceptall.test`);
+    // Rows 12,001 on: 150 case-variant repeats of early rows, then 50 new addresses, then bad rows.
+    const rows = [...first, ...first.slice(0, 150).map((e) => e.toUpperCase()), ...Array.from({ length: 50 }, (_, i) => `late${i}@acceptall.test`), 'not-an-email'];
+    const someone = await w.t.createOwner('far-duplicates@ev.test');
+    const up = await upload(someone, 'far-duplicates.txt', rows.join('\n'));
+    expect(up.status).toBe(200);
+    await w.t.deps.queue.runUntilIdle();
+    const p = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list', token: someone.token, payload: { list_id: up.body.data.id } });
+    expect(p.body.data.items[0].counts).toMatchObject({ rows: 12_201, unique: 12_050, duplicate: 150, syntax_error: 1 });
+  });
+
   it('uploads a CSV with duplicates and bad rows, verifies it against the mail world and exports every format', async () => {
     const known = w.world.truth;
     const good = ['alice@strict.test', 'john.smith@strict.test', 'no.such.user@strict.test', 'anyone@acceptall.test', 'grace@policy.test', 'carol@greylist.test', 'ivan@fullbox.test', 'heidi@fullbox.test', 'peggy@nullmx.test', 'jane.doe@outlook.com', 'john.smith@gmail.com'];

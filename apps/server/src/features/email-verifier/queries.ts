@@ -157,7 +157,8 @@ export async function deleteListEmails(exec: TDb, listId: string): Promise<void>
 
 /**
  * Inserts a batch of rows (in-batch duplicates already marked), turning `unique` rows whose key already has a unique
- * row in the list into `duplicate`. One statement; rows travel as one JSON parameter. Answers the final kinds' counts.
+ * row in the list into `duplicate`; `first_seen` rows (the caller knows no earlier row has their key) are inserted as
+ * unique without that lookup. One statement; rows travel as one JSON parameter. Answers the final kinds' counts.
  */
 export async function insertListEmailsDeduped(
   exec: TDb,
@@ -171,9 +172,11 @@ export async function insertListEmailsDeduped(
     sql`with ins as (
           insert into verify_list_emails (list_id, row_number, email, dedupe_key, kind)
           select ${listId}::uuid, x.r, x.e, x.k,
-                 case when x.t = 'unique' and exists (
+                 case when x.t = 'first_seen' then 'unique'
+                      when x.t <> 'unique' then x.t
+                      when exists (
                         select 1 from verify_list_emails v where v.list_id = ${listId}::uuid and v.dedupe_key = x.k and v.kind = 'unique'
-                      ) then 'duplicate' else x.t end
+                      ) then 'duplicate' else 'unique' end
           from json_to_recordset(${json}::json) as x(r int, e text, k text, t text)
           returning kind
         )

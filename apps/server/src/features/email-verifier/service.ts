@@ -24,6 +24,7 @@ import type { z } from 'zod';
 import { chargeCredits } from '../../platform/credits/ledger';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
+import { SeenKeys } from '../../platform/bulk/seen-keys';
 import { storeCappedUpload } from '../../platform/bulk/upload';
 import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
 import { summariseReasons } from '../../platform/errors/app-error';
@@ -268,8 +269,9 @@ export async function* numberDataRows(rows: AsyncIterable<string[]>, hasHeader: 
   }
 }
 
-const ANALYSE_BATCH = 2_000;
-type TAnalysedRow = { rowNumber: number; email: string; dedupeKey: string; kind: 'unique' | 'duplicate' | 'syntax_error' };
+const ANALYSE_BATCH = 5_000;
+/** `first_seen`: a unique row whose key no earlier batch had for sure (inserted as unique without a lookup). */
+type TAnalysedRow = { rowNumber: number; email: string; dedupeKey: string; kind: 'unique' | 'first_seen' | 'duplicate' | 'syntax_error' };
 
 /** The `analyse` activity: reads every row, counts syntax errors and duplicates (normalised), stores one row per data row. Idempotent. */
 export async function runAnalyseJob(
@@ -290,16 +292,19 @@ export async function runAnalyseJob(
   let syntaxError = 0;
   let batch: TAnalysedRow[] = [];
   let readBytes = 0;
+  // Keys of earlier batches, 4 bytes each: only a row whose key may have come before is looked up in the database.
+  const earlier = new SeenKeys(1 << 16);
 
   const flush = async () => {
     if (batch.length === 0) return;
-    // Duplicates inside the batch are marked here; the statement marks those of earlier batches.
+    // Duplicates inside the batch are marked here; the statement checks the possible ones of earlier batches.
     const seen = new Set<string>();
     for (const r of batch) {
       if (r.kind !== 'unique') continue;
       if (seen.has(r.dedupeKey)) r.kind = 'duplicate';
       else seen.add(r.dedupeKey);
     }
+    for (const r of batch) if (r.kind === 'unique' && earlier.add(r.dedupeKey)) r.kind = 'first_seen';
     const counts = await insertListEmailsDeduped(database.db, listId, batch);
     unique += counts.unique;
     duplicate += counts.duplicate;
