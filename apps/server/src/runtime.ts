@@ -30,7 +30,7 @@ export function createRuntime(opts: {
   const declared: TJobDefinition[] = [
     createSendEmailJob(transport),
     ...createEmailVerifierJobs({ database, config, getQueue }),
-    ...createEmailFinderJobs({ database, config }),
+    ...createEmailFinderJobs({ database, config, getQueue }),
     ...createDownloadJobs({ database, config }),
     ...createWebhookJobs({ database, config, getQueue }),
     createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage })] }),

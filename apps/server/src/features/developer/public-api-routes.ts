@@ -30,8 +30,6 @@ import {
   getQueueStatus,
   listFinderLists,
   removeFinderList,
-  startFindEmails,
-  uploadFinderList,
 } from '../email-finder/service';
 import {
   cancelListVerification,
@@ -52,6 +50,7 @@ import {
   toPublicVerdict,
   type TPublicFailure,
 } from './public-api-format';
+import { uploadFinderList } from '../email-finder/list-upload';
 import { createRateLimiter, type TRateLimiter } from './rate-limiter';
 import { AppCreditLimitReached, chargeAppUsage, checkAppCreditLimit, recordAppUsage, resolveAppToken, type TAppCaller } from './service';
 
@@ -543,8 +542,8 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
         if (credits.credits < 1) throw noCredits(1 - credits.credits);
         await requireCreditRoom(c);
         try {
-          const list = await uploadFinderList(deps, storage, c.ctx, { filename: data.filename, file: Readable.from([content]), fields: { ...mapping, has_header: 'true' } });
-          await startFindEmails(deps, c.ctx, list.id);
+          // The search starts by itself once the file is read (no waiting here).
+          const list = await uploadFinderList(deps, storage, c.ctx, { filename: data.filename, file: Readable.from([content]), fields: { ...mapping, has_header: 'true' } }, { autoStart: true });
           await recordAppUsage(database.db, c.app, 0);
           return { status: 'success', data: { list_id: list.id } };
         } catch (err) {

@@ -39,9 +39,15 @@ describe('email finder API', () => {
       .select()
       .from(creditTransactions)
       .where(and(eq(creditTransactions.orgId, orgId), eq(creditTransactions.kind, 'charge'), eq(creditTransactions.sourceAgent, agent)));
-  const upload = (user: TUser, name: string, content: Buffer | string, fields: Record<string, string>) => {
+  /** Uploads a list; when accepted, the worker reads the file (the analysis job) and the answer holds the read list. */
+  const upload = async (user: TUser, name: string, content: Buffer | string, fields: Record<string, string>) => {
     const mp = buildMultipart(name, content, fields);
-    return t.call({ method: 'POST', url: '/api/v1/email_finder/bulk_upload', token: user.token, payload: mp.payload, headers: mp.headers });
+    const res = await t.call({ method: 'POST', url: '/api/v1/email_finder/bulk_upload', token: user.token, payload: mp.payload, headers: mp.headers });
+    if (res.status !== 200) return res;
+    expect(res.body.data).toMatchObject({ activity: 'analyse', counts: { rows: 0 } });
+    await t.deps.queue.runUntilIdle();
+    const read = await t.call({ method: 'POST', url: '/api/v1/email_finder/list', token: user.token, payload: { list_id: res.body.data.id } });
+    return { ...res, body: { ...res.body, data: read.body.data.items[0] } };
   };
   const instant = (user: TUser, payload: Record<string, unknown>) => t.call({ method: 'POST', url: '/api/v1/email_finder/instant', token: user.token, payload });
   const strictPeople = () => people.filter((p) => p.scenario === 'strict' && p.middle_name === null && /^[A-Za-z]+$/.test(p.first_name + p.last_name));
@@ -302,6 +308,23 @@ describe('email finder API', () => {
     const lists = await t.call({ method: 'POST', url: '/api/v1/email_finder/list', token: owner.token, payload: { search: 'big' } });
     expect(lists.body.data.total).toBe(0);
   }, 60_000);
+
+  it('reads a list in the analysis job: no search before it is read, and a long file with nobody searchable says why', async () => {
+    const someone = await t.createOwner('analysis@ef.test');
+    const mp = buildMultipart('pending.csv', 'First,Last,Domain\nAnn,Lee,strict.test\n', { first_name_column: '0', last_name_column: '1', domain_column: '2' });
+    const up = await t.call({ method: 'POST', url: '/api/v1/email_finder/bulk_upload', token: someone.token, payload: mp.payload, headers: mp.headers });
+    expect(up.status).toBe(200);
+    const early = await t.call({ method: 'POST', url: '/api/v1/email_finder/list/find_emails', token: someone.token, payload: { list_id: up.body.data.id } });
+    expect(early.status).toBe(409);
+    expect(early.body.error.message).toBe('The file is still being read; please wait a moment');
+    await t.deps.queue.runUntilIdle();
+
+    // 80 rows (more than the request reads) where nobody has a domain: the analysis, not the upload, refuses it.
+    const rows = ['First,Last,Domain', ...Array.from({ length: 80 }, (_, i) => `Ann${i},Lee,`)];
+    const long = await upload(someone, 'nobody.csv', rows.join('\n'), { first_name_column: '0', last_name_column: '1', domain_column: '2' });
+    expect(long.status).toBe(200);
+    expect(long.body.data).toMatchObject({ state: 'not_processed', activity: null, counts: { rows: 0, searchable: 0 }, stopped_reason: 'No row has both a name and a valid domain with this column mapping' });
+  });
 
   it('documents every email finder call of the spec in OpenAPI (spec-coverage reports nothing missing)', async () => {
     const doc = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });

@@ -1,14 +1,34 @@
 import { z } from 'zod';
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
-import { defineJob, type TJobDefinition } from '../../platform/jobs/jobs';
+import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
+import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
+import { FINDER_ANALYSE_JOB, runFinderAnalyseJob } from './list-upload';
 import { FIND_EMAILS_JOB, INSTANT_JOB, runFindEmailsJob, runInstantJob } from './service';
 
-/** The finder's durable jobs: `instant` (a search that outlived its request) and `find_emails` (a bulk list). */
-export function createEmailFinderJobs(opts: { database: TDatabase; config: TConfig; verifier?: TVerifier; concurrency?: number }): TJobDefinition[] {
+/**
+ * The finder's durable jobs: `instant` (a search that outlived its request), `analyse` (read an uploaded list's
+ * rows) and `find_emails` (a bulk list).
+ */
+export function createEmailFinderJobs(opts: {
+  database: TDatabase;
+  config: TConfig;
+  getQueue: () => TJobQueue;
+  verifier?: TVerifier;
+  storage?: TFileStorage;
+  concurrency?: number;
+}): TJobDefinition[] {
   const verifier = opts.verifier ?? getVerifier(opts.config);
+  const storage = opts.storage ?? getStorage(opts.config);
   return [
+    defineJob({
+      name: FINDER_ANALYSE_JOB,
+      queue: 'analysis',
+      payload: z.object({ listId: z.uuid(), autoStart: z.boolean().default(false) }),
+      maxAttempts: 3,
+      handler: (p, ctx) => runFinderAnalyseJob({ database: opts.database, queue: opts.getQueue() }, storage, p, ctx),
+    }),
     defineJob({
       name: INSTANT_JOB,
       queue: 'finder',

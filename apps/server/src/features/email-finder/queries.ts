@@ -151,6 +151,11 @@ export async function selectListsByFileName(exec: TDb, scope: TScope, fileName: 
     .limit(20);
 }
 
+/** Every row of a list (an analysis that starts over, or fails). */
+export async function deleteListRows(exec: TDb, listId: string): Promise<void> {
+  await exec.delete(finderListRows).where(eq(finderListRows.listId, listId));
+}
+
 export async function insertListRows(exec: TDb, rows: TFinderRowInsert[]): Promise<void> {
   if (rows.length > 0) await exec.insert(finderListRows).values(rows).onConflictDoNothing();
 }

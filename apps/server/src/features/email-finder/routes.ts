@@ -48,8 +48,8 @@ import {
   openFinderDownload,
   removeFinderList,
   startFindEmails,
-  uploadFinderList,
 } from './service';
+import { uploadFinderList } from './list-upload';
 
 /** Reads the multipart `file` part (fields sent before it, or in the query string, come along). */
 async function readUploadPart(req: FastifyRequest): Promise<TUploadPart> {

@@ -5,7 +5,6 @@ import {
   DOWNLOAD_TOKEN_TTL_HOURS,
   EMAIL_FINDER_EVENTS,
   FINDER_COMPANY_NAME_UNSUPPORTED,
-  ZFinderUploadFields,
   type TFinderCheckDuplicateData,
   type TFinderColumnMapping,
   type TFinderDownloadData,
@@ -30,15 +29,12 @@ import {
 } from '@verilead/contracts';
 import type { z } from 'zod';
 import type { TConfig } from '../../config';
-import { checkFileHead, detectFileType, FileParseError, readRows } from '../../platform/bulk/file-parsing';
 import { writeCsv, writeXlsx } from '../../platform/bulk/file-writers';
 import { inputColumnNames, withInputCells } from '../../platform/bulk/input-columns';
-import { readStoredHead, storeCappedUpload, type TUploadPart } from '../../platform/bulk/upload';
 import { chargeCredits } from '../../platform/credits/ledger';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
-import { summariseReasons } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
@@ -48,7 +44,7 @@ import { assertCreditsAvailable } from '../credits/service';
 import { createDownloadToken, readDownloadToken } from '../downloads/service';
 import { recordEvent } from '../events/service';
 import { getUserPreferences, getVerifierPreferences } from '../settings/service';
-import { foldName, splitFullName, type TPersonName } from './candidates';
+import { splitFullName, type TPersonName } from './candidates';
 import {
   completeInstant,
   countPendingRows,
@@ -57,8 +53,6 @@ import {
   incrementDomainPatterns,
   insertDownload,
   insertInstant,
-  insertList,
-  insertListRows,
   selectDomainPatterns,
   selectDownloadById,
   selectHistory,
@@ -77,7 +71,6 @@ import {
   updateInstant,
   updateList,
   type TFinderListRow,
-  type TFinderRowInsert,
   type TInstantRow,
 } from './queries';
 import { readDomainInput, searchEmail, type TSearchOutcome } from './search';
@@ -93,7 +86,7 @@ async function getFinderPrefs(exec: TDb, ctx: Pick<TCallerContext, 'userId' | 'o
   return { includeRoleEmail: prefs.ef_settings.include_role_email, strictDomainCheck: prefs.ef_settings.strict_domain_check };
 }
 
-function badRequest(field: string, message: string): never {
+export function badRequest(field: string, message: string): never {
   throw new AppError(400, 'validation_failed', message, { reasons: [{ field, location: 'body', messages: [message] }] });
 }
 
@@ -345,142 +338,13 @@ export async function checkFinderDuplicate(exec: TDb, ctx: TCallerContext, fileN
   };
 }
 
-// ---------- lists: upload ----------
-
-function parseUploadFields(fields: Record<string, string>) {
-  const parsed = ZFinderUploadFields.safeParse(fields);
-  if (!parsed.success) {
-    const reasons = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', location: 'body' as const, messages: [i.message] }));
-    throw new AppError(400, 'validation_failed', summariseReasons(reasons), { reasons });
-  }
-  return parsed.data;
-}
-
-/** Reads one data row with the mapping: a searchable person, or the reason it is skipped. */
-function readPersonRow(cells: string[], m: TFinderColumnMapping): Omit<TFinderRowInsert, 'listId' | 'rowNumber' | 'cells'> {
-  const cell = (i: number | null) => (i === null ? '' : (cells[i] ?? '').trim().slice(0, 200));
-  const name: TPersonName = m.first_name !== null ? { first: cell(m.first_name), middle: cell(m.middle_name) || null, last: cell(m.last_name) } : splitFullName(cell(m.full_name));
-  const base = { firstName: name.first, middleName: name.middle, lastName: name.last, domain: '' };
-  if (!name.first || !name.last) return { ...base, skipReason: 'Missing first or last name' };
-  const raw = cell(m.domain) || cell(m.company);
-  if (!raw) return { ...base, skipReason: 'Missing domain or company' };
-  const read = readDomainInput(raw);
-  if ('error' in read) return { ...base, skipReason: read.error };
-  if ('company' in read) return { ...base, skipReason: 'Company names need the companies directory, which is not available; give a domain' };
-  return { ...base, domain: read.domain, skipReason: null };
-}
-
-/** The status of a row that repeats an earlier row's person: not searched, not charged, answered with that row's result. */
-const DUPLICATE_STATUS = 'duplicate';
-
-/** One person of a list: the folded first, middle and last name and the domain. */
-function makePersonKey(p: { firstName?: string; middleName?: string | null; lastName?: string; domain?: string }): string {
-  return [foldName(p.firstName ?? ''), foldName(p.middleName ?? ''), foldName(p.lastName ?? ''), p.domain ?? ''].join('|');
-}
-
-/** POST /email_finder/bulk_upload: stores the file (≤ 20,000,000 bytes), reads every row with the column mapping, creates the list. */
-export async function uploadFinderList(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, part: TUploadPart): Promise<TFinderList> {
-  const fields = parseUploadFields(part.fields);
-  const fileType = detectFileType(part.filename);
-  if (fileType !== 'csv' && fileType !== 'xlsx') {
-    part.file.resume();
-    badRequest('file', 'Please upload a .csv or .xlsx file');
-  }
-  const listId = randomUUID();
-  const key = `uploads/${ctx.orgId}/finder-${listId}`;
-  const { size } = await storeCappedUpload(storage, key, part);
-  const mapping: TFinderColumnMapping = {
-    first_name: fields.first_name_column ?? null,
-    last_name: fields.last_name_column ?? null,
-    middle_name: fields.middle_name_column ?? null,
-    full_name: fields.full_name_column ?? null,
-    domain: fields.domain_column ?? null,
-    company: fields.company_column ?? null,
-  };
-  const hasHeader = fields.has_header ?? true;
-  try {
-    if (size === 0) throw new FileParseError('The file is empty');
-    checkFileHead(await readStoredHead(storage, key, 65_536), fileType);
-    return await deps.database.transaction(async (tx) => {
-      await insertList(tx, {
-        id: listId,
-        orgId: ctx.orgId,
-        userId: ctx.userId,
-        name: fields.list_name ?? part.filename.replace(/\.(csv|xlsx)$/i, '').slice(0, 200),
-        fileName: part.filename.slice(0, 255),
-        fileType,
-        storageKey: key,
-        sizeBytes: size,
-        hasHeader,
-        header: [],
-        mapping,
-        state: 'not_processed',
-        counters: { ...EMPTY_FINDER_COUNTERS },
-      });
-      let header: string[] = [];
-      let headerSeen = !hasHeader;
-      let rowNumber = 0;
-      let searchable = 0;
-      let skipped = 0;
-      let width = 0;
-      let batch: TFinderRowInsert[] = [];
-      const firstRowOf = new Map<string, number>();
-      const source = storage.read(key);
-      try {
-        for await (const cells of readRows(source, fileType)) {
-          if (cells.every((c) => c.trim() === '')) continue;
-          width = Math.max(width, cells.length);
-          if (!headerSeen) {
-            headerSeen = true;
-            header = cells.map((c) => c.trim());
-            continue;
-          }
-          rowNumber += 1;
-          const person = readPersonRow(cells, mapping);
-          const row: TFinderRowInsert = { listId, rowNumber, cells: cells.map((c) => c.slice(0, 1_000)), ...person };
-          if (person.skipReason) skipped += 1;
-          else {
-            // The same person twice (same normalised name and domain) is searched once: later rows point at the first.
-            const key = makePersonKey(person);
-            const first = firstRowOf.get(key);
-            if (first === undefined) {
-              firstRowOf.set(key, rowNumber);
-              searchable += 1;
-            } else Object.assign(row, { status: DUPLICATE_STATUS, result: { duplicate_of: first }, billable: false });
-          }
-          batch.push(row);
-          if (batch.length >= 1_000) {
-            await insertListRows(tx, batch);
-            batch = [];
-          }
-        }
-      } finally {
-        source.destroy();
-      }
-      await insertListRows(tx, batch);
-      const mapped = Object.entries(mapping).filter(([, v]) => v !== null) as [string, number][];
-      for (const [field, col] of mapped) {
-        if (col >= width) badRequest(`${field}_column`, `Column ${col + 1} does not exist: the file has ${width} column(s)`);
-      }
-      if (rowNumber === 0) throw new FileParseError(hasHeader ? 'The file has a header but no data rows' : 'The file has no rows');
-      if (searchable === 0) throw new FileParseError('No row has both a name and a valid domain with this column mapping');
-      await updateList(tx, listId, { header, rowCount: rowNumber, searchableCount: searchable, skippedCount: skipped });
-      await recordActivity(tx, { orgId: ctx.orgId, userId: ctx.userId, type: 'find_emails', description: `Uploaded the finder list "${fields.list_name ?? part.filename}"`, metadata: { list_id: listId, file_name: part.filename } });
-      return toListView((await selectListById(tx, listId))!);
-    });
-  } catch (err) {
-    await storage.remove(key);
-    if (err instanceof FileParseError) badRequest('file', err.message);
-    throw err;
-  }
-}
-
 // ---------- lists: find, cancel, remove ----------
 
 /** POST /email_finder/list/find_emails: starts (or resumes) the durable find_emails job. */
-export async function startFindEmails(deps: TDeps, ctx: TCallerContext, listId: string): Promise<TFinderList> {
+export async function startFindEmails(deps: Pick<TDeps, 'database' | 'queue'>, ctx: TCallerContext, listId: string): Promise<TFinderList> {
   const { database } = deps;
   const list = await requireList(database.db, ctx, listId);
+  if (list.activity === 'analyse') throw new AppError(409, 'conflict', 'The file is still being read; please wait a moment');
   if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'The list is already being processed');
   const remaining = await countPendingRows(database.db, list.id);
   if (remaining === 0) throw new AppError(409, 'conflict', 'Every row of this list is already processed');
@@ -501,8 +365,11 @@ export async function cancelFindEmails(deps: TDeps, ctx: TCallerContext, listId:
   const moved = await deps.database.transaction(async (tx) => {
     // The row lock waits for a batch being stored; once cancelled, no further batch is stored or charged (storeListBatch).
     const current = await selectListForUpdate(tx, listId);
-    if (!current || current.state !== 'in_progress') return false;
-    if (!(await transitionList(tx, getVisibleScope(ctx), listId, ['in_progress'], { state: 'cancelled', activity: null, stoppedReason: 'Cancelled by the user' }))) return false;
+    // A list whose file is still being read (the public API's upload-and-find) is cancelled too: its analysis ends, nothing starts.
+    const analysing = current?.state === 'not_processed' && current.activity === 'analyse';
+    if (!current || (current.state !== 'in_progress' && !analysing)) return false;
+    const values = { state: 'cancelled', activity: analysing ? 'analyse' : null, stoppedReason: 'Cancelled by the user' };
+    if (!(await transitionList(tx, getVisibleScope(ctx), listId, [current.state], values))) return false;
     const c = { ...EMPTY_FINDER_COUNTERS, ...current.counters };
     const entry = {
       orgId: list.orgId,
@@ -522,6 +389,7 @@ export async function cancelFindEmails(deps: TDeps, ctx: TCallerContext, listId:
 export async function removeFinderList(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, listId: string): Promise<{ message: string }> {
   const list = await requireList(deps.database.db, ctx, listId);
   if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'The list is being processed; cancel it first');
+  if (list.activity === 'analyse') throw new AppError(409, 'conflict', 'The file is still being read; please wait a moment');
   await deleteList(deps.database.db, getVisibleScope(ctx), listId);
   await storage.remove(list.storageKey);
   return { message: 'List removed successfully' };
@@ -710,6 +578,9 @@ export async function runFindEmailsJob(
 // ---------- downloads ----------
 
 const RESULT_COLUMNS = ['email', 'status', 'confidence_score', 'catch_all', 'business', 'role', 'pattern', 'reason', 'reason_text'] as const;
+/** The status of a row that repeats an earlier row's person: not searched, not charged, answered with that row's result. */
+export const DUPLICATE_STATUS = 'duplicate';
+
 /** A list download adds whether the row repeats an earlier row's person (it then carries that row's result, uncharged). */
 const LIST_RESULT_COLUMNS = [...RESULT_COLUMNS, 'duplicate'] as const;
 

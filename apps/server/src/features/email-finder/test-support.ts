@@ -23,7 +23,11 @@ export async function createFinderTestApp(overrides: Partial<TConfig> = {}, opts
       ...overrides,
     },
   );
-  const runtime = createRuntime({ config, database: db, extraJobs: createEmailFinderJobs({ database: db, config, concurrency: opts.concurrency }) });
+  const runtime: ReturnType<typeof createRuntime> = createRuntime({
+    config,
+    database: db,
+    extraJobs: createEmailFinderJobs({ database: db, config, getQueue: () => runtime.queue, concurrency: opts.concurrency }),
+  });
   const app = await buildApp({ ...runtime, serveWeb: false });
   await app.ready();
   const call: TTestApp['call'] = async ({ token, headers, ...rest }) => {

@@ -101,6 +101,11 @@ export function FinderListDetailScreen() {
       </ListDetailHeader>
 
       <Stack gap="lg">
+        {list.activity === 'analyse' ? (
+          <Alert color="blue" variant="light" title="Reading the file..." data-testid="list-reading">
+            The rows are being read; the search can start in a moment.
+          </Alert>
+        ) : null}
         {list.stopped_reason ? (
           <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title="The search stopped">
             {list.stopped_reason}
