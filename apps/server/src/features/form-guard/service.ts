@@ -124,7 +124,7 @@ export async function validateField(
   input: z.output<typeof ZFormGuardValidateRequest>,
   opts: TValidateOptions,
 ): Promise<TFormGuardValidation> {
-  const { app, ctx, settings } = guard;
+  const { app, settings } = guard;
   const db = database.db;
   const previous = await selectCheck(db, app.id, input.request_id);
   if (previous) return toValidation(previous, settings);
