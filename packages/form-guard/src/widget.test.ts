@@ -91,6 +91,20 @@ describe('the widget', () => {
     guard.destroy();
   });
 
+  it('lets the form through when a blur check is still running at submit', async () => {
+    const guard = startFormGuard({ token: 'vla_x', apiBase: 'https://api.test' });
+    await guard.ready;
+    const form = document.getElementById('f') as HTMLFormElement;
+    const email = form.querySelector<HTMLInputElement>('input[type=email]')!;
+    email.value = 'bad@x.com';
+    expect(await submit(form)).toBe(false);
+    email.value = 'good@x.com';
+    email.dispatchEvent(new Event('blur'));
+    expect(await submit(form)).toBe(true);
+    expect(validateCalls()).toHaveLength(2);
+    guard.destroy();
+  });
+
   it('checks on blur once per value and calls the hooks, whose answer wins', async () => {
     const ready = vi.fn();
     const guard = startFormGuard({

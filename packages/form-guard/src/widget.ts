@@ -108,6 +108,8 @@ export function startFormGuard(opts: TWidgetOptions) {
     input.setAttribute('data-fg-value', state === 'ok' ? input.value.trim() : '');
     if (state === 'bad') input.setAttribute('aria-invalid', 'true');
     else input.removeAttribute('aria-invalid');
+    // While checking, the last message stays: clearing it would move the page under the visitor's click.
+    if (state === 'checking') return;
     const existing = input.nextElementSibling;
     if (message) messageOf(input).textContent = message;
     else if (existing instanceof HTMLElement && existing.classList.contains('vl-fg-msg')) existing.textContent = '';

@@ -47,7 +47,7 @@ export function FormGuardSettingsForm({ initial, submitLabel, pending, onSubmit 
           <Title order={4} fz={16}>
             Guard
           </Title>
-          <TextInput label="Name" required value={v.name} onChange={(e) => setV({ ...v, name: e.currentTarget.value })} error={errors.name} />
+          <TextInput label="Guard name" required value={v.name} onChange={(e) => setV({ ...v, name: e.currentTarget.value })} error={errors.name} />
           <TagsInput
             label="Allowed origins"
             description="Sites that may use this guard: scheme and host, e.g. https://www.example.com; press Enter after each"
