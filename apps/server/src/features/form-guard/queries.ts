@@ -1,6 +1,5 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../platform/db/database';
-import { apps } from '../developer/tables';
 import { formGuardChecks, formGuardCounters } from './tables';
 
 export type TCheckRow = typeof formGuardChecks.$inferSelect;
@@ -58,14 +57,12 @@ export async function selectUsage(exec: TDb, f: { orgId: string; from: Date; to:
     .select({
       day: sql<string>`to_char(${formGuardChecks.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
       appId: formGuardChecks.appId,
-      appName: apps.name,
       type: formGuardChecks.type,
       total: sql<number>`count(*)::int`,
       refused: sql<number>`sum(case when ${formGuardChecks.isAcceptable} = 0 then 1 else 0 end)::int`,
       billable: sql<number>`sum(${formGuardChecks.creditsCharged})::int`,
     })
     .from(formGuardChecks)
-    .innerJoin(apps, eq(apps.id, formGuardChecks.appId))
     .where(and(...conditions))
-    .groupBy(sql`1`, formGuardChecks.appId, apps.name, formGuardChecks.type);
+    .groupBy(sql`1`, formGuardChecks.appId, formGuardChecks.type);
 }

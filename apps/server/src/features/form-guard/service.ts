@@ -245,11 +245,13 @@ export async function getJsWidgetUsage(exec: TDb, ctx: TCallerContext, q: z.outp
     day[type] += r.total;
     day.billable += r.billable;
     days.set(r.day, day);
-    const a = byApp.get(r.appId) ?? { app_id: r.appId, name: r.appName, total: 0, billable: 0 };
+    const a = byApp.get(r.appId) ?? { app_id: r.appId, name: '', total: 0, billable: 0 };
     a.total += r.total;
     a.billable += r.billable;
     byApp.set(r.appId, a);
   }
+  // The guards' names through the developer service (organisation-scoped); a removed guard keeps its name.
+  for (const a of byApp.values()) a.name = (await getApp(exec, ctx, a.app_id).catch(() => null))?.name ?? 'Removed guard';
   return {
     metrics,
     refused,

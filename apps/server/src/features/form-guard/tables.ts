@@ -1,6 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organisations } from '../../platform/tenancy/tables';
-import { apps } from '../developer/tables';
 
 /** One check the widget asked for (a field value); (app_id, request_id) makes a retried check answer its first result. */
 export const formGuardChecks = pgTable(
@@ -10,9 +9,8 @@ export const formGuardChecks = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
-    appId: uuid('app_id')
-      .notNull()
-      .references(() => apps.id, { onDelete: 'cascade' }),
+    /** The guard (an app; the migration's foreign key removes its checks with it). */
+    appId: uuid('app_id').notNull(),
     requestId: text('request_id').notNull(),
     type: text('type').notNull(),
     value: text('value').notNull(),
@@ -31,9 +29,8 @@ export const formGuardChecks = pgTable(
 export const formGuardCounters = pgTable(
   'form_guard_counters',
   {
-    appId: uuid('app_id')
-      .notNull()
-      .references(() => apps.id, { onDelete: 'cascade' }),
+    /** The guard (an app; the migration's foreign key removes its counters with it). */
+    appId: uuid('app_id').notNull(),
     scopeKey: text('scope_key').notNull(),
     window: text('window').notNull(),
     windowStart: bigint('window_start', { mode: 'number' }).notNull(),
