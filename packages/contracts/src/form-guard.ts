@@ -64,6 +64,7 @@ export const DEFAULT_FORM_GUARD_MESSAGES = {
 } as const;
 
 export const FORM_GUARD_TIMEOUT_MS = { min: 1_000, max: 60_000, default: 10_000 } as const;
+const TIMEOUT_MESSAGE = 'The timeout is between 1000 and 60000 ms';
 
 export const ZFormGuardSettings = z.object({
   fields: z.object({ email: z.boolean(), phone: z.boolean(), name: z.boolean() }).default({ email: true, phone: false, name: false }),
@@ -85,7 +86,12 @@ export const ZFormGuardSettings = z.object({
     .default({ ...DEFAULT_FORM_GUARD_MESSAGES }),
   limits: z.array(ZFormGuardLimit).max(8).default([]),
   allowed_urls: z.array(ZUrlPattern).max(50).default([]),
-  timeout_ms: z.number().int().min(FORM_GUARD_TIMEOUT_MS.min).max(FORM_GUARD_TIMEOUT_MS.max).default(FORM_GUARD_TIMEOUT_MS.default),
+  timeout_ms: z
+    .number()
+    .int({ message: TIMEOUT_MESSAGE })
+    .min(FORM_GUARD_TIMEOUT_MS.min, { message: TIMEOUT_MESSAGE })
+    .max(FORM_GUARD_TIMEOUT_MS.max, { message: TIMEOUT_MESSAGE })
+    .default(FORM_GUARD_TIMEOUT_MS.default),
   /** Refuse the form when a check times out (default: accept it, "fail open"). */
   block_on_timeout: z.boolean().default(false),
 });
