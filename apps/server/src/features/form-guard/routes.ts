@@ -86,18 +86,7 @@ export async function registerFormGuardPublicRoutes(app: FastifyInstance, deps: 
         return failure(reply, 503, null, 'Service unavailable, please try again shortly');
       });
 
-      // Preflight: any origin may ask; the real call is then checked against the app's allowed origins.
-      fg.options('/*', async (req, reply) => {
-        const origin = req.headers.origin;
-        if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
-        return reply
-          .header('access-control-allow-methods', 'GET, POST')
-          .header('access-control-allow-headers', 'authorization, content-type')
-          .header('access-control-max-age', '600')
-          .status(204)
-          .send();
-      });
-
+      // Preflight (OPTIONS) is the public API's: any origin may ask; the real call is then checked against the app's origins.
       async function guardOf(req: FastifyRequest, reply: FastifyReply, pageUrl: string | undefined) {
         const token = /^Bearer\s+(\S+)$/i.exec((req.headers.authorization ?? '').trim())?.[1] ?? '';
         const guard = await authenticateGuard(db, token, req.headers.origin, pageUrl);
