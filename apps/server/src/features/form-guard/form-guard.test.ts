@@ -1,8 +1,10 @@
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { getOrgBalance } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { events } from '../events/tables';
+import { dispatchWebhookEvents } from '../webhooks/service';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 import { judgeName, judgePhone } from './judge';
 import { getLimitKeys } from './service';
@@ -15,7 +17,7 @@ let n = 0;
 const rid = () => `req_${Date.now().toString(36)}_${++n}`;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ allowPrivateWebhooks: true });
   owner = await t.createOwner('fg-owner@verilead.test');
   other = await t.createOwner('fg-other@verilead.test');
 }, 60_000);
@@ -112,16 +114,47 @@ describe('the widget calls', () => {
     expect(rows.some((r) => r.payload.email === 'valid@example.com' && r.payload.is_acceptable === true)).toBe(true);
   });
 
+  it('delivers form_guard.email_validation.completed to a subscribed webhook', async () => {
+    const bodies: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        bodies.push(body);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const address = receiver.address();
+      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
+      await dispatchWebhookEvents(t.deps.database, t.deps.queue, { lagMs: 0 }); // earlier events are not this hook's
+      const hook = await t.call({ method: 'POST', url: '/api/v1/webhook', token: owner.token, payload: { name: 'Guard events', url, events: ['form_guard.email_validation.completed'] } });
+      expect(hook.status, JSON.stringify(hook.body)).toBe(200);
+      const guard = await createGuard();
+      await validate(guard.token, { type: 'email', value: 'catch_all@example.com' });
+      await validate(guard.token, { type: 'phone', value: '+1 415 555 2671' }); // no event for phones
+      expect(await dispatchWebhookEvents(t.deps.database, t.deps.queue, { lagMs: 0 })).toBeGreaterThanOrEqual(1);
+      await t.deps.queue.runUntilIdle();
+      expect(bodies).toHaveLength(1);
+      expect(JSON.parse(bodies[0]!)).toMatchObject({ type: 'form_guard.email_validation.completed' });
+      expect(bodies[0]).toContain('catch_all@example.com');
+    } finally {
+      receiver.close();
+    }
+  });
+
   it('charges one credit per validated field with source js_widget, once for a retried check', async () => {
     const guard = await createGuard({ fields: { email: true, phone: true, name: true } });
     const before = await getOrgBalance(t.db.db, owner.orgId);
+    const widgetCharges = () => t.db.db.select().from(creditTransactions).where(and(eq(creditTransactions.orgId, owner.orgId), eq(creditTransactions.sourceAgent, 'js_widget')));
+    const chargesBefore = (await widgetCharges()).length;
     const body = { type: 'phone', value: '+1 415 555 2671', request_id: 'retry-me-12345' };
     const [a, b] = await Promise.all([validate(guard.token, body), validate(guard.token, body)]);
     const again = await validate(guard.token, body);
     for (const r of [a, b, again]) expect(r.body.data).toMatchObject({ is_acceptable: true, credits_charged: 1 });
     expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before - 1);
-    const charges = await t.db.db.select().from(creditTransactions).where(and(eq(creditTransactions.orgId, owner.orgId), eq(creditTransactions.sourceAgent, 'js_widget')));
-    expect(charges).toHaveLength(1);
+    expect((await widgetCharges()).length).toBe(chargesBefore + 1);
     const app = await t.call({ method: 'GET', url: `/api/v1/apps/${guard.id}`, token: owner.token });
     expect(app.body.data.credits_used.life_time).toBe(1);
   });
@@ -144,8 +177,8 @@ describe('the widget calls', () => {
     const res = await t.call({ method: 'POST', url: '/api/v1/reports/js_widget_usage', token: owner.token, payload: {} });
     expect(res.status).toBe(200);
     expect(res.body.data.metrics.total).toBe(res.body.data.metrics.email + res.body.data.metrics.phone + res.body.data.metrics.name);
-    expect(res.body.data.metrics.phone).toBe(1);
-    expect(res.body.data.js_widget_billable).toBe(1);
+    expect(res.body.data.metrics.phone).toBe(2); // one here, one in the webhook test
+    expect(res.body.data.js_widget_billable).toBe(2);
     expect(res.body.data.refused.email).toBeGreaterThanOrEqual(3);
     const otherGuard = res.body.data.by_app[0].app_id;
     const foreign = await t.call({ method: 'POST', url: '/api/v1/reports/js_widget_usage', token: other.token, payload: { app_id: otherGuard } });
