@@ -74,6 +74,8 @@ test('form guard: a site owner creates a guard, embeds it on two origins, and ba
     await expect(page.getByText('The token is shown only now')).toBeVisible();
     await page.screenshot({ path: 'test-results/e2e/form-guard-edit.png', fullPage: true });
     snippet = ((await page.getByLabel('Embed snippet').textContent()) ?? '').trim();
+    const editUrl = page.url();
+    expect(editUrl).toMatch(/\/form-guard\/[0-9a-f-]{36}$/);
     expect(snippet).toMatch(new RegExp(`^<script async src="${baseURL}/form-guard.js" data-token="vla_[^"]+"></script>$`));
 
     // 1. The plain page: a bad address is refused with the guard's message; a good one is sent.
@@ -91,15 +93,27 @@ test('form guard: a site owner creates a guard, embeds it on two origins, and ba
     await submitEmail(page, 'role@example.com');
     await expect(page.getByRole('heading', { name: 'Thanks, role@example.com' })).toBeVisible();
 
-    // 3. A check that does not answer in time: accepted (fail open) by default, refused when the page blocks.
+    // 3. A check that does not answer in time: accepted (fail open) by default, refused once the owner chooses to block.
+    await page.goto(editUrl);
+    await page.getByLabel('Timeout (ms)').fill('1000');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByText('Saved.')).toBeVisible();
     await page.route('**/v2/form_guard/validate', () => undefined); // never answered
-    await page.goto(`${plain.origin}/?timeout=1000`);
+    await page.goto(`${plain.origin}/`);
     await submitEmail(page, 'invalid@example.com');
     await expect(page.getByRole('heading', { name: 'Thanks, invalid@example.com' })).toBeVisible();
-    await page.goto(`${plain.origin}/?timeout=1000&block=true`);
+    await page.goto(editUrl);
+    await page.getByLabel('Refuse the form when a check times out (default: accept it)').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByText('Saved.')).toBeVisible();
+    await page.goto(`${plain.origin}/`);
     await submitEmail(page, 'valid@example.com');
     await expect(page.getByRole('alert')).toHaveText('We could not check this right now, please try again');
-    await expect(page).toHaveURL(/\?timeout=1000&block=true$/);
+    await expect(page).toHaveURL(`${plain.origin}/`);
+    // A page may also choose for itself (data attributes on the script tag).
+    await page.goto(`${plain.origin}/?block=false`);
+    await submitEmail(page, 'valid@example.com');
+    await expect(page.getByRole('heading', { name: 'Thanks, valid@example.com' })).toBeVisible();
     await page.unroute('**/v2/form_guard/validate');
 
     // 4. A guard with a life-time limit of one check: after it, nothing more is checked.
