@@ -1,4 +1,8 @@
 import { createServer } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { getOrgBalance } from '../../platform/credits/ledger';
@@ -7,6 +11,7 @@ import { events } from '../events/tables';
 import { dispatchWebhookEvents } from '../webhooks/service';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 import { judgeName, judgePhone } from './judge';
+import { registerFormGuardPublicRoutes } from './routes';
 import { getLimitKeys } from './service';
 
 let t: TTestApp;
@@ -185,6 +190,29 @@ describe('the widget calls', () => {
     expect(foreign.status).toBe(404);
     const empty = await t.call({ method: 'POST', url: '/api/v1/reports/js_widget_usage', token: other.token, payload: {} });
     expect(empty.body.data.metrics.total).toBe(0);
+  });
+});
+
+describe('the widget script', () => {
+  it('serves the built widget to any site, and says how to build it when it is missing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'vl-fg-'));
+    const scriptPath = join(dir, 'form-guard.js');
+    const server = Fastify();
+    await registerFormGuardPublicRoutes(server, t.deps, { scriptPath });
+    try {
+      const missing = await server.inject({ method: 'GET', url: '/form-guard.js' });
+      expect(missing.statusCode).toBe(503);
+      expect(missing.json().error.message).toContain('npm run build -w @verilead/form-guard');
+      await writeFile(scriptPath, '(()=>{})();');
+      const served = await server.inject({ method: 'GET', url: '/form-guard.js' });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toContain('text/javascript');
+      expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(served.body).toBe('(()=>{})();');
+    } finally {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
