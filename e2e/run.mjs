@@ -11,6 +11,8 @@ if (!existsSync('/usr/bin/chromium')) {
   console.error('Debian Chromium is missing: apt-get update && apt-get install -y chromium');
   process.exit(1);
 }
+const widget = spawnSync('npm', ['run', 'build', '-w', '@verilead/form-guard'], { cwd: root, stdio: 'inherit' });
+if (widget.status !== 0) process.exit(widget.status ?? 1);
 const build = spawnSync('npm', ['run', 'build', '-w', '@verilead/web'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 const run = spawnSync('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)], {

@@ -35,6 +35,15 @@ if (webIsStale() && !process.argv.includes('--no-build')) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// The form guard widget (served at /form-guard.js): built the same way when its sources are newer.
+const widgetDir = join(root, 'packages/form-guard');
+const builtWidget = join(widgetDir, 'dist/form-guard.js');
+const widgetIsStale = () => !existsSync(builtWidget) || newestMtime(join(widgetDir, 'src')) > statSync(builtWidget).mtimeMs;
+if (widgetIsStale() && !process.argv.includes('--no-build')) {
+  const build = spawnSync('npm', ['run', 'build', '-w', '@verilead/form-guard'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
 const serverArgs = process.argv.slice(2).filter((arg) => arg !== '--no-build');
 const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts'), ...serverArgs], {
   cwd: root,

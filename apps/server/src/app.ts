@@ -31,6 +31,7 @@ import { registerSettingsRoutes } from './features/settings/routes';
 import { registerDeveloperRoutes } from './features/developer/routes';
 import { registerPublicApiRoutes } from './features/developer/public-api-routes';
 import { createRedisRateLimiter } from './features/developer/rate-limiter';
+import { registerFormGuardPublicRoutes, registerFormGuardRoutes } from './features/form-guard/routes';
 import { buildPublicFailure } from './features/developer/public-api-format';
 import { registerWebhookRoutes } from './features/webhooks/routes';
 
@@ -195,6 +196,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerSettingsRoutes(api, deps, guards);
       registerDeveloperRoutes(api, deps, guards);
       registerWebhookRoutes(api, deps, guards);
+      registerFormGuardRoutes(api, deps, guards);
       registerAnnouncementRoutes(api, deps, guards);
       registerAnnouncementOpsRoute(api, deps, () => announcementClock.invalidate());
       api.withTypeProvider<ZodTypeProvider>().get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -204,6 +206,8 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
   // The Clearout-compatible public API (app tokens) under /v2.
   // With REDIS_URL, every API process counts an app's calls in one place (one limit, not one per process).
   await registerPublicApiRoutes(app, deps, redis ? { rateLimiter: createRedisRateLimiter(redis) } : {});
+  // The form guard widget's calls (/v2/form_guard, client tokens) and the built script.
+  await registerFormGuardPublicRoutes(app, deps);
 
   const webDist = config.webDistDir;
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webDist, 'index.html'));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZPage, ZPageSize } from './common';
 import { ZAppStatus, ZAppType, ZLimitType, ZRateScope, ZRateWindow, type TRateWindow } from './enums';
+import { ZFormGuardSettings } from './form-guard';
 
 // ---------- apps (developer API tokens) ----------
 
@@ -30,6 +31,8 @@ export const ZAppCreateRequest = z.object({
   credit_limit: ZAppCreditLimit.nullable().optional(),
   rate_limit: ZAppRateLimit.optional(),
   allowed_origins: z.array(ZOrigin).max(20).default([]),
+  /** Makes the (client) app a form guard with these settings. */
+  form_guard: ZFormGuardSettings.optional(),
 });
 export type TAppCreateRequest = z.input<typeof ZAppCreateRequest>;
 
@@ -43,6 +46,8 @@ export const ZAppUpdateRequest = z.object({
   allowed_origins: z.array(ZOrigin).max(20).optional(),
   /** Replaces the token: the old one stops working at once and the new one is answered once. */
   rotate_token: z.boolean().optional(),
+  /** A form guard's new settings (the whole set). */
+  form_guard: ZFormGuardSettings.optional(),
 });
 export type TAppUpdateRequest = z.input<typeof ZAppUpdateRequest>;
 
@@ -51,6 +56,8 @@ export const ZAppListQuery = z.object({
   limit: ZPageSize.default(25),
   status: ZAppStatus.optional(),
   search: z.string().trim().max(100).optional(),
+  /** `true`: only form guards; `false`: only other apps. */
+  form_guard: z.enum(['true', 'false']).optional(),
 });
 export type TAppListQuery = z.input<typeof ZAppListQuery>;
 
@@ -71,6 +78,8 @@ export const ZApp = z.object({
   credit_limit: ZAppCreditLimit.nullable(),
   rate_limit: ZAppRateLimit,
   allowed_origins: z.array(z.string()),
+  /** The form guard settings of a client app that runs the widget, else null. */
+  form_guard: ZFormGuardSettings.nullable(),
   credits_used: z.object({ today: z.number().int(), life_time: z.number().int() }),
   last_used_at: z.string().nullable(),
   created_at: z.string(),

@@ -87,6 +87,7 @@ export const ZSourceAgent = z.enum([
   'enrich_lead',
   'add_lead',
   'reverse_lookup',
+  'js_widget',
 ]);
 export type TSourceAgent = z.infer<typeof ZSourceAgent>;
 

@@ -17,3 +17,4 @@ export * from './developer';
 export * from './webhooks';
 export * from './email-finder';
 export * from './csv-delimiter';
+export * from './form-guard';

@@ -31,6 +31,7 @@ export const BUILT_SCREENS: ReadonlySet<string> = new Set<string>(
       ['developer', 'api'],
       ['developer', 'reference'],
       ['developer', 'webhook'],
+      ['analytics', 'form_guard'],
     ] as const satisfies ReadonlyArray<readonly [TMenuArea, string]>
   ).map(([area, key]) => getMenuId({ area, key })),
 );

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { TDb } from '../../platform/db/database';
 import { memberships } from '../../platform/tenancy/tables';
 import { appDailyUsage, apps } from './tables';
@@ -25,10 +25,11 @@ export async function selectDefaultApp(exec: TDb, orgId: string, userId: string)
   return rows[0] ?? null;
 }
 
-export async function selectApps(exec: TDb, orgId: string, q: { page: number; limit: number; status?: string; search?: string }) {
+export async function selectApps(exec: TDb, orgId: string, q: { page: number; limit: number; status?: string; search?: string; form_guard?: 'true' | 'false' }) {
   const conditions = [eq(apps.orgId, orgId)];
   if (q.status) conditions.push(eq(apps.status, q.status));
   else conditions.push(ne(apps.status, 'removed'));
+  if (q.form_guard) conditions.push(q.form_guard === 'true' ? isNotNull(apps.formGuard) : isNull(apps.formGuard));
   if (q.search) conditions.push(ilike(apps.name, `%${q.search.replace(/[%_\\]/g, '\\$&')}%`));
   const where = and(...conditions);
   const [rows, totals] = await Promise.all([

@@ -38,6 +38,7 @@ function toAppView(row: TAppRow, usedToday: number, token: string | null = null)
     credit_limit: row.creditLimit ?? null,
     rate_limit: row.rateLimit,
     allowed_origins: row.allowedOrigins,
+    form_guard: row.formGuard ?? null,
     credits_used: { today: usedToday, life_time: row.creditsUsedLifeTime },
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -57,6 +58,11 @@ export async function createApp(exec: TDb, ctx: TCallerContext, input: z.output<
       reasons: [{ field: 'allowed_origins', location: 'body', messages: ['Add the origins (e.g. https://www.example.com) allowed to call the API'] }],
     });
   }
+  if (input.form_guard && input.type !== 'client') {
+    throw new AppError(400, 'validation_failed', 'A form guard is a client app: it runs in the browser on your allowed origins', {
+      reasons: [{ field: 'type', location: 'body', messages: ['Choose the client type for a form guard'] }],
+    });
+  }
   const { token, hash, hint } = newToken();
   const row = await insertApp(exec, {
     orgId: ctx.orgId,
@@ -71,6 +77,7 @@ export async function createApp(exec: TDb, ctx: TCallerContext, input: z.output<
     creditLimit: input.credit_limit ?? null,
     rateLimit: input.rate_limit ?? DEFAULT_APP_RATE_LIMIT,
     allowedOrigins: input.allowed_origins,
+    formGuard: input.form_guard ?? null,
   });
   return toAppView(row, 0, token);
 }
@@ -80,6 +87,7 @@ export async function updateAppSettings(exec: TDb, ctx: TCallerContext, input: z
   const current = await selectApp(exec, ctx.orgId, input.app_id);
   if (!current) throwNotFound('App');
   if (current.status === 'removed') throw new AppError(409, 'conflict', 'This app was removed and can no longer be changed');
+  if (input.form_guard && current.type !== 'client') throw new AppError(400, 'validation_failed', 'Only a client app can be a form guard');
   const rotated = input.rotate_token ? newToken() : null;
   const origins = input.allowed_origins ?? current.allowedOrigins;
   if (current.type === 'client' && origins.length === 0) {
@@ -94,6 +102,7 @@ export async function updateAppSettings(exec: TDb, ctx: TCallerContext, input: z
     ...(input.credit_limit !== undefined ? { creditLimit: input.credit_limit } : {}),
     ...(input.rate_limit !== undefined ? { rateLimit: input.rate_limit } : {}),
     ...(input.allowed_origins !== undefined ? { allowedOrigins: input.allowed_origins } : {}),
+    ...(input.form_guard !== undefined ? { formGuard: input.form_guard } : {}),
     ...(rotated ? { tokenHash: rotated.hash, tokenHint: rotated.hint } : {}),
   });
   if (!row) throwNotFound('App');

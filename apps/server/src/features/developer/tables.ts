@@ -1,4 +1,5 @@
 import { date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { TFormGuardSettings } from '@verilead/contracts';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** Developer apps: each has one API token (stored hashed), its limits and, for client apps, allowed origins. */
@@ -23,6 +24,8 @@ export const apps = pgTable(
     creditLimit: jsonb('credit_limit').$type<{ type: 'daily' | 'life_time'; value: number } | null>(),
     rateLimit: jsonb('rate_limit').$type<{ window: 'minute' | 'hour' | 'day'; max: number; scope: 'ip' | 'global' }>().notNull(),
     allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default([]),
+    /** Set on client apps that run the form guard widget (its settings). */
+    formGuard: jsonb('form_guard').$type<TFormGuardSettings>(),
     creditsUsedLifeTime: integer('credits_used_life_time').notNull().default(0),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
