@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZFinderListResponse, ZInstantFindResponse, ZQueueStatusResponse } from '@verilead/contracts';
@@ -9,7 +9,9 @@ import { makePeopleCorpus, startMailWorld, type TMailWorld, type TPerson } from 
 import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import type { TJobQueue } from '../../platform/jobs/jobs';
+import { selectRows } from '../../platform/db/database';
 import type { TTestApp } from '../../test/test-app';
+import { testJobsConfig } from '../../test/test-queue';
 import { events } from '../events/tables';
 import { createFinderTestApp } from './test-support';
 
@@ -58,7 +60,8 @@ describe('email finder API', () => {
     world = await startMailWorld({ corpus: pc.corpus, greylistDelayMs: 100, tarpitDelayMs: 3_000 });
     storageDir = await mkdtemp(join(tmpdir(), 'vl-ef-'));
     t = await createFinderTestApp(
-      { dnsServers: world.dnsServers, verifierSmtpPort: world.smtpPort, verifierConnectTimeoutMs: 2_500, verifierReplyTimeoutMs: 2_500, verifierGreylistScheduleMs: [150], storageDir },
+      // Chunks of 10 people (a quarter of 40): every list below is searched in several chunk jobs.
+      { dnsServers: world.dnsServers, verifierSmtpPort: world.smtpPort, verifierConnectTimeoutMs: 2_500, verifierReplyTimeoutMs: 2_500, verifierGreylistScheduleMs: [150], storageDir, jobs: { ...testJobsConfig(), chunkSize: 40 } },
       { concurrency: 4 },
     );
     jobs = t.deps.queue;
@@ -192,6 +195,9 @@ describe('email finder API', () => {
     await jobs.runUntilIdle({ includeDelayed: true });
     const progress = await t.call({ method: 'GET', url: `/api/v1/email_finder/bulk/progress_status?list_id=${list.id}`, token: owner.token });
     expect(progress.body.data).toMatchObject({ state: 'processed', progress: 100, processed: 21, total: 21 });
+    // 21 people in chunks of 10: three chunk jobs, any of which any worker could have taken.
+    const chunks = await selectRows<{ n: number }>(t.db.db, sql`select count(*)::int as n from pgboss.job where data->>'kind' = 'email_finder.find_chunk' and data->'payload'->>'listId' = ${list.id}`);
+    expect(chunks[0]?.n).toBe(3);
     const stats = progress.body.data.stats;
     expect(stats.found).toBeGreaterThanOrEqual(19);
     expect(stats.not_found).toBe(21 - stats.found);

@@ -5,11 +5,11 @@ import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/j
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { FINDER_ANALYSE_JOB, runFinderAnalyseJob } from './list-upload';
-import { FIND_EMAILS_JOB, INSTANT_JOB, runFindEmailsJob, runInstantJob } from './service';
+import { FIND_CHUNK_JOB, FIND_EMAILS_JOB, INSTANT_JOB, planFindChunks, runFindChunk, runInstantJob } from './service';
 
 /**
  * The finder's durable jobs: `instant` (a search that outlived its request), `analyse` (read an uploaded list's
- * rows) and `find_emails` (a bulk list).
+ * rows), `find_emails` (plan a started list into chunks) and `find_chunk` (search one chunk's rows).
  */
 export function createEmailFinderJobs(opts: {
   database: TDatabase;
@@ -43,7 +43,16 @@ export function createEmailFinderJobs(opts: {
       payload: z.object({ listId: z.uuid() }),
       maxAttempts: 20,
       backoffMs: 2_000,
-      handler: (p, ctx) => runFindEmailsJob(opts.database, verifier, p.listId, ctx, { concurrency: opts.concurrency }),
+      // People search slower than addresses verify: a finder chunk is a quarter of a verifier chunk.
+      handler: (p, ctx) => planFindChunks({ database: opts.database, queue: opts.getQueue(), chunkSize: Math.max(10, Math.floor(opts.config.jobs.chunkSize / 4)) }, p.listId, ctx.jobId),
+    }),
+    defineJob({
+      name: FIND_CHUNK_JOB,
+      queue: 'finder',
+      payload: z.object({ listId: z.uuid(), fromRow: z.number().int().min(0), toRow: z.number().int().min(0).nullable() }),
+      maxAttempts: 20,
+      backoffMs: 2_000,
+      handler: (p, ctx) => runFindChunk({ database: opts.database, queue: opts.getQueue() }, verifier, p, ctx, { concurrency: opts.concurrency }),
     }),
   ] as unknown as TJobDefinition[];
 }

@@ -160,13 +160,37 @@ export async function insertListRows(exec: TDb, rows: TFinderRowInsert[]): Promi
   if (rows.length > 0) await exec.insert(finderListRows).values(rows).onConflictDoNothing();
 }
 
-export async function selectPendingRows(exec: TDb, listId: string, afterRow: number, limit: number) {
+/** Searchable rows without a result after `afterRow` (and up to `toRow` when given: one chunk's range), in row order. */
+export async function selectPendingRows(exec: TDb, listId: string, afterRow: number, limit: number, toRow: number | null = null) {
   return exec
     .select({ rowNumber: finderListRows.rowNumber, firstName: finderListRows.firstName, middleName: finderListRows.middleName, lastName: finderListRows.lastName, domain: finderListRows.domain })
     .from(finderListRows)
-    .where(and(eq(finderListRows.listId, listId), gt(finderListRows.rowNumber, afterRow), isNull(finderListRows.status), isNull(finderListRows.skipReason)))
+    .where(
+      and(
+        eq(finderListRows.listId, listId),
+        gt(finderListRows.rowNumber, afterRow),
+        toRow === null ? undefined : lte(finderListRows.rowNumber, toRow),
+        isNull(finderListRows.status),
+        isNull(finderListRows.skipReason),
+      ),
+    )
     .orderBy(asc(finderListRows.rowNumber))
     .limit(limit);
+}
+
+/** The first row number of every chunk of `chunkSize` pending searchable rows: the chunk plan of a list. */
+export async function selectFinderChunkStarts(exec: TDb, listId: string, chunkSize: number): Promise<number[]> {
+  const rows = await selectRows<{ row_number: number | string }>(
+    exec,
+    sql`select row_number from (
+          select ${finderListRows.rowNumber} as row_number, row_number() over (order by ${finderListRows.rowNumber}) as i
+          from ${finderListRows}
+          where ${finderListRows.listId} = ${listId} and ${finderListRows.status} is null and ${finderListRows.skipReason} is null
+        ) numbered
+        where (i - 1) % ${chunkSize} = 0
+        order by row_number`,
+  );
+  return rows.map((r) => Number(r.row_number));
 }
 
 export async function countPendingRows(exec: TDb, listId: string): Promise<number> {

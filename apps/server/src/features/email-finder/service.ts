@@ -35,7 +35,7 @@ import { chargeCredits } from '../../platform/credits/ledger';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
-import type { TJobContext } from '../../platform/jobs/jobs';
+import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
@@ -54,6 +54,7 @@ import {
   insertDownload,
   insertInstant,
   selectDomainPatterns,
+  selectFinderChunkStarts,
   selectDownloadById,
   selectHistory,
   selectInstant,
@@ -77,7 +78,9 @@ import { readDomainInput, searchEmail, type TSearchOutcome } from './search';
 import type { TFinderCounters } from './tables';
 
 export const INSTANT_JOB = 'email_finder.instant';
+/** `find_emails` plans a started list into `find_chunk` jobs; any worker takes any chunk. */
 export const FIND_EMAILS_JOB = 'email_finder.find_emails';
+export const FIND_CHUNK_JOB = 'email_finder.find_chunk';
 
 type TFinderPrefs = { includeRoleEmail: boolean; strictDomainCheck: boolean };
 
@@ -383,6 +386,8 @@ export async function cancelFindEmails(deps: TDeps, ctx: TCallerContext, listId:
   });
   if (!moved) throw new AppError(409, 'conflict', 'Only a list being processed can be cancelled');
   if (list.jobId) await deps.queue.cancel(list.jobId, ctx.orgId);
+  // Chunks not yet taken are dropped now; running ones stop at their next batch.
+  await deps.queue.cancelWhere(FIND_CHUNK_JOB, { listId });
   return toListView((await selectList(deps.database.db, getVisibleScope(ctx), listId))!);
 }
 
@@ -441,14 +446,39 @@ async function storeListBatch(database: TDatabase, list: TFinderListRow, batch: 
 const JOB_PAGE = 200;
 const STORE_BATCH = 25;
 
-/** The find_emails activity: searches every pending row (several people at once), stores and charges in batches. Idempotent and resumable. */
-export async function runFindEmailsJob(
-  database: TDatabase,
+export type TFindChunk = { listId: string; fromRow: number; toRow: number | null };
+
+/** The plan: enqueues the chunk jobs of a started list in one transaction (a retried plan enqueues nothing twice). */
+export async function planFindChunks(deps: { database: TDatabase; queue: TJobQueue; chunkSize: number }, listId: string, jobId: string): Promise<number> {
+  const planned = await deps.database.transaction(async (tx) => {
+    const list = await selectListForUpdate(tx, listId);
+    if (!list || list.state !== 'in_progress' || list.plannedJobId === jobId) return null;
+    const starts = await selectFinderChunkStarts(tx, listId, deps.chunkSize);
+    for (let i = 0; i < starts.length; i += 1) {
+      const chunk: TFindChunk = { listId, fromRow: starts[i]!, toRow: i + 1 < starts.length ? starts[i + 1]! - 1 : null };
+      await deps.queue.enqueue(FIND_CHUNK_JOB, chunk, { tx, orgId: list.orgId, userId: list.userId, maxAttempts: 20, backoffMs: 2_000 });
+    }
+    await updateList(tx, listId, { plannedJobId: jobId });
+    return starts.length;
+  });
+  if (planned === 0) await finishFinderListIfDone(deps.database, listId);
+  return planned ?? 0;
+}
+
+/**
+ * One chunk job: searches the pending rows `fromRow`…`toRow` (several people at once), stores and charges in batches.
+ * Idempotent and resumable; when credits run out it stops the list and drops its queued chunks; the last chunk with
+ * work finishes the list.
+ */
+export async function runFindChunk(
+  deps: { database: TDatabase; queue: TJobQueue },
   verifier: TVerifier,
-  listId: string,
+  chunk: TFindChunk,
   job: Pick<TJobContext, 'reportProgress' | 'isCancelled'>,
   opts: { concurrency?: number } = {},
 ): Promise<void> {
+  const { database } = deps;
+  const { listId } = chunk;
   const list = await selectListById(database.db, listId);
   if (!list || list.state !== 'in_progress') return;
   const ctx = { userId: list.userId, orgId: list.orgId };
@@ -488,14 +518,14 @@ export async function runFindEmailsJob(
 
   // A pool of workers pulls pending rows continuously (a slow greylisting domain never holds up the others);
   // results are stored and charged in batches, one store at a time, after a check that the list was not cancelled.
-  let after = 0;
+  let after = chunk.fromRow - 1;
   let queue: Awaited<ReturnType<typeof selectPendingRows>> = [];
   let exhausted = false;
   let loading: Promise<void> | null = null;
   const nextRow = async () => {
     while (queue.length === 0 && !exhausted && !stop) {
       loading ??= (async () => {
-        const page = await selectPendingRows(database.db, listId, after, JOB_PAGE);
+        const page = await selectPendingRows(database.db, listId, after, JOB_PAGE, chunk.toRow);
         if (page.length === 0) exhausted = true;
         else {
           after = page[page.length - 1]!.rowNumber;
@@ -557,12 +587,19 @@ export async function runFindEmailsJob(
   const failure = creditError as AppError | null;
   if (failure) {
     await updateList(database.db, listId, { state: 'not_processed', activity: null, stoppedReason: failure.message });
+    await deps.queue.cancelWhere(FIND_CHUNK_JOB, { listId });
     return;
   }
+  await finishFinderListIfDone(database, listId);
+}
+
+/** Marks the list processed once no searchable row is pending, with its activity and `email_finder.bulk.completed` event. */
+async function finishFinderListIfDone(database: TDatabase, listId: string): Promise<void> {
   if ((await countPendingRows(database.db, listId)) > 0) return;
   await database.transaction(async (tx) => {
     const current = await selectListForUpdate(tx, listId);
     if (!current || current.state !== 'in_progress') return;
+    const list = current;
     await updateList(tx, listId, { state: 'processed', activity: null, processedAt: new Date(), stoppedReason: null });
     const done = (await selectListById(tx, listId))!;
     await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'find_emails', description: `Found emails for the list "${list.name}"`, metadata: { list_id: listId } });

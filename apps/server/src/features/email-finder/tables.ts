@@ -68,6 +68,8 @@ export const finderLists = pgTable(
     skippedCount: integer('skipped_count').notNull().default(0),
     counters: jsonb('counters').$type<TFinderCounters>().notNull(),
     jobId: uuid('job_id'),
+    /** The find job whose chunk jobs were enqueued: a retried plan enqueues nothing twice. */
+    plannedJobId: uuid('planned_job_id'),
     stoppedReason: text('stopped_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
