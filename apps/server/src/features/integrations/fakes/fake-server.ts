@@ -21,6 +21,8 @@ export type TFakePlatform = {
   /** The next `n` requests answer the platform's throttling signal. */
   throttleNext(n: number): void;
   throttled: number;
+  /** The next request matching `match` is never answered (a platform that hangs; tests kill the worker waiting on it). */
+  holdNext(match: (req: TFakeRequest) => boolean): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -36,6 +38,7 @@ export async function startFakeServer(opts: {
   route(req: TFakeRequest, fake: TFakePlatform): TFakeReply | Promise<TFakeReply>;
 }): Promise<TFakePlatform> {
   let throttleLeft = 0;
+  let hold: { match: (req: TFakeRequest) => boolean; reached: () => void } | null = null;
   const fake: TFakePlatform = {
     baseUrl: '',
     requests: [],
@@ -45,7 +48,12 @@ export async function startFakeServer(opts: {
     throttleNext: (n) => {
       throttleLeft = n;
     },
-    close: () => new Promise((r) => server.close(() => r())),
+    holdNext: (match) => new Promise<void>((reached) => (hold = { match, reached })),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
   const send = (res: ServerResponse, reply: TFakeReply) => {
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
@@ -68,6 +76,11 @@ export async function startFakeServer(opts: {
         }
         const fr: TFakeRequest = { method: req.method ?? 'GET', path, query: url.searchParams, headers: req.headers, body };
         fake.requests.push({ method: fr.method, path });
+        if (hold?.match(fr)) {
+          hold.reached();
+          hold = null;
+          return;
+        }
         if (throttleLeft > 0) {
           throttleLeft -= 1;
           fake.throttled += 1;
