@@ -18,7 +18,11 @@ function ConnectForm({ platform }: { platform: TIntegration }) {
   const [errors, setErrors] = useState<TFieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const set = (k: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [k]: e.currentTarget.value }));
+  const set = (k: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    // Read the value now: the state updater runs after React has released the event.
+    const value = e.currentTarget.value;
+    setValues((v) => ({ ...v, [k]: value }));
+  };
 
   const submit = async (paidPlanConfirmed?: boolean) => {
     const local: TFieldErrors = {};
