@@ -70,7 +70,14 @@ export const INTEGRATION_CATALOG: Record<TIntegration, TIntegrationInfo> = {
     ],
     unsubscribe_means: 'Undeliverable contacts are unsubscribed from the list.',
   },
-  sendgrid: { key: 'sendgrid', label: 'SendGrid', description: 'Verify a SendGrid marketing list.', available: false, unavailable_reason: NOT_BUILT, fields: [API_KEY()], unsubscribe_means: 'Undeliverable contacts are removed from the list.' },
+  sendgrid: {
+    key: 'sendgrid',
+    label: 'SendGrid',
+    description: 'Verify a SendGrid marketing list (read through an asynchronous export).',
+    available: true,
+    fields: [API_KEY('API key', 'SG.…', 'Settings › API Keys: a key with Marketing access.')],
+    unsubscribe_means: 'Undeliverable contacts are removed from the list.',
+  },
   mailerlite: {
     key: 'mailerlite',
     label: 'MailerLite',

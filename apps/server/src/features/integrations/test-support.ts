@@ -14,6 +14,7 @@ export const GOOD_KEYS: Partial<Record<TIntegration, string>> = {
   mailerlite: 'eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.fake-mailerlite-token',
   moosend: '00000000-1111-2222-3333-444444444444',
   kit: 'kit_0123456789abcdef0123456789abcdef',
+  sendgrid: 'SG.fake-key.0123456789abcdef0123456789abcdef',
 };
 export const BAD_KEYS: Partial<Record<TIntegration, string>> = {
   mailchimp: 'ffffffffffffffffffffffffffffffff-us19',
@@ -22,6 +23,7 @@ export const BAD_KEYS: Partial<Record<TIntegration, string>> = {
   mailerlite: 'wrong-token',
   moosend: '99999999-1111-2222-3333-444444444444',
   kit: 'kit_wrong',
+  sendgrid: 'SG.wrong',
 };
 
 /** Members on the mail world's domains: accept-all ones (catch_all) and unknown users of a strict domain (invalid). */

@@ -5,6 +5,7 @@ import { createKitAdapter } from './kit';
 import { createMailchimpAdapter } from './mailchimp';
 import { createMailerliteAdapter } from './mailerlite';
 import { createMoosendAdapter } from './moosend';
+import { createSendgridAdapter } from './sendgrid';
 import type { TAdapterContext, TIntegrationAdapter } from './types';
 
 /** The platforms that have an adapter (the catalogue marks the others unavailable, with the reason). */
@@ -15,4 +16,5 @@ export const ADAPTERS: Partial<Record<TIntegration, (ctx: TAdapterContext) => TI
   mailerlite: createMailerliteAdapter,
   moosend: createMoosendAdapter,
   kit: createKitAdapter,
+  sendgrid: createSendgridAdapter,
 };

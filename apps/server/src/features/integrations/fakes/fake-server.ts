@@ -10,7 +10,8 @@ export type TFakeSeed = { apiKey: string; lists: TFakeList[] };
 export type TFakeWrite = { kind: string; listId?: string; memberId?: string; email?: string; data?: unknown };
 
 export type TFakeRequest = { method: string; path: string; query: URLSearchParams; headers: IncomingMessage['headers']; body: unknown };
-export type TFakeReply = { status: number; body?: unknown; headers?: Record<string, string> };
+/** `raw`: a non-JSON body (export files). */
+export type TFakeReply = { status: number; body?: unknown; raw?: string; headers?: Record<string, string> };
 
 export type TFakePlatform = {
   baseUrl: string;
@@ -57,7 +58,7 @@ export async function startFakeServer(opts: {
   };
   const send = (res: ServerResponse, reply: TFakeReply) => {
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+    res.end(reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -6,6 +6,7 @@ import { startKitFake } from './kit-fake';
 import { startMailchimpFake } from './mailchimp-fake';
 import { startMailerliteFake } from './mailerlite-fake';
 import { startMoosendFake } from './moosend-fake';
+import { startSendgridFake } from './sendgrid-fake';
 
 /** A local fake of every platform that has an adapter (tests and demos). */
 export const FAKES: Partial<Record<TIntegration, (seed: TFakeSeed) => Promise<TFakePlatform>>> = {
@@ -15,5 +16,6 @@ export const FAKES: Partial<Record<TIntegration, (seed: TFakeSeed) => Promise<TF
   mailerlite: startMailerliteFake,
   moosend: startMoosendFake,
   kit: startKitFake,
+  sendgrid: startSendgridFake,
 };
 export * from './fake-server';
