@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useNavigate, useParams } from 'react-router';
-import { INTEGRATION_CATALOG, KIT_PAID_PLAN_MESSAGE, ZIntegration, type TIntegration } from '@verilead/contracts';
-import { PageHeader } from '../../../components/page-header';
-import { EmptyState } from '../../../components/state-views';
+import { useNavigate } from 'react-router';
+import { INTEGRATION_CATALOG, KIT_PAID_PLAN_MESSAGE, type TIntegration } from '@verilead/contracts';
 import { getErrorMessage, isApiError } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
 import { useConnectAccount } from '../api/integrations-api';
+import { IntegrationPage } from '../components/integration-page';
 
 type TFieldErrors = Partial<Record<'name' | 'api_key' | 'api_url' | 'paid_plan_confirmed', string>>;
 
@@ -106,19 +105,17 @@ function ConnectForm({ platform }: { platform: TIntegration }) {
 
 /** Connect an account of one platform (owner/admin; some platforms owner only). */
 export function ConnectScreen() {
-  const parsed = ZIntegration.safeParse(useParams().integration);
-  if (!parsed.success) return <EmptyState title="Unknown integration" description="This integration does not exist." />;
-  const info = INTEGRATION_CATALOG[parsed.data];
   return (
-    <>
-      <PageHeader title={`Connect ${info.label}`} description={info.description} />
-      {info.available ? (
-        <ConnectForm platform={parsed.data} />
-      ) : (
-        <Alert color="gray" variant="light" role="alert" maw={560}>
-          {info.unavailable_reason}
-        </Alert>
-      )}
-    </>
+    <IntegrationPage title={(info) => `Connect ${info.label}`}>
+      {(platform, info) =>
+        info.available ? (
+          <ConnectForm platform={platform} />
+        ) : (
+          <Alert color="gray" variant="light" role="alert" maw={560}>
+            {info.unavailable_reason}
+          </Alert>
+        )
+      }
+    </IntegrationPage>
   );
 }

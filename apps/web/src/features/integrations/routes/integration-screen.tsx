@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { Link, useParams } from 'react-router';
-import { INTEGRATION_CATALOG, ZIntegration, type TIntegration, type TRemoteList } from '@verilead/contracts';
+import { Link } from 'react-router';
+import { INTEGRATION_CATALOG, type TIntegration, type TRemoteList } from '@verilead/contracts';
 import { LoadingScreen } from '../../../components/loading-screen';
-import { PageHeader } from '../../../components/page-header';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { useAccountLists, usePlatformAccounts } from '../api/integrations-api';
 import { DisconnectButton } from '../components/disconnect-button';
 import { ImportsTable } from '../components/imports-table';
+import { IntegrationPage } from '../components/integration-page';
 import { VerifyListModal } from '../components/verify-list-modal';
 
 function RemoteLists({ platform, accountId }: { platform: TIntegration; accountId: string }) {
@@ -106,13 +106,5 @@ function PlatformView({ platform }: { platform: TIntegration }) {
 
 /** One integration (owner/admin): its accounts, their lists, verify a list; the imports of this platform. */
 export function IntegrationScreen() {
-  const parsed = ZIntegration.safeParse(useParams().integration);
-  if (!parsed.success) return <EmptyState title="Unknown integration" description="This integration does not exist." />;
-  const info = INTEGRATION_CATALOG[parsed.data];
-  return (
-    <>
-      <PageHeader title={info.label} description={info.description} />
-      <PlatformView platform={parsed.data} />
-    </>
-  );
+  return <IntegrationPage title={(info) => info.label}>{(platform) => <PlatformView platform={platform} />}</IntegrationPage>;
 }
