@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TIntegration } from '@verilead/contracts';
 import { verifyLists } from '../email-verifier/tables';
 import { integrationAccounts, integrationImports } from './tables';
-import { BAD_KEYS, connectBody, createIntegrationWorld, topUp, type TIntegrationWorld } from './test-support';
+import { BAD_KEYS, connectBody, createIntegrationWorld, makeWorldMembers, topUp, type TIntegrationWorld } from './test-support';
 
 const PLATFORMS: TIntegration[] = ['mailchimp', 'hubspot', 'active_campaign', 'mailerlite', 'moosend', 'kit', 'sendgrid'];
 const MEMBERS = 23; // pages of 7: four pages (the last short)
@@ -121,6 +121,19 @@ describe('integrations against local fakes of each platform', () => {
       expect(JSON.stringify(fieldWrites)).toContain('invalid');
       expect(row.writtenBack).toBe(MEMBERS);
     });
+
+    if (platform === 'hubspot') {
+      it('fails the write-back with HubSpot\'s reason when the list is DYNAMIC (its members cannot be removed)', async () => {
+        const fake = world.fakes.hubspot!;
+        fake.seed.lists.push({ id: '103', name: 'Active list', members: makeWorldMembers(6, 2, true), dynamic: true });
+        const start = await call('POST', '/integration/account/hubspot/verify_list', owner.token, { account_id: accountId, list_id: '103', write_back: { unsubscribe: true, append: false } });
+        expect(start.status, JSON.stringify(start.body)).toBe(200);
+        const row = await runImport(world, start.body.data.id);
+        expect(row.state).toBe('failed');
+        expect(row.error).toMatch(/DYNAMIC lists cannot be edited/);
+        fake.seed.lists.pop();
+      });
+    }
 
     it('disconnects an account', async () => {
       const res = await call('DELETE', `/integration/account/${platform}?account_id=${accountId}`, owner.token);

@@ -239,8 +239,10 @@ async function withPlatform(deps: TServiceDeps, row: TImportRow, job: TJobCtx, r
       await updateImport(deps.database.db, row.id, { state: 'failed', error: `${name} no longer accepts this account's credentials; please connect it again` });
       return;
     }
-    if (job.attempt >= job.maxAttempts) {
-      await updateImport(deps.database.db, row.id, { state: 'failed', error: `${name} could not be read: ${(err as Error).message}` });
+    // A 4xx other than throttling will answer the same on a retry (e.g. HubSpot refuses edits of a DYNAMIC list).
+    const refused = err instanceof RemoteError && err.httpStatus >= 400 && err.httpStatus < 500;
+    if (refused || job.attempt >= job.maxAttempts) {
+      await updateImport(deps.database.db, row.id, { state: 'failed', error: `${name} refused a request: ${(err as Error).message}` });
       return;
     }
     throw err;
