@@ -310,9 +310,9 @@ export async function runImportFinish(deps: TServiceDeps, rt: TIntegrationRuntim
   });
 }
 
-/** The importer's context (their credits pay for the verification). */
-function ownerContext(row: TImportRow): TCallerContext {
-  return { userId: row.userId, orgId: row.orgId, role: 'owner', sessionId: null, via: 'session' };
+/** The importer's context, as auto-pilot builds it: their credits and limits pay for the verification; their own list is visible to them whatever their role. */
+function importerContext(row: TImportRow): TCallerContext {
+  return { userId: row.userId, orgId: row.orgId, role: 'analyst', sessionId: null, via: 'session' };
 }
 
 /** Follows the list's verification: starts it once analysed, waits while it runs, then prepares and starts the write-back. */
@@ -320,7 +320,7 @@ export async function runAdvance(deps: TServiceDeps, rt: TIntegrationRuntime, p:
   const row = await selectImport(deps.database.db, p.importId);
   if (!row || row.state !== 'verifying') return;
   const again = () => deps.queue.enqueue(ADVANCE_JOB, p, { orgId: row.orgId, userId: row.userId, delayMs: ADVANCE_DELAY_MS });
-  const ctx = ownerContext(row);
+  const ctx = importerContext(row);
   let status;
   try {
     status = await getProgressStatus(deps.database.db, ctx, row.verifyListId);
