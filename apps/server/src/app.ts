@@ -34,6 +34,7 @@ import { createRedisRateLimiter } from './features/developer/rate-limiter';
 import { registerFormGuardPublicRoutes, registerFormGuardRoutes } from './features/form-guard/routes';
 import { buildPublicFailure } from './features/developer/public-api-format';
 import { registerWebhookRoutes } from './features/webhooks/routes';
+import { registerIntegrationRoutes } from './features/integrations/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -197,6 +198,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerDeveloperRoutes(api, deps, guards);
       registerWebhookRoutes(api, deps, guards);
       registerFormGuardRoutes(api, deps, guards);
+      registerIntegrationRoutes(api, deps, guards);
       registerAnnouncementRoutes(api, deps, guards);
       registerAnnouncementOpsRoute(api, deps, () => announcementClock.invalidate());
       api.withTypeProvider<ZodTypeProvider>().get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

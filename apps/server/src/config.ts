@@ -53,6 +53,7 @@ const ZEnv = z.object({
   JOB_CONCURRENCY_VERIFICATION: z.coerce.number().int().min(1).max(64).optional(),
   JOB_CONCURRENCY_FINDER: z.coerce.number().int().min(1).max(64).optional(),
   JOB_CONCURRENCY_MAINTENANCE: z.coerce.number().int().min(1).max(64).optional(),
+  JOB_CONCURRENCY_INTEGRATIONS: z.coerce.number().int().min(1).max(64).optional(),
   JOB_MAX_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(900),
   JOB_RETENTION_HOURS: z.coerce.number().int().min(1).default(24),
   JOB_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
@@ -67,10 +68,12 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: ZOptionalString,
   ALLOW_PRIVATE_WEBHOOKS: ZBool.default(false),
+  /** `platform=url,…`: where integration platforms' APIs live (demos and tests point them at local fakes). */
+  INTEGRATION_BASE_URLS: ZOptionalString,
 });
 
 /** The job queues: one per kind of work, so no kind starves another. */
-export const JOB_QUEUE_NAMES = ['mail', 'webhooks', 'exports', 'analysis', 'verification', 'finder', 'maintenance'] as const;
+export const JOB_QUEUE_NAMES = ['mail', 'webhooks', 'exports', 'analysis', 'verification', 'finder', 'maintenance', 'integrations'] as const;
 export type TJobQueueName = (typeof JOB_QUEUE_NAMES)[number];
 
 export type TJobQueueConfig = {
@@ -134,6 +137,8 @@ export type TConfig = {
   webDistDir: string;
   /** Outbound HTTP (webhooks, integrations) may reach private, loopback and link-local addresses. */
   allowPrivateWebhooks: boolean;
+  /** Base URLs of integration platforms by key (INTEGRATION_BASE_URLS); a platform absent here uses its real API. */
+  integrationBaseUrls: Record<string, string>;
 };
 
 function resolvePath(p: string): string {
@@ -148,6 +153,16 @@ function readOrCreateSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** `mailchimp=http://127.0.0.1:4000/3.0,kit=…` → { mailchimp: 'http://127.0.0.1:4000/3.0', kit: … }. */
+function parseBaseUrls(value: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (value ?? '').split(',')) {
+    const at = pair.indexOf('=');
+    if (at > 0) out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return out;
 }
 
 /** Parses the environment once. `overrides` lets tests and `main.ts` flags replace values. */
@@ -194,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         verification: { concurrency: e.JOB_CONCURRENCY_VERIFICATION ?? e.JOB_CONCURRENCY, expireSeconds: e.JOB_EXPIRE_SECONDS ?? 300 },
         finder: { concurrency: e.JOB_CONCURRENCY_FINDER ?? e.JOB_CONCURRENCY, expireSeconds: e.JOB_EXPIRE_SECONDS ?? 300 },
         maintenance: { concurrency: e.JOB_CONCURRENCY_MAINTENANCE ?? 2, expireSeconds: e.JOB_EXPIRE_SECONDS ?? 600 },
+        integrations: { concurrency: e.JOB_CONCURRENCY_INTEGRATIONS ?? e.JOB_CONCURRENCY, expireSeconds: e.JOB_EXPIRE_SECONDS ?? 300 },
       },
       maxBackoffSeconds: e.JOB_MAX_BACKOFF_SECONDS,
       retentionHours: e.JOB_RETENTION_HOURS,
@@ -206,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
+    integrationBaseUrls: parseBaseUrls(e.INTEGRATION_BASE_URLS),
   };
   return { ...config, ...overrides };
 }

@@ -16,3 +16,4 @@ export * from './features/developer/tables';
 export * from './features/webhooks/tables';
 export * from './features/email-finder/tables';
 export * from './features/form-guard/tables';
+export * from './features/integrations/tables';

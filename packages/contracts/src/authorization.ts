@@ -344,6 +344,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'DELETE /integration/account/:integration': INDIVIDUAL_INTEGRATION,
   'GET /integration/account/:integration/:x': INDIVIDUAL_INTEGRATION,
   'POST /integration/account/:integration/verify_list': INDIVIDUAL_INTEGRATION,
+  'GET /integration/imports': CONNECTED_ACCOUNTS,
 
   // ----- single sign-on and one-tool login (public: they are ways to log in) -----
   'POST /sso/google': PUBLIC,

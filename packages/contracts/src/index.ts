@@ -18,3 +18,4 @@ export * from './webhooks';
 export * from './email-finder';
 export * from './csv-delimiter';
 export * from './form-guard';
+export * from './integrations';

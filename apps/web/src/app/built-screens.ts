@@ -32,6 +32,10 @@ export const BUILT_SCREENS: ReadonlySet<string> = new Set<string>(
       ['developer', 'reference'],
       ['developer', 'webhook'],
       ['analytics', 'form_guard'],
+      ['integrations', 'integration_list'],
+      ['integrations', 'connected_accounts'],
+      ['integrations', 'connect_account'],
+      ['integrations', 'individual_integration'],
     ] as const satisfies ReadonlyArray<readonly [TMenuArea, string]>
   ).map(([area, key]) => getMenuId({ area, key })),
 );

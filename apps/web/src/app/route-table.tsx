@@ -89,4 +89,8 @@ export const APP_ROUTES: readonly TAppRoute[] = [
   appRoute(menuPath('developer', 'api'), pick(() => import('../features/developer/routes/api-screen'), 'DeveloperApiScreen')),
   appRoute(menuPath('developer', 'reference'), pick(() => import('../features/developer/routes/reference-screen'), 'ReferenceScreen')),
   appRoute(menuPath('developer', 'webhook'), pick(() => import('../features/developer/routes/webhooks-screen'), 'WebhooksScreen')),
+  appRoute(menuPath('integrations', 'integration_list'), pick(() => import('../features/integrations/routes/integrations-screen'), 'IntegrationsScreen')),
+  appRoute(menuPath('integrations', 'connected_accounts'), pick(() => import('../features/integrations/routes/connected-accounts-screen'), 'ConnectedAccountsScreen')),
+  appRoute(menuPath('integrations', 'connect_account'), pick(() => import('../features/integrations/routes/connect-screen'), 'ConnectScreen')),
+  appRoute(menuPath('integrations', 'individual_integration'), pick(() => import('../features/integrations/routes/integration-screen'), 'IntegrationScreen')),
 ];

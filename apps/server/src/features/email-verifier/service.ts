@@ -238,6 +238,44 @@ export async function uploadList(
   }
 }
 
+/**
+ * A list whose CSV another feature wrote to storage (an integration import): created with its source and analysed
+ * by the same `analyse` job as an upload. Idempotent by `listId` (a retried job finds the list it made).
+ */
+export async function createSourcedList(
+  deps: Pick<TDeps, 'database' | 'queue'>,
+  ctx: Pick<TCallerContext, 'orgId' | 'userId'>,
+  input: { listId: string; name: string; fileName: string; source: string; storageKey: string; sizeBytes: number },
+): Promise<void> {
+  await deps.database.transaction(async (tx) => {
+    if (await selectListById(tx, input.listId)) return;
+    await insertList(tx, {
+      id: input.listId,
+      orgId: ctx.orgId,
+      userId: ctx.userId,
+      name: await uniqueListName(tx, ctx, input.name.slice(0, LIST_NAME_MAX)),
+      fileName: input.fileName.slice(0, 255),
+      fileType: 'csv',
+      source: input.source,
+      storageKey: input.storageKey,
+      sizeBytes: input.sizeBytes,
+      emailColumn: 0,
+      hasHeader: true,
+      state: 'non_verified',
+      activity: 'analyse',
+      analysisState: 'pending',
+      counters: { ...EMPTY_COUNTERS },
+    });
+    await deps.queue.enqueue(ANALYSE_JOB, { listId: input.listId }, { tx, orgId: ctx.orgId, userId: ctx.userId });
+  });
+}
+
+/** A page of a list's rows by row number, with results (duplicates carry their first occurrence's result). */
+export async function readListRowsPage(exec: TDb, listId: string, afterRow: number, limit: number): Promise<TExportRow[]> {
+  const page = await selectListRowsPage(exec, listId, afterRow, limit);
+  return page.map((r) => ({ row_number: r.row_number, email: r.email, duplicate: r.kind === 'duplicate', syntax_error: r.kind === 'syntax_error', status: r.status, result: r.result }));
+}
+
 export async function checkDuplicateFileName(exec: TDb, ctx: TCallerContext, fileName: string): Promise<TCheckDuplicateData> {
   const lists = await selectListsByFileName(exec, getVisibleScope(ctx), fileName.trim());
   return {
@@ -529,11 +567,9 @@ export type TExportRow = {
 export async function* iterateListRows(exec: TDb, listId: string): AsyncGenerator<TExportRow> {
   let after = 0;
   for (;;) {
-    const page = await selectListRowsPage(exec, listId, after, 2_000);
+    const page = await readListRowsPage(exec, listId, after, 2_000);
     if (page.length === 0) return;
-    for (const r of page) {
-      yield { row_number: r.row_number, email: r.email, duplicate: r.kind === 'duplicate', syntax_error: r.kind === 'syntax_error', status: r.status, result: r.result };
-    }
+    yield* page;
     after = page[page.length - 1]!.row_number;
   }
 }

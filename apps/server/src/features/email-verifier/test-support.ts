@@ -23,7 +23,11 @@ export function buildMultipart(fileName: string, content: Buffer | string, field
 export type TWorldApp = { t: TTestApp; world: TMailWorld; storageDir: string; close(): Promise<void> };
 
 /** A test app whose verifier talks only to a local mail world (never real DNS), with files in a temp directory. */
-export async function createWorldApp(corpus: TCorpusEntry[] = makeCorpus(120, 3), overrides: Partial<TConfig> = {}): Promise<TWorldApp> {
+export async function createWorldApp(
+  corpus: TCorpusEntry[] = makeCorpus(120, 3),
+  overrides: Partial<TConfig> = {},
+  opts: Parameters<typeof createTestApp>[1] = {},
+): Promise<TWorldApp> {
   const world = await startMailWorld({ corpus, greylistDelayMs: 150, tarpitDelayMs: 3_000 });
   const storageDir = await mkdtemp(join(tmpdir(), 'vl-ev-'));
   const t = await createTestApp({
@@ -34,7 +38,7 @@ export async function createWorldApp(corpus: TCorpusEntry[] = makeCorpus(120, 3)
     verifierGreylistScheduleMs: [300],
     storageDir,
     ...overrides,
-  });
+  }, opts);
   return {
     t,
     world,

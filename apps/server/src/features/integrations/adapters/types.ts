@@ -1,0 +1,57 @@
+import type { TIntegration } from '@verilead/contracts';
+
+export type TRemoteListInfo = { id: string; name: string; memberCount: number | null };
+export type TRemoteMember = { id: string; email: string; firstName: string; lastName: string };
+/** One page of members and the platform's opaque cursor of the next one (null: the last page). */
+export type TMemberPage = { members: TRemoteMember[]; nextCursor: string | null };
+
+/** A verified member to write back. */
+export type TWriteBackItem = {
+  member: { id: string; email: string };
+  status: string;
+  safeToSend: boolean;
+  reason: string;
+  /** Undeliverable: the contact the user asked to unsubscribe / untag. */
+  undeliverable: boolean;
+};
+export type TWriteBackMode = { unsubscribe: boolean; append: boolean };
+
+/** The stored credentials of an account (encrypted at rest as JSON). */
+export type TCredentials = { apiKey: string; apiUrl?: string };
+
+/** The result fields written back (names as the platforms show them). */
+export const RESULT_FIELDS = { status: 'Verilead Status', safeToSend: 'Verilead Safe To Send', reason: 'Verilead Reason' } as const;
+export const UNDELIVERABLE_TAG = 'Verilead Undeliverable';
+
+/**
+ * One adapter per platform: the same five things everywhere. Every method may throw RemoteAuthError (the
+ * credentials no longer work), RateLimitedError (the platform's throttling signal, with how long to wait) or
+ * RemoteError.
+ */
+export type TIntegrationAdapter = {
+  platform: TIntegration;
+  /** Checks the credentials; answers what the platform calls the account. */
+  verifyCredentials(): Promise<{ accountLabel: string }>;
+  listLists(): Promise<TRemoteListInfo[]>;
+  listMembers(listId: string, cursor: string | null): Promise<TMemberPage>;
+  /** Creates the fields / properties / tags write-back needs (idempotent). */
+  prepareWriteBack(listId: string, mode: TWriteBackMode): Promise<void>;
+  /** Writes one chunk of results back (idempotent: setting a field or status twice changes nothing). */
+  writeBack(listId: string, items: TWriteBackItem[], mode: TWriteBackMode): Promise<void>;
+};
+
+/** Where each platform's API lives; every one is injectable (tests and demos point them at local fakes). */
+export type TBaseUrls = Partial<Record<TIntegration, string>>;
+
+export type TAdapterContext = {
+  credentials: TCredentials;
+  baseUrls: TBaseUrls;
+  /** Outbound requests may reach private and loopback addresses (ALLOW_PRIVATE_WEBHOOKS; tests). */
+  allowPrivate: boolean;
+  /** In-process waits on a throttling signal before giving the job back to the queue with a delay. */
+  maxThrottleWaits?: number;
+  /** Members per page (tests: small, to exercise paging); never above the platform's cap. */
+  pageSize?: number;
+  /** The longest in-process wait; a longer Retry-After is handed to the queue. */
+  maxInlineWaitMs?: number;
+};

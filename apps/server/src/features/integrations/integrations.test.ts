@@ -1,0 +1,144 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TIntegration } from '@verilead/contracts';
+import { verifyLists } from '../email-verifier/tables';
+import { integrationAccounts, integrationImports } from './tables';
+import { BAD_KEYS, connectBody, createIntegrationWorld, makeWorldMembers, topUp, type TIntegrationWorld } from './test-support';
+
+const PLATFORMS: TIntegration[] = ['mailchimp', 'hubspot', 'active_campaign', 'mailerlite', 'moosend', 'kit', 'sendgrid'];
+const MEMBERS = 23; // pages of 7: four pages (the last short)
+
+/** Works the queue (delayed retries included) until the import is finished or `rounds` runs out. */
+export async function runImport(world: TIntegrationWorld, importId: string, rounds = 60) {
+  for (let i = 0; i < rounds; i += 1) {
+    await world.w.t.deps.queue.runUntilIdle({ includeDelayed: true, maxJobs: 200 });
+    const row = (await world.w.t.db.db.select().from(integrationImports).where(eq(integrationImports.id, importId)))[0]!;
+    if (['completed', 'failed', 'cancelled'].includes(row.state)) return row;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the import did not finish');
+}
+
+describe('integrations against local fakes of each platform', () => {
+  let world: TIntegrationWorld;
+  let owner: { token: string; orgId: string };
+  let other: { token: string; orgId: string };
+  beforeAll(async () => {
+    world = await createIntegrationWorld(MEMBERS);
+    owner = await world.w.t.createOwner('owner@integrations.test');
+    other = await world.w.t.createOwner('other@integrations.test');
+    await topUp(world.w, owner.orgId);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, token: string, payload?: unknown) =>
+    world.w.t.call({ method, url: `/api/v1${url}`, token, ...(payload ? { payload: payload as Record<string, unknown> } : {}) });
+
+  it('refuses Automizy (defunct) and Skylead (no public API) with a clear message', async () => {
+    const a = await call('POST', '/integration/account/automizy', owner.token, { name: 'Old', api_key: 'x' });
+    expect(a.status).toBe(400);
+    expect(a.body.error.message).toMatch(/Automizy has shut down/);
+    const s = await call('POST', '/integration/account/skylead', owner.token, { name: 'S', api_key: 'x' });
+    expect(s.body.error.message).toMatch(/no API reference/);
+  });
+
+  it('asks Kit users to confirm a paid plan before connecting', async () => {
+    const fake = world.fakes.kit!;
+    const res = await call('POST', '/integration/account/kit', owner.token, { ...connectBody('kit', fake, 'Kit unconfirmed'), paid_plan_confirmed: false });
+    expect(res.status).toBe(400);
+    expect(res.body.error.reasons[0].field).toBe('paid_plan_confirmed');
+  });
+
+  describe.each(PLATFORMS)('%s', (platform) => {
+    let accountId: string;
+
+    it('refuses bad credentials on save and stores nothing', async () => {
+      const fake = world.fakes[platform]!;
+      const res = await call('POST', `/integration/account/${platform}`, owner.token, connectBody(platform, fake, 'Bad', BAD_KEYS[platform]));
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error.message).toMatch(/did not accept these credentials/);
+      const rows = await world.w.t.db.db.select().from(integrationAccounts).where(eq(integrationAccounts.platform, platform));
+      expect(rows).toHaveLength(0);
+    });
+
+    it('connects with good credentials (encrypted at rest), names unique per platform', async () => {
+      const fake = world.fakes[platform]!;
+      const res = await call('POST', `/integration/account/${platform}`, owner.token, connectBody(platform, fake, 'Main'));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      accountId = res.body.data.id;
+      const second = await call('POST', `/integration/account/${platform}`, owner.token, connectBody(platform, fake, 'Second'));
+      expect(second.status).toBe(200);
+      const dup = await call('POST', `/integration/account/${platform}`, owner.token, connectBody(platform, fake, 'main'));
+      expect(dup.status).toBe(400);
+      expect(dup.body.error.reasons[0].field).toBe('name');
+      const stored = (await world.w.t.db.db.select().from(integrationAccounts).where(eq(integrationAccounts.id, accountId)))[0]!;
+      expect(stored.credentials).toMatch(/^v1\./);
+      expect(stored.credentials).not.toContain(connectBody(platform, fake, 'x').api_key);
+      const linked = await call('GET', '/integration/linked_accounts', owner.token);
+      expect(linked.body.data.items.filter((a: { integration: string }) => a.integration === platform)).toHaveLength(2);
+    });
+
+    it("lists the account's lists; another organisation gets 404", async () => {
+      const res = await call('GET', `/integration/account/${platform}/${accountId}`, owner.token);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.lists.map((l: { name: string }) => l.name)).toEqual(['Newsletter', 'Empty list']);
+      expect((await call('GET', `/integration/account/${platform}/${accountId}`, other.token)).status).toBe(404);
+      const list = res.body.data.lists[0].id;
+      expect((await call('POST', `/integration/account/${platform}/verify_list`, other.token, { account_id: accountId, list_id: list })).status).toBe(404);
+      expect((await call('DELETE', `/integration/account/${platform}?account_id=${accountId}`, other.token)).status).toBe(404);
+    });
+
+    it('imports page by page through a 429, verifies, and writes results back (unsubscribe + fields)', async () => {
+      const fake = world.fakes[platform]!;
+      const lists = await call('GET', `/integration/account/${platform}/${accountId}`, owner.token);
+      const listId = lists.body.data.lists[0].id as string;
+      const before = fake.throttled;
+      fake.throttleNext(1);
+      const start = await call('POST', `/integration/account/${platform}/verify_list`, owner.token, { account_id: accountId, list_id: listId, write_back: { unsubscribe: true, append: true } });
+      expect(start.status, JSON.stringify(start.body)).toBe(200);
+      // The first page meets the platform's throttling signal; the job waits as told and carries on.
+      const row = await runImport(world, start.body.data.id);
+      expect(row.error).toBeNull();
+      expect(row.state).toBe('completed');
+      expect(fake.throttled).toBe(before + 1);
+      expect(row.imported).toBe(MEMBERS);
+      // SendGrid reads an asynchronous export: one page asks for it, one waits for it to be ready, then the file's pages.
+      expect(row.pagesDone).toBe(Math.ceil(MEMBERS / 7) + (platform === 'sendgrid' ? 2 : 0));
+
+      const list = (await world.w.t.db.db.select().from(verifyLists).where(eq(verifyLists.id, row.verifyListId)))[0]!;
+      expect(list.source).toBe(platform);
+      expect(list.state).toBe('verified');
+      expect(list.uniqueCount).toBe(MEMBERS);
+
+      const invalid = fake.seed.lists[0]!.members.filter((m) => m.email.startsWith('missing'));
+      const unsubscribed = fake.writes.filter((w) => w.kind === 'unsubscribe');
+      expect(unsubscribed).toHaveLength(invalid.length);
+      const fieldWrites = fake.writes.filter((w) => w.kind === 'fields');
+      // One write per member (ActiveCampaign writes each field value separately).
+      expect(fieldWrites.length).toBe(platform === 'active_campaign' ? MEMBERS * 3 : MEMBERS);
+      expect(fake.writes.filter((w) => w.kind === 'field_created').length).toBeGreaterThanOrEqual(3);
+      expect(JSON.stringify(fieldWrites)).toContain('invalid');
+      expect(row.writtenBack).toBe(MEMBERS);
+    });
+
+    if (platform === 'hubspot') {
+      it('fails the write-back with HubSpot\'s reason when the list is DYNAMIC (its members cannot be removed)', async () => {
+        const fake = world.fakes.hubspot!;
+        fake.seed.lists.push({ id: '103', name: 'Active list', members: makeWorldMembers(6, 2, true), dynamic: true });
+        const start = await call('POST', '/integration/account/hubspot/verify_list', owner.token, { account_id: accountId, list_id: '103', write_back: { unsubscribe: true, append: false } });
+        expect(start.status, JSON.stringify(start.body)).toBe(200);
+        const row = await runImport(world, start.body.data.id);
+        expect(row.state).toBe('failed');
+        expect(row.error).toMatch(/DYNAMIC lists cannot be edited/);
+        fake.seed.lists.pop();
+      });
+    }
+
+    it('disconnects an account', async () => {
+      const res = await call('DELETE', `/integration/account/${platform}?account_id=${accountId}`, owner.token);
+      expect(res.status).toBe(200);
+      expect((await call('GET', `/integration/account/${platform}/${accountId}`, owner.token)).status).toBe(404);
+    });
+  });
+});

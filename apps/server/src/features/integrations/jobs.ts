@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { TConfig } from '../../config';
+import type { TDatabase } from '../../platform/db/database';
+import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
+import { getStorage } from '../../platform/storage/storage';
+import { ADVANCE_JOB, IMPORT_FINISH_JOB, IMPORT_PAGE_JOB, runAdvance, runImportFinish, runImportPage, runWriteBack, WRITE_BACK_JOB, type TIntegrationRuntime } from './service';
+
+/**
+ * The integration jobs, one chunk each: a page of an import, the finish (the members become a verifier list),
+ * the watcher that starts the verification and then the write-back, and a chunk of the write-back.
+ */
+export function createIntegrationJobs(opts: { database: TDatabase; config: TConfig; getQueue: () => TJobQueue; runtime?: Partial<TIntegrationRuntime> }): TJobDefinition[] {
+  const rt: TIntegrationRuntime = { config: opts.config, storage: getStorage(opts.config), ...opts.runtime };
+  const deps = () => ({ database: opts.database, queue: opts.getQueue() });
+  const ZImport = z.object({ importId: z.uuid() });
+  return [
+    defineJob({
+      name: IMPORT_PAGE_JOB,
+      queue: 'integrations',
+      payload: ZImport.extend({ page: z.number().int().min(0) }),
+      maxAttempts: 8,
+      backoffMs: 2_000,
+      handler: (p, ctx) => runImportPage(deps(), rt, p, ctx),
+    }),
+    defineJob({ name: IMPORT_FINISH_JOB, queue: 'integrations', payload: ZImport, maxAttempts: 5, backoffMs: 2_000, handler: (p) => runImportFinish(deps(), rt, p) }),
+    defineJob({ name: ADVANCE_JOB, queue: 'integrations', payload: ZImport, maxAttempts: 8, backoffMs: 2_000, handler: (p, ctx) => runAdvance(deps(), rt, p, ctx) }),
+    defineJob({
+      name: WRITE_BACK_JOB,
+      queue: 'integrations',
+      payload: ZImport.extend({ afterSeq: z.number().int().min(0) }),
+      maxAttempts: 8,
+      backoffMs: 2_000,
+      handler: (p, ctx) => runWriteBack(deps(), rt, p, ctx),
+    }),
+  ] as unknown as TJobDefinition[];
+}

@@ -1,0 +1,80 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { organisations, users } from '../../platform/tenancy/tables';
+
+/** A connected platform account: friendly name unique per organisation and platform; credentials encrypted (AES-256-GCM). */
+export const integrationAccounts = pgTable(
+  'integration_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    name: text('name').notNull(),
+    /** `v1.<iv>.<tag>.<ciphertext>` of the JSON credentials. */
+    credentials: text('credentials').notNull(),
+    remoteAccount: text('remote_account'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('integration_accounts_org_platform_name_idx').on(t.orgId, t.platform, sql`lower(${t.name})`)],
+);
+
+export type TWriteBackChoice = { unsubscribe: boolean; append: boolean };
+
+/** One import of a platform list into a verifier list, then its write-back: the state the chunk jobs read and advance. */
+export const integrationImports = pgTable(
+  'integration_imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id').references(() => integrationAccounts.id, { onDelete: 'set null' }),
+    accountName: text('account_name').notNull(),
+    platform: text('platform').notNull(),
+    remoteListId: text('remote_list_id').notNull(),
+    remoteListName: text('remote_list_name').notNull(),
+    remoteTotal: integer('remote_total'),
+    /** importing | verifying | writing_back | completed | failed | cancelled */
+    state: text('state').notNull().default('importing'),
+    /** The platform's opaque cursor of the next page (null before the first page). */
+    cursor: text('cursor'),
+    /** Pages stored so far: a page job whose number is below it already ran (idempotency). */
+    pagesDone: integer('pages_done').notNull().default(0),
+    imported: integer('imported').notNull().default(0),
+    /** The verifier list the members became (its id is chosen up front). */
+    verifyListId: uuid('verify_list_id').notNull(),
+    verifyListCreated: integer('verify_list_created').notNull().default(0),
+    writeBack: jsonb('write_back').$type<TWriteBackChoice>().notNull(),
+    /** Last member sequence number written back. */
+    writeCursor: integer('write_cursor').notNull().default(0),
+    writtenBack: integer('written_back').notNull().default(0),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('integration_imports_org_created_idx').on(t.orgId, t.createdAt)],
+);
+
+/** The members an import read, numbered in arrival order (seq = the verifier list's row number). */
+export const integrationImportMembers = pgTable(
+  'integration_import_members',
+  {
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => integrationImports.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    remoteId: text('remote_id').notNull(),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.seq] }), uniqueIndex('integration_import_members_remote_idx').on(t.importId, t.remoteId)],
+);

@@ -1,0 +1,96 @@
+import { Anchor, Badge, Card, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { INTEGRATION_CATALOG, type TIntegration, type TIntegrationImport } from '@verilead/contracts';
+import { EmptyState, ErrorState } from '../../../components/state-views';
+import { LoadingScreen } from '../../../components/loading-screen';
+import { formatDateTime } from '../../../lib/format';
+import { useImports } from '../api/integrations-api';
+
+const STATE_LABELS: Record<TIntegrationImport['state'], { label: string; color: string }> = {
+  importing: { label: 'Importing', color: 'blue' },
+  verifying: { label: 'Verifying', color: 'blue' },
+  writing_back: { label: 'Writing back', color: 'violet' },
+  completed: { label: 'Completed', color: 'teal' },
+  failed: { label: 'Failed', color: 'red' },
+  cancelled: { label: 'Cancelled', color: 'gray' },
+};
+
+/** How far an import is, and what the bar says. */
+function progressOf(i: TIntegrationImport): { value: number; text: string; animated: boolean } {
+  if (i.state === 'importing') {
+    const value = i.total ? Math.min(100, (i.imported / Math.max(1, i.total)) * 100) : 0;
+    return { value, text: `${i.imported.toLocaleString()}${i.total ? ` of ${i.total.toLocaleString()}` : ''} contacts imported`, animated: true };
+  }
+  if (i.state === 'verifying') return { value: 100, text: `${i.imported.toLocaleString()} contacts being verified`, animated: true };
+  if (i.state === 'writing_back') return { value: (i.written_back / Math.max(1, i.imported)) * 100, text: `${i.written_back.toLocaleString()} of ${i.imported.toLocaleString()} written back`, animated: true };
+  if (i.state === 'completed') return { value: 100, text: i.error ?? `${i.imported.toLocaleString()} verified, ${i.written_back.toLocaleString()} written back`, animated: false };
+  return { value: 0, text: i.error ?? '', animated: false };
+}
+
+/** Recent imports (optionally of one platform) with their progress; polls while one runs. */
+export function ImportsTable({ platform }: { platform?: TIntegration }) {
+  const imports = useImports();
+  const items = imports.data?.items.filter((i) => !platform || i.integration === platform) ?? [];
+  return (
+    <Card>
+      <Title order={4} fz={16} mb="sm">
+        Imports
+      </Title>
+      {imports.isPending ? (
+        <LoadingScreen />
+      ) : imports.isError ? (
+        <ErrorState error={imports.error} onRetry={() => void imports.refetch()} />
+      ) : items.length === 0 ? (
+        <EmptyState title="No imports yet" description="Pick a list of a connected account and verify it." />
+      ) : (
+        <Table verticalSpacing="sm" data-testid="imports-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>List</Table.Th>
+              <Table.Th>Account</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th w="35%">Progress</Table.Th>
+              <Table.Th>Started</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((i) => {
+              const p = progressOf(i);
+              const s = STATE_LABELS[i.state];
+              return (
+                <Table.Tr key={i.id} data-testid={`import-${i.id}`}>
+                  <Table.Td>
+                    {i.verify_list_id ? (
+                      <Anchor component={Link} to={`/email_verifier/lists/${i.verify_list_id}`}>
+                        {i.remote_list_name}
+                      </Anchor>
+                    ) : (
+                      i.remote_list_name
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    {INTEGRATION_CATALOG[i.integration].label} · {i.account_name}
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={s.color} variant="light">
+                      {s.label}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Stack gap={4}>
+                      <Progress value={p.value} animated={p.animated} striped={p.animated} aria-label={`${i.remote_list_name} progress`} />
+                      <Text size="xs" c={i.state === 'failed' ? 'red' : 'dimmed'}>
+                        {p.text}
+                      </Text>
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(i.created_at)}</Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,209 @@
+import { z } from 'zod';
+
+/**
+ * The platforms a list can come from (spec section 3 list sources, minus `upload` and `leads`), with what connecting
+ * one asks for. `available: false` platforms are listed but cannot be connected (the reason says why).
+ */
+export const INTEGRATIONS = [
+  'mailchimp',
+  'hubspot',
+  'active_campaign',
+  'sendgrid',
+  'mailerlite',
+  'moosend',
+  'clevertap',
+  'lemlist',
+  'go_high_level',
+  'kit',
+  'zoho',
+  'apollo',
+  'skylead',
+  'automizy',
+] as const;
+export const ZIntegration = z.enum(INTEGRATIONS, { message: 'This integration does not exist' });
+export type TIntegration = z.infer<typeof ZIntegration>;
+
+export type TIntegrationField = { key: 'api_key' | 'api_url'; label: string; placeholder: string; help?: string };
+
+export type TIntegrationInfo = {
+  key: TIntegration;
+  label: string;
+  description: string;
+  available: boolean;
+  /** Why a platform cannot be connected (defunct, no public API, not built yet). */
+  unavailable_reason?: string;
+  fields: TIntegrationField[];
+  /** Kit: the user confirms a paid plan before connecting (spec section 2). */
+  requires_paid_plan_confirmation?: boolean;
+  /** What "unsubscribe" does on this platform. */
+  unsubscribe_means: string;
+};
+
+const API_KEY = (label = 'API key', placeholder = 'Paste the API key', help?: string): TIntegrationField => ({ key: 'api_key', label, placeholder, help });
+const NOT_BUILT = 'Coming soon: this connector is not built yet.';
+
+export const INTEGRATION_CATALOG: Record<TIntegration, TIntegrationInfo> = {
+  mailchimp: {
+    key: 'mailchimp',
+    label: 'Mailchimp',
+    description: 'Verify the members of a Mailchimp audience.',
+    available: true,
+    fields: [API_KEY('API key', 'xxxxxxxxxxxxxxxx-us19', 'Account › Extras › API keys; the part after the dash is your data centre.')],
+    unsubscribe_means: 'Undeliverable members are set to unsubscribed in the audience.',
+  },
+  hubspot: {
+    key: 'hubspot',
+    label: 'HubSpot',
+    description: 'Verify the contacts of a HubSpot list.',
+    available: true,
+    fields: [API_KEY('Private app access token', 'pat-na1-…')],
+    unsubscribe_means: 'Undeliverable contacts are removed from the (static) list.',
+  },
+  active_campaign: {
+    key: 'active_campaign',
+    label: 'ActiveCampaign',
+    description: 'Verify the contacts of an ActiveCampaign list.',
+    available: true,
+    fields: [
+      { key: 'api_url', label: 'API URL', placeholder: 'https://youraccount.api-us1.com', help: 'Settings › Developer: the URL exactly as shown.' },
+      API_KEY('API key'),
+    ],
+    unsubscribe_means: 'Undeliverable contacts are unsubscribed from the list.',
+  },
+  sendgrid: {
+    key: 'sendgrid',
+    label: 'SendGrid',
+    description: 'Verify a SendGrid marketing list (read through an asynchronous export).',
+    available: true,
+    fields: [API_KEY('API key', 'SG.…', 'Settings › API Keys: a key with Marketing access.')],
+    unsubscribe_means: 'Undeliverable contacts are removed from the list.',
+  },
+  mailerlite: {
+    key: 'mailerlite',
+    label: 'MailerLite',
+    description: 'Verify the subscribers of a MailerLite group.',
+    available: true,
+    fields: [API_KEY('API token', 'Paste the API token')],
+    unsubscribe_means: 'Undeliverable subscribers are set to unsubscribed.',
+  },
+  moosend: {
+    key: 'moosend',
+    label: 'Moosend',
+    description: 'Verify the subscribers of a Moosend mailing list.',
+    available: true,
+    fields: [API_KEY()],
+    unsubscribe_means: 'Undeliverable subscribers are unsubscribed from the mailing list.',
+  },
+  clevertap: { key: 'clevertap', label: 'CleverTap', description: 'Verify CleverTap user profiles.', available: false, unavailable_reason: NOT_BUILT, fields: [], unsubscribe_means: 'Email is switched off for undeliverable profiles.' },
+  lemlist: { key: 'lemlist', label: 'lemlist', description: 'Verify the leads of a lemlist campaign.', available: false, unavailable_reason: NOT_BUILT, fields: [API_KEY()], unsubscribe_means: 'Undeliverable leads are removed from the campaign.' },
+  go_high_level: { key: 'go_high_level', label: 'GoHighLevel', description: 'Verify GoHighLevel contacts by tag.', available: false, unavailable_reason: NOT_BUILT, fields: [], unsubscribe_means: 'The tag is removed from undeliverable contacts.' },
+  kit: {
+    key: 'kit',
+    label: 'Kit',
+    description: 'Verify the subscribers of a Kit tag (tags act as lists).',
+    available: true,
+    fields: [API_KEY('V4 API key', 'kit_…')],
+    requires_paid_plan_confirmation: true,
+    unsubscribe_means: 'The tag is removed from undeliverable subscribers.',
+  },
+  zoho: { key: 'zoho', label: 'Zoho CRM', description: 'Verify the contacts of a Zoho CRM campaign.', available: false, unavailable_reason: NOT_BUILT, fields: [], unsubscribe_means: 'Email opt-out is set on undeliverable contacts.' },
+  apollo: { key: 'apollo', label: 'Apollo', description: 'Verify Apollo contacts by label.', available: false, unavailable_reason: NOT_BUILT, fields: [API_KEY('Master API key')], unsubscribe_means: 'Apollo has no unsubscribe; results are added as fields.' },
+  skylead: {
+    key: 'skylead',
+    label: 'Skylead',
+    description: 'Skylead lists.',
+    available: false,
+    unavailable_reason: 'Skylead publishes no API reference, so this connector cannot be built yet.',
+    fields: [],
+    unsubscribe_means: 'Skylead only takes appended columns.',
+  },
+  automizy: {
+    key: 'automizy',
+    label: 'Automizy',
+    description: 'Automizy was shut down.',
+    available: false,
+    unavailable_reason: 'Automizy has shut down its service, so new accounts cannot be connected. Lists imported from Automizy earlier keep working.',
+    fields: [],
+    unsubscribe_means: '—',
+  },
+};
+
+export const KIT_PAID_PLAN_MESSAGE = 'Kit only allows API access on paid plans. Does this Kit account have a paid plan?';
+
+export const ZIntegrationParams = z.object({ integration: ZIntegration });
+export const ZIntegrationAccountParams = z.object({ integration: ZIntegration, x: z.uuid({ message: 'This account does not exist' }) });
+
+const ZName = z.string().trim().min(1, { message: 'Please enter a name for this account' }).max(100, { message: 'Please use at most 100 characters' });
+const ZSecret = z.string().trim().min(1, { message: 'Please enter the API key' }).max(500, { message: 'This key is too long' });
+
+export const ZConnectAccountRequest = z.object({
+  name: ZName,
+  api_key: ZSecret,
+  api_url: z
+    .string()
+    .trim()
+    .max(500)
+    .regex(/^https?:\/\/\S+$/i, { message: 'Please enter the API URL, starting with https://' })
+    .optional(),
+  /** Kit: the user answered "Yes, Continue" to the paid-plan question. */
+  paid_plan_confirmed: z.boolean().optional(),
+});
+export type TConnectAccountRequest = z.input<typeof ZConnectAccountRequest>;
+
+export const ZDeleteAccountQuery = z.object({ account_id: z.uuid({ message: 'This account does not exist' }) });
+
+export const ZLinkedAccount = z.object({
+  id: z.uuid(),
+  integration: ZIntegration,
+  name: z.string(),
+  /** What the platform calls the account (its name or e-mail), read when it was verified. */
+  remote_account: z.string().nullable(),
+  created_at: z.string(),
+});
+export type TLinkedAccount = z.infer<typeof ZLinkedAccount>;
+
+export const ZRemoteList = z.object({ id: z.string(), name: z.string(), member_count: z.number().int().nullable() });
+export type TRemoteList = z.infer<typeof ZRemoteList>;
+
+export const ZWriteBackChoice = z.object({
+  /** Unsubscribe (or untag / remove from the list, as the platform allows) undeliverable contacts. */
+  unsubscribe: z.boolean().default(false),
+  /** Write the verification result into fields (created when missing). */
+  append: z.boolean().default(true),
+});
+
+export const ZVerifyListRequest = z.object({
+  account_id: z.uuid({ message: 'Please choose an account' }),
+  list_id: z.string().trim().min(1, { message: 'Please choose a list' }).max(200),
+  write_back: ZWriteBackChoice.default({ unsubscribe: false, append: true }),
+});
+export type TVerifyListRequest = z.input<typeof ZVerifyListRequest>;
+
+export const IMPORT_STATES = ['importing', 'verifying', 'writing_back', 'completed', 'failed', 'cancelled'] as const;
+export const ZImportState = z.enum(IMPORT_STATES);
+
+export const ZIntegrationImport = z.object({
+  id: z.uuid(),
+  integration: ZIntegration,
+  account_id: z.uuid().nullable(),
+  account_name: z.string(),
+  remote_list_id: z.string(),
+  remote_list_name: z.string(),
+  state: ZImportState,
+  imported: z.number().int(),
+  /** Members the platform reported for the list (null when it does not say). */
+  total: z.number().int().nullable(),
+  verify_list_id: z.uuid().nullable(),
+  written_back: z.number().int(),
+  write_back: z.object({ unsubscribe: z.boolean(), append: z.boolean() }),
+  error: z.string().nullable(),
+  created_at: z.string(),
+});
+export type TIntegrationImport = z.infer<typeof ZIntegrationImport>;
+
+export const ZLinkedAccountsResponse = z.object({ status: z.literal('success'), data: z.object({ items: z.array(ZLinkedAccount) }) });
+export const ZLinkedAccountResponse = z.object({ status: z.literal('success'), data: ZLinkedAccount });
+export const ZAccountListsResponse = z.object({ status: z.literal('success'), data: z.object({ account: ZLinkedAccount, lists: z.array(ZRemoteList) }) });
+export const ZDeleteAccountResponse = z.object({ status: z.literal('success'), data: z.object({ message: z.string() }) });
+export const ZIntegrationImportResponse = z.object({ status: z.literal('success'), data: ZIntegrationImport });
+export const ZIntegrationImportsResponse = z.object({ status: z.literal('success'), data: z.object({ items: z.array(ZIntegrationImport) }) });
