@@ -11,6 +11,7 @@ import { createEmailFinderJobs } from './features/email-finder/jobs';
 import { createDownloadJobs } from './features/downloads/jobs';
 import { createDownloadMaintenance } from './features/downloads/expiry';
 import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
+import { createProspectJobs } from './features/prospects/jobs';
 
 /**
  * The composition root: the job queue with every job kind, and the mailer, around an open database. Tests,
@@ -33,6 +34,7 @@ export function createRuntime(opts: {
     ...createEmailFinderJobs({ database, config }),
     ...createDownloadJobs({ database, config }),
     ...createWebhookJobs({ database, config, getQueue }),
+    ...createProspectJobs({ database, config, getQueue }),
     createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage })] }),
   ];
   const byName = new Map(declared.map((d) => [d.name, d]));

@@ -27,6 +27,7 @@ import { listActivities, recordActivity } from '../activities/service';
 import { readRows } from '../email-verifier/file-parsing';
 import { getListForExport, iterateListRows, numberDataRows, type TExportRow, type TNumberedRow } from '../email-verifier/service';
 import { writeCsv, writeXlsx } from './file-writers';
+import { prospectExportRows } from '../prospects/export';
 import { insertDownload, selectDownload, selectDownloadById, updateDownload, type TDownloadRow } from './queries';
 
 export const EXPORT_JOB = 'downloads.export';
@@ -255,6 +256,8 @@ export async function runExportJob(database: TDatabase, storage: TFileStorage, d
   let rows: AsyncIterable<string[]>;
   if (d.kind === 'activities') {
     rows = activityRows(database.db, d, counter);
+  } else if (d.kind === 'prospects') {
+    rows = prospectExportRows(database.db, d, counter);
   } else {
     const list = d.listId ? await getListForExport(database.db, { orgId: d.orgId }, d.listId).catch(() => null) : null;
     if (!list) {

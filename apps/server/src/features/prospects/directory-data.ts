@@ -1,3 +1,5 @@
+import { PROSPECT_DEPARTMENTS, PROSPECT_REVENUE_RANGES, PROSPECT_SENIORITIES, PROSPECT_SIZE_RANGES, type TDepartment, type TSeniority } from '@verilead/contracts';
+
 /**
  * The fixed tables of the prospect directory: real cities (with their real area codes), NAICS 2017 industries,
  * seniority levels, departments and their titles, company size and revenue bands, technologies.
@@ -54,24 +56,9 @@ export const INDUSTRIES: readonly { code: string; label: string }[] = [
   { code: '541110', label: 'Offices of Lawyers' },
 ];
 
-export const SENIORITIES = ['owner', 'founder', 'c_suite', 'partner', 'vp', 'head', 'director', 'manager', 'senior', 'entry', 'intern'] as const;
-export type TSeniority = (typeof SENIORITIES)[number];
-
-export const DEPARTMENTS = [
-  'engineering',
-  'sales',
-  'marketing',
-  'finance',
-  'human_resources',
-  'operations',
-  'product',
-  'customer_success',
-  'legal',
-  'information_technology',
-  'design',
-  'data',
-] as const;
-export type TDepartment = (typeof DEPARTMENTS)[number];
+export const SENIORITIES = PROSPECT_SENIORITIES;
+export const DEPARTMENTS = PROSPECT_DEPARTMENTS;
+export type { TSeniority, TDepartment };
 
 /** Per department: its name in titles, the chief's title, individual-contributor titles. */
 export const DEPARTMENT_TITLES: Record<TDepartment, { noun: string; chief: string; ic: readonly string[] }> = {
@@ -133,8 +120,8 @@ export const TITLE_SYNONYMS: readonly (readonly string[])[] = [
   ['designer', 'product designer', 'ux designer', 'ui designer'],
 ];
 
-export const SIZE_RANGES = ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'] as const;
-export const REVENUE_RANGES = ['<1M', '1M-10M', '10M-50M', '50M-100M', '100M-500M', '500M-1B', '1B+'] as const;
+export const SIZE_RANGES = PROSPECT_SIZE_RANGES;
+export const REVENUE_RANGES = PROSPECT_REVENUE_RANGES;
 
 /** Employee counts per size band (lower, upper) and a typical revenue per employee (USD). */
 export const SIZE_BANDS: readonly { range: (typeof SIZE_RANGES)[number]; min: number; max: number }[] = [

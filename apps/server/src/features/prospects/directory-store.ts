@@ -41,6 +41,12 @@ export async function upsertCompanies(exec: TDb, rows: readonly TCompanyRow[]): 
         or p.founded_year is distinct from c.founded_year or p.technologies is distinct from c.technologies)`);
 }
 
+/** https://www.linkedin.com/in/<handle>, lower case, without query or trailing slash. */
+export function canonicalLinkedin(url: string): string | null {
+  const m = /linkedin\.com\/in\/([^/?#\s]+)/i.exec(url.trim());
+  return m ? `https://www.linkedin.com/in/${decodeURIComponent(m[1]!).toLowerCase()}` : null;
+}
+
 /** Whether an address is a role mailbox (info@, sales@…) and whether it is personal (free mail) or business. */
 export function classifyEmail(email: string | null): { type: 'business' | 'personal' | null; role: boolean } {
   if (!email) return { type: null, role: false };
@@ -53,7 +59,13 @@ export async function upsertPeople(exec: TDb, rows: readonly TPersonRow[]): Prom
   if (rows.length === 0) return { unknownCompanies: [] };
   const batch = rows.map((r) => {
     const e = classifyEmail(r.email);
-    return { ...r, full_name: `${r.first_name} ${r.last_name}`, email_type: e.type, email_role: e.role };
+    return {
+      ...r,
+      full_name: `${r.first_name} ${r.last_name}`,
+      email_type: e.type,
+      email_role: e.role,
+      linkedin_url: r.linkedin_url ? (canonicalLinkedin(r.linkedin_url) ?? r.linkedin_url) : null,
+    };
   });
   const missing = await selectRows<{ external_id: string }>(
     exec,
