@@ -120,8 +120,15 @@ export function makePhone(rng: TRng, city: TCity, type: 'mobile' | 'fixed_line')
       const full = parsePhoneNumberFromString(example, city.country as CountryCode)!.number.slice(1);
       return { head: full.slice(0, full.length - 4), free: 4, verified: checkTemplate(full.slice(0, full.length - 4), 4, types, checker) };
     }
-    const sample = parsePhoneNumberFromString(`+${city.areaPrefix}1234567`);
-    const totalDigits = sample?.isValid() ? sample.number.length - 1 : city.areaPrefix.length + 7;
+    // The national length: the shortest total that makes a valid fixed line after this prefix.
+    let totalDigits = city.areaPrefix.length + 7;
+    for (let total = city.areaPrefix.length + 4; total <= 13; total += 1) {
+      const sample = parsePhoneNumberFromString(`+${city.areaPrefix}${'2345678901'.slice(0, total - city.areaPrefix.length)}`);
+      if (sample?.isValid() && types.has(sample.getType() ?? '')) {
+        totalDigits = total;
+        break;
+      }
+    }
     const free = Math.min(4, totalDigits - city.areaPrefix.length);
     const head = `${city.areaPrefix}${'2345678'.slice(0, totalDigits - city.areaPrefix.length - free)}`;
     return { head, free, verified: checkTemplate(head, free, types, checker) };

@@ -73,6 +73,11 @@ export function likePattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** A case-insensitive whole-word regular expression for PostgreSQL (\m, \M: word boundaries). */
+function wordPattern(value: string): string {
+  return `\\m${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\M`;
+}
+
 function anyOf(parts: SQL[]): SQL {
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
 }
@@ -111,7 +116,8 @@ export function personWhere(f: TProspectFilters, alias: 'p' | 'c' = 'p'): SQL {
   }
   if (isPeople && f.job_titles?.length) {
     const titles = expandTitles(f.job_titles, f.similar_titles ?? false);
-    const parts = titles.map((t) => sql`p.title ilike ${likePattern(t)}`);
+    // Whole words ("CTO" is not "Director"); pg_trgm's index serves regular expressions too.
+    const parts = titles.map((t) => sql`p.title ~* ${wordPattern(t)}`);
     // Close spellings ("sofware engineer"): pg_trgm's word similarity, served by the trigram index.
     if (f.similar_titles) for (const t of f.job_titles) parts.push(sql`${t} <% p.title`);
     conds.push(anyOf(parts));
