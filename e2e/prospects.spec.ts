@@ -63,7 +63,7 @@ test.describe('prospect', () => {
     expect(csv).not.toContain('•••');
 
     // XLSX too, opened as a workbook.
-    await page.getByRole('radio', { name: 'XLSX' }).check({ force: true });
+    await page.locator('label').filter({ hasText: /^XLSX$/ }).click();
     await page.getByRole('button', { name: 'Export' }).click();
     await expect(page.getByTestId('export-link')).toContainText('.xlsx', { timeout: 60_000 });
     const xlsx = await request.get((await page.getByTestId('export-link').getAttribute('href'))!);
