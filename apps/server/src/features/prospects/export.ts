@@ -4,8 +4,7 @@ import { selectRows, type TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { insertDownload, updateDownload, type TDownloadRow } from '../downloads/queries';
-import { EXPORT_JOB, toDownloadView } from '../downloads/service';
+import { queueExportDownload } from '../downloads/service';
 import { getList } from './lists';
 import { PERSON_COLUMNS, type TPersonRow } from './search';
 import { loadReveals, toPersonView } from './views';
@@ -42,28 +41,25 @@ export async function requestProspectExport(
     );
     if ((found[0]?.n ?? 0) < ids.length) throwNotFound('Person');
   }
-  const row = await deps.database.transaction(async (tx) => {
-    const d = await insertDownload(tx, {
-      orgId: ctx.orgId,
-      userId: ctx.userId,
-      kind: 'prospects',
-      listId: input.list_id ?? null,
-      format: null,
-      fileType: input.file_type,
-      columns: [],
-      params: input.person_ids ? { person_ids: [...new Set(input.person_ids)] } : {},
-      state: 'queued',
-      fileName,
-    });
-    const jobId = await deps.queue.enqueue(EXPORT_JOB, { downloadId: d.id }, { tx, orgId: ctx.orgId, userId: ctx.userId, maxAttempts: 3 });
-    await updateDownload(tx, d.id, { jobId });
-    return d;
+  return queueExportDownload(deps, {
+    orgId: ctx.orgId,
+    userId: ctx.userId,
+    kind: 'prospects',
+    listId: input.list_id ?? null,
+    format: null,
+    fileType: input.file_type,
+    columns: [],
+    params: input.person_ids ? { person_ids: [...new Set(input.person_ids)] } : {},
+    state: 'queued',
+    fileName,
   });
-  return toDownloadView(deps.config.appSecret, row);
 }
 
+/** What the export job knows of a prospect download. */
+export type TProspectDownload = { orgId: string; listId: string | null; params: Record<string, unknown> };
+
 /** The file's rows (header first), a page at a time. Called by the downloads export job. */
-export async function* prospectExportRows(exec: TDb, d: TDownloadRow, counter: { rows: number }): AsyncGenerator<string[]> {
+export async function* prospectExportRows(exec: TDb, d: TProspectDownload, counter: { rows: number }): AsyncGenerator<string[]> {
   yield PROSPECT_EXPORT_COLUMNS;
   const personIds = Array.isArray(d.params.person_ids) ? (d.params.person_ids as string[]) : null;
   const PAGE = 500;

@@ -18,6 +18,9 @@ import { visible } from './lists';
 import { createSqlSearchEngine, PERSON_COLUMNS, type TCompanyRow, type TPersonRow } from './search';
 import { toCompanyView, toPersonViews } from './views';
 
+/** For the downloads feature's export job: the rows of a prospect file. */
+export { prospectExportRows } from './export';
+
 /** POST /prospect/search: free, contact data masked unless revealed by the organisation. */
 export async function searchProspects(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZProspectSearchRequest>): Promise<TProspectSearchData> {
   const engine = createSqlSearchEngine(exec);
