@@ -54,7 +54,13 @@ CREATE TABLE "directory_people" (
 --> statement-breakpoint
 ALTER TABLE "directory_people" ADD CONSTRAINT "directory_people_company_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."directory_companies"("id") ON DELETE set null ON UPDATE no action;
 --> statement-breakpoint
-CREATE INDEX "directory_people_title_trgm" ON "directory_people" USING gin ("title" gin_trgm_ops);
+CREATE INDEX "directory_people_title_idx" ON "directory_people" USING btree ("title");
+--> statement-breakpoint
+CREATE TABLE "directory_titles" (
+	"title" text PRIMARY KEY NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "directory_titles_trgm" ON "directory_titles" USING gin ("title" gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "directory_people_name_trgm" ON "directory_people" USING gin ("full_name" gin_trgm_ops);
 --> statement-breakpoint

@@ -167,6 +167,7 @@ export const ZProspectMetaQuery = z.object({
 });
 export const ZFacetBucket = z.object({ value: z.string(), count: z.number().int().nonnegative() });
 export const ZProspectMetaData = z.object({
+  /** People the facets were counted over: every match up to 20,000, the first 20,000 above that. */
   total: z.number().int().nonnegative(),
   facets: z.record(z.string(), z.array(ZFacetBucket)),
   options: z.object({

@@ -93,6 +93,7 @@ export async function upsertPeople(exec: TDb, rows: readonly TPersonRow[]): Prom
     select r.external_id from r left join directory_companies c on c.external_id = r.company_external_id
     where r.company_external_id is not null and c.id is null and (select count(*) from up) >= 0`,
   );
+  await exec.execute(sql`insert into directory_titles (title) select distinct t from jsonb_array_elements_text(${JSON.stringify([...new Set(rows.map((r) => r.title))])}::jsonb) t on conflict do nothing`);
   return { unknownCompanies: missing.map((m) => m.external_id) };
 }
 

@@ -78,6 +78,9 @@ function wordPattern(value: string): string {
   return `\\m${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\M`;
 }
 
+/** Facets are counted over at most this many matching people (exact below it; a sample of the first ones above). */
+export const FACET_SAMPLE = 20_000;
+
 function anyOf(parts: SQL[]): SQL {
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
 }
@@ -116,11 +119,11 @@ export function personWhere(f: TProspectFilters, alias: 'p' | 'c' = 'p'): SQL {
   }
   if (isPeople && f.job_titles?.length) {
     const titles = expandTitles(f.job_titles, f.similar_titles ?? false);
-    // Whole words ("CTO" is not "Director"); pg_trgm's index serves regular expressions too.
-    const parts = titles.map((t) => sql`p.title ~* ${wordPattern(t)}`);
-    // Close spellings ("sofware engineer"): pg_trgm's word similarity, served by the trigram index.
-    if (f.similar_titles) for (const t of f.job_titles) parts.push(sql`${t} <% p.title`);
-    conds.push(anyOf(parts));
+    // Resolved against the directory's few thousand distinct titles (trigram-indexed), then people by exact title:
+    // whole words ("CTO" is not "Director"), and with similar titles also close spellings (pg_trgm word similarity).
+    const parts = [sql`t.title ~* ${`(${titles.map(wordPattern).join('|')})`}`];
+    if (f.similar_titles) for (const t of f.job_titles) parts.push(sql`${t} <% t.title`);
+    conds.push(sql`p.title in (select t.title from directory_titles t where ${anyOf(parts)})`);
   }
   if (isPeople && f.seniorities?.length) conds.push(inList(sql`p.seniority`, f.seniorities));
   if (isPeople && f.departments?.length) conds.push(inList(sql`p.department`, f.departments));
@@ -207,7 +210,7 @@ export function createSqlSearchEngine(exec: TDb): TProspectSearchEngine {
       const grouped = await selectRows<Record<string, string | number | null>>(
         exec,
         sql`select ${sql.raw(FACET_COLUMNS.map((c) => `p.${c}`).join(', '))}, count(*)::int as n
-            from directory_people p where ${where}
+            from (select * from directory_people p where ${where} limit ${FACET_SAMPLE}) p
             group by grouping sets (${sql.raw(FACET_COLUMNS.map((c) => `(p.${c})`).join(', '))})`,
       );
       const facets: TFacets = {};
@@ -222,7 +225,7 @@ export function createSqlSearchEngine(exec: TDb): TProspectSearchEngine {
       for (const c of FACET_COLUMNS) facets[c] = facets[c]!.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value)).slice(0, FACET_LIMIT);
       facets.technologies = await selectRows<{ value: string; count: number }>(
         exec,
-        sql`select t as value, count(*)::int as count from directory_people p, unnest(p.technologies) t where ${where}
+        sql`select t as value, count(*)::int as count from (select p.technologies from directory_people p where ${where} limit ${FACET_SAMPLE}) p, unnest(p.technologies) t
             group by t order by count desc, t limit ${FACET_LIMIT}`,
       );
       return { total, facets };

@@ -64,6 +64,9 @@ export const directoryPeople = pgTable(
   (t) => [index('directory_people_company_idx').on(t.companyId), index('directory_people_domain_idx').on(t.companyDomain)],
 );
 
+/** Every distinct job title of the directory: title filters (and similar titles) are resolved against it, then people are found by exact title. */
+export const directoryTitles = pgTable('directory_titles', { title: text('title').primaryKey() });
+
 /** A member's prospect list. */
 export const prospectLists = pgTable(
   'prospect_lists',
