@@ -70,6 +70,10 @@ CREATE INDEX "directory_people_tech_gin" ON "directory_people" USING gin ("techn
 --> statement-breakpoint
 CREATE INDEX "directory_people_country_idx" ON "directory_people" USING btree ("country","region","city");
 --> statement-breakpoint
+CREATE INDEX "directory_people_region_idx" ON "directory_people" USING btree (lower("region"));
+--> statement-breakpoint
+CREATE INDEX "directory_people_city_idx" ON "directory_people" USING btree (lower("city"));
+--> statement-breakpoint
 CREATE INDEX "directory_people_seniority_idx" ON "directory_people" USING btree ("seniority","department");
 --> statement-breakpoint
 CREATE INDEX "directory_people_industry_idx" ON "directory_people" USING btree ("industry","size_range");

@@ -133,7 +133,7 @@ export function personWhere(f: TProspectFilters, alias: 'p' | 'c' = 'p'): SQL {
   if (f.company_names?.length) conds.push(anyOf(f.company_names.map((n) => sql`${col(isPeople ? 'company_name' : 'name')} ilike ${likePattern(n)}`)));
   if (f.company_domains?.length) conds.push(inList(col(isPeople ? 'company_domain' : 'domain'), f.company_domains.map((d) => d.replace(/^https?:\/\/(www\.)?/, '').replace(/\/.*$/, ''))));
   if (f.size_ranges?.length) conds.push(inList(col('size_range'), f.size_ranges));
-  if (f.industries?.length) conds.push(ciInList(col('industry'), f.industries));
+  if (f.industries?.length) conds.push(inList(col('industry'), f.industries));
   if (f.revenue_ranges?.length) conds.push(inList(col('revenue_range'), f.revenue_ranges));
   if (f.technologies?.length) {
     conds.push(sql`${col('technologies')} && array[${sql.join(
