@@ -379,7 +379,6 @@ export const ZPublicPersonData = z.object({
     .object({ full_name: z.string(), title: z.string(), company_name: z.string().nullable(), company_domain: z.string().nullable(), city: z.string().nullable(), country: z.string() })
     .nullable(),
 });
-export const ZPublicDownloadProspectsQuery = z.object({ download_token: z.string().min(1, { message: 'The download link is incomplete' }).max(500) });
 
 /** GET /public/companies/autocomplete?query: company names and domains that start with or resemble the text. */
 export const ZCompanyAutocompleteQuery = z.object({

@@ -2,7 +2,7 @@ import { Faker, base, de, en, en_AU, en_CA, en_GB, en_IN, en_US, es, fr, nl, typ
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import type { CountryCode } from 'libphonenumber-js';
-import { PEOPLE_DOMAINS, foldName, type TCorpusEntry } from '@verilead/mailworld';
+import { PEOPLE_DOMAINS, createRandom, foldName, type TCorpusEntry, type TRandom } from '@verilead/mailworld';
 import {
   CITIES,
   DEPARTMENTS,
@@ -24,24 +24,8 @@ import type { TCompanyRecord, TPersonRecord } from './records';
  * them) and personal ones on gmail.com. About 8 % of people have an address that no longer exists (they left).
  */
 
-/** mulberry32: a small, fast, seedable PRNG. */
-function createRng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    chance: (p: number) => next() < p,
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
-  };
-}
-type TRng = ReturnType<typeof createRng>;
+const createRng = createRandom;
+type TRng = TRandom;
 
 const LOCALES: Record<string, LocaleDefinition[]> = {
   en_US: [en_US, en, base],

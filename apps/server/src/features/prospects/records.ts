@@ -27,6 +27,12 @@ const optionalInt = (min: number, max: number) =>
       return n;
     });
 
+const countryCode = z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, { message: 'must be a two-letter country code' });
+
 export const ZCompanyRecord = z.object({
   external_id: text(200),
   name: text(300),
@@ -58,11 +64,7 @@ export const ZCompanyRecord = z.object({
         .filter(Boolean)
         .slice(0, 100),
     ),
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, { message: 'must be a two-letter country code' }),
+  country: countryCode,
   region: optionalText(200),
   city: optionalText(200),
   phone: optionalText(40),
@@ -78,11 +80,7 @@ export const ZPersonRecord = z.object({
   title: text(300),
   seniority: z.enum(SENIORITIES, { message: `must be one of ${SENIORITIES.join(', ')}` }),
   department: z.enum(DEPARTMENTS, { message: `must be one of ${DEPARTMENTS.join(', ')}` }),
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, { message: 'must be a two-letter country code' }),
+  country: countryCode,
   region: optionalText(200),
   city: optionalText(200),
   company_external_id: optionalText(200),

@@ -37,7 +37,6 @@ import {
   ZProspectSearchData,
   ZProspectSearchRequest,
   ZProspectViewRequest,
-  ZPublicDownloadProspectsQuery,
   ZPublicPersonData,
   ZPublicPersonEmailRequest,
   ZPublicPersonLinkedinRequest,
@@ -61,9 +60,7 @@ import { getCaller, type TGuards } from '../../platform/auth/guards';
 import { selectRows } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { getStorage } from '../../platform/storage/storage';
 import { getVerifier } from '../../platform/verifier/verifier';
-import { openDownload } from '../downloads/service';
 import { cancelListEnrich, enrichLeads, getRequest, latestListRequest, listRequests, removeRequest, startListEnrich } from './enrich';
 import { requestProspectExport } from './export';
 import { addProfiles, getList, leadsInLists, listFilters, listLeads, listLists, recentAdded, removeFilter, removeLeads, removeList, saveFilter, toListView, updateList } from './lists';
@@ -77,7 +74,6 @@ export function registerProspectRoutes(app: FastifyInstance, deps: TDeps, guards
   const { database, config } = deps;
   const db = database.db;
   const verifier = getVerifier(config);
-  const storage = getStorage(config);
   const base = { tags: ['prospect'], security: [{ bearer: [] }] };
   const rl = { tags: ['reverse_lookup'], security: [{ bearer: [] }] };
   const auth = { onRequest: guards.requireAuth };
@@ -206,23 +202,6 @@ export function registerProspectRoutes(app: FastifyInstance, deps: TDeps, guards
     { ...auth, schema: { ...base, summary: 'Prepare chosen people as CSV or XLSX (revealed contact data only)', body: ZProspectDownloadRequest, response: res(ZDownload) } },
     async (req) => ok(await requestProspectExport(deps, getCaller(req), req.body)),
   );
-  r.get(
-    '/public/download_prospects',
-    {
-      config: { rateLimit: { max: config.rateLimit.publicMax, timeWindow: config.rateLimit.windowMs } },
-      schema: { tags: ['public'], summary: 'Download a prepared prospect file with its expiring token (no login)', querystring: ZPublicDownloadProspectsQuery, response: { 400: ZFailure, 404: ZFailure, 409: ZFailure, 410: ZFailure, 429: ZFailure } },
-    },
-    async (req, reply) => {
-      const file = await openDownload(db, storage, config.appSecret, req.query.download_token);
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-length', String(file.size))
-        .header('content-disposition', `attachment; filename="${file.fileName.replace(/[^\w.\- ]+/g, '_')}"`)
-        .header('cache-control', 'no-store')
-        .send(file.stream as never);
-    },
-  );
-
   // ----- reverse lookup -----
   r.post(
     '/reverse_lookup/person',
