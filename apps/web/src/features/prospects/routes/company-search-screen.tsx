@@ -1,14 +1,12 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Card, Grid, Group, Pagination, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Grid, Table, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { TProspectFilters } from '@verilead/contracts';
-import { EmptyState, ErrorState } from '../../../components/state-views';
-import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
-import { formatNumber } from '../../../lib/format';
 import { useProspectMeta, useProspectSearch } from '../api/prospect-api';
 import { FilterPanel } from '../components/filter-panel';
+import { SearchResults } from '../components/search-results';
 
 /** /prospect/company_search: companies by location, size, industry, revenue, technologies and founding year. */
 export function CompanySearchScreen() {
@@ -35,19 +33,15 @@ export function CompanySearchScreen() {
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 9 }}>
-          <Card padding="md" withBorder>
-            <Group mb="sm">
-              <Text size="sm">{search.data ? `${formatNumber(search.data.total)} companies` : ' '}</Text>
-            </Group>
-            {search.isPending ? (
-              <LoadingScreen />
-            ) : search.isError ? (
-              <ErrorState error={search.error} onRetry={() => void search.refetch()} />
-            ) : companies.length === 0 ? (
-              <EmptyState title="No companies match these filters" description="Remove a filter to see more." />
-            ) : (
-              <Stack>
-                <Table.ScrollContainer minWidth={760}>
+          <SearchResults
+            search={search}
+            noun="companies"
+            rows={companies.length}
+            empty={{ title: 'No companies match these filters', description: 'Remove a filter to see more.' }}
+            page={page}
+            onPage={setPage}
+          >
+            <Table.ScrollContainer minWidth={760}>
                   <Table striped highlightOnHover aria-label="Companies">
                     <Table.Thead>
                       <Table.Tr>
@@ -80,10 +74,7 @@ export function CompanySearchScreen() {
                     </Table.Tbody>
                   </Table>
                 </Table.ScrollContainer>
-                <Pagination total={Math.max(1, Math.ceil(Math.min(search.data.total, 50_000) / 25))} value={page} onChange={setPage} />
-              </Stack>
-            )}
-          </Card>
+          </SearchResults>
         </Grid.Col>
       </Grid>
     </>

@@ -1,17 +1,15 @@
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Anchor, Button, Card, Checkbox, Grid, Group, Pagination, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Checkbox, Grid, Group, Select, Table, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { TProspectFilters } from '@verilead/contracts';
-import { EmptyState, ErrorState } from '../../../components/state-views';
-import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { getErrorMessage } from '../../../lib/api-error';
-import { formatNumber } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
 import { useEnrichLeads, useProspectMeta, useProspectSearch } from '../api/prospect-api';
 import { AddToListModal } from '../components/add-to-list-modal';
 import { FilterPanel } from '../components/filter-panel';
+import { SearchResults } from '../components/search-results';
 import { countFilters, readFiltersParam } from '../components/labels';
 import { PersonContact } from '../components/person-contact';
 import { SaveSearchModal } from '../components/save-search-modal';
@@ -77,11 +75,14 @@ export function PeopleSearchScreen() {
           <FilterPanel filters={filters} onChange={changeFilters} meta={meta.data} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 9 }}>
-          <Card padding="md" withBorder>
-            <Group justify="space-between" mb="sm">
-              <Text size="sm" data-testid="search-total">
-                {search.data ? `${formatNumber(search.data.total)}${search.data.total >= 50_000 ? '+' : ''} people` : ' '}
-              </Text>
+          <SearchResults
+            search={search}
+            noun="people"
+            rows={people.length}
+            empty={{ title: 'No people match these filters', description: 'Remove a filter or widen a title with similar titles.' }}
+            page={page}
+            onPage={setPage}
+            toolbar={
               <Select
                 aria-label="Sort by"
                 w={200}
@@ -94,16 +95,9 @@ export function PeopleSearchScreen() {
                   { value: 'recently_updated', label: 'Recently updated' },
                 ]}
               />
-            </Group>
-            {search.isPending ? (
-              <LoadingScreen />
-            ) : search.isError ? (
-              <ErrorState error={search.error} onRetry={() => void search.refetch()} />
-            ) : people.length === 0 ? (
-              <EmptyState title="No people match these filters" description="Remove a filter or widen a title with similar titles." />
-            ) : (
-              <Stack>
-                <Table.ScrollContainer minWidth={860}>
+            }
+          >
+            <Table.ScrollContainer minWidth={860}>
                   <Table striped highlightOnHover aria-label="People">
                     <Table.Thead>
                       <Table.Tr>
@@ -163,10 +157,7 @@ export function PeopleSearchScreen() {
                     </Table.Tbody>
                   </Table>
                 </Table.ScrollContainer>
-                <Pagination total={Math.max(1, Math.ceil(Math.min(search.data.total, 50_000) / 25))} value={page} onChange={setPage} />
-              </Stack>
-            )}
-          </Card>
+          </SearchResults>
         </Grid.Col>
       </Grid>
       <AddToListModal personIds={selected} opened={modal === 'list'} onClose={() => setModal(null)} />
