@@ -208,7 +208,7 @@ export function registerProspectRoutes(app: FastifyInstance, deps: TDeps, guards
     { ...auth, schema: { ...rl, summary: 'Who is behind an e-mail address or a LinkedIn URL (1 credit when found, once per person)', body: ZReverseLookupRequest, response: res(ZReverseLookupData, { 402: ZFailure }) } },
     async (req) => ok(await reverseLookup(database, getCaller(req), req.body)),
   );
-  r.get('/reverse_lookup/history', { ...rl, ...auth, schema: { ...rl, summary: 'Reverse lookups, newest first', querystring: ZReverseHistoryQuery, response: res(ZReverseHistoryData) } }, async (req) =>
+  r.get('/reverse_lookup/history', { ...auth, schema: { ...rl, summary: 'Reverse lookups, newest first', querystring: ZReverseHistoryQuery, response: res(ZReverseHistoryData) } }, async (req) =>
     ok(await lookupHistory(db, getCaller(req), req.query)),
   );
 
