@@ -35,6 +35,7 @@ import { registerFormGuardPublicRoutes, registerFormGuardRoutes } from './featur
 import { buildPublicFailure } from './features/developer/public-api-format';
 import { registerWebhookRoutes } from './features/webhooks/routes';
 import { registerIntegrationRoutes } from './features/integrations/routes';
+import { registerProspectRoutes } from './features/prospects/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -199,6 +200,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerWebhookRoutes(api, deps, guards);
       registerFormGuardRoutes(api, deps, guards);
       registerIntegrationRoutes(api, deps, guards);
+      registerProspectRoutes(api, deps, guards);
       registerAnnouncementRoutes(api, deps, guards);
       registerAnnouncementOpsRoute(api, deps, () => announcementClock.invalidate());
       api.withTypeProvider<ZodTypeProvider>().get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -6,6 +6,8 @@ import { openDatabase } from './platform/db/database';
 import { createRuntime } from './runtime';
 import { seedDemoIfEmpty } from './seed';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
+import { seedDemoDirectoryIfEmpty } from './features/prospects/directory-import';
+import { demoDirectoryCorpus } from './features/prospects/generator';
 
 type TRoleArg = 'api' | 'worker' | 'all';
 
@@ -29,7 +31,7 @@ async function main() {
     ...(typeof values.port === 'string' ? { port: Number(values.port) } : {}),
   };
   // --demo-mail-world: a local mail world (DNS + SMTP on loopback) and the verifier pointed at it.
-  const demoWorld = flagged.demoMailWorld ? await startDemoMailWorld() : null;
+  const demoWorld = flagged.demoMailWorld ? await startDemoMailWorld(demoDirectoryCorpus()) : null;
   const config = demoWorld ? { ...flagged, ...demoWorld.configOverrides } : flagged;
   const logger = pino({ level: config.logLevel });
   if (demoWorld) console.log(`Demo ${demoWorld.summary}`);
@@ -37,6 +39,8 @@ async function main() {
   await database.migrate();
   logger.info({ engine: database.engine }, 'database migrated');
   if (role !== 'worker') await seedDemoIfEmpty(database);
+  // The demo prospect directory (≈ 20,000 people), unless the directory holds data already (an operator's own).
+  if (role !== 'worker' && process.env.PROSPECT_DEMO_DIRECTORY !== 'false') await seedDemoDirectoryIfEmpty(database);
 
   // Every job kind is declared in createRuntime: `worker` and `all` run the same set.
   const runtime = createRuntime({ config, database, logger });

@@ -2,10 +2,13 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type TConfig } from './config';
 import { openDatabase } from './platform/db/database';
 import { clearAnnouncement, setAnnouncement } from './features/announcements/service';
+import { runDirectoryCommand } from './features/prospects/ops';
 
 const USAGE = `usage:
   npm run ops -- announce --message '<b>html</b>' [--dismissable]
-  npm run ops -- announce --clear`;
+  npm run ops -- announce --clear
+  npm run ops -- import-directory --file <people-and-companies.csv|.ndjson>
+  npm run ops -- seed-directory [--people 20000] [--companies 1500] [--seed 2026]`;
 
 type TAnnounceInput = { message?: string; dismissable: boolean; clear: boolean };
 
@@ -31,10 +34,22 @@ async function announceThroughServer(config: TConfig, input: TAnnounceInput): Pr
 /** Operator commands. */
 async function main() {
   const { values, positionals } = parseArgs({
-    options: { message: { type: 'string' }, dismissable: { type: 'boolean', default: false }, clear: { type: 'boolean', default: false } },
+    options: {
+      message: { type: 'string' },
+      dismissable: { type: 'boolean', default: false },
+      clear: { type: 'boolean', default: false },
+      file: { type: 'string' },
+      people: { type: 'string' },
+      companies: { type: 'string' },
+      seed: { type: 'string' },
+    },
     allowPositionals: true,
   });
   const [command] = positionals;
+  if (command === 'import-directory' || command === 'seed-directory') {
+    process.exitCode = await runDirectoryCommand(loadConfig(), command, values, USAGE);
+    return;
+  }
   if (command !== 'announce' || (!values.clear && !values.message)) {
     console.error(USAGE);
     process.exit(2);

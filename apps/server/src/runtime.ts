@@ -12,6 +12,7 @@ import { createDownloadJobs } from './features/downloads/jobs';
 import { createDownloadMaintenance } from './features/downloads/expiry';
 import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
 import { createIntegrationJobs } from './features/integrations/jobs';
+import { createProspectJobs } from './features/prospects/jobs';
 
 /**
  * The composition root: the job queue with every job kind, and the mailer, around an open database. Tests,
@@ -35,6 +36,7 @@ export function createRuntime(opts: {
     ...createDownloadJobs({ database, config }),
     ...createWebhookJobs({ database, config, getQueue }),
     ...createIntegrationJobs({ database, config, getQueue }),
+    ...createProspectJobs({ database, config, getQueue }),
     createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage })] }),
   ];
   const byName = new Map(declared.map((d) => [d.name, d]));

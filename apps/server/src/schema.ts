@@ -17,3 +17,4 @@ export * from './features/webhooks/tables';
 export * from './features/email-finder/tables';
 export * from './features/form-guard/tables';
 export * from './features/integrations/tables';
+export * from './features/prospects/tables';

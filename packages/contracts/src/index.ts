@@ -19,3 +19,4 @@ export * from './email-finder';
 export * from './csv-delimiter';
 export * from './form-guard';
 export * from './integrations';
+export * from './prospect';

@@ -5,3 +5,4 @@ export { DOMAINS as SCENARIO_DOMAINS, SCENARIO_EXAMPLES } from './scenarios';
 export { parseAddress } from './truth';
 export { describeMailWorld } from './describe-world';
 export { makePeopleCorpus, makeLocalPart, foldName, PEOPLE_DOMAINS, type TPerson, type TPeopleCorpus, type TPersonScenario } from './people-corpus';
+export { createRandom, type TRandom } from './prng';

@@ -62,8 +62,9 @@ export function registerDownloadRoutes(app: FastifyInstance, deps: TDeps, guards
     { ...auth, schema: { ...base, summary: 'Prepare the activity file', body: ZActivitiesDownloadConfirmRequest, response: withErrorResponses({ 200: ZDownloadResponse }) } },
     async (req) => ok(await requestActivityDownload(deps, getCaller(req), req.body)),
   );
-  r.get(
-    '/public/download',
+  // /public/download_prospects: the same files, under the path prospect links use (spec section 7).
+  for (const path of ['/public/download', '/public/download_prospects']) r.get(
+    path,
     {
       config: { rateLimit: { max: config.rateLimit.publicMax, timeWindow: config.rateLimit.windowMs } },
       schema: { tags: ['public'], summary: 'Download a prepared file with its expiring token (no login)', querystring: ZPublicDownloadQuery, response: { 400: ZFailure, 404: ZFailure, 409: ZFailure, 410: ZFailure, 429: ZFailure } },

@@ -27,6 +27,7 @@ import { listActivities, recordActivity } from '../activities/service';
 import { readRows } from '../email-verifier/file-parsing';
 import { getListForExport, iterateListRows, numberDataRows, type TExportRow, type TNumberedRow } from '../email-verifier/service';
 import { writeCsv, writeXlsx } from './file-writers';
+import { prospectExportRows } from '../prospects/service';
 import { insertDownload, selectDownload, selectDownloadById, updateDownload, type TDownloadRow } from './queries';
 
 export const EXPORT_JOB = 'downloads.export';
@@ -255,6 +256,8 @@ export async function runExportJob(database: TDatabase, storage: TFileStorage, d
   let rows: AsyncIterable<string[]>;
   if (d.kind === 'activities') {
     rows = activityRows(database.db, d, counter);
+  } else if (d.kind === 'prospects') {
+    rows = prospectExportRows(database.db, d, counter);
   } else {
     const list = d.listId ? await getListForExport(database.db, { orgId: d.orgId }, d.listId).catch(() => null) : null;
     if (!list) {
@@ -313,6 +316,17 @@ export async function openDownload(
   const contentType =
     row.fileType === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : row.fileType === 'txt' ? 'text/plain; charset=utf-8' : 'text/csv; charset=utf-8';
   return { stream: storage.read(row.storageKey), fileName: row.fileName, contentType, size: stat.size };
+}
+
+/** Queues a file another feature prepares through the export job (prospect files); answers its download view. */
+export async function queueExportDownload(deps: TDeps, row: Parameters<typeof insertDownload>[1]): Promise<TDownload> {
+  const d = await deps.database.transaction(async (tx) => {
+    const inserted = await insertDownload(tx, row);
+    const jobId = await deps.queue.enqueue(EXPORT_JOB, { downloadId: inserted.id }, { tx, orgId: row.orgId, userId: row.userId, maxAttempts: 3 });
+    await updateDownload(tx, inserted.id, { jobId });
+    return inserted;
+  });
+  return toDownloadView(deps.config.appSecret, d);
 }
 
 // ---------- activity log export ----------

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -74,7 +75,9 @@ export async function openPglite(dir?: string, opts: { loadDataDir?: Blob } = {}
     mkdirSync(dir, { recursive: true });
     preparePgliteDir(dir);
   }
-  const client = dir ? await PGlite.create(dir) : await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+  // pg_trgm: trigram indexes of the prospect directory (names, titles), as on PostgreSQL.
+  const extensions = { pg_trgm };
+  const client = dir ? await PGlite.create(dir, { extensions }) : await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir, extensions } : { extensions });
   const db = drizzlePglite(client) as unknown as TDb;
   const runExclusive = createMutex();
   const jobSql: TSqlExecutor = {

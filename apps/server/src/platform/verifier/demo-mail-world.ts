@@ -1,4 +1,4 @@
-import { describeMailWorld, makeCorpus, startMailWorld } from '@verilead/mailworld';
+import { describeMailWorld, makeCorpus, startMailWorld, type TCorpusEntry } from '@verilead/mailworld';
 import type { TConfig } from '../../config';
 
 export type TDemoMailWorld = {
@@ -10,11 +10,12 @@ export type TDemoMailWorld = {
 };
 
 /**
- * `--demo-mail-world`: starts a local mail world (makeCorpus(500, 1)) so every verdict can be tried with no internet.
+ * `--demo-mail-world`: starts a local mail world (makeCorpus(500, 1), plus `extraCorpus`: the demo prospect directory's
+ * mailboxes) so every verdict can be tried with no internet.
  * Timeouts and the greylisting retry are shortened to fit the world (tarpit 3 s, greylisting 1 s).
  */
-export async function startDemoMailWorld(): Promise<TDemoMailWorld> {
-  const world = await startMailWorld({ corpus: makeCorpus(500, 1) });
+export async function startDemoMailWorld(extraCorpus: readonly TCorpusEntry[] = []): Promise<TDemoMailWorld> {
+  const world = await startMailWorld({ corpus: [...makeCorpus(500, 1), ...extraCorpus] });
   return {
     configOverrides: {
       dnsServers: world.dnsServers,

@@ -1,0 +1,169 @@
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Transform, type Readable } from 'node:stream';
+import { parse as parseCsv } from 'csv-parse';
+import type { z } from 'zod';
+import type { TDatabase } from '../../platform/db/database';
+import { countDirectory, upsertCompanies, upsertPeople } from './directory-store';
+import { DEMO_DIRECTORY, generateCompanies, generatePeople } from './generator';
+import { ZCompanyRecord, ZPersonRecord, type TCompanyRow, type TPersonRow } from './records';
+
+export type TImportReport = {
+  companies: number;
+  people: number;
+  /** Rows skipped, with their line (1 = the first line of the file, the CSV header included) and why. */
+  bad: { line: number; message: string }[];
+  /** People stored without a company because their company_external_id is unknown. */
+  unknownCompanies: number;
+};
+
+const BATCH = 1_000;
+const MAX_REPORTED_BAD = 1_000;
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => `${i.path.join('.') || 'row'} ${i.message.replace(/^Invalid input: /, '').toLowerCase()}`)
+    .join('; ');
+}
+
+/** The rows of a CSV (header row names the columns) or NDJSON file, each with its line number. */
+async function* readRecords(source: Readable, format: 'csv' | 'ndjson'): AsyncGenerator<{ line: number; value: unknown } | { line: number; error: string }> {
+  if (format === 'ndjson') {
+    let line = 0;
+    for await (const text of createInterface({ input: source, crlfDelay: Infinity })) {
+      line += 1;
+      if (text.trim() === '') continue;
+      try {
+        yield { line, value: JSON.parse(text) as unknown };
+      } catch {
+        yield { line, error: 'is not valid JSON' };
+      }
+    }
+    return;
+  }
+  const parser = source.pipe(parseCsv({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, info: true, trim: true }));
+  for await (const entry of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    yield { line: entry.info.lines, value: entry.record };
+  }
+}
+
+/**
+ * Imports a CSV or NDJSON file of companies and people (column/field `record`: company or person), streamed, in
+ * batches of 1,000; an upsert per external id, so a rerun changes nothing. Companies must come before their people
+ * (or exist already). Bad rows are skipped and reported with their line.
+ */
+export async function importDirectory(
+  database: TDatabase,
+  source: Readable,
+  format: 'csv' | 'ndjson',
+  onProgress: (report: TImportReport) => void = () => undefined,
+): Promise<TImportReport> {
+  const report: TImportReport = { companies: 0, people: 0, bad: [], unknownCompanies: 0 };
+  let companies: TCompanyRow[] = [];
+  let people: TPersonRow[] = [];
+  const flushCompanies = async () => {
+    if (companies.length === 0) return;
+    const batch = companies;
+    companies = [];
+    await database.transaction((tx) => upsertCompanies(tx, batch));
+    report.companies += batch.length;
+  };
+  const flushPeople = async () => {
+    if (people.length === 0) return;
+    const batch = people;
+    people = [];
+    const res = await database.transaction((tx) => upsertPeople(tx, batch));
+    report.people += batch.length;
+    report.unknownCompanies += res.unknownCompanies.length;
+    onProgress(report);
+  };
+  const bad = (line: number, message: string) => {
+    if (report.bad.length < MAX_REPORTED_BAD) report.bad.push({ line, message });
+  };
+  for await (const row of readRecords(source, format)) {
+    if ('error' in row) {
+      bad(row.line, row.error);
+      continue;
+    }
+    const value = row.value as Record<string, unknown> | null;
+    const kind = value && typeof value === 'object' ? value.record : undefined;
+    if (kind === 'company') {
+      const parsed = ZCompanyRecord.safeParse(value);
+      if (!parsed.success) bad(row.line, describeIssues(parsed.error));
+      else {
+        companies.push(parsed.data);
+        if (companies.length >= BATCH) await flushCompanies();
+      }
+    } else if (kind === 'person') {
+      const parsed = ZPersonRecord.safeParse(value);
+      if (!parsed.success) bad(row.line, describeIssues(parsed.error));
+      else {
+        await flushCompanies();
+        people.push(parsed.data);
+        if (people.length >= BATCH) await flushPeople();
+      }
+    } else {
+      bad(row.line, 'record must be "company" or "person"');
+    }
+  }
+  await flushCompanies();
+  await flushPeople();
+  onProgress(report);
+  return report;
+}
+
+/** A file's format from its name. */
+export function importFormatOf(path: string): 'csv' | 'ndjson' | null {
+  if (/\.csv$/i.test(path)) return 'csv';
+  if (/\.(ndjson|jsonl)$/i.test(path)) return 'ndjson';
+  return null;
+}
+
+/** Opens a file for import with a byte counter (for the progress bar). */
+export function openImportFile(path: string): { stream: Readable; size: number; read: () => number } {
+  const size = statSync(path).size;
+  let read = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      read += chunk.length;
+      done(null, chunk);
+    },
+  });
+  return { stream: createReadStream(path).pipe(counter), size, read: () => read };
+}
+
+/** Generates and stores a demo directory (people in batches, so a million never sit in memory). */
+export async function seedDirectory(
+  database: TDatabase,
+  opts: { companies: number; people: number; seed: number },
+  onProgress: (people: number) => void = () => undefined,
+): Promise<void> {
+  const companies = generateCompanies(opts.companies, opts.seed);
+  for (let i = 0; i < companies.length; i += BATCH) {
+    const rows = companies.slice(i, i + BATCH).map((c) => ZCompanyRecord.parse(c));
+    await database.transaction((tx) => upsertCompanies(tx, rows));
+  }
+  let batch: TPersonRow[] = [];
+  let done = 0;
+  for (const p of generatePeople(opts.people, companies, opts.seed)) {
+    batch.push(ZPersonRecord.parse(p));
+    if (batch.length >= BATCH) {
+      const rows = batch;
+      batch = [];
+      await database.transaction((tx) => upsertPeople(tx, rows));
+      done += rows.length;
+      onProgress(done);
+    }
+  }
+  if (batch.length > 0) await database.transaction((tx) => upsertPeople(tx, batch));
+}
+
+/** `npm start`: seeds the demo directory when the directory is empty (an operator's own data is never touched). */
+export async function seedDemoDirectoryIfEmpty(database: TDatabase, print: (line: string) => void = (l) => console.log(l)): Promise<boolean> {
+  const { people } = await countDirectory(database.db);
+  if (people > 0) return false;
+  const started = Date.now();
+  await seedDirectory(database, DEMO_DIRECTORY);
+  print(`Seeded the demo prospect directory: ${DEMO_DIRECTORY.people.toLocaleString('en-US')} people at ${DEMO_DIRECTORY.companies.toLocaleString('en-US')} companies (${((Date.now() - started) / 1000).toFixed(1)} s).`);
+  return true;
+}

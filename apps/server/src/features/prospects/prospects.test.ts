@@ -1,0 +1,367 @@
+import { Readable } from 'node:stream';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PEOPLE_DOMAINS, startMailWorld, type TMailWorld } from '@verilead/mailworld';
+import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { creditTransactions } from '../../platform/credits/tables';
+import { selectRows } from '../../platform/db/database';
+import { createTestApp, type TTestApp } from '../../test/test-app';
+import { importDirectory, seedDirectory } from './directory-import';
+import { directoryCorpus, generateCompanies, generatePeople, type TGeneratedPerson } from './generator';
+
+type TUser = { token: string; userId: string; orgId: string };
+const SEED = 11;
+const MEMBER_PASSWORD = 'Member-Password-1';
+
+describe('demo directory generator', () => {
+  it('is deterministic, with valid phones and addresses on the mail world', () => {
+    const a = generateCompanies(30, 5);
+    const b = generateCompanies(30, 5);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    const people = [...generatePeople(300, a, 5)];
+    expect(JSON.stringify([...generatePeople(300, b, 5)])).toBe(JSON.stringify(people));
+    const domains = new Set([...PEOPLE_DOMAINS.map((d) => d.domain), 'gmail.com']);
+    const emails = new Set<string>();
+    for (const p of people) {
+      expect(domains.has(p.email!.split('@')[1]!)).toBe(true);
+      emails.add(p.email!);
+      if (p.phone) {
+        const parsed = parsePhoneNumberFromString(p.phone);
+        expect(parsed?.isValid(), p.phone).toBe(true);
+        expect(parsed?.country ?? p.country, p.phone).toBe(p.country);
+        const type = parsed!.getType();
+        expect(p.phone_type === 'mobile' ? ['MOBILE', 'FIXED_LINE_OR_MOBILE'] : ['FIXED_LINE', 'FIXED_LINE_OR_MOBILE'], `${p.phone} ${type}`).toContain(type);
+      }
+    }
+    expect(emails.size).toBe(people.length);
+    for (const c of a) expect(parsePhoneNumberFromString(c.phone!)?.isValid(), c.phone!).toBe(true);
+  });
+});
+
+describe('prospect API', () => {
+  let world: TMailWorld;
+  let t: TTestApp;
+  let storageDir: string;
+  let owner: TUser;
+  let analyst: TUser;
+  let stranger: TUser;
+  let people: TGeneratedPerson[];
+  const idOf = new Map<string, string>();
+
+  const call = (user: TUser | null, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    t.call({ method, url: `/api/v1${url}`, token: user?.token, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  const charges = (orgId: string) =>
+    t.db.db
+      .select()
+      .from(creditTransactions)
+      .where(and(eq(creditTransactions.orgId, orgId), eq(creditTransactions.kind, 'charge')));
+  const pick = (pred: (p: TGeneratedPerson) => boolean, n: number) => people.filter(pred).slice(0, n);
+  const strictDomains = new Set(PEOPLE_DOMAINS.filter((d) => d.scenario === 'strict').map((d) => d.domain));
+
+  async function addMember(email: string, role: 'admin' | 'analyst'): Promise<TUser> {
+    const add = await call(owner, 'POST', '/admin/member/add', { email, role });
+    if (add.status !== 200) throw new Error(`add failed: ${JSON.stringify(add.body)}`);
+    const setup = await t.mailedToken(email, '/setup_password');
+    await t.call({ method: 'POST', url: '/api/v1/user/password/setup', payload: { token: setup, password: MEMBER_PASSWORD } });
+    const res = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email, password: MEMBER_PASSWORD } });
+    return { token: res.body.data.token, userId: res.body.data.user.id, orgId: owner.orgId };
+  }
+
+  beforeAll(async () => {
+    const companies = generateCompanies(25, SEED);
+    people = [...generatePeople(240, companies, SEED)];
+    world = await startMailWorld({ corpus: directoryCorpus(people), greylistDelayMs: 100 });
+    storageDir = await mkdtemp(join(tmpdir(), 'vl-prospect-'));
+    t = await createTestApp({ dnsServers: world.dnsServers, verifierSmtpPort: world.smtpPort, verifierConnectTimeoutMs: 2_500, verifierReplyTimeoutMs: 2_500, storageDir });
+    await seedDirectory(t.deps.database, { companies: 25, people: 240, seed: SEED });
+    const rows = await selectRows<{ id: string; external_id: string }>(t.db.db, sql`select id, external_id from directory_people`);
+    for (const r of rows) idOf.set(r.external_id, r.id);
+    owner = await t.createOwner('owner@prospect.test');
+    stranger = await t.createOwner('stranger@prospect.test');
+    analyst = await addMember('exec@prospect.test', 'analyst');
+    await t.deps.database.transaction((tx) => grantCredits(tx, { orgId: owner.orgId, amount: 1_000, reason: 'test' }));
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await world?.stop();
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  describe('search', () => {
+    it('filters people, masks contact data and counts facets', async () => {
+      const filters = { seniorities: ['entry', 'senior'], countries: ['US', 'DE', 'GB'], departments: ['engineering', 'sales', 'data', 'marketing'] };
+      const res = await call(owner, 'POST', '/prospect/search', { filters, limit: 100 });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const d = res.body.data;
+      const expected = people.filter((p) => ['entry', 'senior'].includes(p.seniority) && ['US', 'DE', 'GB'].includes(p.country) && ['engineering', 'sales', 'data', 'marketing'].includes(p.department));
+      expect(d.total).toBe(expected.length);
+      expect(d.total).toBeGreaterThan(0);
+      for (const p of d.people) {
+        expect(['entry', 'senior']).toContain(p.seniority);
+        expect(p.email_revealed).toBe(false);
+        expect(p.email).toContain('•••');
+      }
+      const meta = await call(owner, 'GET', `/prospect/search/meta?filters=${encodeURIComponent(JSON.stringify(filters))}`);
+      expect(meta.status).toBe(200);
+      expect(meta.body.data.total).toBe(expected.length);
+      const us = meta.body.data.facets.country.find((b: { value: string }) => b.value === 'US')?.count ?? 0;
+      expect(us).toBe(expected.filter((p) => p.country === 'US').length);
+      expect(meta.body.data.facets.technologies.length).toBeGreaterThan(0);
+    });
+
+    it('matches similar titles and searches companies', async () => {
+      const exact = await call(owner, 'POST', '/prospect/search', { filters: { job_titles: ['CEO'] }, limit: 100 });
+      const similar = await call(owner, 'POST', '/prospect/search', { filters: { job_titles: ['CEO'], similar_titles: true }, limit: 100 });
+      expect(similar.body.data.total).toBeGreaterThan(exact.body.data.total);
+      expect(exact.body.data.people.every((p: { title: string }) => /\bCEO\b/.test(p.title))).toBe(true);
+      expect(similar.body.data.people.some((p: { title: string }) => /Chief Executive Officer|Co-Founder/.test(p.title))).toBe(true);
+      // A close spelling, through pg_trgm's word similarity.
+      const typo = await call(owner, 'POST', '/prospect/search', { filters: { job_titles: ['Acount Executive'], similar_titles: true } });
+      expect(typo.body.data.people.some((p: { title: string }) => p.title.includes('Account Executive'))).toBe(true);
+      expect((await call(owner, 'POST', '/prospect/search', { filters: { job_titles: ['Acount Executive'] } })).body.data.total).toBe(0);
+      const companies = await call(owner, 'POST', '/prospect/search', { type: 'companies', filters: { size_ranges: ['1-10', '11-50', '51-200'] }, limit: 50 });
+      expect(companies.status).toBe(200);
+      for (const c of companies.body.data.companies) expect(['1-10', '11-50', '51-200']).toContain(c.size_range);
+      const view = await call(owner, 'POST', '/prospect/view', { company_id: companies.body.data.companies[0].id });
+      expect(view.body.data.company.name).toBe(companies.body.data.companies[0].name);
+      const staff = await call(owner, 'GET', `/prospect/search/profiles?company_id=${companies.body.data.companies[0].id}`);
+      expect(staff.body.data.total).toBe(view.body.data.company.people_count);
+    });
+
+    it('answers bad input with readable 400s and unknown ids with 404', async () => {
+      const bad = await call(owner, 'POST', '/prospect/search', { filters: { seniorities: ['emperor'] } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toMatch(/seniority/i);
+      expect(bad.body.error.message).not.toMatch(/filters\.|invalid_enum/);
+      expect((await call(owner, 'POST', '/prospect/search', { filters: { founded_year_min: 2020, founded_year_max: 1990 } })).status).toBe(400);
+      expect((await call(owner, 'GET', '/prospect/search/meta?filters=%7Bnope')).status).toBe(400);
+      expect((await call(owner, 'POST', '/prospect/view', { person_id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+      expect((await call(null, 'POST', '/prospect/search', {})).status).toBe(401);
+    });
+  });
+
+  describe('saved searches and lists', () => {
+    it('saves, lists and removes searches, scoped to the organisation and role', async () => {
+      const saved = await call(owner, 'POST', '/prospect/search/save_filter', { name: 'US engineers', filters: { countries: ['US'], departments: ['engineering'] } });
+      expect(saved.status).toBe(200);
+      expect((await call(owner, 'GET', '/prospect/search/filters')).body.data.items.map((s: { name: string }) => s.name)).toContain('US engineers');
+      expect((await call(stranger, 'GET', '/prospect/search/filters')).body.data.items).toHaveLength(0);
+      expect((await call(analyst, 'GET', '/prospect/search/filters')).body.data.items).toHaveLength(0);
+      expect((await call(stranger, 'POST', '/prospect/search/remove_filter', { filter_id: saved.body.data.id })).status).toBe(404);
+      expect((await call(analyst, 'POST', '/prospect/search/remove_filter', { filter_id: saved.body.data.id })).status).toBe(404);
+      expect((await call(owner, 'POST', '/prospect/search/save_filter', { name: ' ', filters: {} })).body.error.message).toMatch(/^Please name the search/);
+      expect((await call(owner, 'POST', '/prospect/search/remove_filter', { filter_id: saved.body.data.id })).status).toBe(200);
+    });
+
+    it('adds people (chosen or from a search), finds, renames and removes leads', async () => {
+      const chosen = pick(() => true, 5).map((p) => idOf.get(p.external_id)!);
+      const add = await call(owner, 'POST', '/prospect/search/add_profiles', { list_name: 'Five people', person_ids: chosen });
+      expect(add.status, JSON.stringify(add.body)).toBe(200);
+      expect(add.body.data).toMatchObject({ added: 5, already_in_list: 0 });
+      const listId = add.body.data.list.id;
+      const again = await call(owner, 'POST', '/prospect/search/add_profiles', { list_id: listId, person_ids: chosen.slice(0, 2) });
+      expect(again.body.data).toMatchObject({ added: 0, already_in_list: 2 });
+      const fromSearch = await call(owner, 'POST', '/prospect/search/add_profiles', { list_id: listId, filters: { countries: ['US'] }, count: 3 });
+      expect(fromSearch.body.data.list.lead_count).toBeGreaterThanOrEqual(5);
+      const inList = await call(owner, 'GET', `/prospect/list/lead_in_list?person_ids=${chosen[0]}`);
+      expect(inList.body.data.items[0].lists.map((l: { id: string }) => l.id)).toContain(listId);
+      const leads = await call(owner, 'GET', `/prospect/list/search/leads?list_id=${listId}&limit=25`);
+      expect(leads.body.data.total).toBe(fromSearch.body.data.list.lead_count);
+      expect((await call(owner, 'POST', '/prospect/list/update', { list_id: listId, name: 'Renamed' })).body.data.name).toBe('Renamed');
+      const removed = await call(owner, 'POST', '/prospect/list/remove_lead', { list_id: listId, person_ids: [chosen[0]] });
+      expect(removed.body.data.removed).toBe(1);
+      expect((await call(owner, 'GET', '/prospect/recent_added')).body.data.items.length).toBeGreaterThan(0);
+      // Another organisation, and an Executive for the owner's list, see nothing.
+      for (const who of [stranger, analyst]) {
+        expect((await call(who, 'GET', `/prospect/list/details?list_id=${listId}`)).status).toBe(404);
+        expect((await call(who, 'POST', '/prospect/list/update', { list_id: listId, name: 'x' })).status).toBe(404);
+        expect((await call(who, 'POST', '/prospect/list/remove', { list_id: listId })).status).toBe(404);
+        expect((await call(who, 'GET', `/prospect/list/search/leads?list_id=${listId}`)).status).toBe(404);
+        expect((await call(who, 'POST', '/prospect/search/add_profiles', { list_id: listId, person_ids: chosen })).status).toBe(404);
+        expect((await call(who, 'GET', '/prospect/list')).body.data.items.find((l: { id: string }) => l.id === listId)).toBeUndefined();
+      }
+      expect((await call(owner, 'POST', '/prospect/search/add_profiles', { person_ids: chosen })).status).toBe(400);
+      expect((await call(owner, 'POST', '/prospect/list/remove', { list_id: listId })).status).toBe(200);
+      expect((await call(owner, 'GET', `/prospect/list/details?list_id=${listId}`)).status).toBe(404);
+    });
+  });
+
+  describe('reveal and enrich', () => {
+    it('charges only for revealed data, never twice, even concurrently', async () => {
+      const live = pick((p) => p.mailbox_exists && strictDomains.has(p.email!.split('@')[1]!) && !!p.phone, 2);
+      const stale = pick((p) => !p.mailbox_exists && strictDomains.has(p.email!.split('@')[1]!) && !p.phone, 1);
+      const ids = [...live, ...stale].map((p) => idOf.get(p.external_id)!);
+      const before = await getOrgBalance(t.db.db, owner.orgId);
+      const res = await call(owner, 'POST', '/prospect/enrich', { person_ids: ids, options: { emails: 'all', phones: 'all' } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const r = res.body.data.request;
+      expect(r).toMatchObject({ state: 'completed', emails_revealed: 2, phones_revealed: 2, credits_charged: 2 * 1 + 2 * 2 });
+      expect(before - (await getOrgBalance(t.db.db, owner.orgId))).toBe(6);
+      const stalePerson = res.body.data.people.find((p: { id: string }) => p.id === ids[2]);
+      expect(stalePerson.email_revealed).toBe(false);
+      expect(res.body.data.people.find((p: { id: string }) => p.id === ids[0]).email).toBe(live[0]!.email);
+      // Again, and twice at once for someone new: each field is charged once.
+      const fresh = pick((p) => p.mailbox_exists && strictDomains.has(p.email!.split('@')[1]!), 5)[4]!;
+      const freshId = idOf.get(fresh.external_id)!;
+      const mid = await getOrgBalance(t.db.db, owner.orgId);
+      const [a, b, c] = await Promise.all([
+        call(owner, 'POST', '/prospect/enrich', { person_ids: ids, options: { emails: 'all', phones: 'all' } }),
+        call(owner, 'POST', '/prospect/enrich', { person_ids: [freshId], options: { emails: 'all', phones: 'no_phones' } }),
+        call(owner, 'POST', '/prospect/enrich', { person_ids: [freshId], options: { emails: 'all', phones: 'no_phones' } }),
+      ]);
+      expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+      expect(a.body.data.request.credits_charged).toBe(0);
+      expect(b.body.data.request.credits_charged + c.body.data.request.credits_charged).toBe(1);
+      expect(mid - (await getOrgBalance(t.db.db, owner.orgId))).toBe(1);
+      const emailCharges = (await charges(owner.orgId)).filter((x) => x.objectType === 'prospect_email' && x.objectId?.endsWith(freshId));
+      expect(emailCharges).toHaveLength(1);
+      // The other organisation reveals (and pays) on its own; the owner's reveal does not show there.
+      const theirs = await call(stranger, 'POST', '/prospect/search', { filters: { keywords: fresh.last_name } });
+      expect(theirs.body.data.people.find((p: { id: string }) => p.id === freshId)?.email_revealed ?? false).toBe(false);
+    });
+
+    it('follows the enrich options and answers 402 without credits', async () => {
+      const personal = pick((p) => p.mailbox_exists && p.email!.endsWith('@gmail.com') && p.phone_type === 'fixed_line', 1)[0]!;
+      const id = idOf.get(personal.external_id)!;
+      const res = await call(owner, 'POST', '/prospect/enrich', { person_ids: [id], options: { emails: 'business_only', phones: 'mobile_only' } });
+      expect(res.body.data.request).toMatchObject({ emails_revealed: 0, phones_revealed: 0, credits_charged: 0 });
+      const poor = await call(stranger, 'GET', '/user/credits_and_limits');
+      const balance = poor.body.data.credits ?? poor.body.data.balance ?? (await getOrgBalance(t.db.db, stranger.orgId));
+      await t.db.db.execute(sql`update organisations set credits_balance = 0 where id = ${stranger.orgId}`);
+      const broke = await call(stranger, 'POST', '/prospect/enrich', { person_ids: [id], options: { emails: 'all', phones: 'all' } });
+      expect(broke.status).toBe(402);
+      expect(typeof balance).toBe('number');
+      expect((await call(owner, 'POST', '/prospect/enrich', { person_ids: [] })).status).toBe(400);
+    });
+
+    it('enriches a whole list in chunks with progress, cancel and no double charge', async () => {
+      const members = pick((p) => p.email!.split('@')[1] !== 'greylist.test', 40).map((p) => idOf.get(p.external_id)!);
+      const add = await call(owner, 'POST', '/prospect/search/add_profiles', { list_name: 'Forty', person_ids: members });
+      const listId = add.body.data.list.id;
+      // Cancelled before it runs: nothing is charged.
+      const started = await call(owner, 'POST', '/prospect/list/enrich', { list_id: listId, options: { emails: 'all', phones: 'all' } });
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      expect((await call(owner, 'POST', '/prospect/list/enrich', { list_id: listId })).status).toBe(409);
+      const cancelled = await call(owner, 'POST', '/prospect/list/enrich', { list_id: listId, cancel: true });
+      expect(cancelled.body.data.state).toBe('cancelled');
+      await t.deps.queue.runUntilIdle();
+      expect((await call(owner, 'GET', `/prospect/lead/enrich/status?request_id=${started.body.data.request_id}`)).body.data.processed).toBe(0);
+
+      const before = await getOrgBalance(t.db.db, owner.orgId);
+      const run = await call(owner, 'POST', '/prospect/list/enrich', { list_id: listId, options: { emails: 'all', phones: 'all' } });
+      expect((await call(owner, 'GET', '/prospect/inprogress_requests')).body.data.items.map((r: { request_id: string }) => r.request_id)).toContain(run.body.data.request_id);
+      await t.deps.queue.runUntilIdle();
+      const done = await call(owner, 'GET', `/prospect/lead/enrich/status?request_id=${run.body.data.request_id}`);
+      expect(done.body.data).toMatchObject({ state: 'completed', processed: 40, total: 40, progress: 100 });
+      const spent = before - (await getOrgBalance(t.db.db, owner.orgId));
+      const details = await call(owner, 'GET', `/prospect/list/details?list_id=${listId}`);
+      expect(details.body.data.list.state).toBe('processed');
+      expect(details.body.data.revealed_emails).toBeGreaterThan(0);
+      // Everything charged in this run is what the request says it charged (earlier reveals were free).
+      expect(spent).toBe(done.body.data.credits_charged);
+      // A second run reveals nothing new and charges nothing.
+      const rerun = await call(owner, 'POST', '/prospect/list/enrich', { list_id: listId, options: { emails: 'all', phones: 'all' } });
+      await t.deps.queue.runUntilIdle();
+      expect((await call(owner, 'GET', `/prospect/lead/enrich/status?request_id=${rerun.body.data.request_id}`)).body.data.credits_charged).toBe(0);
+      expect((await call(stranger, 'GET', `/prospect/lead/enrich/status?request_id=${rerun.body.data.request_id}`)).status).toBe(404);
+      expect((await call(stranger, 'POST', '/prospect/list/enrich', { list_id: listId })).status).toBe(404);
+      expect((await call(owner, 'GET', '/prospect/requests')).body.data.total).toBeGreaterThanOrEqual(3);
+      expect((await call(stranger, 'POST', '/prospect/remove', { request_id: rerun.body.data.request_id })).status).toBe(404);
+      expect((await call(owner, 'POST', '/prospect/remove', { request_id: rerun.body.data.request_id })).status).toBe(200);
+
+      // The export holds the revealed data only, through the downloads job and its link.
+      const ex = await call(owner, 'POST', '/prospect/list/export', { list_id: listId, file_type: 'csv' });
+      expect(ex.status, JSON.stringify(ex.body)).toBe(200);
+      await t.deps.queue.runUntilIdle();
+      const st = await call(owner, 'GET', `/download/result/status?queue_id=${ex.body.data.queue_id}`);
+      expect(st.body.data.state, st.body.data.error ?? '').toBe('success');
+      const file = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_prospects?download_token=${encodeURIComponent(st.body.data.download_token)}` });
+      expect(file.statusCode).toBe(200);
+      const lines = file.body.trim().split('\n');
+      expect(lines[0]).toContain('full_name');
+      expect(lines).toHaveLength(41);
+      const leads = await call(owner, 'GET', `/prospect/list/search/leads?list_id=${listId}&limit=50`);
+      const revealed = leads.body.data.items.filter((p: { email_revealed: boolean }) => p.email_revealed);
+      expect(revealed.length).toBe(details.body.data.revealed_emails);
+      expect(file.body).toContain(revealed[0].email);
+      expect(file.body).not.toContain('•••');
+      expect((await call(stranger, 'POST', '/prospect/list/export', { list_id: listId })).status).toBe(404);
+      const dl = await call(owner, 'POST', '/prospect/download', { person_ids: members.slice(0, 3), file_type: 'xlsx' });
+      expect(dl.status).toBe(200);
+      expect((await call(owner, 'GET', '/prospect/recent_activities')).body.data.items.length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('reverse lookup', () => {
+    it('finds people by e-mail and LinkedIn URL, charges once, keeps a history', async () => {
+      const target = people[7]!;
+      const before = await getOrgBalance(t.db.db, owner.orgId);
+      const byEmail = await call(owner, 'POST', '/reverse_lookup/person', { email: target.email!.toUpperCase() });
+      expect(byEmail.status, JSON.stringify(byEmail.body)).toBe(200);
+      expect(byEmail.body.data).toMatchObject({ found: true, credits_charged: 1 });
+      expect(byEmail.body.data.person.full_name).toBe(`${target.first_name} ${target.last_name}`);
+      const byUrl = await call(owner, 'POST', '/reverse_lookup/person', { linkedin_url: `${target.linkedin_url!.replace('https://www.', 'http://')}/?trk=x` });
+      expect(byUrl.body.data).toMatchObject({ found: true, credits_charged: 0 });
+      const missing = await call(owner, 'POST', '/reverse_lookup/person', { email: 'nobody@nowhere.test' });
+      expect(missing.body.data).toMatchObject({ found: false, credits_charged: 0 });
+      expect(before - (await getOrgBalance(t.db.db, owner.orgId))).toBe(1);
+      expect((await call(owner, 'POST', '/reverse_lookup/person', { linkedin_url: 'https://example.com/jane' })).body.error.message).toMatch(/LinkedIn profile URL/);
+      expect((await call(owner, 'POST', '/reverse_lookup/person', {})).status).toBe(400);
+      const history = await call(owner, 'GET', '/reverse_lookup/history?kind=email');
+      expect(history.body.data.total).toBe(2);
+      expect((await call(stranger, 'GET', '/reverse_lookup/history')).body.data.total).toBe(0);
+      expect((await call(analyst, 'GET', '/reverse_lookup/history')).body.data.total).toBe(0);
+    });
+
+    it('the public lookup shows who it is, no contact data, and limits each IP', async () => {
+      const target = people[9]!;
+      const first = await call(null, 'POST', '/public/person/search_by_email', { email: target.email });
+      expect(first.status).toBe(200);
+      expect(first.body.data.person.full_name).toBe(`${target.first_name} ${target.last_name}`);
+      expect(JSON.stringify(first.body)).not.toContain(target.email!);
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i += 1) statuses.push((await call(null, 'POST', '/public/person/search_by_email', { email: target.email })).status);
+      expect(statuses.slice(0, 4)).toEqual([200, 200, 200, 200]);
+      expect(statuses[4]).toBe(429);
+      const auto = await call(null, 'GET', `/public/companies/autocomplete?query=${encodeURIComponent(people[0]!.company_external_id ? 'a' : 'a')}`);
+      expect(auto.status).toBe(200);
+    });
+  });
+
+  describe('operator import', () => {
+    it('streams NDJSON and CSV, upserts idempotently and reports bad rows by line', async () => {
+      const ndjson = [
+        JSON.stringify({ record: 'company', external_id: 'op-c1', name: 'Op Co', domain: 'opco.example', industry: 'Software Publishers', industry_code: '511210', employees: 40, country: 'us', technologies: ['AWS'] }),
+        JSON.stringify({ record: 'person', external_id: 'op-p1', first_name: 'Ada', last_name: 'Import', title: 'CTO', seniority: 'c_suite', department: 'engineering', country: 'US', company_external_id: 'op-c1', email: 'ada@opco.example', linkedin_url: 'https://linkedin.com/in/Ada-Import/' }),
+        '{not json',
+        JSON.stringify({ record: 'person', external_id: 'op-p2', first_name: 'Bob', last_name: 'Bad', title: 'x', seniority: 'king', department: 'engineering', country: 'US' }),
+        JSON.stringify({ record: 'robot' }),
+      ].join('\n');
+      const first = await importDirectory(t.deps.database, Readable.from([ndjson]), 'ndjson');
+      expect(first).toMatchObject({ companies: 1, people: 1 });
+      expect(first.bad.map((b) => b.line)).toEqual([3, 4, 5]);
+      expect(first.bad[1]!.message).toMatch(/seniority must be one of/);
+      const again = await importDirectory(t.deps.database, Readable.from([ndjson]), 'ndjson');
+      expect(again.people).toBe(1);
+      const rows = await selectRows<{ n: number; company_name: string; linkedin_url: string }>(
+        t.db.db,
+        sql`select count(*) over ()::int as n, company_name, linkedin_url from directory_people where external_id = 'op-p1'`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ company_name: 'Op Co', linkedin_url: 'https://www.linkedin.com/in/ada-import' });
+      const csv = 'record,external_id,name,domain,industry,industry_code,employees,country,technologies\ncompany,op-c1,Op Co Renamed,opco.example,Software Publishers,511210,45,US,AWS;Stripe\ncompany,op-c2,,bad,x,1,0,USA,\n';
+      const third = await importDirectory(t.deps.database, Readable.from([csv]), 'csv');
+      expect(third.companies).toBe(1);
+      expect(third.bad).toHaveLength(1);
+      expect(third.bad[0]!.line).toBe(3);
+      const moved = await selectRows<{ company_name: string; technologies: string[] }>(t.db.db, sql`select company_name, technologies from directory_people where external_id = 'op-p1'`);
+      expect(moved[0]).toMatchObject({ company_name: 'Op Co Renamed', technologies: ['AWS', 'Stripe'] });
+      const found = await call(owner, 'POST', '/reverse_lookup/person', { linkedin_url: 'https://www.linkedin.com/in/ada-import' });
+      expect(found.body.data.found).toBe(true);
+    });
+  });
+});

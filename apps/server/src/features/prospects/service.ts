@@ -1,0 +1,97 @@
+import { sql } from 'drizzle-orm';
+import {
+  PROSPECT_DEPARTMENTS,
+  PROSPECT_REVENUE_RANGES,
+  PROSPECT_SENIORITIES,
+  PROSPECT_SIZE_RANGES,
+  type TProspectFilters,
+  type TProspectMetaData,
+  type TProspectProfileData,
+  type TProspectSearchData,
+  type ZProspectSearchRequest,
+} from '@verilead/contracts';
+import type { z } from 'zod';
+import { selectRows, type TDb } from '../../platform/db/database';
+import { throwNotFound } from '../../platform/errors/app-error';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import { visible } from './lists';
+import { createSqlSearchEngine, PERSON_COLUMNS, type TCompanyRow, type TPersonRow } from './search';
+import { toCompanyView, toPersonViews } from './views';
+
+/** For the downloads feature's export job: the rows of a prospect file. */
+export { prospectExportRows } from './export';
+
+/** POST /prospect/search: free, contact data masked unless revealed by the organisation. */
+export async function searchProspects(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZProspectSearchRequest>): Promise<TProspectSearchData> {
+  const engine = createSqlSearchEngine(exec);
+  const offset = (input.page - 1) * input.limit;
+  if (input.type === 'companies') {
+    const { rows, total } = await engine.searchCompanies(input.filters, { sort: input.sort, offset, limit: input.limit });
+    return { type: 'companies', people: [], companies: rows.map(toCompanyView), total, page: input.page, limit: input.limit };
+  }
+  const { rows, total } = await engine.searchPeople(input.filters, { sort: input.sort, offset, limit: input.limit });
+  return { type: 'people', people: await toPersonViews(exec, ctx.orgId, rows), companies: [], total, page: input.page, limit: input.limit };
+}
+
+/** GET /prospect/search/meta: facet counts of a search and the fixed filter options. */
+export async function searchMeta(exec: TDb, filters: TProspectFilters): Promise<TProspectMetaData> {
+  const { total, facets } = await createSqlSearchEngine(exec).facets(filters);
+  return {
+    total,
+    facets,
+    options: { seniorities: [...PROSPECT_SENIORITIES], departments: [...PROSPECT_DEPARTMENTS], size_ranges: [...PROSPECT_SIZE_RANGES], revenue_ranges: [...PROSPECT_REVENUE_RANGES] },
+  };
+}
+
+async function companyById(exec: TDb, id: string): Promise<TCompanyRow | null> {
+  const rows = await selectRows<TCompanyRow>(
+    exec,
+    sql`select c.*, (select count(*)::int from directory_people p where p.company_id = c.id) as people_count from directory_companies c where c.id = ${id}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** POST /prospect/view: a person's or a company's profile. */
+export async function viewProfile(exec: TDb, ctx: TCallerContext, input: { person_id?: string; company_id?: string }): Promise<TProspectProfileData> {
+  if (input.company_id) {
+    const c = await companyById(exec, input.company_id);
+    if (!c) throwNotFound('Company');
+    return { person: null, company: toCompanyView(c), lists: [] };
+  }
+  const rows = await selectRows<TPersonRow>(exec, sql`select ${PERSON_COLUMNS} from directory_people p where p.id = ${input.person_id!}`);
+  if (!rows[0]) throwNotFound('Person');
+  const [person] = await toPersonViews(exec, ctx.orgId, rows);
+  const company = rows[0].company_id ? await companyById(exec, rows[0].company_id) : null;
+  const lists = await selectRows<{ id: string; name: string }>(
+    exec,
+    sql`select l.id, l.name from prospect_list_leads ll join prospect_lists l on l.id = ll.list_id where ll.person_id = ${rows[0].id} and ${visible(ctx, 'l')} order by l.name`,
+  );
+  return { person: person!, company: company ? toCompanyView(company) : null, lists };
+}
+
+/** GET /prospect/search/profiles: the people of a company (its profile page). */
+export async function companyPeople(exec: TDb, ctx: TCallerContext, q: { company_id: string; page: number; limit: number }) {
+  if (!(await companyById(exec, q.company_id))) throwNotFound('Company');
+  const [rows, count] = await Promise.all([
+    selectRows<TPersonRow>(
+      exec,
+      sql`select ${PERSON_COLUMNS} from directory_people p where p.company_id = ${q.company_id}
+          order by array_position(array['owner','founder','c_suite','partner','vp','head','director','manager','senior','entry','intern']::text[], p.seniority), p.id
+          limit ${q.limit} offset ${(q.page - 1) * q.limit}`,
+    ),
+    selectRows<{ n: number }>(exec, sql`select count(*)::int as n from directory_people p where p.company_id = ${q.company_id}`),
+  ]);
+  return { items: await toPersonViews(exec, ctx.orgId, rows), total: count[0]?.n ?? 0, page: q.page, limit: q.limit };
+}
+
+/** GET /prospect/recent_activities: the organisation's prospect enrichments and exports, newest first. */
+export async function recentActivities(exec: TDb, ctx: TCallerContext) {
+  const rows = await selectRows<{ type: string; description: string; created_at: Date | string }>(
+    exec,
+    sql`select a.type, a.description, a.created_at from activities a where ${visible(ctx, 'a')}
+        and (a.metadata->>'feature' = 'prospect'
+             or (a.type = 'export' and exists (select 1 from downloads d where d.id::text = a.metadata->>'download_id' and d.kind = 'prospects')))
+        order by a.created_at desc limit 20`,
+  );
+  return { items: rows.map((r) => ({ type: r.type, description: r.description, created_at: new Date(r.created_at).toISOString() })) };
+}

@@ -1,0 +1,195 @@
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organisations, users } from '../../platform/tenancy/tables';
+
+/** The companies directory (shared by the installation: the operator's licensed data or the demo generator). */
+export const directoryCompanies = pgTable(
+  'directory_companies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The operator's key: imports upsert on it. */
+    externalId: text('external_id').notNull().unique(),
+    name: text('name').notNull(),
+    domain: text('domain').notNull(),
+    industry: text('industry').notNull(),
+    industryCode: text('industry_code').notNull(),
+    sizeRange: text('size_range').notNull(),
+    employees: integer('employees').notNull(),
+    revenueRange: text('revenue_range').notNull(),
+    revenueUsd: bigint('revenue_usd', { mode: 'number' }),
+    foundedYear: integer('founded_year'),
+    technologies: text('technologies').array().notNull().default([]),
+    country: text('country').notNull(),
+    region: text('region'),
+    city: text('city'),
+    phone: text('phone'),
+    linkedinUrl: text('linkedin_url'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('directory_companies_domain_idx').on(t.domain)],
+);
+
+/** The people directory; the company's searchable fields are copied onto each person so a search needs no join. */
+export const directoryPeople = pgTable(
+  'directory_people',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    externalId: text('external_id').notNull().unique(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    fullName: text('full_name').notNull(),
+    title: text('title').notNull(),
+    seniority: text('seniority').notNull(),
+    department: text('department').notNull(),
+    country: text('country').notNull(),
+    region: text('region'),
+    city: text('city'),
+    companyId: uuid('company_id').references(() => directoryCompanies.id, { onDelete: 'set null' }),
+    companyName: text('company_name'),
+    companyDomain: text('company_domain'),
+    industry: text('industry'),
+    sizeRange: text('size_range'),
+    revenueRange: text('revenue_range'),
+    foundedYear: integer('founded_year'),
+    technologies: text('technologies').array().notNull().default([]),
+    email: text('email'),
+    /** business | personal */
+    emailType: text('email_type'),
+    emailRole: boolean('email_role').notNull().default(false),
+    phone: text('phone'),
+    /** mobile | fixed_line */
+    phoneType: text('phone_type'),
+    linkedinUrl: text('linkedin_url'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('directory_people_company_idx').on(t.companyId), index('directory_people_domain_idx').on(t.companyDomain)],
+);
+
+/** Every distinct job title of the directory: title filters (and similar titles) are resolved against it, then people are found by exact title. */
+export const directoryTitles = pgTable('directory_titles', { title: text('title').primaryKey() });
+
+/** A member's prospect list. */
+export const prospectLists = pgTable(
+  'prospect_lists',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    leadCount: integer('lead_count').notNull().default(0),
+    /** not_processed | in_progress | processed | cancelled (spec section 4, enrich list). */
+    state: text('state').notNull().default('not_processed'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('prospect_lists_org_idx').on(t.orgId, t.createdAt)],
+);
+
+export const prospectListLeads = pgTable(
+  'prospect_list_leads',
+  {
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => prospectLists.id, { onDelete: 'cascade' }),
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => directoryPeople.id, { onDelete: 'cascade' }),
+    addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'prospect_list_leads_pk', columns: [t.listId, t.personId] })],
+);
+
+/** What an organisation has revealed: (org, person, field) is the idempotency key of the charge. */
+export const prospectReveals = pgTable(
+  'prospect_reveals',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => directoryPeople.id, { onDelete: 'cascade' }),
+    /** email | phone */
+    field: text('field').notNull(),
+    value: text('value').notNull(),
+    /** The verification status of a revealed e-mail, the phone type of a phone. */
+    status: text('status'),
+    userId: uuid('user_id'),
+    credits: integer('credits').notNull().default(0),
+    revealedAt: timestamp('revealed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'prospect_reveals_pk', columns: [t.orgId, t.personId, t.field] })],
+);
+
+/** An enrichment: one lead (or a few) at once, or a whole list as a chunked job. */
+export const prospectEnrichRequests = pgTable(
+  'prospect_enrich_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    listId: uuid('list_id'),
+    /** lead | list */
+    kind: text('kind').notNull(),
+    /** queued | in_progress | completed | cancelled | failed */
+    state: text('state').notNull().default('queued'),
+    options: jsonb('options').$type<{ phones: string; emails: string }>().notNull(),
+    personIds: jsonb('person_ids').$type<string[]>(),
+    /** The last person id done (list enrichment walks the list by person id). */
+    cursor: uuid('cursor'),
+    total: integer('total').notNull().default(0),
+    processed: integer('processed').notNull().default(0),
+    emailsRevealed: integer('emails_revealed').notNull().default(0),
+    phonesRevealed: integer('phones_revealed').notNull().default(0),
+    creditsCharged: integer('credits_charged').notNull().default(0),
+    jobId: uuid('job_id'),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('prospect_enrich_requests_org_idx').on(t.orgId, t.createdAt)],
+);
+
+export const prospectSavedSearches = pgTable(
+  'prospect_saved_searches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    filters: jsonb('filters').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('prospect_saved_searches_org_idx').on(t.orgId, t.createdAt)],
+);
+
+export const reverseLookups = pgTable(
+  'reverse_lookups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** email | linkedin */
+    kind: text('kind').notNull(),
+    query: text('query').notNull(),
+    personId: uuid('person_id').references(() => directoryPeople.id, { onDelete: 'set null' }),
+    found: boolean('found').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('reverse_lookups_org_idx').on(t.orgId, t.createdAt)],
+);

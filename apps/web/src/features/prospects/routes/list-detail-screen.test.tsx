@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { AppProviders } from '../../../app/providers';
+import { createQueryClient } from '../../../lib/query-client';
+import { useSessionStore } from '../../../lib/session-store';
+import { buildLogin } from '../../../test/fixtures';
+import { ProspectListDetailScreen } from './list-detail-screen';
+
+const LIST_ID = '11111111-1111-4111-8111-111111111111';
+const list = (state: string) => ({ id: LIST_ID, name: 'Five people', lead_count: 1, state, user_id: 'u', created_at: '2026-11-24T10:00:00.000Z', updated_at: '2026-11-24T10:00:00.000Z' });
+const request = (state: string, processed: number) => ({
+  request_id: '22222222-2222-4222-8222-222222222222',
+  kind: 'list',
+  list_id: LIST_ID,
+  list_name: 'Five people',
+  state,
+  options: { phones: 'all', emails: 'all' },
+  total: 1,
+  processed,
+  progress: processed * 100,
+  emails_revealed: processed,
+  phones_revealed: 0,
+  credits_charged: processed,
+  error: null,
+  created_at: '2026-11-24T10:00:00.000Z',
+  updated_at: '2026-11-24T10:00:00.000Z',
+});
+const person = (revealed: boolean) => ({
+  id: '33333333-3333-4333-8333-333333333333',
+  full_name: 'Ada Lovelace',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  title: 'CTO',
+  seniority: 'c_suite',
+  department: 'engineering',
+  country: 'GB',
+  region: 'England',
+  city: 'London',
+  linkedin_url: null,
+  company: { id: null, name: 'Analytical Engines', domain: 'engines.co.uk', industry: null, size_range: null },
+  has_email: true,
+  has_phone: false,
+  email: revealed ? 'ada@strict.test' : 'a•••@s•••.test',
+  email_revealed: revealed,
+  email_status: revealed ? 'valid' : null,
+  phone: null,
+  phone_revealed: false,
+  phone_type: null,
+  added_at: '2026-11-24T10:00:00.000Z',
+});
+
+describe('ProspectListDetailScreen', { timeout: 30_000 }, () => {
+  let enriched = false;
+  beforeEach(() => {
+    enriched = false;
+    useSessionStore.getState().fillSession(buildLogin());
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit = {}) => {
+        const ok = (data: unknown) => new Response(JSON.stringify({ status: 'success', data }), { status: 200 });
+        if (url.includes('/prospect/list/details')) {
+          return ok({ list: list(enriched ? 'processed' : 'not_processed'), revealed_emails: enriched ? 1 : 0, revealed_phones: 0, enrichment: enriched ? request('completed', 1) : null });
+        }
+        if (url.includes('/prospect/list/search/leads')) return ok({ items: [person(enriched)], total: 1, page: 1, limit: 25 });
+        if (url.endsWith('/prospect/list/enrich') && init.method === 'POST') {
+          enriched = true;
+          return ok(request('queued', 0));
+        }
+        return new Response('{}', { status: 404 });
+      }),
+    );
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    useSessionStore.getState().logout();
+  });
+
+  it('shows masked leads, enriches the list and shows the revealed address with its progress done', async () => {
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <MemoryRouter initialEntries={[`/prospect/lists/${LIST_ID}`]}>
+          <Routes>
+            <Route path="/prospect/lists/:listId" element={<ProspectListDetailScreen />} />
+          </Routes>
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    expect(await screen.findByText('a•••@s•••.test')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Enrich list' }));
+    expect(await screen.findByText('Enrichment: Completed')).toBeTruthy();
+    expect(await screen.findByText('ada@strict.test')).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Enrichment progress' }).getAttribute('aria-valuenow')).toBe('100');
+  });
+});

@@ -1,0 +1,108 @@
+// Prospect directory benchmark: writes a generated directory (BENCH_PEOPLE people, default 1,000,000, at
+// BENCH_COMPANIES companies, default 100,000) as an NDJSON file, imports it with the operator import (rows/s, peak
+// RSS), then times 20 typical filtered people searches, each with its facets (search/meta) as the screen asks for
+// both at once: p50 and p95 (goal p95 ≤ 100 ms). Set DATABASE_URL for PostgreSQL (a fresh vl_test_* database,
+// dropped afterwards); without it the embedded PGlite is used.
+// Run: npx tsx bench/prospect.bench.ts
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { sql } from '../apps/server/src/platform/db/database';
+import type { TProspectFilters } from '@verilead/contracts';
+import { createTestDb } from '../apps/server/src/test/test-db';
+import { importDirectory, openImportFile } from '../apps/server/src/features/prospects/directory-import';
+import { generateCompanies, generatePeople } from '../apps/server/src/features/prospects/generator';
+import { createSqlSearchEngine } from '../apps/server/src/features/prospects/search';
+
+const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 1_000_000);
+const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 100_000);
+const SEED = 2026;
+
+/** Twenty searches a sales team would run: two to four filters, facets each time. */
+const SEARCHES: TProspectFilters[] = [
+  { countries: ['US'], seniorities: ['vp', 'director'], departments: ['sales'] },
+  { job_titles: ['CTO'], similar_titles: true },
+  { countries: ['DE'], size_ranges: ['51-200', '201-500'] },
+  { technologies: ['Salesforce'], departments: ['marketing'] },
+  { industries: ['Software Publishers'], seniorities: ['c_suite', 'founder'] },
+  { cities: ['London'], departments: ['engineering'], seniorities: ['senior'] },
+  { job_titles: ['Account Executive'], countries: ['US', 'CA'] },
+  { revenue_ranges: ['10M-50M', '50M-100M'], departments: ['finance'] },
+  { keywords: 'data', countries: ['GB'] },
+  { founded_year_min: 2015, technologies: ['AWS', 'Kubernetes'] },
+  { company_names: ['Group'], seniorities: ['manager'] },
+  { departments: ['human_resources'], size_ranges: ['1001-5000', '5001-10000', '10001+'] },
+  { job_titles: ['Product Manager'], similar_titles: true, countries: ['US'] },
+  { seniorities: ['head'], industries: ['Commercial Banking', 'Offices of Lawyers'] },
+  { regions: ['California'], departments: ['engineering', 'data'] },
+  { technologies: ['HubSpot'], size_ranges: ['11-50'] },
+  { countries: ['FR', 'ES'], seniorities: ['director'] },
+  { job_titles: ['Recruiter'], similar_titles: true },
+  { keywords: 'engineer', countries: ['IN'], seniorities: ['entry'] },
+  { departments: ['customer_success'], revenue_ranges: ['1B+'] },
+];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function writeDirectory(path: string) {
+  const out = createWriteStream(path);
+  const write = async (line: string) => {
+    if (!out.write(`${line}\n`)) await once(out, 'drain');
+  };
+  const companies = generateCompanies(COMPANIES, SEED);
+  for (const { mail_domain: _d, mail_pattern: _p, weight: _w, ...c } of companies) await write(JSON.stringify({ record: 'company', ...c }));
+  for (const { mailbox_exists: _m, ...p } of generatePeople(PEOPLE, companies, SEED)) await write(JSON.stringify({ record: 'person', ...p }));
+  out.end();
+  await once(out, 'finish');
+}
+
+async function main() {
+  const dir = await mkdtemp(join(tmpdir(), 'vl-prospect-bench-'));
+  const file = join(dir, 'directory.ndjson');
+  const db = await createTestDb();
+  try {
+    let t = performance.now();
+    await writeDirectory(file);
+    console.log(`generated ${COMPANIES.toLocaleString('en-US')} companies and ${PEOPLE.toLocaleString('en-US')} people as NDJSON in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+    const input = openImportFile(file);
+    t = performance.now();
+    const report = await importDirectory(db, input.stream, 'ndjson');
+    const seconds = (performance.now() - t) / 1000;
+    const rows = report.companies + report.people;
+    console.log(
+      `import (${db.engine}): ${rows.toLocaleString('en-US')} rows in ${seconds.toFixed(1)} s = ${Math.round(rows / seconds).toLocaleString('en-US')} rows/s, ` +
+        `bad rows ${report.bad.length}, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
+    );
+    await db.db.execute(sql`analyze directory_people`);
+    await db.db.execute(sql`analyze directory_companies`);
+
+    const engine = createSqlSearchEngine(db.db);
+    const timeOne = async (filters: TProspectFilters) => {
+      const started = performance.now();
+      const [page, meta] = await Promise.all([engine.searchPeople(filters, { sort: 'relevance', offset: 0, limit: 25 }), engine.facets(filters)]);
+      return { ms: performance.now() - started, total: page.total, facetTotal: meta.total };
+    };
+    for (const f of SEARCHES.slice(0, 3)) await timeOne(f); // warm-up
+    const times: number[] = [];
+    for (const f of SEARCHES) {
+      const r = await timeOne(f);
+      times.push(r.ms);
+      console.log(`  ${r.ms.toFixed(1).padStart(7)} ms  ${String(r.total).padStart(7)} people  ${JSON.stringify(f)}`);
+    }
+    const sorted = [...times].sort((a, b) => a - b);
+    console.log(`search + facets (${db.engine}, ${PEOPLE.toLocaleString('en-US')} people): p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms (goal p95 ≤ 100 ms)`);
+  } finally {
+    await db.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
