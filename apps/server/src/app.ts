@@ -32,6 +32,8 @@ import { registerDeveloperRoutes } from './features/developer/routes';
 import { registerPublicApiRoutes } from './features/developer/public-api-routes';
 import { buildPublicFailure } from './features/developer/public-api-format';
 import { registerWebhookRoutes } from './features/webhooks/routes';
+import { registerSsoRoutes } from './features/sso/routes';
+import { registerPublicRoutes } from './features/public/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -195,6 +197,8 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerDeveloperRoutes(api, deps, guards);
       registerWebhookRoutes(api, deps, guards);
       registerAnnouncementRoutes(api, deps, guards);
+      registerSsoRoutes(api, deps, guards);
+      registerPublicRoutes(api, deps, guards);
       registerAnnouncementOpsRoute(api, deps, () => announcementClock.invalidate());
       api.withTypeProvider<ZodTypeProvider>().get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

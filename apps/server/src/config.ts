@@ -61,7 +61,19 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: ZOptionalString,
   ALLOW_PRIVATE_WEBHOOKS: ZBool.default(false),
+  GOOGLE_OIDC_ISSUER: z.string().default('https://accounts.google.com'),
+  GOOGLE_CLIENT_ID: ZOptionalString,
+  GOOGLE_CLIENT_SECRET: ZOptionalString,
+  MICROSOFT_OIDC_ISSUER: z.string().default('https://login.microsoftonline.com/organizations/v2.0'),
+  MICROSOFT_CLIENT_ID: ZOptionalString,
+  MICROSOFT_CLIENT_SECRET: ZOptionalString,
+  EXTENSION_LATEST_VERSION: z.string().regex(/^\d+(\.\d+){0,3}$/).default('1.0.0'),
+  EXTENSION_MIN_VERSION: z.string().regex(/^\d+(\.\d+){0,3}$/).default('1.0.0'),
+  G2_REVIEW_URL: z.string().default('https://www.g2.com/products/verilead/reviews/start'),
 });
+
+/** A social sign-in provider (OpenID Connect); null when its client id or secret is not set. */
+export type TOidcProviderConfig = { issuer: string; clientId: string; clientSecret: string };
 
 /** The job queues: one per kind of work, so no kind starves another. */
 export const JOB_QUEUE_NAMES = ['mail', 'webhooks', 'exports', 'analysis', 'verification', 'finder', 'maintenance'] as const;
@@ -124,6 +136,10 @@ export type TConfig = {
   webDistDir: string;
   /** Outbound HTTP (webhooks, integrations) may reach private, loopback and link-local addresses. */
   allowPrivateWebhooks: boolean;
+  /** Sign in with Google / Microsoft (issuer URLs configurable; local providers in tests and demos). */
+  sso: { google: TOidcProviderConfig | null; microsoft: TOidcProviderConfig | null };
+  extension: { latestVersion: string; minVersion: string };
+  g2ReviewUrl: string;
 };
 
 function resolvePath(p: string): string {
@@ -194,6 +210,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
+    sso: {
+      google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { issuer: e.GOOGLE_OIDC_ISSUER, clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET } : null,
+      microsoft:
+        e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET
+          ? { issuer: e.MICROSOFT_OIDC_ISSUER, clientId: e.MICROSOFT_CLIENT_ID, clientSecret: e.MICROSOFT_CLIENT_SECRET }
+          : null,
+    },
+    extension: { latestVersion: e.EXTENSION_LATEST_VERSION, minVersion: e.EXTENSION_MIN_VERSION },
+    g2ReviewUrl: e.G2_REVIEW_URL,
   };
   return { ...config, ...overrides };
 }

@@ -15,3 +15,5 @@ export * from './features/team/tables';
 export * from './features/developer/tables';
 export * from './features/webhooks/tables';
 export * from './features/email-finder/tables';
+export * from './features/sso/tables';
+export * from './features/public/tables';

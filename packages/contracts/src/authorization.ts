@@ -354,6 +354,8 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /sso/config': PUBLIC,
   'POST /onetool/verify_token': PUBLIC,
   'POST /onetool/login': PUBLIC,
+  'GET /sso/saml/metadata/:org_id': PUBLIC,
+  'POST /sso/saml/acs/:org_id': PUBLIC, // the identity provider's signed answer, posted by the browser
   'GET /oauth/mailchimp': PUBLIC, // the OAuth provider redirects the browser here with its own state
   'GET /g2crowd/url': AUTHENTICATED,
 

@@ -8,6 +8,7 @@ import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { getProfile } from '../account/service';
 import { recordActivity } from '../activities/service';
+import { assertPasswordLoginAllowed } from '../sso/service';
 import {
   insertMembership,
   insertOrganisation,
@@ -120,6 +121,7 @@ export async function login(deps: TDeps, input: { email: string; password: strin
   if (!membership || membership.status !== 'active') {
     throw new AppError(403, 'account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
   }
+  await assertPasswordLoginAllowed(db, membership);
   const maxAgeMs = deps.config.passwordMaxAgeDays * 24 * 3600_000;
   if (user.passwordUpdatedAt && Date.now() - user.passwordUpdatedAt.getTime() > maxAgeMs) {
     const changeToken = await issueOneTimeToken(db, user.id, 'password_change');

@@ -1,4 +1,4 @@
-import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import {
   ZEfSettings,
   ZEvSettings,
@@ -165,6 +165,20 @@ function encryptSecret(appSecret: string, plain: string): string {
   return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), enc.toString('base64url')].join('.');
 }
 
+/** Reads a secret written by encryptSecret (the SSO client secret); null when it cannot be read. */
+export function decryptSsoSecret(appSecret: string, stored: string): string | null {
+  const [v, iv, tag, enc] = stored.split('.');
+  if (v !== 'v1' || !iv || !tag || !enc) return null;
+  try {
+    const key = createHash('sha256').update(`sso-secret:${appSecret}`).digest();
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(enc, 'base64url')), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
 function toSsoSettings(row: Awaited<ReturnType<typeof selectSso>>): TSsoSettings {
   const c = (row?.config ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -179,6 +193,7 @@ function toSsoSettings(row: Awaited<ReturnType<typeof selectSso>>): TSsoSettings
     client_id: str(c.client_id),
     has_client_secret: !!row?.clientSecretEnc,
     has_certificate: !!row?.certificate,
+    default_role: c.default_role === 'admin' ? 'admin' : 'analyst',
   };
 }
 
@@ -217,6 +232,7 @@ export async function saveSsoSettings(
         issuer_url: input.issuer_url ?? null,
         sso_url: input.sso_url ?? null,
         client_id: input.client_id ?? null,
+        default_role: input.default_role,
       },
       clientSecretEnc: input.client_secret ? encryptSecret(appSecret, input.client_secret) : undefined,
       certificate: input.certificate,
