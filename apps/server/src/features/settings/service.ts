@@ -34,6 +34,7 @@ import {
   insertWbEntries,
   selectAllWbEntries,
   selectSso,
+  selectSsoDomainTakenElsewhere,
   selectUserSettings,
   selectWbEntries,
   touchWbList,
@@ -211,6 +212,11 @@ export async function saveSsoSettings(
   if (ctx.role === 'analyst') throw new AppError(403, 'forbidden', 'Only the owner or a manager can configure single sign-on');
   await database.transaction(async (tx) => {
     const existing = await selectSso(tx, ctx.orgId);
+    const taken = await selectSsoDomainTakenElsewhere(tx, ctx.orgId, input.domains);
+    if (taken) {
+      const message = `${taken} is already used for single sign-on by another organisation`;
+      throw new AppError(409, 'conflict', message, { reasons: [{ field: 'domains', location: 'body', messages: [message] }] });
+    }
     if (input.enabled && input.provider !== 'saml' && !input.client_secret && !existing?.clientSecretEnc) {
       throw new AppError(400, 'validation_failed', 'Please enter the client secret', {
         reasons: [{ field: 'client_secret', location: 'body', messages: ['Please enter the client secret'] }],

@@ -43,12 +43,12 @@ export function registerSsoRoutes(app: FastifyInstance, deps: TDeps, _guards: TG
   );
   r.post(
     '/sso/google',
-    { config: limited, schema: { tags, summary: 'Start signing in with Google', body: ZSsoSocialStartRequest.optional(), response: withErrorResponses({ 200: ZSsoStartResponse }) } },
+    { config: limited, schema: { tags, summary: 'Start signing in with Google', body: ZSsoSocialStartRequest.nullish(), response: withErrorResponses({ 200: ZSsoStartResponse }) } },
     async (req) => ok(await startSocialSignin(deps, 'google', req.body?.email)),
   );
   r.post(
     '/sso/microsoft',
-    { config: limited, schema: { tags, summary: 'Start signing in with Microsoft', body: ZSsoSocialStartRequest.optional(), response: withErrorResponses({ 200: ZSsoStartResponse }) } },
+    { config: limited, schema: { tags, summary: 'Start signing in with Microsoft', body: ZSsoSocialStartRequest.nullish(), response: withErrorResponses({ 200: ZSsoStartResponse }) } },
     async (req) => ok(await startSocialSignin(deps, 'microsoft', req.body?.email)),
   );
   r.post(
