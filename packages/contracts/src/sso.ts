@@ -11,13 +11,12 @@ export const SSO_ONLY_MESSAGE = 'Your organisation requires single sign-on. Plea
 export const ZSocialSsoProvider = z.enum(['google', 'microsoft']);
 export type TSocialSsoProvider = z.infer<typeof ZSocialSsoProvider>;
 
-/** GET /sso/config: by e-mail (domain discovery) or by a one-tool token. */
+/** GET /sso/config: by e-mail (domain discovery) or by a one-tool token; without either, only the social buttons. */
 export const ZSsoConfigQuery = z
   .object({
     email: ZEmail.optional(),
     token: z.string().trim().min(10, { message: 'This link is invalid or has expired' }).max(200).optional(),
-  })
-  .refine((v) => v.email !== undefined || v.token !== undefined, { message: 'Please enter your work e-mail', path: ['email'] });
+  });
 export const ZSsoConfig = z.object({
   /** The e-mail's domain belongs to an organisation with single sign-on turned on. */
   sso_enabled: z.boolean(),

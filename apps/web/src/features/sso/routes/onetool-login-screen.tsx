@@ -1,0 +1,55 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Anchor, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { AuthCard } from '../../../components/auth-card';
+import { getErrorMessage } from '../../../lib/api-error';
+import { useSessionStore } from '../../../lib/session-store';
+import { loginWithOnetoolToken, verifyOnetoolToken } from '../api/sso-api';
+
+/** /onetool_login?token=…: a companion tool's single-use link logs the user straight in. */
+export function OnetoolLoginScreen() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const fillSession = useSessionStore((s) => s.fillSession);
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(token ? null : 'This link is invalid or has expired');
+  const started = useRef(false);
+  useEffect(() => {
+    if (!token || started.current) return;
+    started.current = true;
+    verifyOnetoolToken(token)
+      .then((check) => {
+        if (!check.valid) throw new Error('This link is invalid or has expired');
+        return loginWithOnetoolToken(token);
+      })
+      .then((data) => {
+        navigate('/onetool_login', { replace: true });
+        fillSession(data);
+      })
+      .catch((e: unknown) => setError(getErrorMessage(e)));
+  }, [token, fillSession, navigate]);
+
+  return (
+    <AuthCard title="Signing you in">
+      {error ? (
+        <Stack gap="md">
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+            {error}
+          </Alert>
+          <Text size="sm">
+            <Anchor component={Link} to="/login">
+              Log in
+            </Anchor>{' '}
+            or ask the tool for a new link.
+          </Text>
+        </Stack>
+      ) : (
+        <Stack align="center" gap="sm">
+          <Loader />
+          <Text>Loading...</Text>
+        </Stack>
+      )}
+    </AuthCard>
+  );
+}
