@@ -274,7 +274,7 @@ async function finishSamlTicket(deps: TDeps, ticket: string): Promise<TLoginData
 
 /** The SP metadata an administrator gives their identity provider. */
 export async function getSamlMetadata(deps: TDeps, orgId: string): Promise<string> {
-  const sso = readOrgSso(await selectSsoByOrg(deps.database.db, orgId).catch(() => null));
+  const sso = readOrgSso(await selectSsoByOrg(deps.database.db, orgId));
   if (!sso) throw new AppError(404, 'not_found', 'Single sign-on is not set up for this organisation');
   const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(deps.config.publicUrl, orgId), ssoUrl: sso.ssoUrl ?? 'https://invalid.example/', certificate: sso.certificate ?? 'none' });
   return saml.generateServiceProviderMetadata(null);
@@ -286,9 +286,10 @@ export async function getSamlMetadata(deps: TDeps, orgId: string): Promise<strin
  */
 export async function consumeSamlResponse(deps: TDeps, orgId: string, samlResponse: string | undefined): Promise<string> {
   const back = (q: Record<string, string>) => `${deps.config.publicUrl}/sso/signin?${new URLSearchParams(q).toString()}`;
+  // No SAML here: nothing a browser could have been sent to (404, not a redirect).
+  const sso = readOrgSso(await selectSsoByOrg(deps.database.db, orgId));
+  if (!sso?.enabled || sso.provider !== 'saml' || !sso.ssoUrl || !sso.certificate) throw new AppError(404, 'not_found', 'Single sign-on is not set up for this organisation');
   try {
-    const sso = readOrgSso(await selectSsoByOrg(deps.database.db, orgId).catch(() => null));
-    if (!sso?.enabled || sso.provider !== 'saml' || !sso.ssoUrl || !sso.certificate) throw notConfigured('Single sign-on is not set up for this organisation.');
     if (!samlResponse) throw new AppError(400, 'sso_failed', 'The identity provider sent no sign-in answer.');
     const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(deps.config.publicUrl, orgId), ssoUrl: sso.ssoUrl, certificate: sso.certificate });
     const identity = await validateSamlResponse(saml, samlResponse);

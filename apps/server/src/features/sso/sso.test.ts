@@ -223,6 +223,8 @@ describe('single sign-on API', () => {
       expect(meta.body).toContain(`/api/v1/sso/saml/acs/${samlOrg.orgId}`);
       const other = await t.app.inject({ method: 'GET', url: '/api/v1/sso/saml/metadata/00000000-0000-4000-8000-000000000000' });
       expect(other.statusCode).toBe(404);
+      const none = await t.app.inject({ method: 'POST', url: `/api/v1/sso/saml/acs/${acme.orgId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'SAMLResponse=x' });
+      expect(none.statusCode).toBe(404);
       const bad = await t.app.inject({ method: 'POST', url: '/api/v1/sso/saml/acs/not-a-uuid', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'SAMLResponse=x' });
       expect(bad.statusCode).toBe(400);
     });
