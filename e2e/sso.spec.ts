@@ -25,7 +25,7 @@ async function ownerOf(page: Page, request: APIRequestContext, domain: string): 
 }
 
 async function fillDomain(page: Page, domain: string) {
-  const domains = page.getByLabel('E-mail domains');
+  const domains = page.getByRole('combobox', { name: 'E-mail domains' });
   await domains.fill(domain);
   await domains.press('Enter');
 }
@@ -97,7 +97,7 @@ test.describe('single sign-on', () => {
     await ownerOf(page, request, domain);
     await page.goto('/account/authentication');
     await page.getByRole('switch', { name: 'Single sign-on is on' }).check({ force: true });
-    await page.getByRole('textbox', { name: 'Identity provider' }).click();
+    await page.getByRole('combobox', { name: 'Identity provider' }).click();
     await page.getByRole('option', { name: 'SAML 2.0' }).click();
     await fillDomain(page, domain);
     await page.getByLabel('Identity provider SSO URL').fill(DEMO_SAML_SSO_URL);
