@@ -3,6 +3,7 @@ import { consumeOneTimeToken, findOneTimeToken, issueOneTimeToken } from '../../
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
 import { createSession, revokeSession, revokeUserSessions } from '../../platform/auth/sessions';
 import { grantCredits } from '../../platform/credits/ledger';
+import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
@@ -108,6 +109,11 @@ export async function verifyToken(deps: TDeps, input: { token: string; kind?: TT
   if (row.usedAt) return { ...base, valid: false, email, reason: 'used' };
   if (row.expiresAt.getTime() <= Date.now()) return { ...base, valid: false, email, reason: 'expired' };
   return { ...base, valid: true, email, reason: 'ok' };
+}
+
+/** The user with this e-mail and their membership, or null (single sign-on looks people up with it). */
+export function findUserWithMembership(exec: TDb, email: string) {
+  return selectLoginCandidate(exec, email);
 }
 
 /** Checks the password and opens a session. Unknown e-mail and wrong password answer the same. */

@@ -180,7 +180,8 @@ export function decryptSsoSecret(appSecret: string, stored: string): string | nu
   }
 }
 
-function toSsoSettings(row: Awaited<ReturnType<typeof selectSso>>): TSsoSettings {
+/** The stored SSO row as the API shows it (the sso feature reads it through this too). */
+export function toSsoSettings(row: Awaited<ReturnType<typeof selectSso>>): TSsoSettings {
   const c = (row?.config ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   return {

@@ -89,16 +89,6 @@ export async function consumeLoginTicket(exec: TDb, tokenHash: string, kind: str
 
 // ---------- accounts ----------
 
-export async function selectUserByEmail(exec: TDb, email: string) {
-  const rows = await exec
-    .select({ user: users, membership: memberships })
-    .from(users)
-    .leftJoin(memberships, eq(memberships.userId, users.id))
-    .where(eq(users.email, email))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
 export async function selectUserMembership(exec: TDb, userId: string) {
   const rows = await exec.select().from(memberships).where(eq(memberships.userId, userId)).limit(1);
   return rows[0] ?? null;

@@ -8,8 +8,8 @@ import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import { getProfile } from '../account/service';
 import { recordActivity } from '../activities/service';
-import { SIGNUP_BONUS_CREDITS } from '../auth/service';
-import { decryptSsoSecret } from '../settings/service';
+import { findUserWithMembership, SIGNUP_BONUS_CREDITS } from '../auth/service';
+import { decryptSsoSecret, toSsoSettings } from '../settings/service';
 import { getSeats } from '../team/service';
 import { buildOidcStart, discoverOidc, finishOidc, type TOidcClientSettings } from './oidc';
 import {
@@ -26,7 +26,6 @@ import {
   selectLoginTicket,
   selectSsoByDomain,
   selectSsoByOrg,
-  selectUserByEmail,
   selectUserMembership,
   type TOrgSsoRow,
 } from './queries';
@@ -54,20 +53,19 @@ type TOrgSso = {
 
 function readOrgSso(row: TOrgSsoRow | null): TOrgSso | null {
   if (!row) return null;
-  const c = row.config;
-  const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  const s = toSsoSettings(row);
   return {
     orgId: row.orgId,
-    enabled: c.enabled === true,
-    enforce: c.enforce === true,
-    provider: (str(c.provider) as TOrgSso['provider']) ?? null,
-    domains: Array.isArray(c.domains) ? c.domains.filter((d): d is string => typeof d === 'string') : [],
-    issuerUrl: str(c.issuer_url),
-    ssoUrl: str(c.sso_url),
-    clientId: str(c.client_id),
+    enabled: s.enabled,
+    enforce: s.enforce,
+    provider: s.provider,
+    domains: s.domains,
+    issuerUrl: s.issuer_url,
+    ssoUrl: s.sso_url,
+    clientId: s.client_id,
     clientSecretEnc: row.clientSecretEnc,
     certificate: row.certificate,
-    defaultRole: c.default_role === 'admin' ? 'admin' : 'analyst',
+    defaultRole: s.default_role,
   };
 }
 
@@ -167,7 +165,7 @@ type TVia = { kind: 'org'; sso: TOrgSso } | { kind: 'social'; provider: TSocialS
 async function resolveVerifiedUser(deps: TDeps, identity: { email: string; name: string | null }, via: TVia): Promise<{ userId: string; orgId: string }> {
   const { email } = identity;
   return deps.database.transaction(async (tx) => {
-    const existing = await selectUserByEmail(tx, email);
+    const existing = await findUserWithMembership(tx, email);
     let userId: string;
     let orgId: string;
     if (existing && !existing.user.deletedAt) {
@@ -311,7 +309,7 @@ export async function consumeSamlResponse(deps: TDeps, orgId: string, samlRespon
 
 /** A single-use link that logs the user straight in (for the companion tools; `npm run ops -- onetool-token`). */
 export async function issueOnetoolToken(deps: TDeps, email: string): Promise<{ token: string; url: string }> {
-  const found = await selectUserByEmail(deps.database.db, email.trim().toLowerCase());
+  const found = await findUserWithMembership(deps.database.db, email.trim().toLowerCase());
   if (!found || found.user.deletedAt || found.membership?.status !== 'active') throw new AppError(404, 'not_found', 'No active user with this e-mail');
   const t = generateToken('vlo', 24);
   await insertLoginTicket(deps.database.db, { tokenHash: t.hash, kind: ONETOOL_TICKET, userId: found.user.id, expiresAt: new Date(Date.now() + ONETOOL_TOKEN_TTL_MS) });

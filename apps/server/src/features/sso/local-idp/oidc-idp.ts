@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { escapeHtml, readForm } from './http-form';
 
 /**
  * A local OpenID Connect identity provider on 127.0.0.1 (the `oidc-provider` package), for tests and
@@ -11,22 +12,7 @@ import Provider from 'oidc-provider';
 export type TLocalOidcClient = { clientId: string; clientSecret: string; redirectUris: string[] };
 export type TLocalOidcIdp = { issuer: string; stop(): Promise<void> };
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
-function readForm(req: IncomingMessage): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-      if (body.length > 10_000) req.destroy();
-    });
-    req.on('end', () => resolve(Object.fromEntries(new URLSearchParams(body))));
-    req.on('error', reject);
-  });
-}
 
 function loginPage(uid: string, title: string, hint: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
+import { escapeHtml, readForm } from './http-form';
 
 /**
  * A local SAML 2.0 identity provider on 127.0.0.1 for tests and `npm start -- --demo-idp`: it reads the
@@ -94,22 +95,7 @@ export function createSamlResponse(f: {
   return Buffer.from(signedResponse, 'utf8').toString('base64');
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
-function readForm(req: IncomingMessage): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-      if (body.length > 100_000) req.destroy();
-    });
-    req.on('end', () => resolve(Object.fromEntries(new URLSearchParams(body))));
-    req.on('error', reject);
-  });
-}
 
 export type TLocalSamlIdp = { ssoUrl: string; entityId: string; certificate: string; stop(): Promise<void> };
 
