@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Button, Divider, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconBrandGoogle, IconBrandWindows, IconKey } from '@tabler/icons-react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ZEmail, type TLoginData, type TSocialSsoProvider } from '@verilead/contracts';
 import { AuthCard } from '../../../components/auth-card';
 import { getErrorMessage } from '../../../lib/api-error';
@@ -15,13 +15,16 @@ function goTo(url: string) {
   window.location.assign(url);
 }
 
+const ANSWER_KEYS = ['code', 'state', 'iss', 'error', 'error_description', 'ticket'];
+
 /** Finishes a sign-in the identity provider sent back here (code and state, a SAML ticket, or an error). */
 function useFinishFromQuery(onDone: (data: TLoginData) => void) {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const [state, setState] = useState<{ busy: boolean; error: string | null }>(() => ({
     busy: params.has('code') || params.has('ticket') || params.has('error'),
     error: params.get('sso_error'),
   }));
+  const [done, setDone] = useState<TLoginData | null>(null);
   const started = useRef(false);
   useEffect(() => {
     if (started.current || !(params.has('code') || params.has('ticket') || params.has('error'))) return;
@@ -29,27 +32,24 @@ function useFinishFromQuery(onDone: (data: TLoginData) => void) {
     const pick = (k: string) => params.get(k) ?? undefined;
     const ticket = pick('ticket');
     const kind = ticket ? 'org' : takePendingSso();
+    // The provider's answer is single use: take it out of the address first.
+    setParams({}, { replace: true });
     finishSso(kind, { ticket, state: pick('state'), code: pick('code'), iss: pick('iss'), error: pick('error'), error_description: pick('error_description') })
-      .then(onDone)
+      .then(setDone)
       .catch((error: unknown) => setState({ busy: false, error: getErrorMessage(error) }));
-  }, [params, onDone]);
+  }, [params, setParams]);
+  // Log in only once the address is clean, so the guard does not carry the answer along.
+  const clean = !ANSWER_KEYS.some((k) => params.has(k));
+  useEffect(() => {
+    if (done && clean) onDone(done);
+  }, [done, clean, onDone]);
   return state;
 }
 
 /** /sso/signin: work e-mail → the organisation's identity provider; or Google / Microsoft. */
 export function SsoSigninScreen() {
   const fillSession = useSessionStore((s) => s.fillSession);
-  const navigate = useNavigate();
-  const finishing = useFinishFromQuery(
-    useCallback(
-      (data: TLoginData) => {
-        // Drop the provider's answer from the address before the guard moves on.
-        navigate('/sso/signin', { replace: true });
-        fillSession(data);
-      },
-      [navigate, fillSession],
-    ),
-  );
+  const finishing = useFinishFromQuery(useCallback((data: TLoginData) => fillSession(data), [fillSession]));
   const config = useSsoConfig();
   const [email, setEmail] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
