@@ -138,6 +138,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   // ----- documentation and operator tools -----
   'GET /openapi.json': PUBLIC,
   'POST /ops/announcement': PUBLIC, // checks the operator secret itself
+  'POST /ops/onetool_token': PUBLIC, // checks the operator secret itself
 
   // ----- user: sign-up, login and token links (public) -----
   'POST /user/signup': PUBLIC,

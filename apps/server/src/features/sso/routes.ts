@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,9 +16,20 @@ import {
 } from '@verilead/contracts';
 import type { TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
+import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { rateLimitFor } from '../../platform/http/rate-limits';
-import { consumeSamlResponse, finishSignin, getSamlMetadata, getSsoConfig, loginWithOnetoolToken, startOrgSignin, startSocialSignin, verifyOnetoolToken } from './service';
+import {
+  consumeSamlResponse,
+  finishSignin,
+  getSamlMetadata,
+  getSsoConfig,
+  issueOnetoolToken,
+  loginWithOnetoolToken,
+  startOrgSignin,
+  startSocialSignin,
+  verifyOnetoolToken,
+} from './service';
 
 const ZOrgParams = z.object({ org_id: z.uuid({ message: 'Single sign-on is not set up for this organisation' }) });
 
@@ -69,6 +81,14 @@ export function registerSsoRoutes(app: FastifyInstance, deps: TDeps, _guards: TG
     { config: limited, schema: { tags, summary: 'Log in with a one-tool token (single use)', body: ZOnetoolTokenRequest, response: withErrorResponses({ 200: ZLoginResponse }) } },
     async (req) => ok(await loginWithOnetoolToken(deps, req.body.token)),
   );
+  // Operator command (`npm run ops -- onetool-token --email …`): the caller proves it holds APP_SECRET.
+  r.post('/ops/onetool_token', { schema: { hide: true, body: z.object({ email: z.string().trim().min(3).max(320) }) } }, async (req) => {
+    const given = req.headers['x-ops-secret'];
+    const secret = Buffer.from(typeof given === 'string' ? given : '');
+    const expected = Buffer.from(deps.config.appSecret);
+    if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError(403, 'forbidden', 'Forbidden');
+    return ok(await issueOnetoolToken(deps, req.body.email));
+  });
   r.get(
     '/sso/saml/metadata/:org_id',
     { config: limited, schema: { tags, summary: "SAML service provider metadata for an organisation's identity provider", params: ZOrgParams } },

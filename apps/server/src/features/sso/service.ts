@@ -308,7 +308,7 @@ export async function consumeSamlResponse(deps: TDeps, orgId: string, samlRespon
 // ---------- one-tool token login ----------
 
 /** A single-use link that logs the user straight in (for the companion tools; `npm run ops -- onetool-token`). */
-export async function issueOnetoolToken(deps: TDeps, email: string): Promise<{ token: string; url: string }> {
+export async function issueOnetoolToken(deps: Pick<TDeps, 'database' | 'config'>, email: string): Promise<{ token: string; url: string }> {
   const found = await findUserWithMembership(deps.database.db, email.trim().toLowerCase());
   if (!found || found.user.deletedAt || found.membership?.status !== 'active') throw new AppError(404, 'not_found', 'No active user with this e-mail');
   const t = generateToken('vlo', 24);

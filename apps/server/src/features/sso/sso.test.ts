@@ -22,10 +22,16 @@ describe('single sign-on API', () => {
       clients: [
         { clientId: 'google-client', clientSecret: 'google-secret', redirectUris: [CALLBACK] },
         { clientId: 'acme-client', clientSecret: 'acme-secret', redirectUris: [CALLBACK] },
+        { clientId: 'ms-client', clientSecret: 'ms-secret', redirectUris: [CALLBACK] },
       ],
     });
     samlIdp = await startLocalSamlIdp();
-    t = await createTestApp({ sso: { google: { issuer: oidc.issuer, clientId: 'google-client', clientSecret: 'google-secret' }, microsoft: null } });
+    t = await createTestApp({
+      sso: {
+        google: { issuer: oidc.issuer, clientId: 'google-client', clientSecret: 'google-secret' },
+        microsoft: { issuer: oidc.issuer, clientId: 'ms-client', clientSecret: 'ms-secret' },
+      },
+    });
     acme = await t.createOwner('owner@acme.test');
     samlOrg = await t.createOwner('owner@samlco.test');
     const a = await t.call({
@@ -63,11 +69,11 @@ describe('single sign-on API', () => {
 
   it('discovers SSO by e-mail domain and validates the query', async () => {
     const yes = ZSsoConfigResponse.parse((await t.call({ method: 'GET', url: '/api/v1/sso/config?email=someone@ACME.test' })).body).data;
-    expect(yes).toEqual({ sso_enabled: true, sso_only: false, protocol: 'oidc', social_providers: ['google'] });
+    expect(yes).toEqual({ sso_enabled: true, sso_only: false, protocol: 'oidc', social_providers: ['google', 'microsoft'] });
     const no = (await t.call({ method: 'GET', url: '/api/v1/sso/config?email=someone@other.test' })).body.data;
     expect(no.sso_enabled).toBe(false);
     const social = await t.call({ method: 'GET', url: '/api/v1/sso/config' });
-    expect(social.body.data).toMatchObject({ sso_enabled: false, social_providers: ['google'] });
+    expect(social.body.data).toMatchObject({ sso_enabled: false, social_providers: ['google', 'microsoft'] });
     const bad = await t.call({ method: 'GET', url: '/api/v1/sso/config?email=not-an-email' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.reasons[0].field).toBe('email');
@@ -133,9 +139,27 @@ describe('single sign-on API', () => {
     const r2 = await t.call({ method: 'POST', url: '/api/v1/sso/google/activate', payload: p2 });
     expect(r2.status).toBe(200);
     expect(r2.body.data.user.id).toBe(acme.userId);
-    const ms = await t.call({ method: 'POST', url: '/api/v1/sso/microsoft', payload: {} });
-    expect(ms.status).toBe(404);
-    expect(ms.body.error.message).toMatch(/Microsoft is not set up/);
+    const ms = await t.call({ method: 'POST', url: '/api/v1/sso/microsoft', payload: { email: 'owner@acme.test' } });
+    expect(ms.body.data.redirect_url).toContain('client_id=ms-client');
+    const p3 = await oidcCallback(ms.body.data.redirect_url, 'owner@acme.test');
+    // A state started for Microsoft does not finish as Google.
+    expect((await t.call({ method: 'POST', url: '/api/v1/sso/google/activate', payload: p3 })).status).toBe(400);
+    const ms2 = await t.call({ method: 'POST', url: '/api/v1/sso/microsoft' });
+    const p4 = await oidcCallback(ms2.body.data.redirect_url, 'owner@acme.test');
+    const r4 = await t.call({ method: 'POST', url: '/api/v1/sso/microsoft/activate', payload: p4 });
+    expect(r4.body.data.user.id).toBe(acme.userId);
+  });
+
+  it('answers a clear message when a social provider is not set up on this server', async () => {
+    const bare = await createTestApp();
+    try {
+      const ms = await bare.call({ method: 'POST', url: '/api/v1/sso/microsoft', payload: {} });
+      expect(ms.status).toBe(404);
+      expect(ms.body.error.message).toMatch(/Microsoft is not set up/);
+      expect((await bare.call({ method: 'GET', url: '/api/v1/sso/config' })).body.data.social_providers).toEqual([]);
+    } finally {
+      await bare.close();
+    }
   });
 
   it('"SSO only" refuses password login for members (not the owner) with the message', async () => {
@@ -230,8 +254,13 @@ describe('single sign-on API', () => {
     });
   });
 
-  it('one-tool token: checked without use, then logs in once', async () => {
-    const { token } = await issueOnetoolToken(t.deps, 'owner@samlco.test');
+  it('one-tool token: issued by the operator, checked without use, then logs in once', async () => {
+    const refused = await t.call({ method: 'POST', url: '/api/v1/ops/onetool_token', payload: { email: 'owner@samlco.test' }, headers: { 'x-ops-secret': 'wrong' } });
+    expect(refused.status).toBe(403);
+    const issued = await t.call({ method: 'POST', url: '/api/v1/ops/onetool_token', payload: { email: 'owner@samlco.test' }, headers: { 'x-ops-secret': 'test-secret' } });
+    expect(issued.body.data.url).toMatch(/^http:\/\/app\.verilead\.test\/onetool_login\?token=vlo_/);
+    const token = issued.body.data.token as string;
+    expect((await issueOnetoolToken(t.deps, 'nobody@samlco.test').catch((e: Error) => e.message))).toBe('No active user with this e-mail');
     const v = await t.call({ method: 'POST', url: '/api/v1/onetool/verify_token', payload: { token } });
     expect(v.body.data).toEqual({ valid: true, email: 'owner@samlco.test' });
     expect((await t.call({ method: 'GET', url: `/api/v1/sso/config?token=${token}` })).body.data.sso_enabled).toBe(true);
