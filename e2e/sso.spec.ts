@@ -24,6 +24,14 @@ async function ownerOf(page: Page, request: APIRequestContext, domain: string): 
   return email;
 }
 
+/** Turns a Mantine switch on (its input is visually hidden) once the form has settled. */
+async function switchOn(page: Page, name: string) {
+  const toggle = page.getByRole('switch', { name });
+  // Click the visible label (the fixed header may cover a forced click on the hidden input).
+  await page.getByText(name, { exact: true }).click();
+  await expect(toggle).toBeChecked();
+}
+
 async function fillDomain(page: Page, domain: string) {
   const domains = page.getByRole('combobox', { name: 'E-mail domains' });
   await domains.fill(domain);
@@ -41,8 +49,8 @@ test.describe('single sign-on', () => {
     const domain = uniqueDomain('oidc');
     await ownerOf(page, request, domain);
     await page.goto('/account/authentication');
-    await expect(page.getByRole('heading', { name: 'Authentication' })).toBeVisible();
-    await page.getByRole('switch', { name: 'Single sign-on is on' }).check({ force: true });
+    await expect(page.getByText('Not set up yet')).toBeVisible();
+    await switchOn(page, 'Single sign-on is on');
     await fillDomain(page, domain);
     await page.getByLabel('Issuer URL').fill(DEMO_OIDC_ISSUER);
     await page.getByLabel('Client ID').fill('demo-org');
@@ -80,7 +88,8 @@ test.describe('single sign-on', () => {
     await expect(member.getByText('Your password is set. Log in to join your team.')).toBeVisible();
 
     await page.reload();
-    await page.getByRole('switch', { name: 'SSO only' }).check({ force: true });
+    await expect(page.getByText(/Last changed/)).toBeVisible();
+    await switchOn(page, 'SSO only');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Single sign-on settings saved')).toBeVisible();
 
@@ -96,7 +105,8 @@ test.describe('single sign-on', () => {
     const domain = uniqueDomain('saml');
     await ownerOf(page, request, domain);
     await page.goto('/account/authentication');
-    await page.getByRole('switch', { name: 'Single sign-on is on' }).check({ force: true });
+    await expect(page.getByText('Not set up yet')).toBeVisible();
+    await switchOn(page, 'Single sign-on is on');
     await page.getByRole('combobox', { name: 'Identity provider' }).click();
     await page.getByRole('option', { name: 'SAML 2.0' }).click();
     await fillDomain(page, domain);
