@@ -27,9 +27,15 @@ async function ownerOf(page: Page, request: APIRequestContext, domain: string): 
 /** Turns a Mantine switch on (its input is visually hidden) once the form has settled. */
 async function switchOn(page: Page, name: string) {
   const toggle = page.getByRole('switch', { name });
-  // Click the visible label (the fixed header may cover a forced click on the hidden input).
-  await page.getByText(name, { exact: true }).click();
-  await expect(toggle).toBeChecked();
+  await page.waitForLoadState('networkidle');
+  // The keyboard reaches the visually hidden input whatever covers it.
+  await expect(async () => {
+    if (!(await toggle.isChecked())) {
+      await toggle.focus();
+      await page.keyboard.press('Space');
+    }
+    await expect(toggle).toBeChecked({ timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 async function fillDomain(page: Page, domain: string) {

@@ -111,7 +111,7 @@ function SsoSettingsForm({ settings }: { settings: TSsoSettings }) {
                     placeholder="company.com"
                     value={field.value ?? []}
                     onChange={field.onChange}
-                    error={errors.domains?.message ?? errors.domains?.[0]?.message}
+                    error={errors.domains?.message ?? errors.domains?.root?.message ?? errors.domains?.[0]?.message}
                   />
                 )}
               />

@@ -57,3 +57,40 @@ describe('SSO screens', () => {
     expect(useSessionStore.getState().isLogged).toBe(false);
   });
 });
+
+describe('Authentication screen', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    useSessionStore.getState().logout();
+  });
+
+  it('asks for a domain before saving', async () => {
+    const empty = { setting_last_modified_on: null, enabled: false, enforce: false, provider: null, domains: [], issuer_url: null, sso_url: null, client_id: null, has_client_secret: false, has_certificate: false, default_role: 'analyst' };
+    const bodies = stubApi({ ...loggedIn, 'GET /api/v1/user_preferences/sso': ok(empty) });
+    useSessionStore.getState().fillSession(buildLogin());
+    renderAppAt('/account/authentication');
+    fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Please enter at least one domain')).toBeTruthy();
+    expect(bodies['POST /api/v1/user_preferences/sso']).toBeUndefined();
+  });
+
+  it('turns SSO on and saves the OIDC settings; a server reason lands on its field', async () => {
+    const saved = { setting_last_modified_on: null, enabled: false, enforce: false, provider: 'oidc', domains: ['acme.test'], issuer_url: null, sso_url: null, client_id: null, has_client_secret: false, has_certificate: false, default_role: 'analyst' };
+    const bodies = stubApi({
+      ...loggedIn,
+      'GET /api/v1/user_preferences/sso': ok(saved),
+      'POST /api/v1/user_preferences/sso': answerFailed(409, 'conflict', 'acme.test is already used', { reasons: [{ field: 'domains', location: 'body', messages: ['acme.test is already used for single sign-on by another organisation'] }] }),
+    });
+    useSessionStore.getState().fillSession(buildLogin());
+    renderAppAt('/account/authentication');
+    const toggle = await screen.findByRole('switch', { name: 'Single sign-on is on' });
+    fireEvent.click(toggle);
+    await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(true));
+    fireEvent.change(screen.getByLabelText('Issuer URL'), { target: { value: 'https://idp.acme.test' } });
+    fireEvent.change(screen.getByLabelText('Client ID'), { target: { value: 'client-1' } });
+    fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: 'secret-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('acme.test is already used for single sign-on by another organisation')).toBeTruthy();
+    expect(bodies['POST /api/v1/user_preferences/sso']).toMatchObject({ enabled: true, provider: 'oidc', domains: ['acme.test'], issuer_url: 'https://idp.acme.test', client_id: 'client-1', client_secret: 'secret-1' });
+  }, 20_000);
+});
