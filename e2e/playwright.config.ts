@@ -11,6 +11,9 @@ const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 4310);
 export const MAIN_PORT = PORT_BASE;
 export const OUTDATED_PORT = PORT_BASE + 1;
 export const MAIL_CATCHER_PORT = PORT_BASE + 15;
+/** `--demo-idp` on the main server: local OpenID Connect (PORT+30) and SAML (PORT+31) identity providers. */
+export const DEMO_OIDC_ISSUER = `http://127.0.0.1:${MAIN_PORT + 30}`;
+export const DEMO_SAML_SSO_URL = `http://127.0.0.1:${MAIN_PORT + 31}/saml/sso`;
 /** Shared with the operator command in announcements.spec.ts. */
 export const E2E_APP_SECRET = 'e2e-app-secret-not-for-production-0123456789';
 
@@ -63,7 +66,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'node scripts/start.mjs --no-build --demo-mail-world',
+      command: 'node scripts/start.mjs --no-build --demo-mail-world --demo-idp',
       cwd: root,
       url: `http://127.0.0.1:${MAIN_PORT}/api/v1/openapi.json`,
       env: serverEnv(MAIN_PORT, { ALLOW_PRIVATE_WEBHOOKS: 'true' }),

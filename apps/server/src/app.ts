@@ -36,6 +36,8 @@ import { buildPublicFailure } from './features/developer/public-api-format';
 import { registerWebhookRoutes } from './features/webhooks/routes';
 import { registerIntegrationRoutes } from './features/integrations/routes';
 import { registerProspectRoutes } from './features/prospects/routes';
+import { registerSsoRoutes } from './features/sso/routes';
+import { registerPublicRoutes } from './features/public/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -202,6 +204,8 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerIntegrationRoutes(api, deps, guards);
       registerProspectRoutes(api, deps, guards);
       registerAnnouncementRoutes(api, deps, guards);
+      registerSsoRoutes(api, deps, guards);
+      registerPublicRoutes(api, deps, guards);
       registerAnnouncementOpsRoute(api, deps, () => announcementClock.invalidate());
       api.withTypeProvider<ZodTypeProvider>().get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -70,7 +70,19 @@ const ZEnv = z.object({
   ALLOW_PRIVATE_WEBHOOKS: ZBool.default(false),
   /** `platform=url,…`: where integration platforms' APIs live (demos and tests point them at local fakes). */
   INTEGRATION_BASE_URLS: ZOptionalString,
+  GOOGLE_OIDC_ISSUER: z.string().default('https://accounts.google.com'),
+  GOOGLE_CLIENT_ID: ZOptionalString,
+  GOOGLE_CLIENT_SECRET: ZOptionalString,
+  MICROSOFT_OIDC_ISSUER: z.string().default('https://login.microsoftonline.com/organizations/v2.0'),
+  MICROSOFT_CLIENT_ID: ZOptionalString,
+  MICROSOFT_CLIENT_SECRET: ZOptionalString,
+  EXTENSION_LATEST_VERSION: z.string().regex(/^\d+(\.\d+){0,3}$/).default('1.0.0'),
+  EXTENSION_MIN_VERSION: z.string().regex(/^\d+(\.\d+){0,3}$/).default('1.0.0'),
+  G2_REVIEW_URL: z.string().default('https://www.g2.com/products/verilead/reviews/start'),
 });
+
+/** A social sign-in provider (OpenID Connect); null when its client id or secret is not set. */
+export type TOidcProviderConfig = { issuer: string; clientId: string; clientSecret: string };
 
 /** The job queues: one per kind of work, so no kind starves another. */
 export const JOB_QUEUE_NAMES = ['mail', 'webhooks', 'exports', 'analysis', 'verification', 'finder', 'maintenance', 'integrations'] as const;
@@ -139,6 +151,10 @@ export type TConfig = {
   allowPrivateWebhooks: boolean;
   /** Base URLs of integration platforms by key (INTEGRATION_BASE_URLS); a platform absent here uses its real API. */
   integrationBaseUrls: Record<string, string>;
+  /** Sign in with Google / Microsoft (issuer URLs configurable; local providers in tests and demos). */
+  sso: { google: TOidcProviderConfig | null; microsoft: TOidcProviderConfig | null };
+  extension: { latestVersion: string; minVersion: string };
+  g2ReviewUrl: string;
 };
 
 function resolvePath(p: string): string {
@@ -223,6 +239,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
     integrationBaseUrls: parseBaseUrls(e.INTEGRATION_BASE_URLS),
+    sso: {
+      google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { issuer: e.GOOGLE_OIDC_ISSUER, clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET } : null,
+      microsoft:
+        e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET
+          ? { issuer: e.MICROSOFT_OIDC_ISSUER, clientId: e.MICROSOFT_CLIENT_ID, clientSecret: e.MICROSOFT_CLIENT_SECRET }
+          : null,
+    },
+    extension: { latestVersion: e.EXTENSION_LATEST_VERSION, minVersion: e.EXTENSION_MIN_VERSION },
+    g2ReviewUrl: e.G2_REVIEW_URL,
   };
   return { ...config, ...overrides };
 }

@@ -8,6 +8,7 @@ import { seedDemoIfEmpty } from './seed';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
 import { seedDemoDirectoryIfEmpty } from './features/prospects/directory-import';
 import { demoDirectoryCorpus } from './features/prospects/generator';
+import { startDemoIdp } from './features/sso/local-idp/demo-idp';
 
 type TRoleArg = 'api' | 'worker' | 'all';
 
@@ -17,6 +18,7 @@ async function main() {
     options: {
       role: { type: 'string', default: 'all' },
       'demo-mail-world': { type: 'boolean', default: false },
+      'demo-idp': { type: 'boolean', default: false },
       port: { type: 'string' },
     },
     allowPositionals: true,
@@ -32,7 +34,11 @@ async function main() {
   };
   // --demo-mail-world: a local mail world (DNS + SMTP on loopback) and the verifier pointed at it.
   const demoWorld = flagged.demoMailWorld ? await startDemoMailWorld(demoDirectoryCorpus()) : null;
-  const config = demoWorld ? { ...flagged, ...demoWorld.configOverrides } : flagged;
+  const withWorld = demoWorld ? { ...flagged, ...demoWorld.configOverrides } : flagged;
+  // --demo-idp: local OpenID Connect and SAML identity providers on 127.0.0.1 (PORT+30, PORT+31).
+  const demoIdp = values['demo-idp'] ? await startDemoIdp(withWorld) : null;
+  const config = demoIdp ? { ...withWorld, ...demoIdp.configOverrides } : withWorld;
+  if (demoIdp) console.log(`Demo ${demoIdp.summary}`);
   const logger = pino({ level: config.logLevel });
   if (demoWorld) console.log(`Demo ${demoWorld.summary}`);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
@@ -67,6 +73,7 @@ async function main() {
     for (const close of closers) await close().catch(() => undefined);
     runtime.closeMail();
     await demoWorld?.stop().catch(() => undefined);
+    await demoIdp?.stop().catch(() => undefined);
     await database.close().catch(() => undefined);
     process.exit(0);
   };

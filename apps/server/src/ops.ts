@@ -3,12 +3,14 @@ import { loadConfig, type TConfig } from './config';
 import { openDatabase } from './platform/db/database';
 import { clearAnnouncement, setAnnouncement } from './features/announcements/service';
 import { runDirectoryCommand } from './features/prospects/ops';
+import { issueOnetoolToken } from './features/sso/service';
 
 const USAGE = `usage:
   npm run ops -- announce --message '<b>html</b>' [--dismissable]
   npm run ops -- announce --clear
   npm run ops -- import-directory --file <people-and-companies.csv|.ndjson>
-  npm run ops -- seed-directory [--people 20000] [--companies 1500] [--seed 2026]`;
+  npm run ops -- seed-directory [--people 20000] [--companies 1500] [--seed 2026]
+  npm run ops -- onetool-token --email user@company.com`;
 
 type TAnnounceInput = { message?: string; dismissable: boolean; clear: boolean };
 
@@ -31,6 +33,34 @@ async function announceThroughServer(config: TConfig, input: TAnnounceInput): Pr
   }
 }
 
+/** A single-use one-tool login link for a user: through the running server, else straight in the database. */
+async function printOnetoolLink(config: TConfig, email: string) {
+  let url: string | null = null;
+  try {
+    const res = await fetch(`http://127.0.0.1:${config.port}/api/v1/ops/onetool_token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ops-secret': config.appSecret },
+      body: JSON.stringify({ email }),
+      signal: AbortSignal.timeout(5000),
+    });
+    const body = (await res.json()) as { data?: { url: string }; error?: { message: string } };
+    if (!body.data) throw new Error(body.error?.message ?? `server answered ${res.status}`);
+    url = body.data.url;
+  } catch (err) {
+    if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNREFUSED') throw err;
+  }
+  if (!url) {
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+    try {
+      await database.migrate();
+      url = (await issueOnetoolToken({ database, config }, email)).url;
+    } finally {
+      await database.close();
+    }
+  }
+  console.log(`One-tool login link (single use, 15 minutes): ${url}`);
+}
+
 /** Operator commands. */
 async function main() {
   const { values, positionals } = parseArgs({
@@ -42,6 +72,7 @@ async function main() {
       people: { type: 'string' },
       companies: { type: 'string' },
       seed: { type: 'string' },
+      email: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -50,6 +81,7 @@ async function main() {
     process.exitCode = await runDirectoryCommand(loadConfig(), command, values, USAGE);
     return;
   }
+  if (command === 'onetool-token' && values.email) return printOnetoolLink(loadConfig(), values.email);
   if (command !== 'announce' || (!values.clear && !values.message)) {
     console.error(USAGE);
     process.exit(2);

@@ -18,3 +18,5 @@ export * from './features/email-finder/tables';
 export * from './features/form-guard/tables';
 export * from './features/integrations/tables';
 export * from './features/prospects/tables';
+export * from './features/sso/tables';
+export * from './features/public/tables';

@@ -138,6 +138,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   // ----- documentation and operator tools -----
   'GET /openapi.json': PUBLIC,
   'POST /ops/announcement': PUBLIC, // checks the operator secret itself
+  'POST /ops/onetool_token': PUBLIC, // checks the operator secret itself
 
   // ----- user: sign-up, login and token links (public) -----
   'POST /user/signup': PUBLIC,
@@ -355,6 +356,8 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /sso/config': PUBLIC,
   'POST /onetool/verify_token': PUBLIC,
   'POST /onetool/login': PUBLIC,
+  'GET /sso/saml/metadata/:org_id': PUBLIC,
+  'POST /sso/saml/acs/:org_id': PUBLIC, // the identity provider's signed answer, posted by the browser
   'GET /oauth/mailchimp': PUBLIC, // the OAuth provider redirects the browser here with its own state
   'GET /g2crowd/url': AUTHENTICATED,
 

@@ -40,6 +40,9 @@ export const ERROR_CODES = [
   'conflict',
   'rate_limited',
   'app_version_outdated',
+  'sso_required',
+  'sso_not_configured',
+  'sso_failed',
   'internal_error',
 ] as const;
 export const ZErrorCode = z.enum(ERROR_CODES);

@@ -20,3 +20,5 @@ export * from './csv-delimiter';
 export * from './form-guard';
 export * from './integrations';
 export * from './prospect';
+export * from './sso';
+export * from './public';

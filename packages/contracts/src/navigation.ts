@@ -40,6 +40,8 @@ export const ROUTE_RULES: readonly TRouteRule[] = [
   { path: '/download/user_activity', access: 'open' },
   // Not in spec/routes.tsv: the terms and privacy page the login screen links to.
   { path: '/terms', access: 'open' },
+  // Not in spec/routes.tsv: the thank-you page the spec implies (after the extension uninstall survey).
+  { path: '/thank_you', access: 'open' },
   { path: '/', access: 'login' },
 ];
 

@@ -120,7 +120,11 @@ const ZDomainName = z
 const ZHttpsUrl = z
   .url({ message: 'Please enter a valid URL' })
   .max(2000)
-  .refine((v) => v.startsWith('https://'), { message: 'The URL must start with https://' });
+  // Plain http only on this machine (a local identity provider for tests and demos).
+  .refine((v) => v.startsWith('https://') || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(v), { message: 'The URL must start with https://' });
+
+/** The role a member who joins just in time through SSO gets. */
+export const ZSsoDefaultRole = z.enum(['admin', 'analyst'], { message: 'Please choose Manager or Executive' });
 
 export const ZSsoSettings = z.object({
   setting_last_modified_on: z.string().nullable(),
@@ -134,6 +138,7 @@ export const ZSsoSettings = z.object({
   /** The secret is stored encrypted and never sent back. */
   has_client_secret: z.boolean(),
   has_certificate: z.boolean(),
+  default_role: ZSsoDefaultRole,
 });
 export type TSsoSettings = z.infer<typeof ZSsoSettings>;
 export const ZSsoSettingsResponse = ZSuccess(ZSsoSettings);
@@ -143,6 +148,7 @@ export const ZSsoSettingsRequest = z
     enabled: z.boolean(),
     enforce: z.boolean().default(false),
     provider: ZSsoProvider,
+    default_role: ZSsoDefaultRole.default('analyst'),
     domains: z.array(ZDomainName).min(1, { message: 'Please enter at least one domain' }).max(20),
     issuer_url: ZHttpsUrl.optional(),
     sso_url: ZHttpsUrl.optional(),

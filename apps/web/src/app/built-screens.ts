@@ -35,6 +35,8 @@ export const BUILT_SCREENS: ReadonlySet<string> = new Set<string>(
       ['account', 'pricing'],
       ['account', 'api'],
       ['account', 'delete'],
+      ['account', 'authentication'],
+      ['account', 'help'],
       ['apps', 'list_app'],
       ['apps', 'create_app'],
       ['apps', 'edit_app'],

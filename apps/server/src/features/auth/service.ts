@@ -3,11 +3,13 @@ import { consumeOneTimeToken, findOneTimeToken, issueOneTimeToken } from '../../
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
 import { createSession, revokeSession, revokeUserSessions } from '../../platform/auth/sessions';
 import { grantCredits } from '../../platform/credits/ledger';
+import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { getProfile } from '../account/service';
 import { recordActivity } from '../activities/service';
+import { assertPasswordLoginAllowed } from '../sso/service';
 import {
   insertMembership,
   insertOrganisation,
@@ -109,6 +111,11 @@ export async function verifyToken(deps: TDeps, input: { token: string; kind?: TT
   return { ...base, valid: true, email, reason: 'ok' };
 }
 
+/** The user with this e-mail and their membership, or null (single sign-on looks people up with it). */
+export function findUserWithMembership(exec: TDb, email: string) {
+  return selectLoginCandidate(exec, email);
+}
+
 /** Checks the password and opens a session. Unknown e-mail and wrong password answer the same. */
 export async function login(deps: TDeps, input: { email: string; password: string }, meta: { ip?: string; userAgent?: string }): Promise<TLoginData> {
   const db = deps.database.db;
@@ -120,6 +127,7 @@ export async function login(deps: TDeps, input: { email: string; password: strin
   if (!membership || membership.status !== 'active') {
     throw new AppError(403, 'account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
   }
+  await assertPasswordLoginAllowed(db, membership);
   const maxAgeMs = deps.config.passwordMaxAgeDays * 24 * 3600_000;
   if (user.passwordUpdatedAt && Date.now() - user.passwordUpdatedAt.getTime() > maxAgeMs) {
     const changeToken = await issueOneTimeToken(db, user.id, 'password_change');

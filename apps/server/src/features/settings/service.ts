@@ -1,4 +1,4 @@
-import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import {
   ZEfSettings,
   ZEvSettings,
@@ -34,6 +34,7 @@ import {
   insertWbEntries,
   selectAllWbEntries,
   selectSso,
+  selectSsoDomainTakenElsewhere,
   selectUserSettings,
   selectWbEntries,
   touchWbList,
@@ -165,7 +166,22 @@ function encryptSecret(appSecret: string, plain: string): string {
   return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), enc.toString('base64url')].join('.');
 }
 
-function toSsoSettings(row: Awaited<ReturnType<typeof selectSso>>): TSsoSettings {
+/** Reads a secret written by encryptSecret (the SSO client secret); null when it cannot be read. */
+export function decryptSsoSecret(appSecret: string, stored: string): string | null {
+  const [v, iv, tag, enc] = stored.split('.');
+  if (v !== 'v1' || !iv || !tag || !enc) return null;
+  try {
+    const key = createHash('sha256').update(`sso-secret:${appSecret}`).digest();
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(enc, 'base64url')), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The stored SSO row as the API shows it (the sso feature reads it through this too). */
+export function toSsoSettings(row: Awaited<ReturnType<typeof selectSso>>): TSsoSettings {
   const c = (row?.config ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   return {
@@ -179,6 +195,7 @@ function toSsoSettings(row: Awaited<ReturnType<typeof selectSso>>): TSsoSettings
     client_id: str(c.client_id),
     has_client_secret: !!row?.clientSecretEnc,
     has_certificate: !!row?.certificate,
+    default_role: c.default_role === 'admin' ? 'admin' : 'analyst',
   };
 }
 
@@ -196,6 +213,11 @@ export async function saveSsoSettings(
   if (ctx.role === 'analyst') throw new AppError(403, 'forbidden', 'Only the owner or a manager can configure single sign-on');
   await database.transaction(async (tx) => {
     const existing = await selectSso(tx, ctx.orgId);
+    const taken = await selectSsoDomainTakenElsewhere(tx, ctx.orgId, input.domains);
+    if (taken) {
+      const message = `${taken} is already used for single sign-on by another organisation`;
+      throw new AppError(409, 'conflict', message, { reasons: [{ field: 'domains', location: 'body', messages: [message] }] });
+    }
     if (input.enabled && input.provider !== 'saml' && !input.client_secret && !existing?.clientSecretEnc) {
       throw new AppError(400, 'validation_failed', 'Please enter the client secret', {
         reasons: [{ field: 'client_secret', location: 'body', messages: ['Please enter the client secret'] }],
@@ -217,6 +239,7 @@ export async function saveSsoSettings(
         issuer_url: input.issuer_url ?? null,
         sso_url: input.sso_url ?? null,
         client_id: input.client_id ?? null,
+        default_role: input.default_role,
       },
       clientSecretEnc: input.client_secret ? encryptSecret(appSecret, input.client_secret) : undefined,
       certificate: input.certificate,

@@ -100,6 +100,9 @@ export function LoginScreen() {
           <Button type="submit" fullWidth size="md" loading={form.formState.isSubmitting}>
             Log in
           </Button>
+          <Button component={Link} to={`/sso/signin${location.search}`} variant="default" fullWidth>
+            Sign in with SSO
+          </Button>
           <Text size="xs" c="dimmed" ta="center">
             By logging in you agree to the{' '}
             <Anchor component={Link} to="/terms" size="xs">

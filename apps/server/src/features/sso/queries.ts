@@ -1,0 +1,118 @@
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { TRole } from '@verilead/contracts';
+import type { TDb } from '../../platform/db/database';
+import { memberships, organisations, users } from '../../platform/tenancy/tables';
+import { orgSsoSettings } from '../settings/tables';
+import { loginTickets, ssoAuthRequests, ssoSamlAssertions, ssoSamlRequests } from './tables';
+
+export type TOrgSsoRow = typeof orgSsoSettings.$inferSelect;
+
+/** The organisation whose enabled SSO claims this e-mail domain. */
+export async function selectSsoByDomain(exec: TDb, domain: string): Promise<TOrgSsoRow | null> {
+  const rows = await exec
+    .select()
+    .from(orgSsoSettings)
+    .where(sql`${orgSsoSettings.config}->>'enabled' = 'true' and ${orgSsoSettings.config}->'domains' ? ${domain}`)
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectSsoByOrg(exec: TDb, orgId: string): Promise<TOrgSsoRow | null> {
+  const rows = await exec.select().from(orgSsoSettings).where(eq(orgSsoSettings.orgId, orgId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function insertAuthRequest(exec: TDb, values: typeof ssoAuthRequests.$inferInsert) {
+  await exec.insert(ssoAuthRequests).values(values);
+}
+
+/** Marks the started sign-in used and answers it; null when unknown, used or expired. */
+export async function consumeAuthRequest(exec: TDb, stateHash: string) {
+  const rows = await exec
+    .update(ssoAuthRequests)
+    .set({ usedAt: new Date() })
+    .where(and(eq(ssoAuthRequests.stateHash, stateHash), isNull(ssoAuthRequests.usedAt), gt(ssoAuthRequests.expiresAt, new Date())))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function deleteExpiredAuthRequests(exec: TDb) {
+  await exec.delete(ssoAuthRequests).where(lt(ssoAuthRequests.expiresAt, new Date()));
+}
+
+// ---------- SAML request ids and used assertions ----------
+
+export async function insertSamlRequest(exec: TDb, requestId: string, value: string) {
+  await exec.insert(ssoSamlRequests).values({ requestId, value }).onConflictDoNothing();
+}
+export async function selectSamlRequest(exec: TDb, requestId: string, notBefore: Date): Promise<string | null> {
+  const rows = await exec
+    .select()
+    .from(ssoSamlRequests)
+    .where(and(eq(ssoSamlRequests.requestId, requestId), gt(ssoSamlRequests.createdAt, notBefore)))
+    .limit(1);
+  return rows[0]?.value ?? null;
+}
+export async function deleteSamlRequest(exec: TDb, requestId: string): Promise<string | null> {
+  const rows = await exec.delete(ssoSamlRequests).where(eq(ssoSamlRequests.requestId, requestId)).returning();
+  return rows[0]?.value ?? null;
+}
+
+/** Records an assertion id; false when it was already used (a replay). */
+export async function insertSamlAssertion(exec: TDb, orgId: string, assertionId: string, expiresAt: Date): Promise<boolean> {
+  const rows = await exec.insert(ssoSamlAssertions).values({ orgId, assertionId, expiresAt }).onConflictDoNothing().returning();
+  return rows.length === 1;
+}
+
+// ---------- login tickets ----------
+
+export async function insertLoginTicket(exec: TDb, values: typeof loginTickets.$inferInsert) {
+  await exec.insert(loginTickets).values(values);
+}
+export async function selectLoginTicket(exec: TDb, tokenHash: string, kind: string) {
+  const rows = await exec
+    .select({ ticket: loginTickets, email: users.email })
+    .from(loginTickets)
+    .innerJoin(users, eq(users.id, loginTickets.userId))
+    .where(and(eq(loginTickets.tokenHash, tokenHash), eq(loginTickets.kind, kind), isNull(loginTickets.usedAt), gt(loginTickets.expiresAt, new Date())))
+    .limit(1);
+  return rows[0] ?? null;
+}
+export async function consumeLoginTicket(exec: TDb, tokenHash: string, kind: string) {
+  const rows = await exec
+    .update(loginTickets)
+    .set({ usedAt: new Date() })
+    .where(and(eq(loginTickets.tokenHash, tokenHash), eq(loginTickets.kind, kind), isNull(loginTickets.usedAt), gt(loginTickets.expiresAt, new Date())))
+    .returning();
+  return rows[0] ?? null;
+}
+
+// ---------- accounts ----------
+
+export async function selectUserMembership(exec: TDb, userId: string) {
+  const rows = await exec.select().from(memberships).where(eq(memberships.userId, userId)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** A user who arrives through SSO: no password; the identity provider vouched for the e-mail. */
+export async function insertSsoUser(exec: TDb, f: { email: string; name: string; signupSource: string }) {
+  const rows = await exec
+    .insert(users)
+    .values({ email: f.email, name: f.name, emailVerifiedAt: new Date(), signupSource: f.signupSource })
+    .returning();
+  return rows[0]!;
+}
+
+export async function insertOrgMembership(exec: TDb, f: { orgId: string; userId: string; role: TRole }) {
+  const rows = await exec.insert(memberships).values(f).returning();
+  return rows[0]!;
+}
+
+export async function insertOrg(exec: TDb, name: string) {
+  const rows = await exec.insert(organisations).values({ name }).returning();
+  return rows[0]!;
+}
+
+export async function markUserEmailVerified(exec: TDb, userId: string) {
+  await exec.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+}

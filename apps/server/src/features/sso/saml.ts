@@ -1,0 +1,83 @@
+import { DOMParser } from '@xmldom/xmldom';
+import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { TDb } from '../../platform/db/database';
+import { AppError } from '../../platform/errors/app-error';
+import { deleteSamlRequest, insertSamlRequest, selectSamlRequest } from './queries';
+
+/** How long an AuthnRequest we sent stays answerable. */
+export const SAML_REQUEST_TTL_MS = 10 * 60_000;
+const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+
+export type TSamlSpUrls = { entityId: string; acsUrl: string };
+export type TSamlIdentity = { email: string; name: string | null; assertionId: string; notOnOrAfter: Date };
+
+/** The service provider's addresses for one organisation. */
+export function getSamlSpUrls(publicUrl: string, orgId: string): TSamlSpUrls {
+  return { entityId: `${publicUrl}/api/v1/sso/saml/metadata/${orgId}`, acsUrl: `${publicUrl}/api/v1/sso/saml/acs/${orgId}` };
+}
+
+/** node-saml's request-id cache in the database, so any API process can take the answer. */
+function createDbCache(exec: TDb): CacheProvider {
+  return {
+    saveAsync: async (key, value) => {
+      await insertSamlRequest(exec, key, value);
+      return { value, createdAt: Date.now() };
+    },
+    getAsync: (key) => selectSamlRequest(exec, key, new Date(Date.now() - SAML_REQUEST_TTL_MS)),
+    removeAsync: async (key) => (key ? deleteSamlRequest(exec, key) : null),
+  } as CacheProvider;
+}
+
+export function createSaml(exec: TDb, f: { urls: TSamlSpUrls; ssoUrl: string; certificate: string }): SAML {
+  return new SAML({
+    entryPoint: f.ssoUrl,
+    issuer: f.urls.entityId,
+    callbackUrl: f.urls.acsUrl,
+    audience: f.urls.entityId,
+    idpCert: f.certificate,
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: true,
+    validateInResponseTo: ValidateInResponseTo.always,
+    requestIdExpirationPeriodMs: SAML_REQUEST_TTL_MS,
+    acceptedClockSkewMs: 60_000,
+    identifierFormat: EMAIL_FORMAT,
+    disableRequestedAuthnContext: true,
+    cacheProvider: createDbCache(exec),
+  });
+}
+
+function pickString(profile: Profile, keys: string[]): string | null {
+  for (const k of keys) {
+    const v = (profile as Record<string, unknown>)[k];
+    if (typeof v === 'string' && v.trim()) return v.trim();
+    if (Array.isArray(v) && typeof v[0] === 'string' && v[0].trim()) return v[0].trim();
+  }
+  return null;
+}
+
+/** The assertion's ID and NotOnOrAfter (node-saml checked the signature over it). */
+function readAssertionFacts(samlResponse: string): { assertionId: string; notOnOrAfter: Date } {
+  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  const doc = new DOMParser().parseFromString(xml, 'text/xml');
+  const assertion = doc.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Assertion')[0];
+  const assertionId = assertion?.getAttribute('ID');
+  if (!assertion || !assertionId) throw new AppError(400, 'sso_failed', 'The identity provider sent no assertion');
+  const conditions = assertion.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Conditions')[0];
+  const until = Date.parse(conditions?.getAttribute('NotOnOrAfter') ?? '');
+  return { assertionId, notOnOrAfter: new Date(Number.isFinite(until) ? until : Date.now() + 24 * 3600_000) };
+}
+
+/** Validates a POSTed SAMLResponse: signature, audience, destination, InResponseTo and time conditions. */
+export async function validateSamlResponse(saml: SAML, samlResponse: string): Promise<TSamlIdentity> {
+  let profile: Profile | null;
+  try {
+    ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
+  } catch {
+    throw new AppError(400, 'sso_failed', 'The sign-in answer from your identity provider could not be verified. Please try again.');
+  }
+  if (!profile) throw new AppError(400, 'sso_failed', 'The identity provider sent no sign-in');
+  const email = (pickString(profile, ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress']) ?? profile.nameID ?? '').toLowerCase();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new AppError(400, 'sso_failed', 'The identity provider did not share your e-mail address');
+  const name = pickString(profile, ['name', 'displayName', 'http://schemas.microsoft.com/identity/claims/displayname']);
+  return { email, name, ...readAssertionFacts(samlResponse) };
+}
