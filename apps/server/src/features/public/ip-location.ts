@@ -1,4 +1,3 @@
-/// <reference path="./geoip-country.d.ts" />
 import geoip from 'geoip-country';
 import type { TIpLocation } from '@verilead/contracts';
 
