@@ -16,3 +16,5 @@ export * from './authorization';
 export * from './developer';
 export * from './webhooks';
 export * from './email-finder';
+export * from './date-presets';
+export * from './analytics';
