@@ -31,6 +31,12 @@ export const BUILT_SCREENS: ReadonlySet<string> = new Set<string>(
       ['developer', 'api'],
       ['developer', 'reference'],
       ['developer', 'webhook'],
+      ['analytics', 'overview'],
+      ['analytics', 'email_verifier'],
+      ['analytics', 'email_finder'],
+      ['analytics', 'prospect'],
+      ['analytics', 'team'],
+      ['analytics', 'form_guard'],
     ] as const satisfies ReadonlyArray<readonly [TMenuArea, string]>
   ).map(([area, key]) => getMenuId({ area, key })),
 );

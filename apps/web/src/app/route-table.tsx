@@ -85,4 +85,11 @@ export const APP_ROUTES: readonly TAppRoute[] = [
   appRoute(menuPath('developer', 'api'), pick(() => import('../features/developer/routes/api-screen'), 'DeveloperApiScreen')),
   appRoute(menuPath('developer', 'reference'), pick(() => import('../features/developer/routes/reference-screen'), 'ReferenceScreen')),
   appRoute(menuPath('developer', 'webhook'), pick(() => import('../features/developer/routes/webhooks-screen'), 'WebhooksScreen')),
+  appRoute(menuPath('analytics', 'overview'), pick(() => import('../features/analytics/routes/analytics-overview-screen'), 'AnalyticsOverviewScreen')),
+  appRoute(menuPath('analytics', 'email_verifier'), pick(() => import('../features/analytics/routes/analytics-feature-screens'), 'AnalyticsVerifierScreen')),
+  appRoute(menuPath('analytics', 'email_finder'), pick(() => import('../features/analytics/routes/analytics-feature-screens'), 'AnalyticsFinderScreen')),
+  appRoute(menuPath('analytics', 'prospect'), pick(() => import('../features/analytics/routes/analytics-feature-screens'), 'AnalyticsProspectScreen')),
+  appRoute(menuPath('analytics', 'form_guard'), pick(() => import('../features/analytics/routes/analytics-feature-screens'), 'AnalyticsFormGuardScreen')),
+  appRoute(menuPath('analytics', 'team'), pick(() => import('../features/analytics/routes/analytics-team-screen'), 'AnalyticsTeamScreen')),
+  authRoute('/download/user_activity', pick(() => import('../features/activities/routes/activity-download-screen'), 'ActivityDownloadScreen')),
 ];

@@ -1,21 +1,22 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { memberships, users } from '../../platform/tenancy/tables';
-import { usageRollups } from './tables';
+import { usageRollups, usageRollupsHourly } from './tables';
 
-/** Which rows a report adds up: the organisation, optionally only some members, in [from, to). */
-export type TUsageFilter = { orgId: string; userIds?: string[]; from: Date; to: Date };
+/**
+ * Which rows a report adds up: the organisation, optionally only some members, in [from, to). `phase` (set only
+ * for the whole organisation) reads the hourly organisation roll-up of that phase instead of the per-member one.
+ */
+export type TUsageFilter = { orgId: string; userIds?: string[]; from: Date; to: Date; phase?: number };
 
 const NO_USER = '00000000-0000-0000-0000-000000000000';
 
-function whereUsage(f: TUsageFilter): SQL {
-  const parts: SQL[] = [
-    sql`${usageRollups.orgId} = ${f.orgId}`,
-    sql`${usageRollups.bucket} >= ${f.from.toISOString()}`,
-    sql`${usageRollups.bucket} < ${f.to.toISOString()}`,
-  ];
-  if (f.userIds) parts.push(inArray(usageRollups.userId, f.userIds.length ? f.userIds : [NO_USER]));
-  return and(...parts)!;
+/** `from <table> r where …` for a filter: the hourly organisation roll-up when it can answer, else the per-member one. */
+function fromUsage(f: TUsageFilter): SQL {
+  const range = sql`r.org_id = ${f.orgId} and r.bucket >= ${f.from.toISOString()} and r.bucket < ${f.to.toISOString()}`;
+  if (f.phase !== undefined && !f.userIds) return sql`from ${usageRollupsHourly} r where ${range} and r.phase = ${f.phase}`;
+  const users = f.userIds ? sql`and r.user_id in ${f.userIds.length ? f.userIds : [NO_USER]}` : sql``;
+  return sql`from ${usageRollups} r where ${range} ${users}`;
 }
 
 export type TUsageTotalRow = { feature: string; detail: string; charged: number; refunded: number; charges: number; refunds: number };
@@ -24,10 +25,9 @@ export type TUsageTotalRow = { feature: string; detail: string; charged: number;
 export function selectUsageTotals(exec: TDb, f: TUsageFilter): Promise<TUsageTotalRow[]> {
   return selectRows<TUsageTotalRow>(
     exec,
-    sql`select ${usageRollups.feature} as feature, ${usageRollups.detail} as detail,
-               sum(${usageRollups.charged})::float8 as charged, sum(${usageRollups.refunded})::float8 as refunded,
-               sum(${usageRollups.charges})::float8 as charges, sum(${usageRollups.refunds})::float8 as refunds
-        from ${usageRollups} where ${whereUsage(f)}
+    sql`select r.feature, r.detail, sum(r.charged)::float8 as charged, sum(r.refunded)::float8 as refunded,
+               sum(r.charges)::float8 as charges, sum(r.refunds)::float8 as refunds
+        ${fromUsage(f)}
         group by 1, 2`,
   );
 }
@@ -39,12 +39,11 @@ export function selectUsageSeries(
   exec: TDb,
   f: TUsageFilter & { bucket: keyof typeof BUCKET_FORMATS; timeZone: string },
 ): Promise<{ label: string; feature: string; net: number }[]> {
-  const local = sql`(${usageRollups.bucket} at time zone ${f.timeZone})`;
+  // Add up per stored bucket first, then turn each distinct bucket into its local label.
   return selectRows(
     exec,
-    sql`select to_char(${local}, ${BUCKET_FORMATS[f.bucket]}) as label, ${usageRollups.feature} as feature,
-               sum(${usageRollups.charged} - ${usageRollups.refunded})::float8 as net
-        from ${usageRollups} where ${whereUsage(f)}
+    sql`select to_char(date_trunc(${f.bucket}, b.bucket at time zone ${f.timeZone}), ${BUCKET_FORMATS[f.bucket]}) as label, b.feature, sum(b.net)::float8 as net
+        from (select r.bucket, r.feature, sum(r.charged - r.refunded) as net ${fromUsage(f)} group by 1, 2) b
         group by 1, 2`,
   );
 }
@@ -53,9 +52,8 @@ export function selectUsageSeries(
 export function selectUsageByMember(exec: TDb, f: TUsageFilter): Promise<{ user_id: string; feature: string; net: number }[]> {
   return selectRows(
     exec,
-    sql`select ${usageRollups.userId} as user_id, ${usageRollups.feature} as feature,
-               sum(${usageRollups.charged} - ${usageRollups.refunded})::float8 as net
-        from ${usageRollups} where ${whereUsage(f)}
+    sql`select r.user_id, r.feature, sum(r.charged - r.refunded)::float8 as net
+        ${fromUsage({ ...f, phase: undefined })}
         group by 1, 2`,
   );
 }
@@ -82,6 +80,7 @@ export function selectOrgMembers(exec: TDb, orgId: string): Promise<{ user_id: s
 export async function rebuildUsageRollups(exec: TDb, orgId?: string): Promise<void> {
   const org = orgId ? sql`and org_id = ${orgId}` : sql``;
   await exec.execute(sql`delete from usage_rollups where true ${org}`);
+  await exec.execute(sql`delete from usage_rollups_hourly where true ${org}`);
   await exec.execute(sql`
     insert into usage_rollups (org_id, user_id, feature, detail, bucket, charged, refunded, charges, refunds)
     select org_id, coalesce(user_id, ${NO_USER}::uuid), analytics_usage_feature(source_agent), analytics_usage_detail(source_agent, object_type),
@@ -89,5 +88,13 @@ export async function rebuildUsageRollups(exec: TDb, orgId?: string): Promise<vo
            sum(case when kind = 'charge' then amount else 0 end), sum(case when kind = 'refund' then amount else 0 end),
            count(*) filter (where kind = 'charge'), count(*) filter (where kind = 'refund')
     from credit_transactions where kind in ('charge', 'refund') ${org}
+    group by 1, 2, 3, 4, 5`);
+  await exec.execute(sql`
+    insert into usage_rollups_hourly (org_id, phase, bucket, feature, detail, charged, refunded, charges, refunds)
+    select org_id, p, date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00' + make_interval(mins => p)),
+           analytics_usage_feature(source_agent), analytics_usage_detail(source_agent, object_type),
+           sum(case when kind = 'charge' then amount else 0 end), sum(case when kind = 'refund' then amount else 0 end),
+           count(*) filter (where kind = 'charge'), count(*) filter (where kind = 'refund')
+    from credit_transactions, unnest(array[0, 30, 45]) as p where kind in ('charge', 'refund') ${org}
     group by 1, 2, 3, 4, 5`);
 }

@@ -1,4 +1,5 @@
 import {
+  getLocalParts,
   listBucketLabels,
   resolveDateRange,
   USAGE_FEATURES,
@@ -72,6 +73,23 @@ async function selectTeamUserIds(exec: TDb, ctx: TCallerContext, teamId: string)
   return team.items.map((m) => m.member_id);
 }
 
+/**
+ * The phase of the hourly organisation roll-up that matches the zone's hours over the whole range (minutes past
+ * the UTC hour where its local hours start), or undefined when the zone changes phase inside it (Lord Howe's
+ * half-hour daylight saving) and only the quarter-hour roll-up is exact.
+ */
+export function findHourPhase(from: Date, to: Date, timeZone: string): number | undefined {
+  const phases = new Set<number>();
+  const step = Math.max(3_600_000, Math.floor((to.getTime() - from.getTime()) / 48));
+  for (let t = from.getTime(); t <= to.getTime(); t += step) {
+    const p = getLocalParts(new Date(t), timeZone);
+    const offset = Math.round((Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) - Math.floor(t / 60_000) * 60_000) / 60_000);
+    phases.add(((offset % 60) + 60) % 60);
+  }
+  const [only] = phases;
+  return phases.size === 1 && only !== undefined && [0, 30, 45].includes(only) && from.getTime() % 900_000 === 0 ? only : undefined;
+}
+
 /** Whose rows and which instants a report covers, in the caller's time zone. */
 async function resolveReport(exec: TDb, ctx: TCallerContext, input: TReportInput, now?: Date): Promise<TReport> {
   const zone = await selectUserTimezone(exec, ctx.userId);
@@ -91,8 +109,11 @@ async function resolveReport(exec: TDb, ctx: TCallerContext, input: TReportInput
       userIds = userIds ? userIds.filter((id) => teamIds.includes(id)) : teamIds;
     }
   }
+  // The whole organisation over whole local hours reads the hourly roll-up; anything else the quarter-hour one.
+  const phase = !userIds && range.from.getTime() % 900_000 === 0 && range.to.getTime() % 900_000 === 0 ? findHourPhase(range.from, range.to, timeZone) : undefined;
+  const aligned = phase !== undefined && [range.from, range.to].every((d) => (d.getTime() / 60_000 - phase) % 60 === 0);
   return {
-    filter: { orgId: ctx.orgId, userIds, from: range.from, to: range.to },
+    filter: { orgId: ctx.orgId, userIds, from: range.from, to: range.to, phase: aligned ? phase : undefined },
     range,
     out: { from: range.from.toISOString(), to: range.to.toISOString(), time_zone: timeZone, bucket: range.bucket },
   };
