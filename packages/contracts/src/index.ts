@@ -18,3 +18,4 @@ export * from './webhooks';
 export * from './email-finder';
 export * from './date-presets';
 export * from './analytics';
+export * from './activities';
