@@ -193,6 +193,8 @@ export type TDashboardQuery = z.input<typeof ZDashboardQuery>;
 export const ZDashboardActivity = z.object({ id: z.string(), type: z.string(), description: z.string(), created_at: z.string() });
 export const ZDashboardData = z.object({
   range: ZReportRange,
+  /** Whose usage the widgets show: the caller's, or the organisation's (owners and managers with a team dashboard). */
+  scope: z.enum(['me', 'organisation']),
   widgets: z.array(ZDashboardWidget),
   credits: z.object({ balance: z.number().int(), available: z.number().int(), used_in_range: z.number().int() }).optional(),
   usage_split: ZBillableSplit.optional(),

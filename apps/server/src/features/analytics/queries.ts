@@ -64,6 +64,12 @@ export async function selectUserTimezone(exec: TDb, userId: string): Promise<str
   return rows[0]?.timezone ?? 'UTC';
 }
 
+/** The caller's dashboard type: `individual` (their own usage) or `team` (the organisation's). */
+export async function selectDashboardType(exec: TDb, userId: string): Promise<string> {
+  const rows = await exec.select({ type: users.dashboardType }).from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0]?.type ?? 'individual';
+}
+
 /** The organisation's members (every status), with name, e-mail and role. */
 export function selectOrgMembers(exec: TDb, orgId: string): Promise<{ user_id: string; name: string; email: string; role: string }[]> {
   return exec

@@ -33,6 +33,7 @@ import { summariseFinds } from '../email-finder/service';
 import { summariseVerifications } from '../email-verifier/service';
 import { listTeamMembers, listTeams } from '../team/service';
 import {
+  selectDashboardType,
   selectOrgMembers,
   selectUsageByMember,
   selectUsageSeries,
@@ -282,27 +283,30 @@ export async function getOverviewUsage(exec: TDb, ctx: TCallerContext, input: TR
   return { range: report.out, split: buildSplit(rows), credits: addTotals(rows) };
 }
 
-/** GET /dashboard: the overview widgets asked for, over the caller's own usage. */
+/**
+ * GET /dashboard: the overview widgets asked for, over the caller's own usage, or the organisation's for owners and
+ * managers whose dashboard type is `team`.
+ */
 export async function getDashboard(exec: TDb, ctx: TCallerContext, query: z.output<typeof ZDashboardQuery>, now?: Date): Promise<TDashboardData> {
   if (query.org_id && query.org_id !== ctx.orgId) throwNotFound('Organisation');
-  const report = await resolveReport(exec, ctx, { scope: 'me', date_range: query.date_range }, now);
+  const team = isTeamViewer(ctx) && (await selectDashboardType(exec, ctx.userId)) === 'team';
+  const report = await resolveReport(exec, ctx, { scope: team ? 'organisation' : 'me', date_range: query.date_range }, now);
   const want = new Set(query.show_widgets);
-  const data: TDashboardData = { range: report.out, widgets: query.show_widgets };
-  const rows = want.has('credits') || want.has('usage_split') ? await selectUsageTotals(exec, report.filter) : [];
-  if (want.has('credits')) {
-    const c = await getCreditsAndLimits(exec, ctx);
-    data.credits = { balance: c.org_credits, available: c.credits, used_in_range: netOf(rows) };
-  }
+  const data: TDashboardData = { range: report.out, scope: team ? 'organisation' : 'me', widgets: query.show_widgets };
+  // Every widget's query at once (a PostgreSQL pool answers them side by side).
+  const [rows, credits, series, verifier, finder, activities] = await Promise.all([
+    want.has('credits') || want.has('usage_split') ? selectUsageTotals(exec, report.filter) : [],
+    want.has('credits') ? getCreditsAndLimits(exec, ctx) : null,
+    want.has('usage_trend') ? selectUsageSeries(exec, { ...report.filter, bucket: report.range.bucket, timeZone: report.range.timeZone }) : null,
+    want.has('email_verifier') ? summariseVerifications(exec, report.filter) : null,
+    want.has('email_finder') ? summariseFinds(exec, report.filter) : null,
+    want.has('recent_activity') ? listActivities(exec, ctx, { page: 1, limit: 25 }) : null,
+  ]);
+  if (credits) data.credits = { balance: credits.org_credits, available: credits.credits, used_in_range: netOf(rows) };
   if (want.has('usage_split')) data.usage_split = buildSplit(rows);
-  if (want.has('usage_trend')) {
-    const series = await selectUsageSeries(exec, { ...report.filter, bucket: report.range.bucket, timeZone: report.range.timeZone });
-    data.usage_trend = buildPoints(listBucketLabels(report.range), series);
-  }
-  if (want.has('email_verifier')) data.email_verifier = (await summariseVerifications(exec, report.filter)).stats;
-  if (want.has('email_finder')) data.email_finder = (await summariseFinds(exec, report.filter)).stats;
-  if (want.has('recent_activity')) {
-    const page = await listActivities(exec, ctx, { page: 1, limit: 25 });
-    data.recent_activity = page.items.slice(0, 6).map((a) => ({ id: a.id, type: a.type, description: a.description, created_at: a.created_at }));
-  }
+  if (series) data.usage_trend = buildPoints(listBucketLabels(report.range), series);
+  if (verifier) data.email_verifier = verifier.stats;
+  if (finder) data.email_finder = finder.stats;
+  if (activities) data.recent_activity = activities.items.slice(0, 6).map((a) => ({ id: a.id, type: a.type, description: a.description, created_at: a.created_at }));
   return data;
 }

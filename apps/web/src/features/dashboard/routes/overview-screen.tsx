@@ -128,7 +128,7 @@ export function OverviewScreen() {
             value={data?.credits ? formatNumber(data.credits.used_in_range) : '…'}
             icon={<IconReceipt size={22} />}
             color="teal"
-            hint={`${DATE_PRESET_LABELS[range]}, your own usage`}
+            hint={`${DATE_PRESET_LABELS[range]}, ${data?.scope === 'organisation' ? 'whole organisation' : 'your own usage'}`}
           />
         </SimpleGrid>
       ) : null}
