@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { callApi } from './support/api';
-import { DEMO_USERS, logInThroughForm } from './support/session';
+import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm } from './support/session';
 
 // The twelve presets of the spec (packages/contracts/src/date-presets.ts), as the range picker names them.
 const PRESETS: [string, string][] = [
@@ -37,6 +37,7 @@ test.describe('analytics and the dashboard', () => {
     await callApi(page, request, 'POST', '/email_finder/instant', { name: 'John Smith', domain: 'strict.test' });
 
     await page.goto('/analytics?range=last_7_days');
+    await closeWelcomeIfShown(page);
     await expect(page.getByRole('heading', { name: 'Analytics' })).toBeVisible();
     await expect(page.getByText('Credits used').first()).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Credits used over time' })).toBeVisible();
@@ -91,7 +92,7 @@ test.describe('analytics and the dashboard', () => {
     const members = page.getByRole('table', { name: 'Credits per member' });
     await expect(members.getByText('Demo Owner')).toBeVisible();
     await expect(members.getByText('Demo Executive')).toBeVisible();
-    await page.getByText('By team').click();
+    await page.locator('label', { hasText: 'By team' }).click();
     await expect(page.getByRole('table', { name: 'Credits per team' }).getByText('No team')).toBeVisible();
     await page.screenshot({ path: join(SHOTS, 'analytics-team.png'), fullPage: true });
 
