@@ -44,23 +44,28 @@ export type TReportRange = z.infer<typeof ZReportRange>;
 export const ZPercentageMetric = z.object({ value: z.number(), percentage: z.number() });
 export type TPercentageMetric = z.infer<typeof ZPercentageMetric>;
 
+const ZCount = z.number().int();
+
+/** An object of integer counts, one per key. */
+function ZCounts<K extends string>(keys: readonly K[]) {
+  return z.object(Object.fromEntries(keys.map((k) => [k, ZCount])) as Record<K, typeof ZCount>);
+}
+
 /** Credits from the ledger: charged, refunded and the net the balance lost. */
-export const ZCreditTotals = z.object({ charged: z.number().int(), refunded: z.number().int(), net: z.number().int(), charges: z.number().int() });
+export const ZCreditTotals = ZCounts(['charged', 'refunded', 'net', 'charges']);
 export type TCreditTotals = z.infer<typeof ZCreditTotals>;
+
+/** A report's answer: its range, its metrics and the credits the ledger shows for them. */
+function ZUsageReport<S extends z.ZodType>(stats: S) {
+  return z.object({ range: ZReportRange, stats, credits: ZCreditTotals });
+}
 
 // ---------- POST /insights/graph ----------
 export const ZGraphRequest = ZReportRequest.extend({ feature: ZUsageFeature.optional() });
 export type TGraphRequest = z.input<typeof ZGraphRequest>;
 /** One bucket: net credits per feature and their total. */
-export const ZGraphPoint = z.object({
-  bucket: z.string(),
-  email_verifier: z.number().int(),
-  email_finder: z.number().int(),
-  prospect: z.number().int(),
-  form_guard: z.number().int(),
-  other: z.number().int(),
-  total: z.number().int(),
-});
+const ZFeatureCredits = ZCounts([...USAGE_FEATURES, 'total']);
+export const ZGraphPoint = ZFeatureCredits.extend({ bucket: z.string() });
 export type TGraphPoint = z.infer<typeof ZGraphPoint>;
 export const ZGraphData = z.object({ range: ZReportRange, points: z.array(ZGraphPoint) });
 export type TGraphData = z.infer<typeof ZGraphData>;
@@ -71,81 +76,43 @@ export const ZPerformanceStatsRequest = ZReportRequest.extend({
   group_by: z.enum(['member', 'team'], { message: 'Please group by member or team' }).default('member'),
 });
 export type TPerformanceStatsRequest = z.input<typeof ZPerformanceStatsRequest>;
-export const ZPerformanceRow = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string().nullable(),
-  role: z.string().nullable(),
-  email_verifier: z.number().int(),
-  email_finder: z.number().int(),
-  prospect: z.number().int(),
-  form_guard: z.number().int(),
-  other: z.number().int(),
-  total: z.number().int(),
-});
+export const ZPerformanceRow = ZFeatureCredits.extend({ id: z.string(), name: z.string(), email: z.string().nullable(), role: z.string().nullable() });
 export type TPerformanceRow = z.infer<typeof ZPerformanceRow>;
 export const ZPerformanceStatsData = z.object({ range: ZReportRange, group_by: z.enum(['member', 'team']), rows: z.array(ZPerformanceRow) });
 export type TPerformanceStatsData = z.infer<typeof ZPerformanceStatsData>;
 export const ZPerformanceStatsResponse = ZSuccess(ZPerformanceStatsData);
 
 // ---------- POST /reports/usage (email verifier) ----------
-export const ZVerifierUsageStats = z.object({
-  total: z.number().int(),
-  valid: z.number().int(),
-  invalid: z.number().int(),
-  catch_all: z.number().int(),
-  unknown: z.number().int(),
-  duplicate: z.number().int(),
-  syntax_error: z.number().int(),
-  disposable: z.number().int(),
-  gibberish: z.number().int(),
-  free_account: z.number().int(),
-  role_account: z.number().int(),
-  billable: z.number().int(),
-  safe_to_send: z.number().int(),
+export const ZVerifierUsageStats = ZCounts(['total', 'valid', 'invalid', 'catch_all', 'unknown', 'duplicate', 'syntax_error', 'disposable', 'gibberish', 'free_account', 'role_account', 'billable', 'safe_to_send', 'billable_credits']).extend({
   /** Average deliverability of valid results, in percent (0–100). */
   deliverability_score: z.number(),
-  billable_credits: z.number().int(),
 });
 export type TVerifierUsageStats = z.infer<typeof ZVerifierUsageStats>;
-export const ZVerifierUsageData = z.object({ range: ZReportRange, stats: ZVerifierUsageStats, credits: ZCreditTotals, instant: z.number().int(), bulk: z.number().int() });
+export const ZVerifierUsageData = ZUsageReport(ZVerifierUsageStats).extend({ instant: ZCount, bulk: ZCount });
 export type TVerifierUsageData = z.infer<typeof ZVerifierUsageData>;
 export const ZVerifierUsageResponse = ZSuccess(ZVerifierUsageData);
 
 // ---------- POST /reports/finder_usage ----------
-export const ZFinderUsageStats = z.object({
-  total: z.number().int(),
-  found: z.number().int(),
-  not_found: z.number().int(),
-  business: z.number().int(),
-  role: z.number().int(),
+export const ZFinderUsageStats = ZCounts(['total', 'found', 'not_found', 'business', 'role', 'billable']).extend({
   /** Average confidence score of found emails (0–100). */
   confidence_score: z.number(),
-  billable: z.number().int(),
 });
 export type TFinderUsageStats = z.infer<typeof ZFinderUsageStats>;
-export const ZFinderUsageData = z.object({ range: ZReportRange, stats: ZFinderUsageStats, credits: ZCreditTotals, instant: z.number().int(), bulk: z.number().int() });
+export const ZFinderUsageData = ZUsageReport(ZFinderUsageStats).extend({ instant: ZCount, bulk: ZCount });
 export type TFinderUsageData = z.infer<typeof ZFinderUsageData>;
 export const ZFinderUsageResponse = ZSuccess(ZFinderUsageData);
 
 // ---------- POST /reports/prospect_usage ----------
-export const ZProspectUsageStats = z.object({
-  total_billable_email_contact: z.number().int(),
-  total_billable_phone_contact: z.number().int(),
-  total_billable_lead: z.number().int(),
-  total_credits_charged: z.number().int(),
-  email: z.number().int(),
-  phone: z.number().int(),
-});
+export const ZProspectUsageStats = ZCounts(['total_billable_email_contact', 'total_billable_phone_contact', 'total_billable_lead', 'total_credits_charged', 'email', 'phone']);
 export type TProspectUsageStats = z.infer<typeof ZProspectUsageStats>;
-export const ZProspectUsageData = z.object({ range: ZReportRange, stats: ZProspectUsageStats, credits: ZCreditTotals });
+export const ZProspectUsageData = ZUsageReport(ZProspectUsageStats);
 export type TProspectUsageData = z.infer<typeof ZProspectUsageData>;
 export const ZProspectUsageResponse = ZSuccess(ZProspectUsageData);
 
 // ---------- POST /reports/js_widget_usage (form guard) ----------
-export const ZFormGuardUsageStats = z.object({ total: z.number().int(), phone: z.number().int(), email: z.number().int(), name: z.number().int() });
+export const ZFormGuardUsageStats = ZCounts(['total', 'phone', 'email', 'name']);
 export type TFormGuardUsageStats = z.infer<typeof ZFormGuardUsageStats>;
-export const ZFormGuardUsageData = z.object({ range: ZReportRange, stats: ZFormGuardUsageStats, credits: ZCreditTotals });
+export const ZFormGuardUsageData = ZUsageReport(ZFormGuardUsageStats);
 export type TFormGuardUsageData = z.infer<typeof ZFormGuardUsageData>;
 export const ZFormGuardUsageResponse = ZSuccess(ZFormGuardUsageData);
 
@@ -196,7 +163,7 @@ export const ZDashboardData = z.object({
   /** Whose usage the widgets show: the caller's, or the organisation's (owners and managers with a team dashboard). */
   scope: z.enum(['me', 'organisation']),
   widgets: z.array(ZDashboardWidget),
-  credits: z.object({ balance: z.number().int(), available: z.number().int(), used_in_range: z.number().int() }).optional(),
+  credits: ZCounts(['balance', 'available', 'used_in_range']).optional(),
   usage_split: ZBillableSplit.optional(),
   usage_trend: z.array(ZGraphPoint).optional(),
   email_verifier: ZVerifierUsageStats.optional(),

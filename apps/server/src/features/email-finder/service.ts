@@ -81,6 +81,7 @@ import {
   type TInstantRow,
 } from './queries';
 import { selectFinderSummary } from './queries';
+import { readSummaryRows } from '../../platform/db/summary-rows';
 import type { TFinderUsageStats } from '@verilead/contracts';
 import { readDomainInput, searchEmail, type TSearchOutcome } from './search';
 import type { TFinderCounters } from './tables';
@@ -821,8 +822,7 @@ export async function summariseFinds(
   f: { orgId: string; userIds?: string[]; from: Date; to: Date },
 ): Promise<{ stats: TFinderUsageStats; instant: number; bulk: number }> {
   const { lists: l, instant: i } = await selectFinderSummary(exec, f);
-  const n = (row: Record<string, number>, key: string) => Number(row[key] ?? 0);
-  const both = (key: string) => Math.round(n(l, key) + n(i, key));
+  const { n, both } = readSummaryRows(l, i);
   const found = both('found');
   return {
     stats: {

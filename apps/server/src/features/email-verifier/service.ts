@@ -65,6 +65,7 @@ import {
   type TListRow,
 } from './queries';
 import { selectVerificationSummary } from './queries';
+import { readSummaryRows } from '../../platform/db/summary-rows';
 import type { TVerifierUsageStats } from '@verilead/contracts';
 import type { TListCounters } from './tables';
 
@@ -888,8 +889,7 @@ export async function summariseVerifications(
   f: { orgId: string; userIds?: string[]; from: Date; to: Date },
 ): Promise<{ stats: TVerifierUsageStats; instant: number; bulk: number }> {
   const { lists: l, instant: i } = await selectVerificationSummary(exec, f);
-  const n = (row: Record<string, number>, key: string) => Number(row[key] ?? 0);
-  const both = (key: string) => Math.round(n(l, key) + n(i, key));
+  const { n, both } = readSummaryRows(l, i);
   const valid = both('valid');
   return {
     stats: {
