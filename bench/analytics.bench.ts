@@ -22,7 +22,7 @@ import {
   getVerifierUsage,
 } from '../apps/server/src/features/analytics/service';
 import { rebuildUsageRollups } from '../apps/server/src/features/analytics/queries';
-import { ZDashboardQuery, ZGraphRequest, ZPerformanceStatsRequest, ZReportRequest, type TDatePreset } from '@verilead/contracts';
+import { resolveDateRange, ZDashboardQuery, ZGraphRequest, ZPerformanceStatsRequest, ZReportRequest, type TDatePreset } from '@verilead/contracts';
 
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -83,6 +83,20 @@ async function main() {
       rows: { ledger: number; rollup: number }[];
     };
     console.log(`seeded ${counts.rows[0]!.ledger} ledger rows (roll-up: ${counts.rows[0]!.rollup} rows) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    // What each range reads, whatever the machine's load: roll-up rows for the organisation (hourly, Kolkata's phase 30)
+    // and for one member (quarter hours).
+    for (const preset of ['last_30_days', 'this_year', 'last_year', 'last_two_years'] as const) {
+      const { from, to } = resolveDateRange(preset, 'Asia/Kolkata');
+      const read = (await db.execute(sql`select
+          (select count(*) from usage_rollups_hourly where org_id = ${orgId} and phase = 30 and bucket >= ${from.toISOString()} and bucket < ${to.toISOString()})::int as org,
+          (select count(*) from usage_rollups where org_id = ${orgId} and bucket >= ${from.toISOString()} and bucket < ${to.toISOString()})::int as org_quarters,
+          (select count(*) from usage_rollups where org_id = ${orgId} and user_id = ${userIds[5]!} and bucket >= ${from.toISOString()} and bucket < ${to.toISOString()})::int as member`)) as unknown as {
+        rows: { org: number; org_quarters: number; member: number }[];
+      };
+      const r = read.rows[0]!;
+      console.log(`${preset}: roll-up rows read — organisation ${r.org} (hourly), per-member split ${r.org_quarters} (quarter hours), one member ${r.member}`);
+    }
 
     const owner: TCallerContext = { userId: userIds[0]!, orgId, role: 'owner', sessionId: null, via: 'session' };
     const member: TCallerContext = { userId: userIds[5]!, orgId, role: 'analyst', sessionId: null, via: 'session' };
