@@ -39,12 +39,12 @@ export function selectUsageSeries(
   exec: TDb,
   f: TUsageFilter & { bucket: keyof typeof BUCKET_FORMATS; timeZone: string },
 ): Promise<{ label: string; feature: string; net: number }[]> {
-  // Add up per stored bucket first, then turn each distinct bucket into its local label.
+  // Truncate each stored bucket to its local hour, day or month, add up, and only then format the few labels.
   return selectRows(
     exec,
-    sql`select to_char(date_trunc(${f.bucket}, b.bucket at time zone ${f.timeZone}), ${BUCKET_FORMATS[f.bucket]}) as label, b.feature, sum(b.net)::float8 as net
-        from (select r.bucket, r.feature, sum(r.charged - r.refunded) as net ${fromUsage(f)} group by 1, 2) b
-        group by 1, 2`,
+    sql`select to_char(b.local, ${BUCKET_FORMATS[f.bucket]}) as label, b.feature, b.net
+        from (select date_trunc(${f.bucket}, r.bucket at time zone ${f.timeZone}) as local, r.feature, sum(r.charged - r.refunded)::float8 as net
+              ${fromUsage(f)} group by 1, 2) b`,
   );
 }
 
