@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { currentTimezoneName, getZonedInstant, isKnownTimezone } from '@verilead/contracts';
+import { currentTimezoneName, getLocalParts, getZonedInstant, isKnownTimezone } from '@verilead/contracts';
 import { useSessionStore } from './session-store';
 
 const UNITS = [
@@ -116,28 +116,14 @@ export function getDisplayTimezone(): string | undefined {
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function partsOf(value: string | Date | null | undefined, timeZone: string | undefined) {
   if (!value) return null;
   const date = value instanceof Date ? value : dayjs(value).toDate();
   if (Number.isNaN(date.getTime())) return null;
-  const key = timeZone ?? '';
-  let formatter = formatters.get(key);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      day: 'numeric',
-      month: 'numeric',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(key, formatter);
-  }
-  const parts = Object.fromEntries(formatter.formatToParts(date).map((part) => [part.type, part.value]));
-  return { day: parts.day, month: MONTHS[Number(parts.month) - 1], year: parts.year, hour: parts.hour, minute: parts.minute };
+  const p = getLocalParts(date, timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return { day: String(p.day), month: MONTHS[p.month - 1], year: String(p.year), hour: pad(p.hour), minute: pad(p.minute) };
 }
 
 /** 22 Nov 2026, in the user's timezone (or the one given). */
