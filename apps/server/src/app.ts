@@ -38,6 +38,7 @@ import { registerIntegrationRoutes } from './features/integrations/routes';
 import { registerProspectRoutes } from './features/prospects/routes';
 import { registerSsoRoutes } from './features/sso/routes';
 import { registerPublicRoutes } from './features/public/routes';
+import { registerAnalyticsRoutes } from './features/analytics/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -203,6 +204,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerFormGuardRoutes(api, deps, guards);
       registerIntegrationRoutes(api, deps, guards);
       registerProspectRoutes(api, deps, guards);
+      registerAnalyticsRoutes(api, deps, guards);
       registerAnnouncementRoutes(api, deps, guards);
       registerSsoRoutes(api, deps, guards);
       registerPublicRoutes(api, deps, guards);

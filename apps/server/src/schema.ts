@@ -20,3 +20,4 @@ export * from './features/integrations/tables';
 export * from './features/prospects/tables';
 export * from './features/sso/tables';
 export * from './features/public/tables';
+export * from './features/analytics/tables';

@@ -347,6 +347,9 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /integration/account/:integration/verify_list': INDIVIDUAL_INTEGRATION,
   'GET /integration/imports': CONNECTED_ACCOUNTS,
 
+  // ----- form guard (not in the spec: the Form Guard screen's detail of checks) -----
+  'POST /form_guard/usage': ANALYTICS,
+
   // ----- single sign-on and one-tool login (public: they are ways to log in) -----
   'POST /sso/google': PUBLIC,
   'POST /sso/microsoft': PUBLIC,

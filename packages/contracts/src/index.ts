@@ -22,3 +22,6 @@ export * from './integrations';
 export * from './prospect';
 export * from './sso';
 export * from './public';
+export * from './date-presets';
+export * from './analytics';
+export * from './activities';

@@ -48,6 +48,12 @@ export const BUILT_SCREENS: ReadonlySet<string> = new Set<string>(
       ['integrations', 'connected_accounts'],
       ['integrations', 'connect_account'],
       ['integrations', 'individual_integration'],
+      ['analytics', 'overview'],
+      ['analytics', 'email_verifier'],
+      ['analytics', 'email_finder'],
+      ['analytics', 'prospect'],
+      ['analytics', 'team'],
+      ['analytics', 'form_guard'],
     ] as const satisfies ReadonlyArray<readonly [TMenuArea, string]>
   ).map(([area, key]) => getMenuId({ area, key })),
 );

@@ -114,4 +114,10 @@ export const APP_ROUTES: readonly TAppRoute[] = [
   appRoute(menuPath('integrations', 'connected_accounts'), pick(() => import('../features/integrations/routes/connected-accounts-screen'), 'ConnectedAccountsScreen')),
   appRoute(menuPath('integrations', 'connect_account'), pick(() => import('../features/integrations/routes/connect-screen'), 'ConnectScreen')),
   appRoute(menuPath('integrations', 'individual_integration'), pick(() => import('../features/integrations/routes/integration-screen'), 'IntegrationScreen')),
+  appRoute(menuPath('analytics', 'overview'), pick(() => import('../features/analytics/routes/analytics-overview-screen'), 'AnalyticsOverviewScreen')),
+  appRoute(menuPath('analytics', 'email_verifier'), pick(() => import('../features/analytics/routes/analytics-feature-screens'), 'AnalyticsVerifierScreen')),
+  appRoute(menuPath('analytics', 'email_finder'), pick(() => import('../features/analytics/routes/analytics-feature-screens'), 'AnalyticsFinderScreen')),
+  appRoute(menuPath('analytics', 'prospect'), pick(() => import('../features/analytics/routes/analytics-feature-screens'), 'AnalyticsProspectScreen')),
+  appRoute(menuPath('analytics', 'team'), pick(() => import('../features/analytics/routes/analytics-team-screen'), 'AnalyticsTeamScreen')),
+  authRoute('/download/user_activity', pick(() => import('../features/activities/routes/activity-download-screen'), 'ActivityDownloadScreen')),
 ];

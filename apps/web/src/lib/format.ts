@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { currentTimezoneName, isKnownTimezone } from '@verilead/contracts';
+import { currentTimezoneName, getLocalParts, getZonedInstant, isKnownTimezone } from '@verilead/contracts';
 import { useSessionStore } from './session-store';
 
 const UNITS = [
@@ -116,28 +116,14 @@ export function getDisplayTimezone(): string | undefined {
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function partsOf(value: string | Date | null | undefined, timeZone: string | undefined) {
   if (!value) return null;
   const date = value instanceof Date ? value : dayjs(value).toDate();
   if (Number.isNaN(date.getTime())) return null;
-  const key = timeZone ?? '';
-  let formatter = formatters.get(key);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      day: 'numeric',
-      month: 'numeric',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(key, formatter);
-  }
-  const parts = Object.fromEntries(formatter.formatToParts(date).map((part) => [part.type, part.value]));
-  return { day: parts.day, month: MONTHS[Number(parts.month) - 1], year: parts.year, hour: parts.hour, minute: parts.minute };
+  const p = getLocalParts(date, timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return { day: String(p.day), month: MONTHS[p.month - 1], year: String(p.year), hour: pad(p.hour), minute: pad(p.minute) };
 }
 
 /** 22 Nov 2026, in the user's timezone (or the one given). */
@@ -162,4 +148,35 @@ export function humanizeKey(value: string): string {
 export function formatLimitUsage(usage: { limit: number | null; used: number; remaining: number | null }): string {
   if (usage.limit === null) return 'Unlimited';
   return `${formatNumber(usage.remaining ?? Math.max(0, usage.limit - usage.used))} of ${formatNumber(usage.limit)} left`;
+}
+
+const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A report bucket (already local to the user's timezone): 2026-03-10T14:00 → 14:00, 2026-03-10 → 10 Mar, 2026-03 → Mar 2026. */
+export function formatBucketLabel(bucket: string): string {
+  const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?(?:T(\d{2}:\d{2}))?$/.exec(bucket);
+  if (!m) return bucket;
+  const month = SHORT_MONTHS[Number(m[2]) - 1] ?? m[2];
+  if (m[4]) return m[4];
+  if (m[3]) return `${Number(m[3])} ${month}`;
+  return `${month} ${m[1]}`;
+}
+
+/** The hour of the day on the user's clock (their timezone setting, else the browser's). */
+export function getDisplayHour(now: Date = new Date(), timeZone = getDisplayTimezone()): number {
+  return Number(new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(now)) % 24;
+}
+
+/**
+ * A date picker's calendar days as the instants they span on the user's clock: `from` at local midnight and
+ * `to` at the last millisecond of its day (the API takes ISO date-times with an offset).
+ */
+export function toZonedDayRange(range: [Date | string | null, Date | string | null], timeZone = getDisplayTimezone() ?? 'UTC'): { from?: string; to?: string } {
+  const pick = (value: Date | string | null) => (value ? dayjs(value) : null);
+  const a = pick(range[0]);
+  const b = pick(range[1]);
+  return {
+    from: a ? getZonedInstant(a.year(), a.month() + 1, a.date(), timeZone).toISOString() : undefined,
+    to: b ? new Date(getZonedInstant(b.year(), b.month() + 1, b.date() + 1, timeZone).getTime() - 1).toISOString() : undefined,
+  };
 }

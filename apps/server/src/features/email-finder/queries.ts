@@ -267,3 +267,34 @@ export async function selectDownloadById(exec: TDb, id: string): Promise<TFinder
   const rows = await exec.select().from(finderDownloads).where(eq(finderDownloads.id, id)).limit(1);
   return rows[0] ?? null;
 }
+
+/** Result counts of finder lists finished (or last changed) and instant searches made in [from, to), for analytics. */
+export async function selectFinderSummary(exec: TDb, f: { orgId: string; userIds?: string[]; from: Date; to: Date }) {
+  const none = ['00000000-0000-0000-0000-000000000000'];
+  const listUsers = f.userIds ? sql`and ${inArray(finderLists.userId, f.userIds.length ? f.userIds : none)}` : sql``;
+  const instantUsers = f.userIds ? sql`and ${inArray(finderInstant.userId, f.userIds.length ? f.userIds : none)}` : sql``;
+  const c = (key: string) => sql`coalesce(sum((${finderLists.counters}->>${key})::numeric), 0)::float8`;
+  const lists = await selectRows<Record<string, number>>(
+    exec,
+    sql`select ${c('processed')} as total, ${c('found')} as found, ${c('not_found')} as not_found, ${c('business')} as business, ${c('role')} as role,
+               ${c('confidence_sum')} as confidence_sum, ${c('billable')} as billable
+        from ${finderLists}
+        where ${finderLists.orgId} = ${f.orgId} ${listUsers}
+          and coalesce(${finderLists.processedAt}, ${finderLists.updatedAt}) >= ${f.from.toISOString()}
+          and coalesce(${finderLists.processedAt}, ${finderLists.updatedAt}) < ${f.to.toISOString()}`,
+  );
+  const instant = await selectRows<Record<string, number>>(
+    exec,
+    sql`select count(*)::int as total,
+               count(*) filter (where ${finderInstant.status} = 'found')::int as found,
+               count(*) filter (where ${finderInstant.status} is not null and ${finderInstant.status} <> 'found')::int as not_found,
+               count(*) filter (where ${finderInstant.status} = 'found' and (${finderInstant.result}->>'business') = 'true')::int as business,
+               count(*) filter (where ${finderInstant.status} = 'found' and (${finderInstant.result}->>'role') = 'true')::int as role,
+               coalesce(sum((${finderInstant.result}->>'confidence_score')::float8) filter (where ${finderInstant.status} = 'found'), 0)::float8 as confidence_sum,
+               count(*) filter (where ${finderInstant.creditsCharged} > 0)::int as billable
+        from ${finderInstant}
+        where ${finderInstant.orgId} = ${f.orgId} ${instantUsers} and ${finderInstant.state} = 'completed'
+          and ${finderInstant.createdAt} >= ${f.from.toISOString()} and ${finderInstant.createdAt} < ${f.to.toISOString()}`,
+  );
+  return { lists: lists[0] ?? {}, instant: instant[0] ?? {} };
+}

@@ -298,3 +298,41 @@ export async function selectRecentInstant(exec: TDb, f: TScope & { userId: strin
     .orderBy(desc(instantVerifications.createdAt), desc(instantVerifications.id))
     .limit(f.limit);
 }
+
+/** Result counts of lists finished (or last changed) and instant verifications made in [from, to), for analytics. */
+export async function selectVerificationSummary(exec: TDb, f: { orgId: string; userIds?: string[]; from: Date; to: Date }) {
+  const listUsers = f.userIds ? sql`and ${inArray(verifyLists.userId, f.userIds.length ? f.userIds : ['00000000-0000-0000-0000-000000000000'])}` : sql``;
+  const instantUsers = f.userIds
+    ? sql`and ${inArray(instantVerifications.userId, f.userIds.length ? f.userIds : ['00000000-0000-0000-0000-000000000000'])}`
+    : sql``;
+  const c = (key: string) => sql`coalesce(sum((${verifyLists.counters}->>${key})::numeric), 0)::float8`;
+  const lists = await selectRows<Record<string, number>>(
+    exec,
+    sql`select count(*)::int as lists, ${c('verified')} as verified, ${c('valid')} as valid, ${c('invalid')} as invalid, ${c('catch_all')} as catch_all,
+               ${c('unknown')} as unknown, ${c('disposable')} as disposable, ${c('gibberish')} as gibberish, ${c('free_account')} as free_account,
+               ${c('role_account')} as role_account, ${c('billable')} as billable, ${c('safe_to_send')} as safe_to_send, ${c('valid_score_sum')} as valid_score_sum,
+               coalesce(sum(${verifyLists.duplicateCount}), 0)::int as duplicate, coalesce(sum(${verifyLists.syntaxErrorCount}), 0)::int as syntax_error
+        from ${verifyLists}
+        where ${verifyLists.orgId} = ${f.orgId} ${listUsers}
+          and coalesce(${verifyLists.verifiedAt}, ${verifyLists.updatedAt}) >= ${f.from.toISOString()}
+          and coalesce(${verifyLists.verifiedAt}, ${verifyLists.updatedAt}) < ${f.to.toISOString()}`,
+  );
+  const flag = (key: string) => sql`count(*) filter (where (${instantVerifications.result}->>${key}) = 'true')::int`;
+  const instant = await selectRows<Record<string, number>>(
+    exec,
+    sql`select count(*)::int as verified,
+               count(*) filter (where ${instantVerifications.status} = 'valid')::int as valid,
+               count(*) filter (where ${instantVerifications.status} = 'invalid')::int as invalid,
+               count(*) filter (where ${instantVerifications.status} = 'catch_all')::int as catch_all,
+               count(*) filter (where ${instantVerifications.status} = 'unknown')::int as unknown,
+               ${flag('disposable')} as disposable, ${flag('gibberish')} as gibberish, ${flag('free_account')} as free_account, ${flag('role_account')} as role_account,
+               count(*) filter (where ${instantVerifications.billable})::int as billable,
+               count(*) filter (where (${instantVerifications.result}->>'safe_to_send') = 'yes')::int as safe_to_send,
+               coalesce(sum((${instantVerifications.result}->>'deliverability_score')::float8) filter (where ${instantVerifications.status} = 'valid'), 0)::float8 as valid_score_sum,
+               coalesce(sum(${instantVerifications.creditsCharged}), 0)::int as credits
+        from ${instantVerifications}
+        where ${instantVerifications.orgId} = ${f.orgId} ${instantUsers}
+          and ${instantVerifications.createdAt} >= ${f.from.toISOString()} and ${instantVerifications.createdAt} < ${f.to.toISOString()}`,
+  );
+  return { lists: lists[0] ?? {}, instant: instant[0] ?? {} };
+}

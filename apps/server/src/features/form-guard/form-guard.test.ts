@@ -179,16 +179,16 @@ describe('the widget calls', () => {
   });
 
   it('reports the usage by field type, and 404s another organisation\'s guard', async () => {
-    const res = await t.call({ method: 'POST', url: '/api/v1/reports/js_widget_usage', token: owner.token, payload: {} });
+    const res = await t.call({ method: 'POST', url: '/api/v1/form_guard/usage', token: owner.token, payload: {} });
     expect(res.status).toBe(200);
     expect(res.body.data.metrics.total).toBe(res.body.data.metrics.email + res.body.data.metrics.phone + res.body.data.metrics.name);
     expect(res.body.data.metrics.phone).toBe(2); // one here, one in the webhook test
     expect(res.body.data.js_widget_billable).toBe(2);
     expect(res.body.data.refused.email).toBeGreaterThanOrEqual(3);
     const otherGuard = res.body.data.by_app[0].app_id;
-    const foreign = await t.call({ method: 'POST', url: '/api/v1/reports/js_widget_usage', token: other.token, payload: { app_id: otherGuard } });
+    const foreign = await t.call({ method: 'POST', url: '/api/v1/form_guard/usage', token: other.token, payload: { app_id: otherGuard } });
     expect(foreign.status).toBe(404);
-    const empty = await t.call({ method: 'POST', url: '/api/v1/reports/js_widget_usage', token: other.token, payload: {} });
+    const empty = await t.call({ method: 'POST', url: '/api/v1/form_guard/usage', token: other.token, payload: {} });
     expect(empty.body.data.metrics.total).toBe(0);
   });
 });

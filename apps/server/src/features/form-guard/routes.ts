@@ -21,10 +21,13 @@ import { FormGuardError, authenticateGuard, getJsWidgetUsage, getWidgetConfig, v
 /** Where `npm run build -w @verilead/form-guard` writes the widget. */
 export const FORM_GUARD_BUILD_PATH = join(REPO_ROOT, 'packages', 'form-guard', 'dist', 'form-guard.js');
 
-/** POST /reports/js_widget_usage (under /api/v1): the organisation's form guard checks. */
+/**
+ * POST /form_guard/usage (under /api/v1): the organisation's form guard checks by field, refusals, day and guard (the
+ * Form Guard screen). The spec's POST /reports/js_widget_usage is the analytics report over the ledger.
+ */
 export function registerFormGuardRoutes(api: FastifyInstance, deps: TDeps, guards: TGuards) {
   api.withTypeProvider<ZodTypeProvider>().post(
-    '/reports/js_widget_usage',
+    '/form_guard/usage',
     {
       onRequest: guards.requireAuth,
       schema: {

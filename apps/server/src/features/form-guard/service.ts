@@ -215,7 +215,7 @@ export async function validateField(
   }
 }
 
-// ---------- reports/js_widget_usage ----------
+// ---------- form_guard/usage ----------
 
 function startOfUtcDay(d: Date) {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));

@@ -1,48 +1,85 @@
 import { useState } from 'react';
-import { Card, Group, Select, Table, Text, Title } from '@mantine/core';
-import { ZActivityType, type TActivityType } from '@verilead/contracts';
+import { Badge, Button, Card, Group, Select, Table, Text, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { IconDownload } from '@tabler/icons-react';
+import { getJobActivityLabel, ZActivityType, type TActivityType } from '@verilead/contracts';
 import { ActivityTypeBadge } from '../../../components/activity-type-badge';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { PagedTable, usePaging } from '../../../components/paged-table-footer';
-import { formatDateTime, humanizeKey } from '../../../lib/format';
+import { formatDateTime, humanizeKey, toZonedDayRange } from '../../../lib/format';
 import { useActivities } from '../../../lib/user-queries';
+import { ActivityDownloadModal } from '../components/activity-download-modal';
 
-const TYPE_OPTIONS = ZActivityType.options.map((type) => ({ value: type, label: humanizeKey(type) }));
+const TYPE_OPTIONS = ZActivityType.options.map((type) => ({ value: type, label: getJobActivityLabel(type, 'history') ?? humanizeKey(type) }));
 
-/** The log of the user's actions and jobs, paged. */
+/** A job row's phase: queued or running while its metadata says so, else history. */
+function jobPhase(metadata: Record<string, unknown>): 'queued' | 'progress' | 'history' {
+  const state = metadata.state;
+  if (state === 'queued') return 'queued';
+  if (state === 'in_progress' || state === 'running') return 'progress';
+  return 'history';
+}
+
+/** The log of the user's actions and jobs, paged, with its download. */
 export function ActivitiesScreen() {
   const { page, limit, setPage, changeLimit } = usePaging();
   const [type, setType] = useState<TActivityType | null>(null);
-  const activities = useActivities({ page, limit, type: type ?? undefined });
+  const [days, setDays] = useState<[string | null, string | null]>([null, null]);
+  const [downloading, setDownloading] = useState(false);
+  const range = toZonedDayRange(days);
+  const filters = { type: type ?? undefined, from: range.from, to: range.to };
+  const activities = useActivities({ page, limit, ...filters });
 
   return (
     <>
-      <PageHeader title="Activities" description="What you did in Verilead and what your jobs did for you." />
+      <PageHeader
+        title="Activities"
+        description="What you did in Verilead and what your jobs did for you."
+        actions={
+          <Button leftSection={<IconDownload size={16} />} variant="default" onClick={() => setDownloading(true)}>
+            Download
+          </Button>
+        }
+      />
       <Card>
         <Group justify="space-between" mb="md" wrap="wrap">
           <Title order={4} fz={16}>
             Activity log
           </Title>
-          <Select
-            aria-label="Activity type"
-            placeholder="All activity"
-            data={TYPE_OPTIONS}
-            value={type}
-            onChange={(value) => {
-              setType(value as TActivityType | null);
-              setPage(1);
-            }}
-            clearable
-            searchable
-            w={200}
-          />
+          <Group gap="sm">
+            <DatePickerInput
+              type="range"
+              aria-label="Activity dates"
+              placeholder="Any date"
+              clearable
+              value={days}
+              onChange={(value) => {
+                setDays(value as [string | null, string | null]);
+                setPage(1);
+              }}
+              w={240}
+            />
+            <Select
+              aria-label="Activity type"
+              placeholder="All activity"
+              data={TYPE_OPTIONS}
+              value={type}
+              onChange={(value) => {
+                setType(value as TActivityType | null);
+                setPage(1);
+              }}
+              clearable
+              searchable
+              w={200}
+            />
+          </Group>
         </Group>
         {activities.isPending ? <LoadingScreen minHeight={160} /> : null}
         {activities.isError ? <ErrorState error={activities.error} onRetry={() => void activities.refetch()} /> : null}
         {activities.data && activities.data.total === 0 ? (
-          <EmptyState title="No activity yet" description={type ? 'No activity of this type.' : 'Your logins, changes and jobs will be listed here.'} />
+          <EmptyState title="No activity yet" description={type || days[0] ? 'No activity for these filters.' : 'Your logins, changes and jobs will be listed here.'} />
         ) : null}
         {activities.data && activities.data.total > 0 ? (
           <PagedTable
@@ -61,22 +98,33 @@ export function ActivitiesScreen() {
             onPageChange={setPage}
             onLimitChange={changeLimit}
           >
-            {activities.data.items.map((row) => (
-              <Table.Tr key={row.id}>
-                <Table.Td>
-                  <Text size="sm">{formatDateTime(row.created_at)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <ActivityTypeBadge type={row.type} />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{row.description}</Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
+            {activities.data.items.map((row) => {
+              const phase = jobPhase(row.metadata);
+              const jobLabel = getJobActivityLabel(row.type, phase);
+              return (
+                <Table.Tr key={row.id}>
+                  <Table.Td>
+                    <Text size="sm">{formatDateTime(row.created_at)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {jobLabel ? (
+                      <Badge variant="light" radius="sm" color={row.type === 'failed' ? 'red' : phase === 'history' ? 'cyan' : 'yellow'}>
+                        {jobLabel}
+                      </Badge>
+                    ) : (
+                      <ActivityTypeBadge type={row.type} />
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{row.description}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
           </PagedTable>
         ) : null}
       </Card>
+      <ActivityDownloadModal opened={downloading} onClose={() => setDownloading(false)} filters={filters} />
     </>
   );
 }

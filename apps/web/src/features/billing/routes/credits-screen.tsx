@@ -2,14 +2,13 @@ import { useState } from 'react';
 import { Badge, Card, Group, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconBuilding, IconCalendar, IconCoins, IconSunHigh } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { ZCreditTransactionKind, type TCreditTransactionKind } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { PagedTable, usePaging } from '../../../components/paged-table-footer';
 import { StatCard } from '../../../components/stat-card';
-import { formatDateTime, formatLimitUsage, formatNumber, humanizeKey } from '../../../lib/format';
+import { formatDateTime, formatLimitUsage, formatNumber, humanizeKey, toZonedDayRange } from '../../../lib/format';
 import { useCreditsAndLimits } from '../../../lib/user-queries';
 import { useCreditTransactions } from '../api/billing-api';
 
@@ -35,8 +34,8 @@ export function CreditsScreen() {
   const { page, limit, setPage, changeLimit } = usePaging();
   const [kind, setKind] = useState<TCreditTransactionKind | null>(null);
   const [range, setRange] = useState<TRange>([null, null]);
-  const from = range[0] ? dayjs(range[0]).format('YYYY-MM-DD') : undefined;
-  const to = range[1] ? dayjs(range[1]).format('YYYY-MM-DD') : undefined;
+  // The picked calendar days on the user's clock (their timezone setting), as instants.
+  const { from, to } = toZonedDayRange(range);
   const transactions = useCreditTransactions({ page, limit, kind: kind ?? undefined, from, to: from ? to : undefined });
 
   return (

@@ -1,9 +1,12 @@
-import { Alert, Anchor, Card, Grid, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Card, Grid, Group, Select, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { useState } from 'react';
 import {
   IconAdjustmentsHorizontal,
   IconArrowRight,
   IconCalendar,
+  IconChecks,
   IconCoins,
+  IconUserSearch,
   IconKey,
   IconMailExclamation,
   IconReceipt,
@@ -12,14 +15,18 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { findMenuEntry, isMenuAllowed, type TRole } from '@verilead/contracts';
+import { DATE_PRESET_LABELS, DATE_PRESETS, findMenuEntry, isMenuAllowed, type TActivityType, type TDatePreset, type TRole } from '@verilead/contracts';
+import { BillableSplitCard } from '../../../components/billable-split-card';
+import { UsageTrendChart } from '../../../components/usage-trend-chart';
+import { useDashboard } from '../api/dashboard-api';
+import { useShownWidgets, WidgetPicker } from './dashboard-widgets';
 import { ActivityTypeBadge } from '../../../components/activity-type-badge';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { StatCard } from '../../../components/stat-card';
-import { formatCompactNumber, formatDayLabel, formatDateTime, formatLimitUsage, formatNumber } from '../../../lib/format';
+import { formatCompactNumber, formatDayLabel, formatDateTime, formatLimitUsage, formatNumber, getDisplayHour } from '../../../lib/format';
 import { useSessionStore } from '../../../lib/session-store';
-import { useActivities, useCreditsAndLimits } from '../../../lib/user-queries';
+import { useCreditsAndLimits } from '../../../lib/user-queries';
 
 type TQuickLink = { label: string; description: string; to: string; icon: Icon; menu?: ['account' | 'settings', string] };
 
@@ -42,25 +49,44 @@ function greet(hour: number): string {
   return 'Good evening';
 }
 
-/** `/`: credits balance, limits, recent activity and quick links. */
+/** `/`: the dashboard: the widgets the user chose (GET /dashboard?show_widgets), limits and quick links. */
 export function OverviewScreen() {
   const name = useSessionStore((state) => state.name);
   const role = useSessionStore((state) => state.user_role);
   const isEmailVerified = useSessionStore((state) => state.isEmailVerified);
   const email = useSessionStore((state) => state.email);
   const credits = useCreditsAndLimits();
-  const activities = useActivities({ page: 1, limit: 25 });
-  const recent = activities.data?.items.slice(0, 6) ?? [];
+  const [widgets, setWidgets] = useShownWidgets();
+  const [range, setRange] = useState<TDatePreset>('last_30_days');
+  const dashboard = useDashboard(widgets, range);
+  const show = new Set(widgets);
+  const data = dashboard.data;
+  const recent = data?.recent_activity ?? [];
 
   return (
     <Stack gap="lg">
       <Stack gap={2}>
-        <Title order={2} fz={26}>
-          {greet(new Date().getHours())}, {name.split(' ')[0]}
-        </Title>
-        <Text c="dimmed" size="sm">
-          Here is where your account stands today.
-        </Text>
+        <Group justify="space-between" align="flex-end" wrap="wrap">
+          <Stack gap={2}>
+            <Title order={2} fz={26}>
+              {greet(getDisplayHour())}, {name.split(' ')[0]}
+            </Title>
+            <Text c="dimmed" size="sm">
+              Here is where your account stands today.
+            </Text>
+          </Stack>
+          <Group gap="sm">
+            <Select
+              aria-label="Dashboard period"
+              data={DATE_PRESETS.map((p) => ({ value: p, label: DATE_PRESET_LABELS[p] }))}
+              value={range}
+              onChange={(v) => v && setRange(v as TDatePreset)}
+              allowDeselect={false}
+              w={170}
+            />
+            <WidgetPicker shown={widgets} onChange={setWidgets} />
+          </Group>
+        </Group>
       </Stack>
 
       {!isEmailVerified ? (
@@ -69,10 +95,10 @@ export function OverviewScreen() {
         </Alert>
       ) : null}
 
-      {credits.isPending ? <LoadingScreen minHeight={120} /> : null}
-      {credits.isError ? <ErrorState error={credits.error} onRetry={() => void credits.refetch()} /> : null}
-      {credits.data ? (
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+      {show.has('credits') && credits.isPending ? <LoadingScreen minHeight={120} /> : null}
+      {show.has('credits') && credits.isError ? <ErrorState error={credits.error} onRetry={() => void credits.refetch()} /> : null}
+      {show.has('credits') && credits.data ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
           <StatCard
             label="Credits balance"
             value={formatNumber(credits.data.credits)}
@@ -97,10 +123,52 @@ export function OverviewScreen() {
             color="grape"
             hint={credits.data.limits.life_time.limit === null ? 'No lifetime cap on your spending' : formatLimitUsage(credits.data.limits.life_time)}
           />
+          <StatCard
+            label="Used in period"
+            value={data?.credits ? formatNumber(data.credits.used_in_range) : '…'}
+            icon={<IconReceipt size={22} />}
+            color="teal"
+            hint={`${DATE_PRESET_LABELS[range]}, ${data?.scope === 'organisation' ? 'whole organisation' : 'your own usage'}`}
+          />
+        </SimpleGrid>
+      ) : null}
+
+      {widgets.length === 0 ? <EmptyState title="No widgets shown" description="Choose what to show with the Widgets button." /> : null}
+      {dashboard.isError ? <ErrorState error={dashboard.error} onRetry={() => void dashboard.refetch()} /> : null}
+      {widgets.length > 0 && dashboard.isPending ? <LoadingScreen minHeight={160} /> : null}
+      {data && (show.has('usage_trend') || show.has('usage_split')) ? (
+        <Grid gap="lg">
+          {show.has('usage_trend') && data.usage_trend ? (
+            <Grid.Col span={{ base: 12, lg: show.has('usage_split') ? 8 : 12 }}>
+              <UsageTrendChart points={data.usage_trend} fileName="dashboard-credits-over-time.csv" />
+            </Grid.Col>
+          ) : null}
+          {show.has('usage_split') && data.usage_split ? (
+            <Grid.Col span={{ base: 12, lg: show.has('usage_trend') ? 4 : 12 }}>
+              <BillableSplitCard split={data.usage_split} fileName="dashboard-billable-split.csv" />
+            </Grid.Col>
+          ) : null}
+        </Grid>
+      ) : null}
+      {data && (show.has('email_verifier') || show.has('email_finder')) ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
+          {data.email_verifier ? (
+            <>
+              <StatCard label="Emails verified" value={formatNumber(data.email_verifier.total)} icon={<IconChecks size={22} />} hint={`${formatNumber(data.email_verifier.valid)} valid, ${formatNumber(data.email_verifier.invalid)} invalid`} />
+              <StatCard label="Deliverability" value={`${data.email_verifier.deliverability_score}%`} icon={<IconChecks size={22} />} color="grape" hint={`${formatNumber(data.email_verifier.safe_to_send)} safe to send`} />
+            </>
+          ) : null}
+          {data.email_finder ? (
+            <>
+              <StatCard label="Emails found" value={formatNumber(data.email_finder.found)} icon={<IconUserSearch size={22} />} color="teal" hint={`of ${formatNumber(data.email_finder.total)} searches`} />
+              <StatCard label="Finder confidence" value={`${data.email_finder.confidence_score}`} icon={<IconUserSearch size={22} />} color="orange" hint="Average score of found emails" />
+            </>
+          ) : null}
         </SimpleGrid>
       ) : null}
 
       <Grid gap="lg">
+        {show.has('recent_activity') ? (
         <Grid.Col span={{ base: 12, lg: 8 }}>
         <Card h="100%">
           <Group justify="space-between" mb="sm">
@@ -111,9 +179,7 @@ export function OverviewScreen() {
               View all
             </Anchor>
           </Group>
-          {activities.isPending ? <LoadingScreen minHeight={120} /> : null}
-          {activities.isError ? <ErrorState error={activities.error} onRetry={() => void activities.refetch()} /> : null}
-          {activities.data && recent.length === 0 ? (
+          {data && recent.length === 0 ? (
             <EmptyState title="No activity yet" description="Your logins, changes and jobs will show up here." />
           ) : null}
           <Stack gap={0}>
@@ -126,7 +192,7 @@ export function OverviewScreen() {
                 style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
               >
                 <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-                  <ActivityTypeBadge type={row.type} />
+                  <ActivityTypeBadge type={row.type as TActivityType} />
                   <Text size="sm" truncate>
                     {row.description}
                   </Text>
@@ -139,7 +205,8 @@ export function OverviewScreen() {
           </Stack>
         </Card>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
+        ) : null}
+        <Grid.Col span={{ base: 12, lg: show.has('recent_activity') ? 4 : 12 }}>
         <Card h="100%">
           <Title order={4} fz={16} mb="sm">
             Quick links

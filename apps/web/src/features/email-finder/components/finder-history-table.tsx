@@ -3,12 +3,11 @@ import { Badge, Button, Card, Group, SegmentedControl, Table, Text, TextInput, T
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import type { TFinderStatus } from '@verilead/contracts';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PagedTableFooter, usePaging } from '../../../components/paged-table-footer';
 import { EmptyState, ErrorState } from '../../../components/state-views';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, toZonedDayRange } from '../../../lib/format';
 import { startHistoryDownload, useFinderHistory } from '../api/email-finder-api';
 import { getConfidenceLook } from '../utils/finder-format';
 import { FinderDownloadModal } from './finder-download-modal';
@@ -26,8 +25,7 @@ export function FinderHistoryTable() {
   const filters = {
     search: debounced || undefined,
     status: status === 'all' ? undefined : status,
-    from: range[0] ? dayjs(range[0]).format('YYYY-MM-DD') : undefined,
-    to: range[1] ? dayjs(range[1]).format('YYYY-MM-DD') : undefined,
+    ...toZonedDayRange(range),
   };
   const history = useFinderHistory({ page, limit, ...filters });
   const filtered = Boolean(filters.search || filters.status || filters.from || filters.to);

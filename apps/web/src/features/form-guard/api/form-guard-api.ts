@@ -6,7 +6,7 @@ import { requestApi } from '../../../lib/api-client';
 export const formGuardKeys = {
   list: (page: number, limit: number) => ['apps', 'list', { form_guard: true, page, limit }] as const,
   one: (id: string) => ['apps', 'one', id] as const,
-  usage: (q: TJsWidgetUsageRequest) => ['reports', 'js_widget_usage', q] as const,
+  usage: (q: TJsWidgetUsageRequest) => ['form_guard', 'usage', q] as const,
 };
 
 /** GET /apps/list?form_guard=true: the organisation's form guards. */
@@ -44,10 +44,10 @@ export function useUpdateFormGuard() {
   });
 }
 
-/** POST /reports/js_widget_usage. */
+/** POST /form_guard/usage. */
 export function useJsWidgetUsage(q: TJsWidgetUsageRequest) {
   return useQuery({
     queryKey: formGuardKeys.usage(q),
-    queryFn: ({ signal }) => requestApi({ method: 'POST', path: '/reports/js_widget_usage', body: q, schema: ZJsWidgetUsageData, signal }),
+    queryFn: ({ signal }) => requestApi({ method: 'POST', path: '/form_guard/usage', body: q, schema: ZJsWidgetUsageData, signal }),
   });
 }
