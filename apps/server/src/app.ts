@@ -32,6 +32,7 @@ import { registerDeveloperRoutes } from './features/developer/routes';
 import { registerPublicApiRoutes } from './features/developer/public-api-routes';
 import { buildPublicFailure } from './features/developer/public-api-format';
 import { registerWebhookRoutes } from './features/webhooks/routes';
+import { registerBillingRoutes } from './features/billing/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -194,6 +195,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerSettingsRoutes(api, deps, guards);
       registerDeveloperRoutes(api, deps, guards);
       registerWebhookRoutes(api, deps, guards);
+      registerBillingRoutes(api, deps, guards);
       registerAnnouncementRoutes(api, deps, guards);
       registerAnnouncementOpsRoute(api, deps, () => announcementClock.invalidate());
       api.withTypeProvider<ZodTypeProvider>().get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

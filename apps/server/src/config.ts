@@ -61,6 +61,10 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: ZOptionalString,
   ALLOW_PRIVATE_WEBHOOKS: ZBool.default(false),
+  STRIPE_SECRET_KEY: ZOptionalString,
+  STRIPE_WEBHOOK_SECRET: ZOptionalString,
+  STRIPE_API_BASE: ZOptionalString,
+  LOW_CREDIT_CHECK_CRON: z.string().default('* * * * *'),
 });
 
 /** The job queues: one per kind of work, so no kind starves another. */
@@ -124,6 +128,13 @@ export type TConfig = {
   webDistDir: string;
   /** Outbound HTTP (webhooks, integrations) may reach private, loopback and link-local addresses. */
   allowPrivateWebhooks: boolean;
+  /**
+   * Stripe: without a secret key the server runs a local fake Stripe on 127.0.0.1 (test mode). `apiBase` points
+   * the official SDK elsewhere (a fake in tests); its test checkout pages are served there too.
+   */
+  stripe: { secretKey?: string; webhookSecret?: string; apiBase?: string };
+  /** When the low-credit alert check runs (cron, UTC). */
+  lowCreditCheckCron: string;
 };
 
 function resolvePath(p: string): string {
@@ -194,6 +205,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
+    lowCreditCheckCron: e.LOW_CREDIT_CHECK_CRON,
   };
   return { ...config, ...overrides };
 }

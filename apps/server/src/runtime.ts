@@ -11,6 +11,7 @@ import { createEmailFinderJobs } from './features/email-finder/jobs';
 import { createDownloadJobs } from './features/downloads/jobs';
 import { createDownloadMaintenance } from './features/downloads/expiry';
 import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
+import { createBillingJobs, LOW_CREDIT_CHECK_JOB } from './features/billing/jobs';
 
 /**
  * The composition root: the job queue with every job kind, and the mailer, around an open database. Tests,
@@ -33,6 +34,7 @@ export function createRuntime(opts: {
     ...createEmailFinderJobs({ database, config }),
     ...createDownloadJobs({ database, config }),
     ...createWebhookJobs({ database, config, getQueue }),
+    ...createBillingJobs({ database, config, getQueue }),
     createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage })] }),
   ];
   const byName = new Map(declared.map((d) => [d.name, d]));
@@ -43,7 +45,7 @@ export function createRuntime(opts: {
     jobs: config.jobs,
     pollIntervalMs: config.jobPollIntervalMs,
     logger: opts.logger,
-    onStart: [(q) => q.schedule(MAINTENANCE_JOB, config.jobs.maintenanceCron), (q) => ensureWebhookDispatcher(q)],
+    onStart: [(q) => q.schedule(MAINTENANCE_JOB, config.jobs.maintenanceCron), (q) => ensureWebhookDispatcher(q), (q) => q.schedule(LOW_CREDIT_CHECK_JOB, config.lowCreditCheckCron)],
   });
   return { config, database, queue, mailer: createMailer(queue), closeMail: () => transport.close() };
 }

@@ -15,3 +15,4 @@ export * from './features/team/tables';
 export * from './features/developer/tables';
 export * from './features/webhooks/tables';
 export * from './features/email-finder/tables';
+export * from './features/billing/tables';

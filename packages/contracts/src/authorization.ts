@@ -257,6 +257,8 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /payment/subscription/cancel': BILLING,
   'GET /payment/upgrade': BILLING,
   'PATCH /payment/cancel': BILLING,
+  // Stripe's signed webhook events (the signature is checked in the route).
+  'POST /payment/webhook/stripe': PUBLIC,
 
   // ----- pricing, coupons, invoices (owner only) -----
   'GET /price/slab': PRICING,

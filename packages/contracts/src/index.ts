@@ -16,3 +16,4 @@ export * from './authorization';
 export * from './developer';
 export * from './webhooks';
 export * from './email-finder';
+export * from './billing';

@@ -1,0 +1,369 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { ZPaymentIntentResponse, ZPaymentOutcomeResponse, ZPriceResponse } from '@verilead/contracts';
+import { TEST_PASSWORD, type TTestApp } from '../../test/test-app';
+import type { TFakeStripe } from './fake-stripe/fake-stripe-server';
+import { chargeCredits } from '../../platform/credits/ledger';
+import { creditTransactions } from '../../platform/credits/tables';
+import { outbox } from '../../platform/mailer/tables';
+import { inviteMember } from '../auth/service';
+import { coupons } from './tables';
+import { createBillingTestApp, payOnCheckout } from './test-support';
+import { LOW_CREDIT_CHECK_JOB } from './jobs';
+
+type TOwner = { token: string; userId: string; orgId: string };
+
+describe('billing API', () => {
+  let t: TTestApp;
+  let fake: TFakeStripe;
+  let owner: TOwner;
+  let stranger: TOwner;
+  let manager: { token: string };
+
+  const balance = async (o: TOwner) => (await t.call({ method: 'GET', url: '/api/v1/user/credits_and_limits', token: o.token })).body.data.org_credits as number;
+  const purchases = async (o: TOwner) =>
+    t.db.db
+      .select()
+      .from(creditTransactions)
+      .where(and(eq(creditTransactions.orgId, o.orgId), eq(creditTransactions.kind, 'purchase')));
+  const startPayment = async (o: TOwner, payload: Record<string, unknown> = { credits: 5000, currency: 'USD' }) => {
+    const res = await t.call({ method: 'POST', url: '/api/v1/payment/getPaymentIntent', token: o.token, payload });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return ZPaymentIntentResponse.parse(res.body).data;
+  };
+  const confirm = async (o: TOwner, paymentId: string) => {
+    const res = await t.call({ method: 'POST', url: '/api/v1/payment/confirm', token: o.token, payload: { payment_id: paymentId } });
+    return res;
+  };
+
+  beforeAll(async () => {
+    ({ t, fake } = await createBillingTestApp());
+    owner = await t.createOwner('owner@billing.test');
+    stranger = await t.createOwner('stranger@billing.test');
+    await inviteMember(t.deps, { ...owner, role: 'owner', sessionId: null, via: 'session' }, { email: 'manager@billing.test', name: 'Manager', role: 'admin' });
+    const setup = await t.mailedToken('manager@billing.test', '/setup_password');
+    await t.call({ method: 'POST', url: '/api/v1/user/password/setup', payload: { token: setup, password: TEST_PASSWORD } });
+    const l = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'manager@billing.test', password: TEST_PASSWORD } });
+    manager = { token: l.body.data.token };
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  describe('pricing', () => {
+    it('answers the slabs of each currency, with kinds', async () => {
+      const usd = await t.call({ method: 'GET', url: '/api/v1/price/slab?currency=USD', token: owner.token });
+      expect(usd.status).toBe(200);
+      expect(usd.body.data.min_credit).toBe(1000);
+      expect(usd.body.data.slabs.map((s: { kind: string }) => s.kind)).toEqual(['standard', 'discount', 'discount', 'bonus']);
+      const inr = await t.call({ method: 'GET', url: '/api/v1/price/slab?currency=INR', token: owner.token });
+      expect(inr.body.data.slabs[0]).toMatchObject({ currency: 'INR', unit_price: 0.6 });
+      const bad = await t.call({ method: 'GET', url: '/api/v1/price/slab?currency=EUR', token: owner.token });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toBe('Please choose USD or INR.');
+    });
+
+    it('prices credits with the INR tax rounded down', async () => {
+      const res = await t.call({ method: 'GET', url: '/api/v1/price?credits=1234&currency=INR', token: owner.token });
+      const q = ZPriceResponse.parse(res.body).data;
+      // 1234 × 0.60 = 740.40; 18% = 133.272 → 133.27
+      expect(q).toMatchObject({ subtotal: 740.4, tax: 133.27, total: 873.67, tax_percent: 18, kind: 'standard' });
+      const usd = await t.call({ method: 'GET', url: '/api/v1/price?credits=2000000&currency=USD', token: owner.token });
+      expect(usd.body.data).toMatchObject({ subtotal: 6000, tax: 0, total: 6000, kind: 'bonus', bonus_credits: 200000 });
+      const few = await t.call({ method: 'GET', url: '/api/v1/price?credits=10', token: owner.token });
+      expect(few.status).toBe(400);
+      expect(few.body.error.message).toBe('You can buy at least 1,000 credits.');
+      const text = await t.call({ method: 'GET', url: '/api/v1/price?credits=lots', token: owner.token });
+      expect(text.status).toBe(400);
+    });
+
+    it('compares one time with annual (20% cheaper) and lists plans', async () => {
+      const c = await t.call({ method: 'GET', url: '/api/v1/price/compare?credits=50000&currency=USD', token: owner.token });
+      expect(c.body.data).toMatchObject({ one_time: { total: 300 }, annual: { total: 240, per_month: 20, saving_percent: 20 } });
+      const plans = await t.call({ method: 'GET', url: '/api/v1/price/products?currency=USD&interval=annual', token: owner.token });
+      expect(plans.status).toBe(200);
+      expect(plans.body.data.items.length).toBeGreaterThan(0);
+      expect(plans.body.data.items.every((p: { interval: string }) => p.interval === 'annual')).toBe(true);
+    });
+
+    it('keeps pricing and billing owner-only', async () => {
+      for (const url of ['/api/v1/price/slab', '/api/v1/price?credits=1000', '/api/v1/payment/cards', '/api/v1/invoice/list', '/api/v1/payment/buyCredits']) {
+        const res = await t.call({ method: 'GET', url, token: manager.token });
+        expect(res.status, url).toBe(403);
+      }
+      const noLogin = await t.call({ method: 'GET', url: '/api/v1/price/slab' });
+      expect(noLogin.status).toBe(401);
+    });
+  });
+
+  describe('buying credits through the checkout page', () => {
+    it('says test mode and what the modal needs', async () => {
+      const res = await t.call({ method: 'GET', url: '/api/v1/payment/buyCredits', token: owner.token });
+      expect(res.body.data).toMatchObject({ test_mode: true, has_card: false, min_credit: 1000, currencies: ['USD', 'INR'] });
+    });
+
+    it('grants the credits once when the test card succeeds, whatever is replayed', async () => {
+      const before = await balance(owner);
+      const started = await startPayment(owner);
+      expect(started.payment).toMatchObject({ status: 'pending', total: 40, credits: 5000 });
+      expect(started.checkout_url).toContain(`${fake.baseUrl}/checkout/`);
+      const paid = await payOnCheckout(started.checkout_url, 'pm_card_visa');
+      expect(paid.status).toBe(303);
+      expect(paid.location).toContain(`/payment/thank-you?payment_id=${started.payment.id}`);
+      await t.deps.queue.runUntilIdle();
+      expect(await balance(owner)).toBe(before + 5000);
+      // The thank-you page confirms too: nothing more is granted.
+      const c1 = ZPaymentOutcomeResponse.parse((await confirm(owner, started.payment.id)).body).data;
+      expect(c1.payment.status).toBe('paid');
+      expect(c1.balance).toBe(before + 5000);
+      // A replayed event, and several at once, grant nothing.
+      const succeeded = fake.events.filter((e) => e.type === 'payment_intent.succeeded').at(-1)!;
+      await fake.resend(succeeded.id);
+      await Promise.all([fake.resend(succeeded.id), fake.resend(succeeded.id), fake.resend(succeeded.id), confirm(owner, started.payment.id), confirm(owner, started.payment.id)]);
+      await t.deps.queue.runUntilIdle();
+      expect(await balance(owner)).toBe(before + 5000);
+      const rows = (await purchases(owner)).filter((r) => r.objectId === started.payment.id);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ amount: 5000, objectType: 'payment' });
+    });
+
+    it('answers a replayed webhook as a duplicate and refuses a bad signature', async () => {
+      const e = fake.events.at(-1)!;
+      const res = await t.call({ method: 'POST', url: '/api/v1/payment/webhook/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': fake.sign(e.body) }, payload: e.body });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ received: true, duplicate: true });
+      const forged = await t.call({ method: 'POST', url: '/api/v1/payment/webhook/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' }, payload: e.body });
+      expect(forged.status).toBe(400);
+      expect(forged.body.error.message).toBe('The webhook signature is not valid.');
+    });
+
+    it('records a declined card as failed and grants nothing', async () => {
+      const before = await balance(owner);
+      const started = await startPayment(owner);
+      const declined = await payOnCheckout(started.checkout_url, 'pm_card_chargeDeclined');
+      expect(declined.status).toBe(402);
+      expect(declined.text).toContain('Your card was declined.');
+      await t.deps.queue.runUntilIdle();
+      const c = (await confirm(owner, started.payment.id)).body.data;
+      expect(c.payment).toMatchObject({ status: 'failed', failure_message: 'Your card was declined.' });
+      expect(await balance(owner)).toBe(before);
+    });
+
+    it('asks for authentication, then pays when it passes and fails when it does not', async () => {
+      const before = await balance(owner);
+      const ok = await startPayment(owner, { credits: 1000, currency: 'INR' });
+      expect(ok.payment).toMatchObject({ subtotal: 600, tax: 108, total: 708 });
+      const passed = await payOnCheckout(ok.checkout_url, 'pm_card_authenticationRequired', 'complete');
+      expect(passed.location).toContain('redirect_status=succeeded');
+      const failed = await startPayment(owner, { credits: 1000, currency: 'USD' });
+      const refused = await payOnCheckout(failed.checkout_url, 'pm_card_authenticationRequired', 'fail');
+      expect(refused.location).toContain('redirect_status=failed');
+      await t.deps.queue.runUntilIdle();
+      expect((await confirm(owner, ok.payment.id)).body.data.payment.status).toBe('paid');
+      expect((await confirm(owner, failed.payment.id)).body.data.payment.status).toBe('failed');
+      expect(await balance(owner)).toBe(before + 1000);
+    });
+
+    it('answers 404 for another organisation’s payment and 400 for a bad id', async () => {
+      const mine = await startPayment(owner);
+      for (const [method, url] of [
+        ['POST', '/api/v1/payment/confirm'],
+        ['PATCH', '/api/v1/payment/cancel'],
+      ] as const) {
+        const res = await t.call({ method, url, token: stranger.token, payload: { payment_id: mine.payment.id } });
+        expect(res.status, url).toBe(404);
+      }
+      const pdf = await t.call({ method: 'GET', url: `/api/v1/invoice/download?id=${mine.payment.id}`, token: stranger.token });
+      expect(pdf.status).toBe(404);
+      const bad = await t.call({ method: 'POST', url: '/api/v1/payment/confirm', token: owner.token, payload: { payment_id: 'nope' } });
+      expect(bad.status).toBe(400);
+      const cancelled = await t.call({ method: 'PATCH', url: '/api/v1/payment/cancel', token: owner.token, payload: { payment_id: mine.payment.id } });
+      expect(cancelled.body.data.payment.status).toBe('cancelled');
+      const again = await t.call({ method: 'POST', url: '/api/v1/payment/confirmPaymentIntent', token: owner.token, payload: { payment_id: mine.payment.id, payment_method: 'pm_card_visa' } });
+      expect(again.status).toBe(409);
+    });
+  });
+
+  describe('saved cards', () => {
+    it('saves cards, makes one default, buys with it and removes it', async () => {
+      const first = await t.call({ method: 'POST', url: '/api/v1/payment/card/add', token: owner.token, payload: { payment_method: 'pm_card_visa' } });
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      expect(first.body.data).toMatchObject({ brand: 'visa', last4: '4242', is_default: true });
+      const second = await t.call({ method: 'POST', url: '/api/v1/payment/card/add', token: owner.token, payload: { payment_method: 'pm_card_mastercard' } });
+      expect(second.body.data).toMatchObject({ brand: 'mastercard', is_default: false });
+      const declined = await t.call({ method: 'POST', url: '/api/v1/payment/card/add', token: owner.token, payload: { payment_method: 'pm_card_chargeDeclined' } });
+      expect(declined.status).toBe(400);
+      expect(declined.body.error).toMatchObject({ code: 'card_declined', message: 'Your card was declined.' });
+      const list = await t.call({ method: 'GET', url: '/api/v1/payment/cards', token: owner.token });
+      expect(list.body.data.items).toHaveLength(2);
+      const def = await t.call({ method: 'POST', url: '/api/v1/payment/card/default', token: owner.token, payload: { payment_method: second.body.data.id } });
+      expect(def.body.data.is_default).toBe(true);
+      const current = await t.call({ method: 'POST', url: '/api/v1/payment/defaultcard', token: owner.token });
+      expect(current.body.data.card.id).toBe(second.body.data.id);
+
+      const before = await balance(owner);
+      const bought = await t.call({ method: 'POST', url: '/api/v1/payment/buy', token: owner.token, payload: { credits: 2000, currency: 'USD' } });
+      expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+      expect(bought.body.data.payment.status).toBe('paid');
+      expect(bought.body.data.balance).toBe(before + 2000);
+      await t.deps.queue.runUntilIdle();
+      expect(await balance(owner)).toBe(before + 2000);
+
+      // Another organisation cannot touch these cards.
+      const foreign = await t.call({ method: 'POST', url: '/api/v1/payment/card/delete', token: stranger.token, payload: { payment_method: first.body.data.id } });
+      expect(foreign.status).toBe(404);
+      const removed = await t.call({ method: 'POST', url: '/api/v1/payment/card/delete', token: owner.token, payload: { payment_method: second.body.data.id } });
+      expect(removed.status).toBe(200);
+      const after = await t.call({ method: 'POST', url: '/api/v1/payment/defaultcard', token: owner.token });
+      expect(after.body.data.card).toBeNull();
+      const none = await t.call({ method: 'POST', url: '/api/v1/payment/buy', token: owner.token, payload: { credits: 2000, currency: 'USD' } });
+      expect(none.status).toBe(409);
+    });
+
+    it('sends an off-session purchase needing authentication to the checkout page', async () => {
+      const card = await t.call({ method: 'POST', url: '/api/v1/payment/card/add', token: stranger.token, payload: { payment_method: 'pm_card_authenticationRequired' } });
+      expect(card.body.data.is_default).toBe(true);
+      const before = await balance(stranger);
+      const res = await t.call({ method: 'POST', url: '/api/v1/payment/buy', token: stranger.token, payload: { credits: 1000, currency: 'USD' } });
+      expect(res.status).toBe(200);
+      expect(res.body.data.payment.status).toBe('failed');
+      expect(res.body.data.next_action_url).toContain('/checkout/');
+      const paid = await payOnCheckout(res.body.data.next_action_url, 'pm_card_visa');
+      expect(paid.location).toContain('redirect_status=succeeded');
+      await t.deps.queue.runUntilIdle();
+      expect(await balance(stranger)).toBe(before + 1000);
+    });
+
+    it('saves a card through a SetupIntent', async () => {
+      const si = await t.call({ method: 'POST', url: '/api/v1/payment/setup_intent/create', token: stranger.token });
+      expect(si.status).toBe(200);
+      const early = await t.call({ method: 'POST', url: '/api/v1/payment/setup_intent/confirm', token: stranger.token, payload: { setup_intent_id: si.body.data.setup_intent_id } });
+      expect(early.status).toBe(409);
+      const page = await fetch(si.body.data.checkout_url, { method: 'POST', body: new URLSearchParams({ payment_method: 'pm_card_amex' }), redirect: 'manual' });
+      expect(page.status).toBe(303);
+      const foreign = await t.call({ method: 'POST', url: '/api/v1/payment/setup_intent/confirm', token: owner.token, payload: { setup_intent_id: si.body.data.setup_intent_id } });
+      expect(foreign.status).toBe(404);
+      const done = await t.call({ method: 'POST', url: '/api/v1/payment/setup_intent/confirm', token: stranger.token, payload: { setup_intent_id: si.body.data.setup_intent_id } });
+      expect(done.body.data).toMatchObject({ brand: 'amex', last4: '8431' });
+    });
+  });
+
+  describe('coupons', () => {
+    beforeAll(async () => {
+      await t.db.db.insert(coupons).values([
+        { code: 'WELCOME500', kind: 'credits', value: 500 },
+        { code: 'SAVE10', kind: 'percent', value: 10 },
+        { code: 'OLD', kind: 'percent', value: 10, expiresAt: new Date('2001-01-01') },
+      ]);
+    });
+
+    it('grants a credits coupon once per organisation', async () => {
+      const before = await balance(stranger);
+      const res = await t.call({ method: 'POST', url: '/api/v1/coupon/apply', token: stranger.token, payload: { code: 'welcome500' } });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ kind: 'credits', credits_granted: 500 });
+      const again = await Promise.all([1, 2].map(() => t.call({ method: 'POST', url: '/api/v1/coupon/apply', token: stranger.token, payload: { code: 'WELCOME500' } })));
+      expect(again.map((r) => r.status)).toEqual([409, 409]);
+      expect(await balance(stranger)).toBe(before + 500);
+    });
+
+    it('takes a percent coupon off a purchase and refuses unknown or expired codes', async () => {
+      const q = await t.call({ method: 'POST', url: '/api/v1/coupon/apply', token: owner.token, payload: { code: 'SAVE10', credits: 5000 } });
+      expect(q.body.data.quote).toMatchObject({ subtotal: 40, discount: 4, total: 36 });
+      const started = await startPayment(owner, { credits: 5000, currency: 'USD', coupon_code: 'SAVE10' });
+      expect(started.payment.total).toBe(36);
+      await payOnCheckout(started.checkout_url, 'pm_card_visa');
+      await t.deps.queue.runUntilIdle();
+      const used = await t.call({ method: 'GET', url: '/api/v1/price?credits=5000&coupon_code=SAVE10', token: owner.token });
+      expect(used.status).toBe(409);
+      const unknown = await t.call({ method: 'POST', url: '/api/v1/coupon/apply', token: owner.token, payload: { code: 'NOPE' } });
+      expect(unknown.body.error.message).toBe('This coupon code is not valid.');
+      const old = await t.call({ method: 'POST', url: '/api/v1/coupon/apply', token: owner.token, payload: { code: 'OLD' } });
+      expect(old.body.error.message).toBe('This coupon has expired.');
+      const empty = await t.call({ method: 'POST', url: '/api/v1/coupon/apply', token: owner.token, payload: {} });
+      expect(empty.body.error.message).toBe('Please enter a coupon code.');
+    });
+  });
+
+  describe('invoices and receipts', () => {
+    it('lists invoices, pending invoices and receipts of the own organisation only', async () => {
+      const pending = await t.call({ method: 'POST', url: '/api/v1/payment/buy/request', token: owner.token, payload: { credits: 3000, currency: 'INR' } });
+      expect(pending.body.data).toMatchObject({ status: 'pending', subtotal: 1800, tax: 324, total: 2124 });
+      const all = await t.call({ method: 'GET', url: '/api/v1/invoice/list', token: owner.token });
+      const pend = await t.call({ method: 'GET', url: '/api/v1/invoice/pending_list', token: owner.token });
+      const receipts = await t.call({ method: 'GET', url: '/api/v1/receipt/list', token: owner.token });
+      expect(pend.body.data.items.map((i: { id: string }) => i.id)).toContain(pending.body.data.id);
+      expect(receipts.body.data.items.every((i: { status: string }) => i.status === 'paid')).toBe(true);
+      expect(all.body.data.total).toBeGreaterThan(receipts.body.data.total);
+      const other = await t.call({ method: 'GET', url: '/api/v1/invoice/list', token: stranger.token });
+      expect(other.body.data.items.some((i: { id: string }) => i.id === pending.body.data.id)).toBe(false);
+      const noReceipt = await t.call({ method: 'GET', url: `/api/v1/receipt/download?id=${pending.body.data.id}`, token: owner.token });
+      expect(noReceipt.status).toBe(404);
+      // A pending invoice is paid later with a card.
+      const paid = await t.call({ method: 'POST', url: '/api/v1/payment/confirmPaymentIntent', token: owner.token, payload: { payment_id: pending.body.data.id, payment_method: 'pm_card_visa' } });
+      expect(paid.body.data.payment.status).toBe('paid');
+    });
+
+    it('renders the invoice PDF with the amounts and the tax', async () => {
+      const list = await t.call({ method: 'GET', url: '/api/v1/receipt/list', token: owner.token });
+      const inr = list.body.data.items.find((i: { currency: string; total: number }) => i.currency === 'INR' && i.total === 2124);
+      expect(inr).toBeTruthy();
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/receipt/download?id=${inr.id}`, headers: { authorization: `Bearer ${owner.token}` } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      const pdf = res.rawPayload;
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      if (!hasPoppler()) return;
+      const dir = mkdtempSync(join(tmpdir(), 'invoice-'));
+      writeFileSync(join(dir, 'r.pdf'), pdf);
+      execFileSync('pdftoppm', ['-png', '-r', '50', '-singlefile', join(dir, 'r.pdf'), join(dir, 'page')]);
+      expect(existsSync(join(dir, 'page.png'))).toBe(true);
+      expect(readFileSync(join(dir, 'page.png')).subarray(1, 4).toString()).toBe('PNG');
+      const text = execFileSync('pdftotext', ['-layout', join(dir, 'r.pdf'), '-']).toString();
+      expect(text).toContain('INR 1800.00');
+      expect(text).toContain('GST 18%');
+      expect(text).toContain('INR 324.00');
+      expect(text).toContain('INR 2124.00');
+    });
+  });
+
+  describe('low-credit alert', () => {
+    it('mails the owner once when the balance crosses the threshold, and again only after it went back above', async () => {
+      const o = await t.createOwner('lowcredit@billing.test');
+      const alert = await t.call({ method: 'POST', url: '/api/v1/user/low_credit_alert/update', token: o.token, payload: { enabled: true, threshold: 60 } });
+      expect(alert.status).toBe(200);
+      const mails = async () => (await t.db.db.select().from(outbox).where(eq(outbox.toAddress, 'lowcredit@billing.test'))).filter((m) => m.template === 'low_credit');
+      const check = async () => {
+        await t.deps.queue.enqueue(LOW_CREDIT_CHECK_JOB, {});
+        await t.deps.queue.runUntilIdle();
+      };
+      await check();
+      expect(await mails()).toHaveLength(0); // 100 sign-up credits > 60
+      for (let i = 0; i < 3; i += 1) {
+        await t.db.transaction((tx) => chargeCredits(tx, { orgId: o.orgId, userId: o.userId, amount: 20, reason: 'Instant verification' }));
+        await check();
+      }
+      expect(await mails()).toHaveLength(1); // 80, 60 (crossed: one mail), 40 (still below: none)
+      const si = await t.call({ method: 'POST', url: '/api/v1/coupon/apply', token: o.token, payload: { code: 'WELCOME500' } });
+      expect(si.status).toBe(200);
+      await check(); // 540: above again, re-armed
+      await t.db.transaction((tx) => chargeCredits(tx, { orgId: o.orgId, userId: o.userId, amount: 500, reason: 'Bulk verification' }));
+      await check();
+      expect(await mails()).toHaveLength(2);
+    });
+  });
+});
+
+function hasPoppler(): boolean {
+  try {
+    execFileSync('pdftoppm', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
