@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZSuccess } from './envelopes';
+import { ZPage, ZPageSize } from './common';
 import { ZCurrency, ZPaymentProvider, ZPlanInterval, ZPriceKind } from './enums';
 
 // ---------- pricing ----------
@@ -173,9 +174,6 @@ export const ZSetupIntentConfirmRequest = z.object({
 
 // ---------- invoices and receipts ----------
 
-export const ZInvoiceListQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(1).max(500).default(25),
-});
+export const ZInvoiceListQuery = z.object({ page: ZPage.default(1), limit: ZPageSize.default(25) });
 export const ZPaymentListResponse = ZSuccess(z.object({ items: z.array(ZPayment), total: z.number().int() }));
 export const ZInvoiceDownloadQuery = z.object({ id: z.uuid({ message: 'Please choose an invoice' }) });

@@ -23,6 +23,8 @@ export const BUILT_SCREENS: ReadonlySet<string> = new Set<string>(
       ['admin', 'prospect'],
       ['account', 'profile'],
       ['account', 'pricing'],
+      ['account', 'billing'],
+      ['account', 'coupons'],
       ['account', 'api'],
       ['account', 'delete'],
       ['apps', 'list_app'],
