@@ -2,10 +2,13 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type TConfig } from './config';
 import { openDatabase } from './platform/db/database';
 import { clearAnnouncement, setAnnouncement } from './features/announcements/service';
+import { readFileSync } from 'node:fs';
+import { applyPriceConfig, ZPriceConfig } from './features/billing/price-config';
 
 const USAGE = `usage:
   npm run ops -- announce --message '<b>html</b>' [--dismissable]
-  npm run ops -- announce --clear`;
+  npm run ops -- announce --clear
+  npm run ops -- pricing --file prices.json   (stop the server first when it runs on the embedded database)`;
 
 type TAnnounceInput = { message?: string; dismissable: boolean; clear: boolean };
 
@@ -31,10 +34,22 @@ async function announceThroughServer(config: TConfig, input: TAnnounceInput): Pr
 /** Operator commands. */
 async function main() {
   const { values, positionals } = parseArgs({
-    options: { message: { type: 'string' }, dismissable: { type: 'boolean', default: false }, clear: { type: 'boolean', default: false } },
+    options: { file: { type: 'string' }, message: { type: 'string' }, dismissable: { type: 'boolean', default: false }, clear: { type: 'boolean', default: false } },
     allowPositionals: true,
   });
   const [command] = positionals;
+  if (command === 'pricing' && values.file) {
+    const input = ZPriceConfig.parse(JSON.parse(readFileSync(values.file, 'utf8')));
+    const config = loadConfig();
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+    try {
+      await database.migrate();
+      console.log(`Prices applied: ${JSON.stringify(await applyPriceConfig(database, input))}`);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
   if (command !== 'announce' || (!values.clear && !values.message)) {
     console.error(USAGE);
     process.exit(2);

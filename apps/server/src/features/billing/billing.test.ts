@@ -14,6 +14,7 @@ import { inviteMember } from '../auth/service';
 import { coupons } from './tables';
 import { createBillingTestApp, payOnCheckout } from './test-support';
 import { LOW_CREDIT_CHECK_JOB } from './jobs';
+import { applyPriceConfig, ZPriceConfig } from './price-config';
 
 type TOwner = { token: string; userId: string; orgId: string };
 
@@ -355,6 +356,25 @@ describe('billing API', () => {
       await t.db.transaction((tx) => chargeCredits(tx, { orgId: o.orgId, userId: o.userId, amount: 500, reason: 'Bulk verification' }));
       await check();
       expect(await mails()).toHaveLength(2);
+    });
+  });
+
+  describe('operator price file', () => {
+    it('replaces the slabs and plans and adds coupons', async () => {
+      const input = ZPriceConfig.parse({
+        slabs: [{ currency: 'USD', min_credits: 500, unit_price: 0.01 }],
+        plans: [{ id: 'solo-monthly-usd', name: 'Solo', interval: 'monthly', currency: 'USD', price: 9.5, credits: 1000 }],
+        coupons: [{ code: 'OPS50', kind: 'credits', value: 50 }],
+      });
+      await applyPriceConfig(t.db, input);
+      const slabs = await t.call({ method: 'GET', url: '/api/v1/price/slab?currency=USD', token: owner.token });
+      expect(slabs.body.data).toMatchObject({ min_credit: 500, slabs: [{ min_credits: 500, unit_price: 0.01, kind: 'standard' }] });
+      const price = await t.call({ method: 'GET', url: '/api/v1/price?credits=1000&currency=USD', token: owner.token });
+      expect(price.body.data.total).toBe(10);
+      const plans = await t.call({ method: 'GET', url: '/api/v1/price/products?currency=USD', token: owner.token });
+      expect(plans.body.data.items).toEqual([{ id: 'solo-monthly-usd', name: 'Solo', interval: 'monthly', currency: 'USD', price: 9.5, credits: 1000, seats: 1 }]);
+      const coupon = await t.call({ method: 'POST', url: '/api/v1/coupon/apply', token: owner.token, payload: { code: 'OPS50' } });
+      expect(coupon.body.data.credits_granted).toBe(50);
     });
   });
 });
