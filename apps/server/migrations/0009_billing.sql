@@ -119,3 +119,24 @@ INSERT INTO "billing_plans" ("id", "name", "interval", "currency", "price_minor"
 	('starter-monthly-inr', 'Starter', 'monthly', 'INR', 360000, 10000, 1),
 	('starter-annual-inr', 'Starter', 'annual', 'INR', 4320000, 120000, 1),
 	('pack-10k-inr', '10k credits', 'one_time', 'INR', 450000, 10000, 1);
+--> statement-breakpoint
+CREATE TABLE "subscriptions" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"org_id" uuid NOT NULL REFERENCES "organisations"("id") ON DELETE cascade,
+	"plan_id" text NOT NULL,
+	"provider" text DEFAULT 'stripe' NOT NULL,
+	"provider_ref" text,
+	"status" text DEFAULT 'active' NOT NULL,
+	"current_period_start" timestamp with time zone DEFAULT now() NOT NULL,
+	"current_period_end" timestamp with time zone NOT NULL,
+	"cancel_at_period_end" boolean DEFAULT false NOT NULL,
+	"cancel_reason" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "subscriptions_status_valid" CHECK ("subscriptions"."status" in ('active', 'past_due', 'cancelled'))
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX "subscriptions_org_idx" ON "subscriptions" USING btree ("org_id");
+--> statement-breakpoint
+ALTER TABLE "payments" ADD COLUMN "renewal_key" text;
+--> statement-breakpoint
+CREATE UNIQUE INDEX "payments_renewal_key_idx" ON "payments" USING btree ("renewal_key");

@@ -12,6 +12,8 @@ import { createDownloadJobs } from './features/downloads/jobs';
 import { createDownloadMaintenance } from './features/downloads/expiry';
 import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
 import { createBillingJobs, LOW_CREDIT_CHECK_JOB } from './features/billing/jobs';
+import { createSubscriptionRenewalTask } from './features/billing/subscriptions';
+import { getStripeGateway } from './features/billing/stripe-gateway';
 
 /**
  * The composition root: the job queue with every job kind, and the mailer, around an open database. Tests,
@@ -35,7 +37,7 @@ export function createRuntime(opts: {
     ...createDownloadJobs({ database, config }),
     ...createWebhookJobs({ database, config, getQueue }),
     ...createBillingJobs({ database, config, getQueue }),
-    createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage })] }),
+    createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage }), createSubscriptionRenewalTask({ database, config, gateway: getStripeGateway(config) })] }),
   ];
   const byName = new Map(declared.map((d) => [d.name, d]));
   for (const d of opts.extraJobs ?? []) byName.set(d.name, d);

@@ -177,3 +177,23 @@ export const ZSetupIntentConfirmRequest = z.object({
 export const ZInvoiceListQuery = z.object({ page: ZPage.default(1), limit: ZPageSize.default(25) });
 export const ZPaymentListResponse = ZSuccess(z.object({ items: z.array(ZPayment), total: z.number().int() }));
 export const ZInvoiceDownloadQuery = z.object({ id: z.uuid({ message: 'Please choose an invoice' }) });
+
+// ---------- subscriptions ----------
+
+export const ZUpgradeQuery = z.object({ plan_id: z.string({ message: 'Please choose a plan' }).trim().min(1, { message: 'Please choose a plan' }).max(100, { message: 'Unknown plan' }) });
+export const ZSubscriptionCancelQuery = z.object({
+  reason: z
+    .string({ message: 'Please tell us why you cancel' })
+    .trim()
+    .min(3, { message: 'Please tell us why you cancel' })
+    .max(500, { message: 'Please keep the reason under 500 characters' }),
+});
+export const ZSubscription = z.object({
+  id: z.string(),
+  plan_id: z.string(),
+  status: z.enum(['active', 'past_due', 'cancelled']),
+  current_period_end: z.string(),
+  cancel_at_period_end: z.boolean(),
+  cancel_reason: z.string().nullable(),
+});
+export const ZSubscriptionResponse = ZSuccess(ZSubscription);

@@ -11,7 +11,9 @@ import { chargeCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { outbox } from '../../platform/mailer/tables';
 import { inviteMember } from '../auth/service';
-import { coupons } from './tables';
+import { coupons, subscriptions } from './tables';
+import { renewDueSubscriptions } from './subscriptions';
+import { getStripeGateway } from './stripe-gateway';
 import { createBillingTestApp, payOnCheckout } from './test-support';
 import { LOW_CREDIT_CHECK_JOB } from './jobs';
 import { applyPriceConfig, ZPriceConfig } from './price-config';
@@ -356,6 +358,60 @@ describe('billing API', () => {
       await t.db.transaction((tx) => chargeCredits(tx, { orgId: o.orgId, userId: o.userId, amount: 500, reason: 'Bulk verification' }));
       await check();
       expect(await mails()).toHaveLength(2);
+    });
+  });
+
+  describe('subscriptions', () => {
+    it('subscribes with the default card, changes plan with proration, renews each period once and ends when cancelled', async () => {
+      const o = await t.createOwner('subscriber@billing.test');
+      const noCard = await t.call({ method: 'GET', url: '/api/v1/payment/upgrade?plan_id=starter-monthly-usd', token: o.token });
+      expect(noCard.status).toBe(409);
+      await t.call({ method: 'POST', url: '/api/v1/payment/card/add', token: o.token, payload: { payment_method: 'pm_card_visa' } });
+      const unknown = await t.call({ method: 'GET', url: '/api/v1/payment/upgrade?plan_id=nope', token: o.token });
+      expect(unknown.status).toBe(404);
+      const wrongRole = await t.call({ method: 'GET', url: '/api/v1/payment/upgrade?plan_id=starter-monthly-usd', token: manager.token });
+      expect(wrongRole.status).toBe(403);
+
+      const before = await balance(o);
+      const sub = await t.call({ method: 'GET', url: '/api/v1/payment/upgrade?plan_id=starter-monthly-usd', token: o.token });
+      expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+      expect(sub.body.data.payment).toMatchObject({ status: 'paid', kind: 'plan', total: 48, credits: 10000 });
+      expect(await balance(o)).toBe(before + 10000);
+      const same = await t.call({ method: 'GET', url: '/api/v1/payment/upgrade?plan_id=starter-monthly-usd', token: o.token });
+      expect(same.status).toBe(409);
+
+      // Upgrading now credits the unused part of the current month.
+      const up = await t.call({ method: 'GET', url: '/api/v1/payment/upgrade?plan_id=growth-monthly-usd', token: o.token });
+      expect(up.body.data.payment.status).toBe('paid');
+      expect(up.body.data.payment.discount).toBeGreaterThan(47);
+      expect(up.body.data.payment.total).toBeLessThan(193);
+      expect(await balance(o)).toBe(before + 60000);
+
+      // Time moves past the period end: one renewal, however often the task runs.
+      const ended1 = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1) - 86_400_000); // last day of the previous month
+      await t.db.db.update(subscriptions).set({ currentPeriodEnd: ended1, currentPeriodStart: new Date(ended1.getTime() - 30 * 86_400_000) }).where(eq(subscriptions.orgId, o.orgId));
+      const deps = { database: t.db, config: t.deps.config, gateway: getStripeGateway(t.deps.config) };
+      const [r1, r2] = await Promise.all([renewDueSubscriptions(deps), renewDueSubscriptions(deps)]);
+      expect(r1.renewed + r2.renewed).toBe(1);
+      expect(await balance(o)).toBe(before + 110000);
+      const again = await renewDueSubscriptions(deps);
+      expect(again.renewed).toBe(0);
+      const row = (await t.db.db.select().from(subscriptions).where(eq(subscriptions.orgId, o.orgId)))[0]!;
+      expect(row.currentPeriodStart.toISOString()).toBe(ended1.toISOString());
+      expect(row.currentPeriodEnd.getTime()).toBeGreaterThan(ended1.getTime() + 27 * 86_400_000);
+
+      const noReason = await t.call({ method: 'GET', url: '/api/v1/payment/subscription/cancel', token: o.token });
+      expect(noReason.status).toBe(400);
+      expect(noReason.body.error.message).toBe('Please tell us why you cancel.');
+      const other = await t.call({ method: 'GET', url: '/api/v1/payment/subscription/cancel?reason=too%20expensive', token: stranger.token });
+      expect(other.status).toBe(404);
+      const cancelled = await t.call({ method: 'GET', url: '/api/v1/payment/subscription/cancel?reason=too%20expensive', token: o.token });
+      expect(cancelled.body.data).toMatchObject({ cancel_at_period_end: true, cancel_reason: 'too expensive', status: 'active' });
+      expect((await renewDueSubscriptions(deps)).ended).toBe(0); // the paid period runs to its end
+      await t.db.db.update(subscriptions).set({ currentPeriodEnd: new Date(Date.now() - 60_000) }).where(eq(subscriptions.orgId, o.orgId));
+      const ended = await renewDueSubscriptions(deps);
+      expect(ended).toMatchObject({ ended: 1, renewed: 0 });
+      expect(await balance(o)).toBe(before + 110000);
     });
   });
 

@@ -29,7 +29,10 @@ import {
   ZPriceSlabResponse,
   ZSetupIntentConfirmRequest,
   ZSetupIntentResponse,
+  ZSubscriptionCancelQuery,
+  ZSubscriptionResponse,
   ZSuccess,
+  ZUpgradeQuery,
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
@@ -58,13 +61,14 @@ import {
   setDefaultCard,
   type TBillingDeps,
 } from './service';
-import { createStripeGateway } from './stripe-gateway';
+import { getStripeGateway } from './stripe-gateway';
 import { registerStripeWebhookRoute } from './webhook-route';
+import { cancelSubscription, upgradePlan } from './subscriptions';
 
 const ZMessageResponse = ZSuccess(ZMessageData);
 
 export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
-  const gateway = createStripeGateway(deps.config);
+  const gateway = getStripeGateway(deps.config);
   app.addHook('onClose', () => gateway.close());
   const bd: TBillingDeps = { ...deps, gateway };
   const db = deps.database.db;
@@ -171,6 +175,18 @@ export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards:
     '/payment/setup_intent/confirm',
     { ...auth, schema: { ...pay, summary: 'Finish saving a card', body: ZSetupIntentConfirmRequest, response: withErrorResponses({ 200: ZCardResponse }) } },
     async (req) => ok(await confirmSetupIntent(bd, getCaller(req), req.body)),
+  );
+
+  // ----- subscriptions -----
+  r.get(
+    '/payment/upgrade',
+    { ...auth, schema: { ...pay, summary: 'Subscribe to a plan or change plan (prorated), charged to the default card', querystring: ZUpgradeQuery, response: withErrorResponses({ 200: ZPaymentOutcomeResponse }) } },
+    async (req) => ok(await upgradePlan(bd, getCaller(req), req.query)),
+  );
+  r.get(
+    '/payment/subscription/cancel',
+    { ...auth, schema: { ...pay, summary: 'Cancel the subscription at the end of the period, with a reason', querystring: ZSubscriptionCancelQuery, response: withErrorResponses({ 200: ZSubscriptionResponse }) } },
+    async (req) => ok(await cancelSubscription(db, getCaller(req), req.query)),
   );
 
   registerStripeWebhookRoute(app, bd);

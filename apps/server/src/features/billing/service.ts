@@ -37,6 +37,7 @@ import {
 } from './queries';
 import { couponRedemptions } from './tables';
 import { renderInvoicePdf } from './invoice-pdf';
+import { activateSubscription } from './subscriptions';
 import { organisations, users } from '../../platform/tenancy/tables';
 import type { TStripeGateway } from './stripe-gateway';
 
@@ -303,12 +304,13 @@ export async function markPaid(database: TDatabase, paymentId: string): Promise<
       objectId: p.id,
     });
     await updatePayment(tx, p.id, { creditTransactionId: grant.transactionId });
+    await activateSubscription(tx, p);
     if (p.couponId) await tx.insert(couponRedemptions).values({ couponId: p.couponId, orgId: p.orgId, userId: p.userId }).onConflictDoNothing();
     return true;
   });
 }
 
-async function outcome(deps: TBillingDeps, ctx: TCallerContext, paymentId: string, nextActionUrl: string | null) {
+export async function paymentOutcome(deps: TBillingDeps, ctx: TCallerContext, paymentId: string, nextActionUrl: string | null) {
   const payment = await selectPayment(deps.database.db, ctx.orgId, paymentId);
   if (!payment) throw new AppError(404, 'not_found', 'Payment not found');
   return { payment: paymentToApi(payment), balance: await getOrgBalance(deps.database.db, ctx.orgId), next_action_url: nextActionUrl };
@@ -339,7 +341,7 @@ async function confirmWith(deps: TBillingDeps, gw: TStripeGateway, payment: TPay
 /** POST /payment/confirmPaymentIntent: pays a payment (or a pending invoice) with a given card, on session. */
 export async function confirmPaymentIntent(deps: TBillingDeps, ctx: TCallerContext, input: { payment_id: string; payment_method: string }) {
   let payment = await ownPayment(deps, ctx, input.payment_id);
-  if (payment.status === 'paid') return outcome(deps, ctx, payment.id, null);
+  if (payment.status === 'paid') return paymentOutcome(deps, ctx, payment.id, null);
   if (payment.status === 'cancelled') throw new AppError(409, 'conflict', 'This payment was cancelled.');
   const gw = await deps.gateway.get();
   const customer = await ensureCustomer(deps, gw, ctx);
@@ -352,7 +354,7 @@ export async function confirmPaymentIntent(deps: TBillingDeps, ctx: TCallerConte
   const pi = await confirmWith(deps, gw, payment, () =>
     gw.stripe.paymentIntents.confirm(ref, { payment_method: input.payment_method, return_url: returnUrl(deps, payment.id) }),
   );
-  return outcome(deps, ctx, payment.id, pi.status === 'requires_action' ? (pi.next_action?.redirect_to_url?.url ?? null) : null);
+  return paymentOutcome(deps, ctx, payment.id, pi.status === 'requires_action' ? (pi.next_action?.redirect_to_url?.url ?? null) : null);
 }
 
 /** POST /payment/buy: buys credits with the default card at once (off session). */
@@ -369,7 +371,7 @@ export async function buyWithDefaultCard(deps: TBillingDeps, ctx: TCallerContext
   );
   // The bank asks for authentication: the owner finishes the payment on the checkout page.
   const next = confirmed.status === 'succeeded' ? null : checkoutUrl(gw, `checkout/${pi.id}`, returnUrl(deps, payment.id));
-  return outcome(deps, ctx, payment.id, next);
+  return paymentOutcome(deps, ctx, payment.id, next);
 }
 
 /** POST /payment/buy/request: a pending invoice to pay later (listed with the pending invoices). */
@@ -386,7 +388,7 @@ export async function confirmPayment(deps: TBillingDeps, ctx: TCallerContext, in
     const pi = await callStripe(() => gw.stripe.paymentIntents.retrieve(payment.providerRef!));
     await syncPaymentIntent(deps.database, pi);
   }
-  return outcome(deps, ctx, payment.id, null);
+  return paymentOutcome(deps, ctx, payment.id, null);
 }
 
 /** PATCH /payment/cancel: cancels an unpaid payment or pending invoice. */
@@ -403,7 +405,7 @@ export async function cancelPayment(deps: TBillingDeps, ctx: TCallerContext, inp
     if (pi.status !== 'canceled') await callStripe(() => gw.stripe.paymentIntents.cancel(pi.id));
   }
   await updateUnpaidStatus(deps.database.db, payment.id, 'cancelled', null);
-  return outcome(deps, ctx, payment.id, null);
+  return paymentOutcome(deps, ctx, payment.id, null);
 }
 
 export async function getBuyCreditsInfo(deps: TBillingDeps, ctx: TCallerContext) {

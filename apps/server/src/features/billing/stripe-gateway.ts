@@ -61,3 +61,15 @@ export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGa
     },
   };
 }
+
+const shared = new WeakMap<TConfig, ReturnType<typeof createStripeGateway>>();
+
+/** One gateway per configuration, shared by the routes and the jobs of a process (so both see the same test-mode fake). */
+export function getStripeGateway(config: TConfig): ReturnType<typeof createStripeGateway> {
+  let gateway = shared.get(config);
+  if (!gateway) {
+    gateway = createStripeGateway(config);
+    shared.set(config, gateway);
+  }
+  return gateway;
+}

@@ -92,12 +92,15 @@ export const payments = pgTable(
     status: text('status').notNull().default('pending'),
     failureMessage: text('failure_message'),
     creditTransactionId: uuid('credit_transaction_id'),
+    /** Set on a subscription renewal: subscription id and period, so one period is charged once. */
+    renewalKey: text('renewal_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
   },
   (t) => [
     index('payments_org_created_idx').on(t.orgId, t.createdAt),
     uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef),
+    uniqueIndex('payments_renewal_key_idx').on(t.renewalKey),
     check('payments_status_valid', sql`${t.status} in ('pending', 'requires_action', 'paid', 'failed', 'cancelled')`),
   ],
 );
@@ -141,3 +144,24 @@ export const lowCreditAlerts = pgTable('low_credit_alerts', {
     .references(() => organisations.id, { onDelete: 'cascade' }),
   alertedAt: timestamp('alerted_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** An organisation's plan subscription (one per organisation), renewed off session at the end of each period. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    planId: text('plan_id').notNull(),
+    provider: text('provider').notNull().default('stripe'),
+    providerRef: text('provider_ref'),
+    status: text('status').notNull().default('active'),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull().defaultNow(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    cancelReason: text('cancel_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('subscriptions_org_idx').on(t.orgId), check('subscriptions_status_valid', sql`${t.status} in ('active', 'past_due', 'cancelled')`)],
+);
