@@ -1,6 +1,6 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import type { TDatabase, TDb } from '../../platform/db/database';
+import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { computeTaxMinor } from './pricing';
