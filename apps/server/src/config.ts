@@ -64,6 +64,9 @@ const ZEnv = z.object({
   STRIPE_SECRET_KEY: ZOptionalString,
   STRIPE_WEBHOOK_SECRET: ZOptionalString,
   STRIPE_API_BASE: ZOptionalString,
+  PAYPAL_CLIENT_ID: ZOptionalString,
+  PAYPAL_CLIENT_SECRET: ZOptionalString,
+  PAYPAL_API_BASE: ZOptionalString,
   LOW_CREDIT_CHECK_CRON: z.string().default('* * * * *'),
 });
 
@@ -133,6 +136,8 @@ export type TConfig = {
    * the official SDK elsewhere (a fake in tests); its test checkout pages are served there too.
    */
   stripe: { secretKey?: string; webhookSecret?: string; apiBase?: string };
+  /** PayPal REST (client credentials); without them a local fake PayPal on 127.0.0.1 (test mode). */
+  paypal: { clientId?: string; clientSecret?: string; apiBase?: string };
   /** When the low-credit alert check runs (cron, UTC). */
   lowCreditCheckCron: string;
 };
@@ -206,6 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
+    paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE },
     lowCreditCheckCron: e.LOW_CREDIT_CHECK_CRON,
   };
   return { ...config, ...overrides };

@@ -197,3 +197,20 @@ export const ZSubscription = z.object({
   cancel_reason: z.string().nullable(),
 });
 export const ZSubscriptionResponse = ZSuccess(ZSubscription);
+
+// ---------- PayPal ----------
+
+const ZPayPalRef = (what: string) =>
+  z
+    .string({ message: `Please give the PayPal ${what} id` })
+    .trim()
+    .min(1, { message: `Please give the PayPal ${what} id` })
+    .max(64, { message: `Unknown PayPal ${what}` })
+    .regex(/^[A-Za-z0-9-]+$/, { message: `Unknown PayPal ${what}` });
+export const ZPayPalOrderRef = z.object({ order_id: ZPayPalRef('order') });
+export const ZPayPalSubscriptionRef = z.object({ subscription_id: ZPayPalRef('subscription') });
+export const ZPayPalPlanRequest = ZUpgradeQuery;
+export const ZPayPalOrderResponse = ZSuccess(z.object({ payment: ZPayment, order_id: z.string(), approve_url: z.string(), test_mode: z.boolean() }));
+export const ZPayPalVerifyResponse = ZSuccess(z.object({ order_id: z.string(), order_status: z.string(), payment: ZPayment }));
+export const ZPayPalPlanResponse = ZSuccess(z.object({ plan_id: z.string(), paypal_plan_id: z.string(), test_mode: z.boolean() }));
+export const ZPayPalSubscriptionCreateResponse = ZSuccess(z.object({ payment: ZPayment, subscription_id: z.string(), approve_url: z.string(), test_mode: z.boolean() }));

@@ -33,6 +33,13 @@ import {
   ZSubscriptionResponse,
   ZSuccess,
   ZUpgradeQuery,
+  ZPayPalOrderRef,
+  ZPayPalOrderResponse,
+  ZPayPalPlanRequest,
+  ZPayPalPlanResponse,
+  ZPayPalSubscriptionCreateResponse,
+  ZPayPalSubscriptionRef,
+  ZPayPalVerifyResponse,
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
@@ -64,12 +71,17 @@ import {
 import { getStripeGateway } from './stripe-gateway';
 import { registerStripeWebhookRoute } from './webhook-route';
 import { cancelSubscription, upgradePlan } from './subscriptions';
+import { activatePayPalSubscription, capturePayPalOrder, createPayPalOrder, createPayPalSubscription, getPayPalPlan, verifyPayPalOrder } from './paypal-service';
+import { closePayPalClient } from './paypal-client';
 
 const ZMessageResponse = ZSuccess(ZMessageData);
 
 export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const gateway = getStripeGateway(deps.config);
-  app.addHook('onClose', () => gateway.close());
+  app.addHook('onClose', async () => {
+    await gateway.close();
+    await closePayPalClient(deps.config);
+  });
   const bd: TBillingDeps = { ...deps, gateway };
   const db = deps.database.db;
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -187,6 +199,36 @@ export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards:
     '/payment/subscription/cancel',
     { ...auth, schema: { ...pay, summary: 'Cancel the subscription at the end of the period, with a reason', querystring: ZSubscriptionCancelQuery, response: withErrorResponses({ 200: ZSubscriptionResponse }) } },
     async (req) => ok(await cancelSubscription(db, getCaller(req), req.query)),
+  );
+
+  // ----- PayPal -----
+  r.post(
+    '/payment/paypal/order/create',
+    { ...auth, schema: { ...pay, summary: 'Start buying credits with PayPal (USD): an order to approve', body: ZBuyCreditsRequest, response: withErrorResponses({ 200: ZPayPalOrderResponse }) } },
+    async (req) => ok(await createPayPalOrder(bd, getCaller(req), req.body)),
+  );
+  r.post('/payment/paypal/verify', { ...auth, schema: { ...pay, summary: 'The state of a PayPal order', body: ZPayPalOrderRef, response: withErrorResponses({ 200: ZPayPalVerifyResponse }) } }, async (req) =>
+    ok(await verifyPayPalOrder(bd, getCaller(req), req.body)),
+  );
+  r.post(
+    '/payment/paypal/capture',
+    { ...auth, schema: { ...pay, summary: 'Capture an approved PayPal order (credits granted once)', body: ZPayPalOrderRef, response: withErrorResponses({ 200: ZPaymentOutcomeResponse }) } },
+    async (req) => ok(await capturePayPalOrder(bd, getCaller(req), req.body)),
+  );
+  r.post(
+    '/payment/paypal/plan/subscription',
+    { ...auth, schema: { ...pay, summary: 'The PayPal billing plan of a plan', body: ZPayPalPlanRequest, response: withErrorResponses({ 200: ZPayPalPlanResponse }) } },
+    async (req) => ok(await getPayPalPlan(bd, req.body)),
+  );
+  r.post(
+    '/payment/paypal/create/subscription',
+    { ...auth, schema: { ...pay, summary: 'Start a PayPal subscription to approve', body: ZPayPalPlanRequest, response: withErrorResponses({ 200: ZPayPalSubscriptionCreateResponse }) } },
+    async (req) => ok(await createPayPalSubscription(bd, getCaller(req), req.body)),
+  );
+  r.post(
+    '/payment/paypal/subscription',
+    { ...auth, schema: { ...pay, summary: 'Activate an approved PayPal subscription', body: ZPayPalSubscriptionRef, response: withErrorResponses({ 200: ZPaymentOutcomeResponse }) } },
+    async (req) => ok(await activatePayPalSubscription(bd, getCaller(req), req.body)),
   );
 
   registerStripeWebhookRoute(app, bd);

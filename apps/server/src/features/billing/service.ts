@@ -343,6 +343,7 @@ export async function confirmPaymentIntent(deps: TBillingDeps, ctx: TCallerConte
   let payment = await ownPayment(deps, ctx, input.payment_id);
   if (payment.status === 'paid') return paymentOutcome(deps, ctx, payment.id, null);
   if (payment.status === 'cancelled') throw new AppError(409, 'conflict', 'This payment was cancelled.');
+  if (payment.provider !== 'stripe') throw new AppError(409, 'conflict', 'This payment is made with PayPal: finish it on the PayPal page.');
   const gw = await deps.gateway.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   if (!payment.providerRef) {
@@ -383,7 +384,7 @@ export async function requestInvoice(deps: TBillingDeps, ctx: TCallerContext, in
 /** POST /payment/confirm: after the checkout page, asks the provider and settles the payment (idempotent). */
 export async function confirmPayment(deps: TBillingDeps, ctx: TCallerContext, input: { payment_id: string }) {
   const payment = await ownPayment(deps, ctx, input.payment_id);
-  if (payment.providerRef && payment.status !== 'paid') {
+  if (payment.provider === 'stripe' && payment.providerRef && payment.status !== 'paid') {
     const gw = await deps.gateway.get();
     const pi = await callStripe(() => gw.stripe.paymentIntents.retrieve(payment.providerRef!));
     await syncPaymentIntent(deps.database, pi);
@@ -395,7 +396,7 @@ export async function confirmPayment(deps: TBillingDeps, ctx: TCallerContext, in
 export async function cancelPayment(deps: TBillingDeps, ctx: TCallerContext, input: { payment_id: string }) {
   const payment = await ownPayment(deps, ctx, input.payment_id);
   if (payment.status === 'paid') throw new AppError(409, 'conflict', 'This payment is already paid and cannot be cancelled.');
-  if (payment.providerRef && payment.status !== 'cancelled') {
+  if (payment.provider === 'stripe' && payment.providerRef && payment.status !== 'cancelled') {
     const gw = await deps.gateway.get();
     const pi = await callStripe(() => gw.stripe.paymentIntents.retrieve(payment.providerRef!));
     if (pi.status === 'succeeded') {
@@ -413,7 +414,7 @@ export async function getBuyCreditsInfo(deps: TBillingDeps, ctx: TCallerContext)
   const saved = await selectCustomer(deps.database.db, ctx.orgId);
   return {
     test_mode: gw.testMode,
-    providers: ['stripe' as const],
+    providers: ['stripe' as const, 'paypal' as const],
     currencies: ['USD' as const, 'INR' as const],
     min_credit: MIN_PURCHASE_CREDITS,
     max_credit: MAX_PURCHASE_CREDITS,

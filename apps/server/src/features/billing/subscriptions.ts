@@ -59,6 +59,7 @@ export async function activateSubscription(tx: TDb, p: TPaymentRow) {
   const values = {
     planId: p.planId,
     provider: p.provider,
+    providerRef: p.provider === 'paypal' ? p.providerRef : null,
     status: 'active',
     currentPeriodStart: sql`now()`,
     currentPeriodEnd: sql`now() + ${step}`,
@@ -167,7 +168,8 @@ export async function renewDueSubscriptions(deps: TRenewalDeps, now: Date = new 
   const due = await db
     .select()
     .from(subscriptions)
-    .where(and(sql`${subscriptions.status} in ('active', 'past_due')`, lte(subscriptions.currentPeriodEnd, now)));
+    .where(and(eq(subscriptions.provider, 'stripe'), sql`${subscriptions.status} in ('active', 'past_due')`, lte(subscriptions.currentPeriodEnd, now)));
+  // PayPal bills its subscriptions itself.
   const result = { renewed: 0, ended: 0, failed: 0 };
   for (const sub of due) {
     if (sub.cancelAtPeriodEnd) {
