@@ -75,4 +75,29 @@ test.describe('buying credits with the test cards', () => {
     await page.getByRole('tab', { name: 'Receipts' }).click();
     await expect(page.getByRole('table', { name: 'Receipts' }).getByText('$8.00').first()).toBeVisible();
   });
+
+  test('PayPal: an approved order is captured once; a declined one adds nothing', async ({ page, request }) => {
+    const before = await readOrgCredits(page, request);
+    await page.goto('/pricing?buy=1');
+    await closeWelcomeIfShown(page);
+    const dialog = page.getByRole('dialog', { name: 'Buy credits' });
+    await dialog.getByLabel('Credits').fill('3000');
+    await expect(dialog.getByTestId('quote-total')).toHaveText('$24.00');
+    await dialog.getByRole('button', { name: 'PayPal' }).click();
+    await expect(page.getByRole('heading', { name: 'Pay USD 24.00 with PayPal' })).toBeVisible();
+    await page.getByRole('button', { name: 'Pay with PayPal balance' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
+    expect(await readOrgCredits(page, request)).toBe(before + 3000);
+
+    await page.goto('/pricing?buy=1');
+    await dialog.getByLabel('Credits').fill('1000');
+    await expect(dialog.getByTestId('quote-total')).toHaveText('$8.00');
+    await dialog.getByRole('button', { name: 'PayPal' }).click();
+    await page.getByRole('button', { name: 'Pay with a card PayPal declines' }).click();
+    await expect(page.getByRole('heading', { name: 'The payment did not go through' })).toBeVisible();
+    await expect(page.getByText('PayPal declined the payment.', { exact: false })).toBeVisible();
+    expect(await readOrgCredits(page, request)).toBe(before + 3000);
+  });
 });

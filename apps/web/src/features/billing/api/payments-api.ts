@@ -17,6 +17,7 @@ import {
   ZPriceQuote,
   ZPriceSlabData,
   ZSetupIntentData,
+  ZPayPalOrderResponse,
   type TCurrency,
 } from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
@@ -147,4 +148,20 @@ export async function downloadPaymentDocument(kind: 'invoice' | 'receipt', id: s
     throw new Error(parsed.success ? parsed.data.error.message : `The ${kind} could not be downloaded.`);
   }
   saveBlob(await res.blob(), readFileName(res.headers.get('content-disposition'), `${kind}.pdf`));
+}
+
+/** POST /payment/paypal/order/create: the browser then approves the order on PayPal's page. */
+export function useStartPayPalOrder() {
+  return useMutation({
+    mutationFn: (body: { credits: number; currency: TCurrency; coupon_code?: string }) =>
+      requestApi({ method: 'POST', path: '/payment/paypal/order/create', body, schema: ZPayPalOrderResponse.shape.data }),
+  });
+}
+
+/** After PayPal's page: captures the order (`token`) or activates the subscription, then reads the payment. */
+export async function settlePayPalReturn(params: URLSearchParams): Promise<void> {
+  const subscriptionId = params.get('subscription_id');
+  const orderId = params.get('token');
+  if (subscriptionId) await requestApi({ method: 'POST', path: '/payment/paypal/subscription', body: { subscription_id: subscriptionId }, schema: ZPaymentOutcomeData });
+  else if (orderId) await requestApi({ method: 'POST', path: '/payment/paypal/capture', body: { order_id: orderId }, schema: ZPaymentOutcomeData });
 }

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Group, Loader, Modal, NumberInput, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
-import { IconCreditCard, IconInfoCircle } from '@tabler/icons-react';
+import { IconBrandPaypal, IconCreditCard, IconInfoCircle } from '@tabler/icons-react';
 import { MAX_PURCHASE_CREDITS, MIN_PURCHASE_CREDITS, type TCurrency } from '@verilead/contracts';
 import { getErrorMessage } from '../../../lib/api-error';
 import { formatNumber } from '../../../lib/format';
-import { useBuyCreditsInfo, usePriceQuote, useStartPayment } from '../api/payments-api';
+import { useBuyCreditsInfo, usePriceQuote, useStartPayPalOrder, useStartPayment } from '../api/payments-api';
 import { formatAmount } from './money';
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -27,6 +27,7 @@ export function BuyCreditsModal({ opened, onClose, initialCredits = 5000 }: { op
   const debouncedCoupon = useDebounced(coupon.trim(), 400);
   const quote = usePriceQuote(debouncedCredits, currency, debouncedCoupon || undefined);
   const start = useStartPayment();
+  const paypal = useStartPayPalOrder();
   const creditsError = valid ? null : `Enter between ${formatNumber(MIN_PURCHASE_CREDITS)} and ${formatNumber(MAX_PURCHASE_CREDITS)} credits`;
   const couponError = quote.isError && debouncedCoupon ? getErrorMessage(quote.error) : null;
 
@@ -37,6 +38,11 @@ export function BuyCreditsModal({ opened, onClose, initialCredits = 5000 }: { op
       { onSuccess: (data) => window.location.assign(data.checkout_url) },
     );
   };
+  const payWithPayPal = () => {
+    if (!valid) return;
+    paypal.mutate({ credits, currency, coupon_code: coupon.trim() || undefined }, { onSuccess: (data) => window.location.assign(data.approve_url) });
+  };
+  const failure = start.error ?? paypal.error;
 
   return (
     <Modal opened={opened} onClose={onClose} title="Buy credits" centered size="md">
@@ -102,15 +108,20 @@ export function BuyCreditsModal({ opened, onClose, initialCredits = 5000 }: { op
           </Table>
         ) : null}
         {quote.isFetching ? <Loader size="xs" aria-label="Loading..." /> : null}
-        {start.isError ? (
+        {failure ? (
           <Alert color="red" role="alert">
-            {getErrorMessage(start.error)}
+            {getErrorMessage(failure)}
           </Alert>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
+          {currency === 'USD' ? (
+            <Button variant="light" color="yellow" leftSection={<IconBrandPaypal size={16} />} onClick={payWithPayPal} loading={paypal.isPending} disabled={!valid || !quote.data || Boolean(couponError)}>
+              PayPal
+            </Button>
+          ) : null}
           <Button leftSection={<IconCreditCard size={16} />} onClick={pay} loading={start.isPending} disabled={!valid || !quote.data || Boolean(couponError)}>
             {quote.data && valid ? `Pay ${formatAmount(quote.data.currency, quote.data.total)}` : 'Pay'}
           </Button>

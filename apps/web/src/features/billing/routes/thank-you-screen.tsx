@@ -7,7 +7,7 @@ import type { ZPaymentOutcomeData } from '@verilead/contracts';
 import { ErrorState } from '../../../components/state-views';
 import { PageHeader } from '../../../components/page-header';
 import { formatNumber } from '../../../lib/format';
-import { useConfirmPayment } from '../api/payments-api';
+import { settlePayPalReturn, useConfirmPayment } from '../api/payments-api';
 import { formatAmount } from '../components/money';
 
 const POLL_MS = 1_000;
@@ -37,7 +37,9 @@ export function ThankYouScreen() {
           }
         },
       });
-    run();
+    // Back from PayPal: capture the approved order (or activate the subscription) first; a refusal shows on the payment.
+    if (params.get('provider') === 'paypal') void settlePayPalReturn(params).catch(() => undefined).finally(run);
+    else run();
     return () => {
       stopped = true;
       if (timer) clearTimeout(timer);
