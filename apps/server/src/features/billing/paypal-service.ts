@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { computeTaxMinor } from './pricing';
 import { insertPayment, selectPayment, updatePayment, updateUnpaidStatus, type TPaymentRow } from './queries';
-import { markPaid, paymentOutcome, paymentToApi, quotePrice, type TBillingDeps } from './service';
+import { markPaid, newCreditsPayment, paymentOutcome, paymentToApi, type TBillingDeps } from './service';
 import { billingPlans, payments } from './tables';
 import { approveLink, getPayPalClient, PayPalApiError, type TPayPalClient, type TPayPalOrder, type TPayPalSubscription } from './paypal-client';
 
@@ -45,21 +45,7 @@ function returnUrl(deps: TBillingDeps, payment: TPaymentRow): string {
 export async function createPayPalOrder(deps: TBillingDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
   if (input.currency !== 'USD') throw new AppError(400, 'validation_failed', 'PayPal takes payments in USD only. Please pay INR by card.');
   const client = await getPayPalClient(deps.config);
-  const { quote, coupon } = await quotePrice(deps.database.db, ctx.orgId, input);
-  const payment = await insertPayment(deps.database.db, {
-    orgId: ctx.orgId,
-    userId: ctx.userId,
-    provider: 'paypal',
-    kind: 'credits',
-    credits: quote.credits,
-    bonusCredits: quote.bonusCredits,
-    currency: quote.currency,
-    subtotalMinor: quote.subtotalMinor,
-    discountMinor: quote.discountMinor,
-    taxMinor: quote.taxMinor,
-    totalMinor: quote.totalMinor,
-    couponId: coupon?.id ?? null,
-  });
+  const payment = await newCreditsPayment(deps, ctx, input, 'paypal');
   const back = returnUrl(deps, payment);
   const order = await callPayPal(() =>
     client.request<TPayPalOrder>(
@@ -67,7 +53,7 @@ export async function createPayPalOrder(deps: TBillingDeps, ctx: TCallerContext,
       '/v2/checkout/orders',
       {
         intent: 'CAPTURE',
-        purchase_units: [{ reference_id: payment.id, custom_id: payment.id, description: `${quote.credits} Verilead credits`, amount: { currency_code: 'USD', value: minorToValue(payment.totalMinor) } }],
+        purchase_units: [{ reference_id: payment.id, custom_id: payment.id, description: `${payment.credits} Verilead credits`, amount: { currency_code: 'USD', value: minorToValue(payment.totalMinor) } }],
         application_context: { return_url: back, cancel_url: back, user_action: 'PAY_NOW', shipping_preference: 'NO_SHIPPING' },
       },
       `order-${payment.id}`,

@@ -225,12 +225,18 @@ function checkoutUrl(gw: TStripeGateway, path: string, back: string): string {
   return gw.checkoutBase ? `${gw.checkoutBase}/${path}?return_url=${encodeURIComponent(back)}` : back;
 }
 
-async function newCreditsPayment(deps: TBillingDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
+/** A pending payment for credits at today's price (coupon included), to be paid with `provider`. */
+export async function newCreditsPayment(
+  deps: Pick<TBillingDeps, 'database'>,
+  ctx: TCallerContext,
+  input: { credits: number; currency: TCurrency; coupon_code?: string },
+  provider: TPaymentProvider = 'stripe',
+) {
   const { quote, coupon } = await quotePrice(deps.database.db, ctx.orgId, input);
   return insertPayment(deps.database.db, {
     orgId: ctx.orgId,
     userId: ctx.userId,
-    provider: 'stripe',
+    provider,
     kind: 'credits',
     credits: quote.credits,
     bonusCredits: quote.bonusCredits,

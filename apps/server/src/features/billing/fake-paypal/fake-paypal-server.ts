@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, escapeHtml, readBody } from '../fake-http';
 
 /**
  * A small in-memory stand-in for the part of PayPal's REST API the payments module uses: OAuth client
@@ -16,23 +17,12 @@ function newId(prefix: string): string {
   return `${prefix}${randomBytes(8).toString('hex').toUpperCase()}`;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function json(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json', 'paypal-debug-id': newId('') });
   res.end(body === undefined ? '' : JSON.stringify(body));
 }
 
-function esc(v: unknown): string {
-  return String(v).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
 
 function page(res: ServerResponse, title: string, body: string) {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -166,7 +156,7 @@ export async function startFakePayPal(opts: { port?: number } = {}): Promise<TFa
         return page(
           res,
           'PayPal',
-          `<h2>Pay ${esc(amount.currency_code)} ${esc(amount.value)} with PayPal</h2><form method="post"><button name="choice" value="approve">Pay with PayPal balance</button><button name="choice" value="declined">Pay with a card PayPal declines</button><button name="choice" value="cancel">Cancel and return</button></form>`,
+          `<h2>Pay ${escapeHtml(amount.currency_code)} ${escapeHtml(amount.value)} with PayPal</h2><form method="post"><button name="choice" value="approve">Pay with PayPal balance</button><button name="choice" value="declined">Pay with a card PayPal declines</button><button name="choice" value="cancel">Cancel and return</button></form>`,
         );
       }
       if (url.pathname === '/webapps/billing/subscriptions') {
@@ -212,10 +202,6 @@ export async function startFakePayPal(opts: { port?: number } = {}): Promise<TFa
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }

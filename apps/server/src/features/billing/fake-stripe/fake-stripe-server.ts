@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, escapeHtml, readBody } from '../fake-http';
 import qs from 'qs';
 
 /**
@@ -72,18 +73,7 @@ function html(res: ServerResponse, status: number, title: string, body: string) 
 <body><span class="badge">Test mode</span>${body}</body></html>`);
 }
 
-function esc(v: unknown): string {
-  return String(v).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 export function signStripePayload(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
   const sig = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
@@ -333,14 +323,14 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
     const [kind, id, step] = url.pathname.split('/').filter(Boolean);
     const returnUrl = url.searchParams.get('return_url') ?? '';
     const back = (params: Record<string, string>) => {
-      if (!returnUrl) return html(res, 200, 'Done', `<p>Done: ${esc(JSON.stringify(params))}</p>`);
+      if (!returnUrl) return html(res, 200, 'Done', `<p>Done: ${escapeHtml(JSON.stringify(params))}</p>`);
       const target = new URL(returnUrl);
       for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
       res.writeHead(303, { location: target.toString() });
       res.end();
     };
     const cardButtons = Object.entries(TEST_CARDS)
-      .map(([pmId, c]) => `<button name="payment_method" value="${pmId}" type="submit">${esc(c.label)}</button>`)
+      .map(([pmId, c]) => `<button name="payment_method" value="${pmId}" type="submit">${escapeHtml(c.label)}</button>`)
       .join('');
     if (kind === 'checkout' && id) {
       const pi = paymentIntents.get(id);
@@ -350,7 +340,7 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
           await confirmIntent(pi, String(form.payment_method ?? ''), false, returnUrl);
         } catch (err) {
           if (!(err instanceof StripeFail)) throw err;
-          return html(res, 402, 'Payment failed', `<h2>Pay ${esc(formatAmount(pi))}</h2><p class="err" role="alert">${esc(err.body.message)}</p><form method="post">${cardButtons}</form>`);
+          return html(res, 402, 'Payment failed', `<h2>Pay ${escapeHtml(formatAmount(pi))}</h2><p class="err" role="alert">${escapeHtml(err.body.message)}</p><form method="post">${cardButtons}</form>`);
         }
         if (pi.status === 'requires_action') {
           res.writeHead(303, { location: ((pi.next_action as { redirect_to_url: { url: string } }).redirect_to_url.url) });
@@ -359,7 +349,7 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
         return back({ payment_intent: pi.id, redirect_status: 'succeeded' });
       }
       if (pi.status === 'succeeded') return back({ payment_intent: pi.id, redirect_status: 'succeeded' });
-      return html(res, 200, 'Checkout', `<h2>Pay ${esc(formatAmount(pi))}</h2><p>${esc(pi.description ?? '')}</p><p>Choose a test card:</p><form method="post">${cardButtons}</form>`);
+      return html(res, 200, 'Checkout', `<h2>Pay ${escapeHtml(formatAmount(pi))}</h2><p>${escapeHtml(pi.description ?? '')}</p><p>Choose a test card:</p><form method="post">${cardButtons}</form>`);
     }
     if (kind === 'authenticate' && id) {
       const pi = paymentIntents.get(id);
@@ -382,7 +372,7 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
         res,
         200,
         '3D Secure',
-        `<h2>Authenticate the payment of ${esc(formatAmount(pi))}</h2><form method="post"><button name="outcome" value="complete" type="submit">Complete authentication</button><button name="outcome" value="fail" type="submit">Fail authentication</button></form>`,
+        `<h2>Authenticate the payment of ${escapeHtml(formatAmount(pi))}</h2><form method="post"><button name="outcome" value="complete" type="submit">Complete authentication</button><button name="outcome" value="fail" type="submit">Fail authentication</button></form>`,
       );
     }
     if (kind === 'setup' && id) {
@@ -393,7 +383,7 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
           await api('POST', `/v1/setup_intents/${id}/confirm`, { payment_method: form.payment_method });
         } catch (err) {
           if (!(err instanceof StripeFail)) throw err;
-          return html(res, 402, 'Card refused', `<h2>Add a card</h2><p class="err" role="alert">${esc(err.body.message)}</p><form method="post">${cardButtons}</form>`);
+          return html(res, 402, 'Card refused', `<h2>Add a card</h2><p class="err" role="alert">${escapeHtml(err.body.message)}</p><form method="post">${cardButtons}</form>`);
         }
         return back({ setup_intent: si.id, redirect_status: 'succeeded' });
       }
@@ -451,11 +441,7 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
       if (!e) throw new Error(`no event ${eventId}`);
       await post({ ...e, header: signStripePayload(opts.webhookSecret, e.body) });
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 
