@@ -377,6 +377,8 @@ describe('billing API', () => {
       expect(sub.status, JSON.stringify(sub.body)).toBe(200);
       expect(sub.body.data.payment).toMatchObject({ status: 'paid', kind: 'plan', total: 48, credits: 10000 });
       expect(await balance(o)).toBe(before + 10000);
+      const plan = await t.call({ method: 'GET', url: '/api/v1/user/current_plan', token: o.token });
+      expect(plan.body.data).toMatchObject({ interval: 'monthly', credits: 10000 });
       const same = await t.call({ method: 'GET', url: '/api/v1/payment/upgrade?plan_id=starter-monthly-usd', token: o.token });
       expect(same.status).toBe(409);
 
@@ -411,6 +413,7 @@ describe('billing API', () => {
       await t.db.db.update(subscriptions).set({ currentPeriodEnd: new Date(Date.now() - 60_000) }).where(eq(subscriptions.orgId, o.orgId));
       const ended = await renewDueSubscriptions(deps);
       expect(ended).toMatchObject({ ended: 1, renewed: 0 });
+      expect((await t.call({ method: 'GET', url: '/api/v1/user/current_plan', token: o.token })).body.data.interval).toBe('free');
       expect(await balance(o)).toBe(before + 110000);
     });
   });

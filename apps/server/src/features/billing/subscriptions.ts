@@ -6,6 +6,7 @@ import type { TCallerContext } from '../../platform/tenancy/context';
 import { computeTaxMinor } from './pricing';
 import { insertPayment, selectCustomer, type TPaymentRow } from './queries';
 import { billingPlans, payments, subscriptions } from './tables';
+import { organisations } from '../../platform/tenancy/tables';
 import { markPaid, paymentOutcome, syncPaymentIntent, type TBillingDeps } from './service';
 import type { TStripeGateway } from './stripe-gateway';
 import type { TCurrency } from '@verilead/contracts';
@@ -54,6 +55,7 @@ export async function activateSubscription(tx: TDb, p: TPaymentRow) {
         currentPeriodEnd: sql`${subscriptions.currentPeriodEnd} + ${step}`,
       })
       .where(eq(subscriptions.orgId, p.orgId));
+    await tx.update(organisations).set({ planStartedAt: sql`now()` }).where(eq(organisations.id, p.orgId));
     return;
   }
   const values = {
@@ -70,6 +72,19 @@ export async function activateSubscription(tx: TDb, p: TPaymentRow) {
     .insert(subscriptions)
     .values({ orgId: p.orgId, ...values })
     .onConflictDoUpdate({ target: subscriptions.orgId, set: values });
+  // The organisation's current plan (what /user/current_plan answers) follows the subscription.
+  if (plan) {
+    await tx
+      .update(organisations)
+      .set({
+        planInterval: plan.interval,
+        planStartedAt: sql`now()`,
+        recurCredits: plan.credits,
+        recurInterval: plan.interval,
+        userCreateLimit: sql`greatest(${organisations.userCreateLimit}, ${plan.seats})`,
+      })
+      .where(eq(organisations.id, p.orgId));
+  }
 }
 
 /** The part of the current plan's price not yet used, credited against a new plan of the same currency. */
@@ -173,7 +188,10 @@ export async function renewDueSubscriptions(deps: TRenewalDeps, now: Date = new 
   const result = { renewed: 0, ended: 0, failed: 0 };
   for (const sub of due) {
     if (sub.cancelAtPeriodEnd) {
-      await db.update(subscriptions).set({ status: 'cancelled' }).where(eq(subscriptions.id, sub.id));
+      await db.transaction(async (tx) => {
+        await tx.update(subscriptions).set({ status: 'cancelled' }).where(eq(subscriptions.id, sub.id));
+        await tx.update(organisations).set({ planInterval: 'free', recurCredits: null, recurInterval: null }).where(eq(organisations.id, sub.orgId));
+      });
       result.ended += 1;
       continue;
     }
