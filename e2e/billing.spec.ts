@@ -100,4 +100,32 @@ test.describe('buying credits with the test cards', () => {
     await expect(page.getByText('PayPal declined the payment.', { exact: false })).toBeVisible();
     expect(await readOrgCredits(page, request)).toBe(before + 3000);
   });
+
+  test('saves a card, subscribes to a plan with it, then cancels with a reason', async ({ page, request }) => {
+    await page.goto('/account/billing');
+    await closeWelcomeIfShown(page);
+    await page.getByRole('button', { name: 'Add a card' }).click();
+    await expect(page.getByRole('heading', { name: 'Add a card' })).toBeVisible();
+    await page.getByRole('button', { name: /Visa 4242 4242 4242 4242/ }).click();
+    await expect(page).toHaveURL(/\/account\/billing/);
+    await expect(page.getByRole('table', { name: 'Cards' }).getByText('4242')).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Cards' }).getByText('Default')).toBeVisible();
+    await page.screenshot({ path: 'test-results/e2e/billing-screen.png', fullPage: true });
+
+    const before = await readOrgCredits(page, request);
+    await page.goto('/pricing');
+    await page.getByRole('button', { name: 'Subscribe to Starter (Monthly)' }).click();
+    await expect(page.getByText('You are now on Starter (Monthly).')).toBeVisible();
+    expect(await readOrgCredits(page, request)).toBe(before + 10000);
+    await expect(page.getByText(/renews/)).toBeVisible();
+    await page.screenshot({ path: 'test-results/e2e/billing-pricing.png', fullPage: true });
+
+    await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel subscription' });
+    await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
+    await expect(dialog.getByText('Please tell us why you cancel.')).toBeVisible();
+    await dialog.getByLabel('Why do you cancel?').fill('Too many credits for us');
+    await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
+    await expect(page.getByText(/Subscription cancelled|It ends on/).first()).toBeVisible();
+  });
 });

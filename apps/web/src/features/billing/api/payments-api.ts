@@ -17,6 +17,7 @@ import {
   ZPriceQuote,
   ZPriceSlabData,
   ZSetupIntentData,
+  ZSubscription,
   ZPayPalOrderResponse,
   type TCurrency,
 } from '@verilead/contracts';
@@ -164,4 +165,31 @@ export async function settlePayPalReturn(params: URLSearchParams): Promise<void>
   const orderId = params.get('token');
   if (subscriptionId) await requestApi({ method: 'POST', path: '/payment/paypal/subscription', body: { subscription_id: subscriptionId }, schema: ZPaymentOutcomeData });
   else if (orderId) await requestApi({ method: 'POST', path: '/payment/paypal/capture', body: { order_id: orderId }, schema: ZPaymentOutcomeData });
+}
+
+function useRefreshAfterPlanChange() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: userQueryKeys.currentPlan });
+    void queryClient.invalidateQueries({ queryKey: userQueryKeys.creditsAndLimits });
+    void queryClient.invalidateQueries({ queryKey: billingKeys.payments });
+  };
+}
+
+/** GET /payment/upgrade: subscribes or changes plan, charged to the default card. */
+export function useUpgradePlan() {
+  const refresh = useRefreshAfterPlanChange();
+  return useMutation({
+    mutationFn: (planId: string) => requestApi({ path: '/payment/upgrade', query: { plan_id: planId }, schema: ZPaymentOutcomeData }),
+    onSuccess: refresh,
+  });
+}
+
+/** GET /payment/subscription/cancel: the plan ends with its paid period. */
+export function useCancelSubscription() {
+  const refresh = useRefreshAfterPlanChange();
+  return useMutation({
+    mutationFn: (reason: string) => requestApi({ path: '/payment/subscription/cancel', query: { reason }, schema: ZSubscription }),
+    onSuccess: refresh,
+  });
 }

@@ -12,6 +12,7 @@ import { useCreditsAndLimits, useCurrentPlan } from '../../../lib/user-queries';
 import { usePlans, usePriceSlabs } from '../api/payments-api';
 import { BuyCreditsModal } from '../components/buy-credits-modal';
 import { formatAmount } from '../components/money';
+import { CancelSubscriptionButton, SubscribeButton } from '../components/plan-actions';
 
 /** /pricing: the balance, the price slabs per currency, plans, and the buy-credits modal (opened by ?buy=1 from the header). */
 export function PricingScreen() {
@@ -74,6 +75,11 @@ export function PricingScreen() {
                   {formatNumber(plan.data.credits)} credits · {formatNumber(plan.data.user_create_limit)} member seats
                   {plan.data.renews_on ? ` · renews ${formatDate(plan.data.renews_on)}` : ''}
                 </Text>
+                {plan.data.interval === 'monthly' || plan.data.interval === 'annual' ? (
+                  <Group>
+                    <CancelSubscriptionButton />
+                  </Group>
+                ) : null}
               </Stack>
             ) : null}
           </Card>
@@ -149,6 +155,7 @@ export function PricingScreen() {
                   <Text size="sm" c="dimmed">
                     {formatNumber(p.credits)} credits · {p.seats} seat{p.seats === 1 ? '' : 's'}
                   </Text>
+                  {p.interval !== 'one_time' ? <SubscribeButton planId={p.id} label={`${p.name} (${humanizeKey(p.interval)})`} /> : null}
                 </Card>
               ))}
             </SimpleGrid>
