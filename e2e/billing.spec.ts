@@ -123,7 +123,7 @@ test.describe('buying credits with the test cards', () => {
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel subscription' });
     await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
-    await expect(dialog.getByText('Please tell us why you cancel.')).toBeVisible();
+    await expect(dialog.getByText(/^Please tell us why you cancel/)).toBeVisible();
     await dialog.getByLabel('Why do you cancel?').fill('Too many credits for us');
     await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
     await expect(page.getByText(/Subscription cancelled|It ends on/).first()).toBeVisible();
