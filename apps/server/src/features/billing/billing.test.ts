@@ -14,6 +14,7 @@ import { inviteMember } from '../auth/service';
 import { coupons, subscriptions } from './tables';
 import { renewDueSubscriptions } from './subscriptions';
 import { getStripeGateway } from './stripe-gateway';
+import { getPayPalClient } from './paypal-client';
 import { createBillingTestApp, payOnCheckout } from './test-support';
 import { LOW_CREDIT_CHECK_JOB } from './jobs';
 import { applyPriceConfig, ZPriceConfig } from './price-config';
@@ -485,6 +486,11 @@ describe('billing API', () => {
       expect(row).toMatchObject({ provider: 'paypal', providerRef: subId, status: 'active', planId: 'starter-monthly-usd' });
       const foreign = await t.call({ method: 'POST', url: '/api/v1/payment/paypal/subscription', token: stranger.token, payload: { subscription_id: subId } });
       expect(foreign.status).toBe(404);
+      const cancelled = await t.call({ method: 'GET', url: '/api/v1/payment/subscription/cancel?reason=moving%20on', token: o.token });
+      expect(cancelled.body.data).toMatchObject({ cancel_at_period_end: true, cancel_reason: 'moving on' });
+      const client = await getPayPalClient(t.deps.config);
+      const atPayPal = await client.request<{ status: string }>('GET', `/v1/billing/subscriptions/${subId}`);
+      expect(atPayPal.status).toBe('CANCELLED');
     });
   });
 

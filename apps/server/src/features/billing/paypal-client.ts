@@ -57,6 +57,7 @@ function makeClient(base: string, clientId: string, clientSecret: string, testMo
       });
       const text = await res.text();
       const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+      // 204 No Content (cancel) answers an empty object.
       if (!res.ok) {
         const details = parsed.details as { issue?: string; description?: string }[] | undefined;
         throw new PayPalApiError(res.status, details?.[0]?.issue ?? null, details?.[0]?.description ?? String(parsed.message ?? 'PayPal request failed'));

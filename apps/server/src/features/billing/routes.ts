@@ -198,7 +198,7 @@ export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards:
   r.get(
     '/payment/subscription/cancel',
     { ...auth, schema: { ...pay, summary: 'Cancel the subscription at the end of the period, with a reason', querystring: ZSubscriptionCancelQuery, response: withErrorResponses({ 200: ZSubscriptionResponse }) } },
-    async (req) => ok(await cancelSubscription(db, getCaller(req), req.query)),
+    async (req) => ok(await cancelSubscription(bd, getCaller(req), req.query)),
   );
 
   // ----- PayPal -----

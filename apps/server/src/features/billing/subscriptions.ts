@@ -7,6 +7,7 @@ import { computeTaxMinor } from './pricing';
 import { insertPayment, selectCustomer, type TPaymentRow } from './queries';
 import { billingPlans, payments, subscriptions } from './tables';
 import { organisations } from '../../platform/tenancy/tables';
+import { getPayPalClient, PayPalApiError } from './paypal-client';
 import { markPaid, paymentOutcome, syncPaymentIntent, type TBillingDeps } from './service';
 import type { TStripeGateway } from './stripe-gateway';
 import type { TCurrency } from '@verilead/contracts';
@@ -163,7 +164,16 @@ export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input
 }
 
 /** GET /payment/subscription/cancel?reason: the plan ends at the end of the paid period. */
-export async function cancelSubscription(db: TDb, ctx: TCallerContext, input: { reason: string }) {
+export async function cancelSubscription(deps: Pick<TBillingDeps, 'database' | 'config'>, ctx: TCallerContext, input: { reason: string }) {
+  const db = deps.database.db;
+  const current = await selectSubscription(db, ctx.orgId);
+  if (current?.provider === 'paypal' && current.providerRef && current.status !== 'cancelled' && !current.cancelAtPeriodEnd) {
+    // PayPal bills the subscription itself: stop it there (the paid period still runs here to its end).
+    const client = await getPayPalClient(deps.config);
+    await client.request('POST', `/v1/billing/subscriptions/${encodeURIComponent(current.providerRef)}/cancel`, { reason: input.reason.slice(0, 128) }).catch((err: unknown) => {
+      if (!(err instanceof PayPalApiError) || err.status !== 422) throw new AppError(502, 'payment_provider_error', 'PayPal could not cancel the subscription. Please try again in a moment.');
+    });
+  }
   const rows = await db
     .update(subscriptions)
     .set({ cancelAtPeriodEnd: true, cancelReason: input.reason })
