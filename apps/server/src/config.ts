@@ -67,6 +67,7 @@ const ZEnv = z.object({
   PAYPAL_CLIENT_ID: ZOptionalString,
   PAYPAL_CLIENT_SECRET: ZOptionalString,
   PAYPAL_API_BASE: ZOptionalString,
+  PAYPAL_WEBHOOK_ID: ZOptionalString,
   LOW_CREDIT_CHECK_CRON: z.string().default('* * * * *'),
 });
 
@@ -137,7 +138,7 @@ export type TConfig = {
    */
   stripe: { secretKey?: string; webhookSecret?: string; apiBase?: string };
   /** PayPal REST (client credentials); without them a local fake PayPal on 127.0.0.1 (test mode). */
-  paypal: { clientId?: string; clientSecret?: string; apiBase?: string };
+  paypal: { clientId?: string; clientSecret?: string; apiBase?: string; webhookId?: string };
   /** When the low-credit alert check runs (cron, UTC). */
   lowCreditCheckCron: string;
 };
@@ -211,7 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
-    paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE },
+    paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE, webhookId: e.PAYPAL_WEBHOOK_ID },
     lowCreditCheckCron: e.LOW_CREDIT_CHECK_CRON,
   };
   return { ...config, ...overrides };

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { ZPaymentIntentResponse, ZPaymentOutcomeResponse, ZPriceResponse } from '@verilead/contracts';
 import { TEST_PASSWORD, type TTestApp } from '../../test/test-app';
 import type { TFakeStripe } from './fake-stripe/fake-stripe-server';
+import type { TFakePayPal } from './fake-paypal/fake-paypal-server';
 import { chargeCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { outbox } from '../../platform/mailer/tables';
@@ -24,6 +25,7 @@ type TOwner = { token: string; userId: string; orgId: string };
 describe('billing API', () => {
   let t: TTestApp;
   let fake: TFakeStripe;
+  let paypal: TFakePayPal;
   let owner: TOwner;
   let stranger: TOwner;
   let manager: { token: string };
@@ -45,7 +47,7 @@ describe('billing API', () => {
   };
 
   beforeAll(async () => {
-    ({ t, fake } = await createBillingTestApp());
+    ({ t, fake, paypal } = await createBillingTestApp());
     owner = await t.createOwner('owner@billing.test');
     stranger = await t.createOwner('stranger@billing.test');
     await inviteMember(t.deps, { ...owner, role: 'owner', sessionId: null, via: 'session' }, { email: 'manager@billing.test', name: 'Manager', role: 'admin' });
@@ -57,6 +59,7 @@ describe('billing API', () => {
   afterAll(async () => {
     await t.close();
     await fake.close();
+    await paypal.close();
   });
 
   describe('pricing', () => {
@@ -447,7 +450,15 @@ describe('billing API', () => {
       expect(captures.filter((c) => c.status === 200).length, JSON.stringify(captures.map((c) => c.body))).toBeGreaterThan(0);
       const again = await t.call({ method: 'POST', url: '/api/v1/payment/paypal/capture', token: owner.token, payload: { order_id: orderId } });
       expect(again.body.data.payment.status).toBe('paid');
+      await t.deps.queue.runUntilIdle();
       expect(await balance(owner)).toBe(before + 3000);
+      // PayPal's PAYMENT.CAPTURE.COMPLETED came too; replayed, it grants nothing; a forged one is refused.
+      const captured = paypal.events.filter((e) => e.event_type === 'PAYMENT.CAPTURE.COMPLETED').at(-1)!;
+      await Promise.all([paypal.resend(captured.id), paypal.resend(captured.id)]);
+      await t.deps.queue.runUntilIdle();
+      expect(await balance(owner)).toBe(before + 3000);
+      const forged = await t.call({ method: 'POST', url: '/api/v1/payment/webhook/paypal', headers: { ...captured.headers, 'paypal-transmission-sig': 'forged' }, payload: JSON.parse(captured.body) });
+      expect(forged.status).toBe(400);
       const bad = await t.call({ method: 'POST', url: '/api/v1/payment/paypal/verify', token: owner.token, payload: { order_id: 'no such/order' } });
       expect(bad.status).toBe(400);
     });
@@ -486,6 +497,18 @@ describe('billing API', () => {
       expect(row).toMatchObject({ provider: 'paypal', providerRef: subId, status: 'active', planId: 'starter-monthly-usd' });
       const foreign = await t.call({ method: 'POST', url: '/api/v1/payment/paypal/subscription', token: stranger.token, payload: { subscription_id: subId } });
       expect(foreign.status).toBe(404);
+      await t.deps.queue.runUntilIdle(); // BILLING.SUBSCRIPTION.ACTIVATED: already active, nothing more
+      expect(await balance(o)).toBe(before + 10000);
+
+      // A month later PayPal bills the next cycle: one renewal, however often the event arrives.
+      await t.db.db.update(subscriptions).set({ currentPeriodStart: new Date(Date.now() - 31 * 86_400_000), currentPeriodEnd: new Date(Date.now() - 60_000) }).where(eq(subscriptions.orgId, o.orgId));
+      await paypal.billNextCycle(subId);
+      const sale = paypal.events.filter((e) => e.event_type === 'PAYMENT.SALE.COMPLETED').at(-1)!;
+      await Promise.all([paypal.resend(sale.id), paypal.resend(sale.id)]);
+      await t.deps.queue.runUntilIdle();
+      expect(await balance(o)).toBe(before + 20000);
+      const renewed = (await t.db.db.select().from(subscriptions).where(eq(subscriptions.orgId, o.orgId)))[0]!;
+      expect(renewed.currentPeriodEnd.getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000);
       const cancelled = await t.call({ method: 'GET', url: '/api/v1/payment/subscription/cancel?reason=moving%20on', token: o.token });
       expect(cancelled.body.data).toMatchObject({ cancel_at_period_end: true, cancel_reason: 'moving on' });
       const client = await getPayPalClient(t.deps.config);

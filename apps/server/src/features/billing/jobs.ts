@@ -7,10 +7,12 @@ import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/j
 import { createMailer } from '../../platform/mailer/mailer';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
 import { syncPaymentIntent } from './service';
+import { processPayPalEvent } from './paypal-events';
 import { lowCreditAlerts, paymentEvents } from './tables';
 
 export const STRIPE_EVENT_JOB = 'billing-stripe-event';
 export const LOW_CREDIT_CHECK_JOB = 'billing-low-credit-check';
+export const PAYPAL_EVENT_JOB = 'billing-paypal-event';
 
 /** Processes a stored, verified Stripe event (idempotent: settling a payment twice changes nothing). */
 export async function processStripeEvent(database: TDatabase, eventId: string) {
@@ -92,6 +94,14 @@ export function createBillingJobs(opts: { database: TDatabase; config: TConfig; 
       maxAttempts: 8,
       backoffMs: 2_000,
       handler: (p) => processStripeEvent(opts.database, p.event_id),
+    }) as unknown as TJobDefinition,
+    defineJob({
+      name: PAYPAL_EVENT_JOB,
+      queue: 'webhooks',
+      payload: z.object({ event_id: z.string() }),
+      maxAttempts: 8,
+      backoffMs: 2_000,
+      handler: (p) => processPayPalEvent(opts.database, p.event_id),
     }) as unknown as TJobDefinition,
     defineJob({
       name: LOW_CREDIT_CHECK_JOB,

@@ -69,6 +69,13 @@ function makeClient(base: string, clientId: string, clientSecret: string, testMo
 
 const shared = new WeakMap<TConfig, Promise<TPayPalClient>>();
 
+export const FAKE_PAYPAL_WEBHOOK_ID = 'WH-LOCAL-FAKE';
+
+/** The webhook id events are verified against: the configured one, or the local fake's. */
+export function getPayPalWebhookId(config: TConfig): string {
+  return config.paypal.clientId && config.paypal.apiBase ? (config.paypal.webhookId ?? '') : FAKE_PAYPAL_WEBHOOK_ID;
+}
+
 /** The PayPal client of this configuration: credentials and PAYPAL_API_BASE, or a local fake PayPal started on first use (test mode). */
 export function getPayPalClient(config: TConfig): Promise<TPayPalClient> {
   let client = shared.get(config);
@@ -77,7 +84,7 @@ export function getPayPalClient(config: TConfig): Promise<TPayPalClient> {
     client =
       clientId && clientSecret && apiBase
         ? Promise.resolve(makeClient(apiBase.replace(/\/+$/, ''), clientId, clientSecret, apiBase.includes('sandbox') || apiBase.startsWith('http://127.'), async () => undefined))
-        : startFakePayPal().then((fake: TFakePayPal) => makeClient(fake.baseUrl, 'fake-client', 'fake-secret', true, () => fake.close()));
+        : startFakePayPal({ webhookId: FAKE_PAYPAL_WEBHOOK_ID, webhookUrl: `${config.publicUrl}/api/v1/payment/webhook/paypal` }).then((fake: TFakePayPal) => makeClient(fake.baseUrl, 'fake-client', 'fake-secret', true, () => fake.close()));
     shared.set(config, client);
   }
   return client;

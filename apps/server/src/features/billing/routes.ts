@@ -69,7 +69,7 @@ import {
   type TBillingDeps,
 } from './service';
 import { getStripeGateway } from './stripe-gateway';
-import { registerStripeWebhookRoute } from './webhook-route';
+import { registerPayPalWebhookRoute, registerStripeWebhookRoute } from './webhook-route';
 import { cancelSubscription, upgradePlan } from './subscriptions';
 import { activatePayPalSubscription, capturePayPalOrder, createPayPalOrder, createPayPalSubscription, getPayPalPlan, verifyPayPalOrder } from './paypal-service';
 import { closePayPalClient } from './paypal-client';
@@ -232,4 +232,5 @@ export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards:
   );
 
   registerStripeWebhookRoute(app, bd);
+  registerPayPalWebhookRoute(app, bd);
 }

@@ -1,10 +1,11 @@
 import { startFakeStripe, type TFakeStripe } from './fake-stripe/fake-stripe-server';
+import { startFakePayPal, type TFakePayPal } from './fake-paypal/fake-paypal-server';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 
 export const TEST_WEBHOOK_SECRET = 'whsec_test_billing';
 
 /** A test app whose Stripe SDK talks to a local fake Stripe; the fake hands its signed webhooks to the app in-process. */
-export async function createBillingTestApp(): Promise<{ t: TTestApp; fake: TFakeStripe }> {
+export async function createBillingTestApp(): Promise<{ t: TTestApp; fake: TFakeStripe; paypal: TFakePayPal }> {
   let app: TTestApp | null = null;
   const fake = await startFakeStripe({
     webhookSecret: TEST_WEBHOOK_SECRET,
@@ -13,8 +14,18 @@ export async function createBillingTestApp(): Promise<{ t: TTestApp; fake: TFake
       await app.app.inject({ method: 'POST', url: '/api/v1/payment/webhook/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': event.header }, payload: event.body });
     },
   });
-  app = await createTestApp({ stripe: { secretKey: 'sk_test_billing', apiBase: fake.baseUrl, webhookSecret: TEST_WEBHOOK_SECRET } });
-  return { t: app, fake };
+  const paypal = await startFakePayPal({
+    webhookId: 'WH-TEST',
+    deliver: async (event) => {
+      if (!app) return;
+      await app.app.inject({ method: 'POST', url: '/api/v1/payment/webhook/paypal', headers: { 'content-type': 'application/json', ...event.headers }, payload: event.body });
+    },
+  });
+  app = await createTestApp({
+    stripe: { secretKey: 'sk_test_billing', apiBase: fake.baseUrl, webhookSecret: TEST_WEBHOOK_SECRET },
+    paypal: { clientId: 'test-client', clientSecret: 'test-secret', apiBase: paypal.baseUrl, webhookId: 'WH-TEST' },
+  });
+  return { t: app, fake, paypal };
 }
 
 /** What a browser does on the fake's checkout page: picks a test card (and, when asked, passes or fails authentication). */

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { ok } from '../../platform/http/responses';
 import { AppError } from '../../platform/errors/app-error';
 import { paymentEvents } from './tables';
-import { STRIPE_EVENT_JOB } from './jobs';
+import { PAYPAL_EVENT_JOB, STRIPE_EVENT_JOB } from './jobs';
+import { getPayPalClient, getPayPalWebhookId } from './paypal-client';
 import type { TBillingDeps } from './service';
 
 /**
@@ -48,4 +49,51 @@ export function registerStripeWebhookRoute(app: FastifyInstance, deps: TBillingD
       },
     );
   });
+}
+
+/**
+ * POST /payment/webhook/paypal: PayPal's events, verified with PayPal's own verify-webhook-signature call, stored once
+ * by event id and processed by a job (a replay is acknowledged and changes nothing).
+ */
+export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingDeps) {
+  app.post(
+    '/payment/webhook/paypal',
+    {
+      schema: {
+        tags: ['payment'],
+        summary: 'PayPal webhook events (verified with PayPal)',
+        response: { 200: ZSuccess(z.object({ received: z.boolean(), duplicate: z.boolean() })), 400: ZFailure },
+      },
+    },
+    async (req) => {
+      const event = req.body as { id?: unknown; event_type?: unknown } | null;
+      const header = (name: string) => String(req.headers[name] ?? '');
+      if (!event || typeof event.id !== 'string' || typeof event.event_type !== 'string') throw new AppError(400, 'malformed_request', 'This is not a PayPal event.');
+      const client = await getPayPalClient(deps.config);
+      const verdict = await client
+        .request<{ verification_status: string }>('POST', '/v1/notifications/verify-webhook-signature', {
+          auth_algo: header('paypal-auth-algo'),
+          cert_url: header('paypal-cert-url'),
+          transmission_id: header('paypal-transmission-id'),
+          transmission_sig: header('paypal-transmission-sig'),
+          transmission_time: header('paypal-transmission-time'),
+          webhook_id: getPayPalWebhookId(deps.config),
+          webhook_event: event,
+        })
+        .catch(() => ({ verification_status: 'FAILURE' }));
+      if (verdict.verification_status !== 'SUCCESS') throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
+      const eventId = event.id;
+      const duplicate = await deps.database.transaction(async (tx) => {
+        const inserted = await tx
+          .insert(paymentEvents)
+          .values({ provider: 'paypal', eventId, type: event.event_type as string, payload: event as Record<string, unknown> })
+          .onConflictDoNothing()
+          .returning({ id: paymentEvents.eventId });
+        if (inserted.length === 0) return true;
+        await deps.queue.enqueue(PAYPAL_EVENT_JOB, { event_id: eventId }, { tx });
+        return false;
+      });
+      return ok({ received: true, duplicate });
+    },
+  );
 }

@@ -11,7 +11,24 @@ import { closeServer, escapeHtml, readBody } from '../fake-http';
  */
 type TObj = Record<string, unknown> & { id: string };
 
-export type TFakePayPal = { baseUrl: string; close(): Promise<void> };
+export type TFakePayPalEvent = { id: string; event_type: string; body: string; headers: Record<string, string> };
+export type TFakePayPal = {
+  baseUrl: string;
+  events: TFakePayPalEvent[];
+  /** Time moves on: PayPal bills the subscription's next cycle and posts PAYMENT.SALE.COMPLETED. */
+  billNextCycle(subscriptionId: string): Promise<void>;
+  /** Posts a sent event again (PayPal's retries, a replay). */
+  resend(eventId: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type TFakePayPalOptions = {
+  port?: number;
+  /** The webhook id the events are sent for, and where they go (or `deliver`, for tests in-process). */
+  webhookId?: string;
+  webhookUrl?: string;
+  deliver?: (event: TFakePayPalEvent) => Promise<void>;
+};
 
 function newId(prefix: string): string {
   return `${prefix}${randomBytes(8).toString('hex').toUpperCase()}`;
@@ -42,7 +59,38 @@ function unprocessable(issue: string, description: string): PayPalFail {
   return new PayPalFail(422, { name: 'UNPROCESSABLE_ENTITY', message: 'The requested action could not be performed, semantically incorrect, or failed business validation.', details: [{ issue, description }] });
 }
 
-export async function startFakePayPal(opts: { port?: number } = {}): Promise<TFakePayPal> {
+export async function startFakePayPal(opts: TFakePayPalOptions = {}): Promise<TFakePayPal> {
+  const events: TFakePayPalEvent[] = [];
+  const signatures = new Map<string, string>();
+  async function post(e: TFakePayPalEvent) {
+    try {
+      if (opts.deliver) await opts.deliver(e);
+      else if (opts.webhookUrl) await fetch(opts.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...e.headers }, body: e.body, signal: AbortSignal.timeout(10_000) });
+    } catch {
+      // PayPal retries failed deliveries; the app also settles on the buyer's return.
+    }
+  }
+  async function emit(eventType: string, resource: Record<string, unknown>) {
+    const id = newId('WH-');
+    const body = JSON.stringify({ id, event_version: '1.0', create_time: new Date().toISOString(), resource_type: eventType.split('.')[1]?.toLowerCase(), event_type: eventType, resource });
+    const transmissionId = randomBytes(12).toString('hex');
+    const sig = randomBytes(32).toString('base64');
+    signatures.set(transmissionId, `${sig}|${id}`);
+    const e = {
+      id,
+      event_type: eventType,
+      body,
+      headers: {
+        'paypal-transmission-id': transmissionId,
+        'paypal-transmission-time': new Date().toISOString(),
+        'paypal-transmission-sig': sig,
+        'paypal-cert-url': `${baseUrl}/v1/notifications/certs/CERT-FAKE`,
+        'paypal-auth-algo': 'SHA256withRSA',
+      },
+    };
+    events.push(e);
+    await post(e);
+  }
   const orders = new Map<string, TObj & { declines?: boolean }>();
   const products = new Map<string, TObj>();
   const plans = new Map<string, TObj>();
@@ -51,7 +99,14 @@ export async function startFakePayPal(opts: { port?: number } = {}): Promise<TFa
   const idempotent = new Map<string, { status: number; body: unknown }>();
   let baseUrl = '';
 
+  const pendingEvents: [string, Record<string, unknown>][] = [];
   function api(method: string, path: string, body: Record<string, unknown>): [number, unknown] {
+    if (path === '/v1/notifications/verify-webhook-signature' && method === 'POST') {
+      const known = signatures.get(String(body.transmission_id));
+      const event = body.webhook_event as { id?: string } | undefined;
+      const ok = known === `${String(body.transmission_sig)}|${event?.id ?? ''}` && (!opts.webhookId || body.webhook_id === opts.webhookId);
+      return [200, { verification_status: ok ? 'SUCCESS' : 'FAILURE' }];
+    }
     const parts = path.split('/').filter(Boolean);
     if (path === '/v2/checkout/orders' && method === 'POST') {
       const unit = ((body.purchase_units as Record<string, unknown>[] | undefined) ?? [])[0];
@@ -79,7 +134,9 @@ export async function startFakePayPal(opts: { port?: number } = {}): Promise<TFa
         if (order.declines) throw unprocessable('INSTRUMENT_DECLINED', 'The instrument presented was either declined by the processor or bank, or it cannot be used for this payment.');
         order.status = 'COMPLETED';
         const unit = (order.purchase_units as Record<string, unknown>[])[0]!;
-        unit.payments = { captures: [{ id: newId('C'), status: 'COMPLETED', amount: unit.amount, final_capture: true, custom_id: unit.custom_id, create_time: new Date().toISOString() }] };
+        const capture = { id: newId('C'), status: 'COMPLETED', amount: unit.amount, final_capture: true, custom_id: unit.custom_id, supplementary_data: { related_ids: { order_id: order.id } }, create_time: new Date().toISOString() };
+        unit.payments = { captures: [capture] };
+        pendingEvents.push(['PAYMENT.CAPTURE.COMPLETED', capture]);
         return [201, publicOrder(order)];
       }
     }
@@ -168,6 +225,7 @@ export async function startFakePayPal(opts: { port?: number } = {}): Promise<TFa
           s.status = 'ACTIVE';
           s.start_time = new Date().toISOString();
           s.billing_info = { next_billing_time: new Date(Date.now() + 30 * 86_400_000).toISOString(), failed_payments_count: 0 };
+          await emit('BILLING.SUBSCRIPTION.ACTIVATED', { ...publicSub(s) });
           return redirect(res, s.return_url, { subscription_id: s.id, ba_token: s.id });
         }
         return page(res, 'PayPal', `<h2>Subscribe with PayPal</h2><form method="post"><button name="choice" value="approve">Agree and subscribe</button><button name="choice" value="cancel">Cancel and return</button></form>`);
@@ -195,13 +253,27 @@ export async function startFakePayPal(opts: { port?: number } = {}): Promise<TFa
       }
       // Only a successful answer is replayed for the same PayPal-Request-Id; a refused request may be tried again.
       if (key && status < 300) idempotent.set(key, { status, body });
-      return json(res, status, body);
+      json(res, status, body);
+      for (const [type, resource] of pendingEvents.splice(0)) await emit(type, resource);
     })().catch((err: unknown) => json(res, 500, { name: 'INTERNAL_SERVER_ERROR', message: err instanceof Error ? err.message : 'error' }));
   });
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl,
+    events,
+    async billNextCycle(subscriptionId) {
+      const sub = subs.get(subscriptionId);
+      if (!sub || sub.status !== 'ACTIVE') throw new Error(`subscription ${subscriptionId} is not active`);
+      const plan = plans.get(String(sub.plan_id));
+      const price = ((plan?.billing_cycles as { pricing_scheme: { fixed_price: { value: string; currency_code: string } } }[] | undefined) ?? [])[0]?.pricing_scheme.fixed_price;
+      await emit('PAYMENT.SALE.COMPLETED', { id: newId('S'), state: 'completed', billing_agreement_id: sub.id, custom: sub.custom_id, amount: { total: price?.value, currency: price?.currency_code }, create_time: new Date().toISOString() });
+    },
+    async resend(eventId) {
+      const e = events.find((x) => x.id === eventId);
+      if (!e) throw new Error(`no event ${eventId}`);
+      await post(e);
+    },
     close: () => closeServer(server),
   };
 }
