@@ -8,6 +8,16 @@ import { PAYPAL_EVENT_JOB, STRIPE_EVENT_JOB } from './jobs';
 import { getPayPalClient, getPayPalWebhookId } from './paypal-client';
 import type { TBillingDeps } from './service';
 
+/** Stores a verified event once by its id and queues its job in the same transaction; true when it was a duplicate. */
+async function storeEvent(deps: TBillingDeps, provider: string, eventId: string, type: string, payload: Record<string, unknown>, job: string): Promise<boolean> {
+  return deps.database.transaction(async (tx) => {
+    const inserted = await tx.insert(paymentEvents).values({ provider, eventId, type, payload }).onConflictDoNothing().returning({ id: paymentEvents.eventId });
+    if (inserted.length === 0) return true;
+    await deps.queue.enqueue(job, { event_id: eventId }, { tx });
+    return false;
+  });
+}
+
 /**
  * POST /payment/webhook/stripe: Stripe's events. The signature is checked with the SDK's own
  * `webhooks.constructEvent` over the raw body; the event is stored once by its id and processed by a job,
@@ -35,16 +45,7 @@ export function registerStripeWebhookRoute(app: FastifyInstance, deps: TBillingD
         } catch {
           throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
         }
-        const duplicate = await deps.database.transaction(async (tx) => {
-          const inserted = await tx
-            .insert(paymentEvents)
-            .values({ provider: 'stripe', eventId: event.id, type: event.type, payload: event as unknown as Record<string, unknown> })
-            .onConflictDoNothing()
-            .returning({ id: paymentEvents.eventId });
-          if (inserted.length === 0) return true;
-          await deps.queue.enqueue(STRIPE_EVENT_JOB, { event_id: event.id }, { tx });
-          return false;
-        });
+        const duplicate = await storeEvent(deps, 'stripe', event.id, event.type, event as unknown as Record<string, unknown>, STRIPE_EVENT_JOB);
         return ok({ received: true, duplicate });
       },
     );
@@ -83,16 +84,7 @@ export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingD
         .catch(() => ({ verification_status: 'FAILURE' }));
       if (verdict.verification_status !== 'SUCCESS') throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
       const eventId = event.id;
-      const duplicate = await deps.database.transaction(async (tx) => {
-        const inserted = await tx
-          .insert(paymentEvents)
-          .values({ provider: 'paypal', eventId, type: event.event_type as string, payload: event as Record<string, unknown> })
-          .onConflictDoNothing()
-          .returning({ id: paymentEvents.eventId });
-        if (inserted.length === 0) return true;
-        await deps.queue.enqueue(PAYPAL_EVENT_JOB, { event_id: eventId }, { tx });
-        return false;
-      });
+      const duplicate = await storeEvent(deps, 'paypal', eventId, event.event_type, event as Record<string, unknown>, PAYPAL_EVENT_JOB);
       return ok({ received: true, duplicate });
     },
   );
