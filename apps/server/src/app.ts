@@ -39,6 +39,7 @@ import { registerProspectRoutes } from './features/prospects/routes';
 import { registerSsoRoutes } from './features/sso/routes';
 import { registerPublicRoutes } from './features/public/routes';
 import { registerAnalyticsRoutes } from './features/analytics/routes';
+import { registerBillingRoutes } from './features/billing/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -205,6 +206,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerIntegrationRoutes(api, deps, guards);
       registerProspectRoutes(api, deps, guards);
       registerAnalyticsRoutes(api, deps, guards);
+      registerBillingRoutes(api, deps, guards);
       registerAnnouncementRoutes(api, deps, guards);
       registerSsoRoutes(api, deps, guards);
       registerPublicRoutes(api, deps, guards);

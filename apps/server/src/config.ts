@@ -79,6 +79,14 @@ const ZEnv = z.object({
   EXTENSION_LATEST_VERSION: z.string().regex(/^\d+(\.\d+){0,3}$/).default('1.0.0'),
   EXTENSION_MIN_VERSION: z.string().regex(/^\d+(\.\d+){0,3}$/).default('1.0.0'),
   G2_REVIEW_URL: z.string().default('https://www.g2.com/products/verilead/reviews/start'),
+  STRIPE_SECRET_KEY: ZOptionalString,
+  STRIPE_WEBHOOK_SECRET: ZOptionalString,
+  STRIPE_API_BASE: ZOptionalString,
+  PAYPAL_CLIENT_ID: ZOptionalString,
+  PAYPAL_CLIENT_SECRET: ZOptionalString,
+  PAYPAL_API_BASE: ZOptionalString,
+  PAYPAL_WEBHOOK_ID: ZOptionalString,
+  LOW_CREDIT_CHECK_CRON: z.string().default('* * * * *'),
 });
 
 /** A social sign-in provider (OpenID Connect); null when its client id or secret is not set. */
@@ -155,6 +163,15 @@ export type TConfig = {
   sso: { google: TOidcProviderConfig | null; microsoft: TOidcProviderConfig | null };
   extension: { latestVersion: string; minVersion: string };
   g2ReviewUrl: string;
+  /**
+   * Stripe: without a secret key the server runs a local fake Stripe on 127.0.0.1 (test mode). `apiBase` points
+   * the official SDK elsewhere (a fake in tests); its test checkout pages are served there too.
+   */
+  stripe: { secretKey?: string; webhookSecret?: string; apiBase?: string };
+  /** PayPal REST (client credentials); without them a local fake PayPal on 127.0.0.1 (test mode). */
+  paypal: { clientId?: string; clientSecret?: string; apiBase?: string; webhookId?: string };
+  /** When the low-credit alert check runs (cron, UTC). */
+  lowCreditCheckCron: string;
 };
 
 function resolvePath(p: string): string {
@@ -248,6 +265,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     extension: { latestVersion: e.EXTENSION_LATEST_VERSION, minVersion: e.EXTENSION_MIN_VERSION },
     g2ReviewUrl: e.G2_REVIEW_URL,
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
+    paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE, webhookId: e.PAYPAL_WEBHOOK_ID },
+    lowCreditCheckCron: e.LOW_CREDIT_CHECK_CRON,
   };
   return { ...config, ...overrides };
 }

@@ -4,13 +4,16 @@ import { openDatabase } from './platform/db/database';
 import { clearAnnouncement, setAnnouncement } from './features/announcements/service';
 import { runDirectoryCommand } from './features/prospects/ops';
 import { issueOnetoolToken } from './features/sso/service';
+import { readFileSync } from 'node:fs';
+import { applyPriceConfig, ZPriceConfig } from './features/billing/price-config';
 
 const USAGE = `usage:
   npm run ops -- announce --message '<b>html</b>' [--dismissable]
   npm run ops -- announce --clear
   npm run ops -- import-directory --file <people-and-companies.csv|.ndjson>
   npm run ops -- seed-directory [--people 20000] [--companies 1500] [--seed 2026]
-  npm run ops -- onetool-token --email user@company.com`;
+  npm run ops -- onetool-token --email user@company.com
+  npm run ops -- pricing --file prices.json   (stop the server first when it runs on the embedded database)`;
 
 type TAnnounceInput = { message?: string; dismissable: boolean; clear: boolean };
 
@@ -82,6 +85,18 @@ async function main() {
     return;
   }
   if (command === 'onetool-token' && values.email) return printOnetoolLink(loadConfig(), values.email);
+  if (command === 'pricing' && values.file) {
+    const input = ZPriceConfig.parse(JSON.parse(readFileSync(values.file, 'utf8')));
+    const config = loadConfig();
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+    try {
+      await database.migrate();
+      console.log(`Prices applied: ${JSON.stringify(await applyPriceConfig(database, input))}`);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
   if (command !== 'announce' || (!values.clear && !values.message)) {
     console.error(USAGE);
     process.exit(2);

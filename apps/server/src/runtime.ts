@@ -13,6 +13,9 @@ import { createDownloadMaintenance } from './features/downloads/expiry';
 import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
 import { createIntegrationJobs } from './features/integrations/jobs';
 import { createProspectJobs } from './features/prospects/jobs';
+import { createBillingJobs, LOW_CREDIT_CHECK_JOB } from './features/billing/jobs';
+import { createSubscriptionRenewalTask } from './features/billing/subscriptions';
+import { getStripeGateway } from './features/billing/stripe-gateway';
 
 /**
  * The composition root: the job queue with every job kind, and the mailer, around an open database. Tests,
@@ -37,7 +40,8 @@ export function createRuntime(opts: {
     ...createWebhookJobs({ database, config, getQueue }),
     ...createIntegrationJobs({ database, config, getQueue }),
     ...createProspectJobs({ database, config, getQueue }),
-    createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage })] }),
+    ...createBillingJobs({ database, config, getQueue }),
+    createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage }), createSubscriptionRenewalTask({ database, config, gateway: getStripeGateway(config) })] }),
   ];
   const byName = new Map(declared.map((d) => [d.name, d]));
   for (const d of opts.extraJobs ?? []) byName.set(d.name, d);
@@ -47,7 +51,7 @@ export function createRuntime(opts: {
     jobs: config.jobs,
     pollIntervalMs: config.jobPollIntervalMs,
     logger: opts.logger,
-    onStart: [(q) => q.schedule(MAINTENANCE_JOB, config.jobs.maintenanceCron), (q) => ensureWebhookDispatcher(q)],
+    onStart: [(q) => q.schedule(MAINTENANCE_JOB, config.jobs.maintenanceCron), (q) => ensureWebhookDispatcher(q), (q) => q.schedule(LOW_CREDIT_CHECK_JOB, config.lowCreditCheckCron)],
   });
   return { config, database, queue, mailer: createMailer(queue), closeMail: () => transport.close() };
 }

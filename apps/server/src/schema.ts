@@ -21,3 +21,4 @@ export * from './features/prospects/tables';
 export * from './features/sso/tables';
 export * from './features/public/tables';
 export * from './features/analytics/tables';
+export * from './features/billing/tables';

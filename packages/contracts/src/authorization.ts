@@ -258,6 +258,10 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /payment/subscription/cancel': BILLING,
   'GET /payment/upgrade': BILLING,
   'PATCH /payment/cancel': BILLING,
+  // Stripe's signed webhook events (the signature is checked in the route).
+  'POST /payment/webhook/stripe': PUBLIC,
+  // PayPal's events (verified with PayPal's verify-webhook-signature in the route).
+  'POST /payment/webhook/paypal': PUBLIC,
 
   // ----- pricing, coupons, invoices (owner only) -----
   'GET /price/slab': PRICING,

@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'daily_limit_exceeded',
   'life_time_limit_exceeded',
   'conflict',
+  'card_declined',
+  'payment_provider_error',
   'rate_limited',
   'app_version_outdated',
   'sso_required',

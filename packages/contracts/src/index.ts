@@ -25,3 +25,4 @@ export * from './public';
 export * from './date-presets';
 export * from './analytics';
 export * from './activities';
+export * from './billing';

@@ -108,13 +108,13 @@ describe('app routes and guards', () => {
     renderAppAt('/pricing');
     expect(await screen.findByRole('heading', { name: "You don't have access to this page" })).toBeTruthy();
     expect(currentLocation()).toBe('/pricing');
-    expect(screen.queryByText('Purchasing credits arrives with billing')).toBeNull();
+    expect(screen.queryByText('Price per credit')).toBeNull();
   });
 
   it('opens /pricing for the owner', async () => {
     logInAs('owner');
     renderAppAt('/pricing');
-    expect(await screen.findByText('Purchasing credits arrives with billing')).toBeTruthy();
+    expect(await screen.findByText('Price per credit')).toBeTruthy();
     expect(screen.queryByText("You don't have access to this page")).toBeNull();
   });
 

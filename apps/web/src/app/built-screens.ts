@@ -33,6 +33,8 @@ export const BUILT_SCREENS: ReadonlySet<string> = new Set<string>(
       ['settings', 'prospect'],
       ['account', 'profile'],
       ['account', 'pricing'],
+      ['account', 'billing'],
+      ['account', 'coupons'],
       ['account', 'api'],
       ['account', 'delete'],
       ['account', 'authentication'],

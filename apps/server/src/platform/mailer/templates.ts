@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const ZMailTemplate = z.enum(['email_verification', 'password_reset', 'setup_password', 'email_change', 'seat_request']);
+export const ZMailTemplate = z.enum(['email_verification', 'password_reset', 'setup_password', 'email_change', 'seat_request', 'low_credit']);
 export type TMailTemplate = z.infer<typeof ZMailTemplate>;
 
 export type TRenderedMail = { subject: string; text: string; html: string };
@@ -53,6 +53,12 @@ export function renderMail(template: TMailTemplate, vars: { name: string; url: s
           `We received your request for more member seats for ${vars.orgName ?? 'your organisation'}. Our team reviews it and answers you by e-mail; the new seats show on the members page once granted.`,
         ],
         { label: 'Open members', url: vars.url },
+      );
+    case 'low_credit':
+      return layout(
+        'Your credits are running low',
+        [`Hi ${vars.name},`, `The credits balance of ${vars.orgName ?? 'your organisation'} has fallen below the alert threshold you set. Add credits to keep your verifications running.`],
+        { label: 'Add credits', url: vars.url },
       );
   }
 }

@@ -107,7 +107,7 @@ export function AppLayout() {
               </Button>
             </Tooltip>
             {canBuy ? (
-              <Button component={Link} to="/pricing" radius="xl" leftSection={<IconPlus size={16} />} visibleFrom="sm">
+              <Button component={Link} to="/pricing?buy=1" radius="xl" leftSection={<IconPlus size={16} />} visibleFrom="sm">
                 Add credits
               </Button>
             ) : null}

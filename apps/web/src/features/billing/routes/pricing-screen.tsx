@@ -1,30 +1,51 @@
-import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconCoins, IconInfoCircle, IconReceipt } from '@tabler/icons-react';
-import { Link } from 'react-router';
-import { ErrorState } from '../../../components/state-views';
+import { useState } from 'react';
+import { Badge, Button, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconCoins, IconPlus, IconReceipt } from '@tabler/icons-react';
+import { Link, useSearchParams } from 'react-router';
+import { ANNUAL_DISCOUNT_PERCENT, type TCurrency } from '@verilead/contracts';
+import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { StatCard } from '../../../components/stat-card';
 import { formatDate, formatNumber, humanizeKey } from '../../../lib/format';
-import { useSessionStore } from '../../../lib/session-store';
 import { useCreditsAndLimits, useCurrentPlan } from '../../../lib/user-queries';
+import { usePlans, usePriceSlabs } from '../api/payments-api';
+import { BuyCreditsModal } from '../components/buy-credits-modal';
+import { formatAmount } from '../components/money';
+import { CancelSubscriptionButton, SubscribeButton } from '../components/plan-actions';
 
-/** /pricing: the balance and current plan; buying credits arrives with billing. */
+/** /pricing: the balance, the price slabs per currency, plans, and the buy-credits modal (opened by ?buy=1 from the header). */
 export function PricingScreen() {
   const credits = useCreditsAndLimits();
   const plan = useCurrentPlan();
-  const isOwner = useSessionStore((state) => state.user_role === 'owner');
+  const [params, setParams] = useSearchParams();
+  const [currency, setCurrency] = useState<TCurrency>('USD');
+  const slabs = usePriceSlabs(currency);
+  const plans = usePlans(currency);
+  const buyOpen = params.get('buy') === '1';
+  const setBuyOpen = (open: boolean) =>
+    setParams(
+      (p) => {
+        if (open) p.set('buy', '1');
+        else p.delete('buy');
+        return p;
+      },
+      { replace: true },
+    );
 
   return (
     <>
-      <PageHeader title="Pricing" description="Credits power every verification, lookup and enrichment." />
+      <PageHeader
+        title="Pricing"
+        description="Credits power every verification, lookup and enrichment."
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setBuyOpen(true)}>
+            Buy credits
+          </Button>
+        }
+      />
+      <BuyCreditsModal opened={buyOpen} onClose={() => setBuyOpen(false)} />
       <Stack gap="lg">
-        <Alert color="indigo" variant="light" icon={<IconInfoCircle size={18} />} title="Purchasing credits arrives with billing">
-          Online purchase of credit packs and plans is not available in this version yet.{' '}
-          {isOwner
-            ? 'To add credits now, ask the administrator of this Verilead installation.'
-            : 'To get more credits, ask the owner of your organisation.'}
-        </Alert>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
           {credits.isPending ? <LoadingScreen minHeight={120} /> : null}
           {credits.isError ? <ErrorState error={credits.error} onRetry={() => void credits.refetch()} /> : null}
@@ -54,13 +75,99 @@ export function PricingScreen() {
                   {formatNumber(plan.data.credits)} credits · {formatNumber(plan.data.user_create_limit)} member seats
                   {plan.data.renews_on ? ` · renews ${formatDate(plan.data.renews_on)}` : ''}
                 </Text>
+                {plan.data.interval === 'monthly' || plan.data.interval === 'annual' ? (
+                  <Group>
+                    <CancelSubscriptionButton />
+                  </Group>
+                ) : null}
               </Stack>
             ) : null}
           </Card>
         </SimpleGrid>
+
+        <Card>
+          <Group justify="space-between" mb="sm">
+            <Title order={4}>Price per credit</Title>
+            <SegmentedControl
+              aria-label="Currency"
+              size="xs"
+              value={currency}
+              onChange={(v) => setCurrency(v as TCurrency)}
+              data={['USD', 'INR']}
+            />
+          </Group>
+          {slabs.isPending ? <Text size="sm">Loading...</Text> : null}
+          {slabs.isError ? <ErrorState error={slabs.error} onRetry={() => void slabs.refetch()} /> : null}
+          {slabs.data && slabs.data.slabs.length === 0 ? <EmptyState title="No prices set" description="The operator has not set prices for this currency yet." /> : null}
+          {slabs.data && slabs.data.slabs.length > 0 ? (
+            <Table striped aria-label="Price slabs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Credits</Table.Th>
+                  <Table.Th>Price per credit</Table.Th>
+                  <Table.Th>Kind</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {slabs.data.slabs.map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>
+                      {formatNumber(s.min_credits)}
+                      {s.max_credits ? ` – ${formatNumber(s.max_credits)}` : ' and more'}
+                    </Table.Td>
+                    <Table.Td>
+                      {currency} {s.unit_price}
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={s.kind === 'standard' ? 'gray' : s.kind === 'discount' ? 'indigo' : 'teal'}>
+                        {s.kind}
+                        {s.kind === 'bonus' ? ` +${s.bonus_percent}%` : ''}
+                      </Badge>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          ) : null}
+          <Text size="xs" c="dimmed" mt="sm">
+            {currency === 'INR' ? '18% GST is added to INR prices. ' : ''}Annual plans are {ANNUAL_DISCOUNT_PERCENT}% cheaper than buying the same credits once.
+          </Text>
+        </Card>
+
+        <Card>
+          <Title order={4} mb="sm">
+            Plans
+          </Title>
+          {plans.isPending ? <Text size="sm">Loading...</Text> : null}
+          {plans.isError ? <ErrorState error={plans.error} onRetry={() => void plans.refetch()} /> : null}
+          {plans.data && plans.data.items.length === 0 ? <EmptyState title="No plans on sale" /> : null}
+          {plans.data && plans.data.items.length > 0 ? (
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+              {plans.data.items.map((p) => (
+                <Card key={p.id} withBorder>
+                  <Text fw={600}>{p.name}</Text>
+                  <Badge variant="light" size="sm">
+                    {humanizeKey(p.interval)}
+                  </Badge>
+                  <Title order={3} mt={6}>
+                    {formatAmount(p.currency, p.price)}
+                  </Title>
+                  <Text size="sm" c="dimmed">
+                    {formatNumber(p.credits)} credits · {p.seats} seat{p.seats === 1 ? '' : 's'}
+                  </Text>
+                  {p.interval !== 'one_time' ? <SubscribeButton planId={p.id} label={`${p.name} (${humanizeKey(p.interval)})`} /> : null}
+                </Card>
+              ))}
+            </SimpleGrid>
+          ) : null}
+        </Card>
+
         <Group>
           <Button component={Link} to="/account/credits" variant="default" leftSection={<IconReceipt size={16} />}>
             View credit transactions
+          </Button>
+          <Button component={Link} to="/account/billing" variant="default">
+            Invoices and cards
           </Button>
         </Group>
       </Stack>

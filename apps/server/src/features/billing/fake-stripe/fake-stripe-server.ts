@@ -1,0 +1,451 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { closeServer, escapeHtml, readBody } from '../fake-http';
+import qs from 'qs';
+
+/**
+ * A small in-memory stand-in for the part of Stripe's REST API the payments module uses
+ * (customers, payment methods, SetupIntents, PaymentIntents), speaking Stripe's wire format:
+ * form-encoded requests with bracketed keys, JSON objects, `{ error: { type, code, decline_code, message } }`
+ * errors with 400/402/404. Its webhooks are signed as Stripe signs them
+ * (`Stripe-Signature: t=…,v1=HMAC-SHA256(secret, t + "." + body)`), so `stripe.webhooks.constructEvent` accepts them.
+ * It also serves test-only pages a browser completes in place of Stripe.js: a checkout page with the
+ * test cards (success, decline, authentication required) and the authentication challenge.
+ */
+
+type TObj = Record<string, unknown> & { id: string };
+type TCardBehaviour = 'succeed' | 'decline' | 'authenticate';
+
+/** Stripe's documented test payment methods this fake honours. */
+export const TEST_CARDS: Record<string, { brand: string; last4: string; behaviour: TCardBehaviour; label: string }> = {
+  pm_card_visa: { brand: 'visa', last4: '4242', behaviour: 'succeed', label: 'Visa 4242 4242 4242 4242 (succeeds)' },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444', behaviour: 'succeed', label: 'Mastercard 5555 5555 5555 4444 (succeeds)' },
+  pm_card_amex: { brand: 'amex', last4: '8431', behaviour: 'succeed', label: 'Amex 3782 822463 10005 (succeeds)' },
+  pm_card_chargeDeclined: { brand: 'visa', last4: '0002', behaviour: 'decline', label: 'Visa 4000 0000 0000 0002 (declined)' },
+  pm_card_authenticationRequired: {
+    brand: 'visa',
+    last4: '3184',
+    behaviour: 'authenticate',
+    label: 'Visa 4000 0027 6000 3184 (authentication required)',
+  },
+};
+
+export type TFakeStripeEvent = { id: string; type: string; body: string; header: string };
+
+export type TFakeStripeOptions = {
+  /** Secret the webhooks are signed with. */
+  webhookSecret: string;
+  /** Where events are posted; or `deliver` (tests hand events to the app in-process). */
+  webhookUrl?: string;
+  deliver?: (event: TFakeStripeEvent) => Promise<void>;
+  port?: number;
+};
+
+export type TFakeStripe = {
+  port: number;
+  baseUrl: string;
+  events: TFakeStripeEvent[];
+  /** Posts an already sent event again (a provider retry or a replay). */
+  resend(eventId: string): Promise<void>;
+  /** Builds a signed event body and header without sending it (tests). */
+  sign(body: string, timestamp?: number): string;
+  close(): Promise<void>;
+};
+
+class StripeFail extends Error {
+  constructor(
+    public status: number,
+    public body: Record<string, unknown>,
+  ) {
+    super(String(body.message));
+  }
+}
+
+function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+function html(res: ServerResponse, status: number, title: string, body: string) {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:520px;margin:40px auto;color:#1f2937}button{display:block;width:100%;margin:8px 0;padding:12px;font-size:15px;border-radius:8px;border:1px solid #cbd5e1;background:#fff;cursor:pointer;text-align:left}button:hover{background:#eef2ff}.err{color:#b91c1c;background:#fef2f2;padding:10px;border-radius:8px}.badge{display:inline-block;background:#fef3c7;color:#92400e;padding:2px 8px;border-radius:6px;font-size:12px}</style></head>
+<body><span class="badge">Test mode</span>${body}</body></html>`);
+}
+
+
+
+export function signStripePayload(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  const sig = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+  return `t=${timestamp},v1=${sig}`;
+}
+
+export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeStripe> {
+  const customers = new Map<string, TObj>();
+  const paymentMethods = new Map<string, TObj & { behaviour: TCardBehaviour }>();
+  const paymentIntents = new Map<string, TObj>();
+  const setupIntents = new Map<string, TObj>();
+  const idempotent = new Map<string, { status: number; body: string }>();
+  const events: TFakeStripeEvent[] = [];
+  let baseUrl = '';
+
+  async function post(event: TFakeStripeEvent) {
+    try {
+      if (opts.deliver) await opts.deliver(event);
+      else if (opts.webhookUrl) {
+        await fetch(opts.webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
+          body: event.body,
+          signal: AbortSignal.timeout(10_000),
+        });
+      }
+    } catch {
+      // Stripe retries failed deliveries later; the app also confirms payments on return, so a lost delivery loses nothing.
+    }
+  }
+
+  async function emit(type: string, object: TObj) {
+    const event = { id: newId('evt'), object: 'event', api_version: '2025-10-29.clover', created: Math.floor(Date.now() / 1000), type, livemode: false, pending_webhooks: 1, data: { object } };
+    const body = JSON.stringify(event, null, 2);
+    const e = { id: event.id, type, body, header: signStripePayload(opts.webhookSecret, body) };
+    events.push(e);
+    await post(e);
+  }
+
+  function paymentMethodFor(id: string, customer?: unknown): TObj & { behaviour: TCardBehaviour } {
+    const existing = paymentMethods.get(id);
+    if (existing) return existing;
+    const test = TEST_CARDS[id];
+    if (!test) throw new StripeFail(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${id}'` });
+    // Like Stripe, a test token becomes a fresh payment method each time it is used.
+    const pm = {
+      id: newId('pm'),
+      object: 'payment_method',
+      type: 'card',
+      customer: typeof customer === 'string' ? customer : null,
+      card: { brand: test.brand, last4: test.last4, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, funding: 'credit', country: 'US' },
+      billing_details: {},
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      behaviour: test.behaviour,
+    };
+    paymentMethods.set(pm.id, pm);
+    return pm;
+  }
+
+  function publicPm(pm: TObj & { behaviour?: TCardBehaviour }): TObj {
+    const { behaviour: _b, ...rest } = pm;
+    return rest as TObj;
+  }
+
+  function getOr404(map: Map<string, TObj>, id: string, what: string): TObj {
+    const o = map.get(id);
+    if (!o) throw new StripeFail(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such ${what}: '${id}'` });
+    return o;
+  }
+
+  /** Confirms a PaymentIntent with a card: the heart of the fake. */
+  async function confirmIntent(pi: TObj, pmId: string, offSession: boolean, returnUrl?: string): Promise<TObj> {
+    if (pi.status === 'succeeded' || pi.status === 'canceled') {
+      throw new StripeFail(400, { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This PaymentIntent's status is ${String(pi.status)}.`, payment_intent: pi });
+    }
+    // A card used for one payment is not saved on the customer (no setup_future_usage).
+    const pm = paymentMethodFor(pmId);
+    pi.payment_method = pm.id;
+    pi.last_payment_error = null;
+    pi.next_action = null;
+    if (pm.behaviour === 'decline') {
+      pi.status = 'requires_payment_method';
+      const error = { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.', payment_method: publicPm(pm) };
+      pi.last_payment_error = error;
+      await emit('payment_intent.payment_failed', { ...pi });
+      throw new StripeFail(402, { ...error, payment_intent: { ...pi } });
+    }
+    if (pm.behaviour === 'authenticate') {
+      if (offSession) {
+        pi.status = 'requires_payment_method';
+        const error = { type: 'card_error', code: 'authentication_required', decline_code: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.' };
+        pi.last_payment_error = error;
+        await emit('payment_intent.payment_failed', { ...pi });
+        throw new StripeFail(402, { ...error, payment_intent: { ...pi } });
+      }
+      pi.status = 'requires_action';
+      const back = returnUrl ?? (typeof pi.return_url === 'string' ? pi.return_url : '');
+      pi.next_action = {
+        type: 'redirect_to_url',
+        redirect_to_url: { url: `${baseUrl}/authenticate/${pi.id}?return_url=${encodeURIComponent(back)}`, return_url: back },
+      };
+      return pi;
+    }
+    pi.status = 'succeeded';
+    pi.amount_received = pi.amount;
+    pi.latest_charge = newId('ch');
+    await emit('payment_intent.succeeded', { ...pi });
+    return pi;
+  }
+
+  async function api(method: string, path: string, params: Record<string, unknown>): Promise<[number, unknown]> {
+    const parts = path.split('/').filter(Boolean); // v1, resource, id, action
+    const [, resource, id, action] = parts;
+    if (resource === 'customers') {
+      if (method === 'POST' && !id) {
+        const c: TObj = {
+          id: newId('cus'),
+          object: 'customer',
+          email: params.email ?? null,
+          name: params.name ?? null,
+          metadata: params.metadata ?? {},
+          invoice_settings: { default_payment_method: null },
+          created: Math.floor(Date.now() / 1000),
+          livemode: false,
+        };
+        customers.set(c.id, c);
+        return [200, c];
+      }
+      const c = getOr404(customers, id ?? '', 'customer');
+      if (method === 'POST') {
+        const settings = params.invoice_settings as Record<string, unknown> | undefined;
+        if (settings && 'default_payment_method' in settings) {
+          const pmId = String(settings.default_payment_method || '');
+          if (pmId && paymentMethods.get(pmId)?.customer !== c.id) {
+            throw new StripeFail(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'invoice_settings[default_payment_method]', message: `No such PaymentMethod: '${pmId}'` });
+          }
+          c.invoice_settings = { default_payment_method: pmId || null };
+        }
+        if (params.metadata) c.metadata = params.metadata;
+      }
+      return [200, c];
+    }
+    if (resource === 'payment_methods') {
+      if (method === 'GET' && !id) {
+        const data = [...paymentMethods.values()].filter((p) => p.customer === params.customer).map(publicPm);
+        return [200, { object: 'list', data, has_more: false, url: '/v1/payment_methods' }];
+      }
+      if (method === 'GET') return [200, publicPm(paymentMethodFor(id ?? ''))];
+      if (action === 'attach') {
+        const customer = getOr404(customers, String(params.customer ?? ''), 'customer');
+        const pm = paymentMethodFor(id ?? '');
+        if (pm.behaviour === 'decline') {
+          throw new StripeFail(402, { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' });
+        }
+        pm.customer = customer.id;
+        return [200, publicPm(pm)];
+      }
+      if (action === 'detach') {
+        const pm = paymentMethods.get(id ?? '');
+        if (!pm) throw new StripeFail(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such PaymentMethod: '${id}'` });
+        for (const c of customers.values()) {
+          const s = c.invoice_settings as { default_payment_method: string | null };
+          if (s.default_payment_method === pm.id) s.default_payment_method = null;
+        }
+        pm.customer = null;
+        return [200, publicPm(pm)];
+      }
+    }
+    if (resource === 'setup_intents') {
+      if (method === 'POST' && !id) {
+        const si: TObj = {
+          id: newId('seti'),
+          object: 'setup_intent',
+          customer: params.customer ?? null,
+          status: 'requires_payment_method',
+          usage: params.usage ?? 'off_session',
+          payment_method: null,
+          metadata: params.metadata ?? {},
+          created: Math.floor(Date.now() / 1000),
+          livemode: false,
+        };
+        si.client_secret = `${si.id}_secret_${randomBytes(8).toString('hex')}`;
+        setupIntents.set(si.id, si);
+        return [200, si];
+      }
+      const si = getOr404(setupIntents, id ?? '', 'setupintent');
+      if (method === 'POST' && action === 'confirm') {
+        const pm = paymentMethodFor(String(params.payment_method ?? ''), si.customer);
+        if (pm.behaviour === 'decline') {
+          si.status = 'requires_payment_method';
+          si.last_setup_error = { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' };
+          throw new StripeFail(402, { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.', setup_intent: si });
+        }
+        pm.customer = si.customer as string;
+        si.payment_method = pm.id;
+        si.status = 'succeeded';
+        await emit('setup_intent.succeeded', { ...si });
+      }
+      return [200, si];
+    }
+    if (resource === 'payment_intents') {
+      if (method === 'POST' && !id) {
+        const amount = Number(params.amount);
+        if (!Number.isInteger(amount) || amount < 50) throw new StripeFail(400, { type: 'invalid_request_error', code: 'amount_too_small', param: 'amount', message: 'Amount must be at least 50 cents.' });
+        const pi: TObj = {
+          id: newId('pi'),
+          object: 'payment_intent',
+          amount,
+          amount_received: 0,
+          currency: String(params.currency ?? 'usd').toLowerCase(),
+          customer: params.customer ?? null,
+          description: params.description ?? null,
+          metadata: params.metadata ?? {},
+          payment_method: null,
+          payment_method_types: ['card'],
+          status: 'requires_payment_method',
+          last_payment_error: null,
+          next_action: null,
+          return_url: params.return_url ?? null,
+          created: Math.floor(Date.now() / 1000),
+          livemode: false,
+        };
+        pi.client_secret = `${pi.id}_secret_${randomBytes(8).toString('hex')}`;
+        paymentIntents.set(pi.id, pi);
+        if (params.confirm === 'true' && params.payment_method) {
+          await confirmIntent(pi, String(params.payment_method), params.off_session === 'true', params.return_url as string | undefined);
+        }
+        return [200, pi];
+      }
+      const pi = getOr404(paymentIntents, id ?? '', 'payment_intent');
+      if (method === 'POST' && action === 'confirm') {
+        await confirmIntent(pi, String(params.payment_method ?? pi.payment_method ?? ''), params.off_session === 'true', params.return_url as string | undefined);
+      } else if (method === 'POST' && action === 'cancel') {
+        if (pi.status === 'succeeded') throw new StripeFail(400, { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'You cannot cancel this PaymentIntent because it has a status of succeeded.' });
+        pi.status = 'canceled';
+        pi.cancellation_reason = params.cancellation_reason ?? 'requested_by_customer';
+        await emit('payment_intent.canceled', { ...pi });
+      }
+      return [200, pi];
+    }
+    throw new StripeFail(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
+  }
+
+  /** The test-mode pages a browser completes (stand-ins for Stripe.js Elements and the 3-D Secure challenge). */
+  async function page(req: IncomingMessage, res: ServerResponse, url: URL, form: Record<string, unknown>) {
+    const [kind, id, step] = url.pathname.split('/').filter(Boolean);
+    const returnUrl = url.searchParams.get('return_url') ?? '';
+    const back = (params: Record<string, string>) => {
+      if (!returnUrl) return html(res, 200, 'Done', `<p>Done: ${escapeHtml(JSON.stringify(params))}</p>`);
+      const target = new URL(returnUrl);
+      for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
+      res.writeHead(303, { location: target.toString() });
+      res.end();
+    };
+    const cardButtons = Object.entries(TEST_CARDS)
+      .map(([pmId, c]) => `<button name="payment_method" value="${pmId}" type="submit">${escapeHtml(c.label)}</button>`)
+      .join('');
+    if (kind === 'checkout' && id) {
+      const pi = paymentIntents.get(id);
+      if (!pi) return html(res, 404, 'Not found', '<p class="err">This payment does not exist.</p>');
+      if (req.method === 'POST') {
+        try {
+          await confirmIntent(pi, String(form.payment_method ?? ''), false, returnUrl);
+        } catch (err) {
+          if (!(err instanceof StripeFail)) throw err;
+          return html(res, 402, 'Payment failed', `<h2>Pay ${escapeHtml(formatAmount(pi))}</h2><p class="err" role="alert">${escapeHtml(err.body.message)}</p><form method="post">${cardButtons}</form>`);
+        }
+        if (pi.status === 'requires_action') {
+          res.writeHead(303, { location: ((pi.next_action as { redirect_to_url: { url: string } }).redirect_to_url.url) });
+          return res.end();
+        }
+        return back({ payment_intent: pi.id, redirect_status: 'succeeded' });
+      }
+      if (pi.status === 'succeeded') return back({ payment_intent: pi.id, redirect_status: 'succeeded' });
+      return html(res, 200, 'Checkout', `<h2>Pay ${escapeHtml(formatAmount(pi))}</h2><p>${escapeHtml(pi.description ?? '')}</p><p>Choose a test card:</p><form method="post">${cardButtons}</form>`);
+    }
+    if (kind === 'authenticate' && id) {
+      const pi = paymentIntents.get(id);
+      if (!pi || pi.status !== 'requires_action') return html(res, 404, 'Not found', '<p class="err">Nothing to authenticate.</p>');
+      if (req.method === 'POST' || step) {
+        if (form.outcome === 'complete') {
+          pi.status = 'succeeded';
+          pi.amount_received = pi.amount;
+          pi.next_action = null;
+          await emit('payment_intent.succeeded', { ...pi });
+          return back({ payment_intent: pi.id, redirect_status: 'succeeded' });
+        }
+        pi.status = 'requires_payment_method';
+        pi.next_action = null;
+        pi.last_payment_error = { type: 'card_error', code: 'payment_intent_authentication_failure', message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.' };
+        await emit('payment_intent.payment_failed', { ...pi });
+        return back({ payment_intent: pi.id, redirect_status: 'failed' });
+      }
+      return html(
+        res,
+        200,
+        '3D Secure',
+        `<h2>Authenticate the payment of ${escapeHtml(formatAmount(pi))}</h2><form method="post"><button name="outcome" value="complete" type="submit">Complete authentication</button><button name="outcome" value="fail" type="submit">Fail authentication</button></form>`,
+      );
+    }
+    if (kind === 'setup' && id) {
+      const si = setupIntents.get(id);
+      if (!si) return html(res, 404, 'Not found', '<p class="err">This card set-up does not exist.</p>');
+      if (req.method === 'POST') {
+        try {
+          await api('POST', `/v1/setup_intents/${id}/confirm`, { payment_method: form.payment_method });
+        } catch (err) {
+          if (!(err instanceof StripeFail)) throw err;
+          return html(res, 402, 'Card refused', `<h2>Add a card</h2><p class="err" role="alert">${escapeHtml(err.body.message)}</p><form method="post">${cardButtons}</form>`);
+        }
+        return back({ setup_intent: si.id, redirect_status: 'succeeded' });
+      }
+      return html(res, 200, 'Add a card', `<h2>Add a card</h2><p>Choose a test card:</p><form method="post">${cardButtons}</form>`);
+    }
+    return html(res, 404, 'Not found', '<p>Not found</p>');
+  }
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const raw = await readBody(req);
+      const params = { ...(qs.parse(url.search.slice(1)) as Record<string, unknown>), ...(qs.parse(raw) as Record<string, unknown>) };
+      if (!url.pathname.startsWith('/v1/')) return page(req, res, url, params);
+      if (!String(req.headers.authorization ?? '').startsWith('Bearer sk_')) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } }));
+      }
+      const key = req.headers['idempotency-key'];
+      const idemKey = typeof key === 'string' && req.method === 'POST' ? `${url.pathname}|${key}` : null;
+      const cached = idemKey ? idempotent.get(idemKey) : undefined;
+      if (cached) {
+        res.writeHead(cached.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true', 'request-id': newId('req') });
+        return res.end(cached.body);
+      }
+      let status = 200;
+      let body: string;
+      try {
+        const [s, obj] = await api(req.method ?? 'GET', url.pathname, params);
+        status = s;
+        body = JSON.stringify(obj);
+      } catch (err) {
+        if (!(err instanceof StripeFail)) throw err;
+        status = err.status;
+        body = JSON.stringify({ error: err.body });
+      }
+      if (idemKey) idempotent.set(idemKey, { status, body });
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
+      res.end(body);
+    })().catch((err: unknown) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'api_error', message: err instanceof Error ? err.message : 'error' } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    port,
+    baseUrl,
+    events,
+    sign: (body, timestamp) => signStripePayload(opts.webhookSecret, body, timestamp),
+    async resend(eventId) {
+      const e = events.find((x) => x.id === eventId);
+      if (!e) throw new Error(`no event ${eventId}`);
+      await post({ ...e, header: signStripePayload(opts.webhookSecret, e.body) });
+    },
+    close: () => closeServer(server),
+  };
+}
+
+function formatAmount(pi: TObj): string {
+  const amount = Number(pi.amount) / 100;
+  return `${String(pi.currency).toUpperCase()} ${amount.toFixed(2)}`;
+}

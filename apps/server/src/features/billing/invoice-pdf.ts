@@ -1,0 +1,46 @@
+import PDFDocument from 'pdfkit';
+import type { TPayment } from '@verilead/contracts';
+
+export type TInvoiceParty = { orgName: string; email: string };
+
+function money(currency: string, amount: number): string {
+  return `${currency} ${amount.toFixed(2)}`;
+}
+
+/** Renders an invoice (any status) or a receipt (paid) as a one-page PDF. */
+export function renderInvoicePdf(kind: 'invoice' | 'receipt', p: TPayment, party: TInvoiceParty): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: `${kind === 'receipt' ? 'Receipt' : 'Invoice'} ${p.number}`, Author: 'Verilead' } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+
+    doc.fontSize(22).text('Verilead', { continued: false });
+    doc.moveDown(0.3).fontSize(16).text(kind === 'receipt' ? `Receipt ${p.number}` : `Invoice ${p.number}`);
+    doc.moveDown(0.5).fontSize(11);
+    doc.text(`Billed to: ${party.orgName}`);
+    doc.text(`E-mail: ${party.email}`);
+    doc.text(`Date: ${p.created_at.slice(0, 10)}`);
+    doc.text(`Status: ${p.status === 'paid' ? `Paid on ${(p.paid_at ?? '').slice(0, 10)}` : p.status.replace('_', ' ')}`);
+    doc.moveDown();
+
+    const rows: [string, string][] = [
+      [`${p.credits.toLocaleString('en-US')} credits${p.bonus_credits ? ` (+${p.bonus_credits.toLocaleString('en-US')} bonus)` : ''}`, money(p.currency, p.subtotal)],
+    ];
+    if (p.discount > 0) rows.push(['Coupon discount', `- ${money(p.currency, p.discount)}`]);
+    rows.push([p.currency === 'INR' ? 'GST 18%' : 'Tax', money(p.currency, p.tax)]);
+    rows.push(['Total', money(p.currency, p.total)]);
+    const left = 56;
+    const right = 480;
+    for (const [label, value] of rows) {
+      const y = doc.y;
+      const bold = label === 'Total';
+      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').text(label, left, y, { width: 360 });
+      doc.text(value, right - 100, y, { width: 140, align: 'right' });
+      doc.moveDown(0.4);
+    }
+    doc.moveDown().font('Helvetica').fontSize(9).fillColor('#555').text(`Payment by ${p.provider === 'stripe' ? 'card' : 'PayPal'}. Amounts in ${p.currency}.`, left);
+    doc.end();
+  });
+}

@@ -1,0 +1,114 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import type { TConfig } from '../../config';
+import type { TDatabase } from '../../platform/db/database';
+import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
+import { createMailer } from '../../platform/mailer/mailer';
+import { memberships, organisations, users } from '../../platform/tenancy/tables';
+import { syncPaymentIntent } from './service';
+import { processPayPalEvent } from './paypal-events';
+import { lowCreditAlerts, paymentEvents } from './tables';
+
+export const STRIPE_EVENT_JOB = 'billing-stripe-event';
+export const LOW_CREDIT_CHECK_JOB = 'billing-low-credit-check';
+export const PAYPAL_EVENT_JOB = 'billing-paypal-event';
+
+/** Processes a stored, verified Stripe event (idempotent: settling a payment twice changes nothing). */
+export async function processStripeEvent(database: TDatabase, eventId: string) {
+  const rows = await database.db
+    .select()
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.provider, 'stripe'), eq(paymentEvents.eventId, eventId)))
+    .limit(1);
+  const event = rows[0];
+  if (!event) return { processed: false };
+  if (event.type.startsWith('payment_intent.')) {
+    const pi = (event.payload as { data: { object: Stripe.PaymentIntent } }).data.object;
+    await syncPaymentIntent(database, pi);
+  }
+  await database.db
+    .update(paymentEvents)
+    .set({ processedAt: sql`now()` })
+    .where(and(eq(paymentEvents.provider, 'stripe'), eq(paymentEvents.eventId, eventId)));
+  return { processed: true, type: event.type };
+}
+
+/**
+ * The low-credit alert: an owner whose alert is on (their own threshold, else the organisation's) gets one mail when
+ * the balance falls to or below the threshold; the alert re-arms once the balance is above it again.
+ */
+export async function checkLowCredits(database: TDatabase, config: TConfig, queue: TJobQueue) {
+  const db = database.db;
+  const owners = await db
+    .select({
+      orgId: organisations.id,
+      orgName: organisations.name,
+      balance: organisations.creditsBalance,
+      email: users.email,
+      name: users.name,
+      threshold: sql<number>`case when ${users.lowCreditAlertEnabled} then ${users.lowCreditThreshold} else ${organisations.lowCreditThreshold} end`,
+      alerted: sql<boolean>`exists (select 1 from ${lowCreditAlerts} where ${lowCreditAlerts.orgId} = ${organisations.id})`,
+    })
+    .from(memberships)
+    .innerJoin(organisations, eq(organisations.id, memberships.orgId))
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.role, 'owner'),
+        eq(memberships.status, 'active'),
+        sql`(${users.lowCreditAlertEnabled} or ${organisations.lowCreditAlertEnabled})`,
+      ),
+    );
+  const mailer = createMailer(queue);
+  let sent = 0;
+  for (const o of owners) {
+    if (o.balance > o.threshold) continue;
+    if (o.alerted) continue;
+    await database.transaction(async (tx) => {
+      const claimed = await tx.insert(lowCreditAlerts).values({ orgId: o.orgId }).onConflictDoNothing().returning({ orgId: lowCreditAlerts.orgId });
+      if (claimed.length === 0) return;
+      await mailer.send({ to: o.email, template: 'low_credit', vars: { name: o.name, url: `${config.publicUrl}/pricing`, orgName: o.orgName } }, { tx, orgId: o.orgId });
+      sent += 1;
+    });
+  }
+  // Re-arm: organisations back above every owner's threshold.
+  const rearmed = await db
+    .delete(lowCreditAlerts)
+    .where(
+      sql`${lowCreditAlerts.orgId} in (select ${organisations.id} from ${organisations} where ${gt(organisations.creditsBalance, organisations.lowCreditThreshold)}
+          and not exists (select 1 from ${memberships} join ${users} on ${users.id} = ${memberships.userId}
+            where ${memberships.orgId} = ${organisations.id} and ${memberships.role} = 'owner' and ${users.lowCreditAlertEnabled}
+              and ${organisations.creditsBalance} <= ${users.lowCreditThreshold}))`,
+    )
+    .returning({ orgId: lowCreditAlerts.orgId });
+  return { sent, rearmed: rearmed.length };
+}
+
+export function createBillingJobs(opts: { database: TDatabase; config: TConfig; getQueue: () => TJobQueue }): TJobDefinition[] {
+  return [
+    defineJob({
+      name: STRIPE_EVENT_JOB,
+      queue: 'webhooks',
+      payload: z.object({ event_id: z.string() }),
+      maxAttempts: 8,
+      backoffMs: 2_000,
+      handler: (p) => processStripeEvent(opts.database, p.event_id),
+    }) as unknown as TJobDefinition,
+    defineJob({
+      name: PAYPAL_EVENT_JOB,
+      queue: 'webhooks',
+      payload: z.object({ event_id: z.string() }),
+      maxAttempts: 8,
+      backoffMs: 2_000,
+      handler: (p) => processPayPalEvent(opts.database, p.event_id),
+    }) as unknown as TJobDefinition,
+    defineJob({
+      name: LOW_CREDIT_CHECK_JOB,
+      queue: 'mail',
+      payload: z.object({}),
+      maxAttempts: 1,
+      handler: () => checkLowCredits(opts.database, opts.config, opts.getQueue()),
+    }) as unknown as TJobDefinition,
+  ];
+}

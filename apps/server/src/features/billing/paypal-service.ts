@@ -1,0 +1,171 @@
+import { and, eq } from 'drizzle-orm';
+import type { TCurrency } from '@verilead/contracts';
+import { AppError } from '../../platform/errors/app-error';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import { computeTaxMinor } from './pricing';
+import { insertPayment, selectPayment, updatePayment, updateUnpaidStatus, type TPaymentRow } from './queries';
+import { markPaid, newCreditsPayment, paymentOutcome, paymentToApi, type TBillingDeps } from './service';
+import { billingPlans, payments } from './tables';
+import { approveLink, getPayPalClient, PayPalApiError, type TPayPalClient, type TPayPalOrder, type TPayPalSubscription } from './paypal-client';
+
+function minorToValue(minor: number): string {
+  return (minor / 100).toFixed(2);
+}
+
+async function callPayPal<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof PayPalApiError) {
+      if (err.status === 404) throw new AppError(404, 'not_found', 'PayPal does not know this order or subscription.');
+      if (err.issue === 'ORDER_NOT_APPROVED') throw new AppError(409, 'conflict', 'The order is not approved yet: finish on the PayPal page first.');
+      if (err.issue === 'INSTRUMENT_DECLINED') throw new AppError(400, 'card_declined', 'PayPal declined the payment. Please choose another way to pay.');
+      throw new AppError(502, 'payment_provider_error', 'PayPal could not complete the request. Please try again in a moment.');
+    }
+    if (err instanceof AppError) throw err;
+    throw new AppError(502, 'payment_provider_error', 'PayPal could not be reached. Please try again in a moment.');
+  }
+}
+
+async function paypalPayment(deps: TBillingDeps, ctx: TCallerContext, ref: string): Promise<TPaymentRow> {
+  const rows = await deps.database.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orgId, ctx.orgId), eq(payments.provider, 'paypal'), eq(payments.providerRef, ref)))
+    .limit(1);
+  if (!rows[0]) throw new AppError(404, 'not_found', 'Payment not found');
+  return rows[0];
+}
+
+function returnUrl(deps: TBillingDeps, payment: TPaymentRow): string {
+  return `${deps.config.publicUrl}/payment/thank-you?payment_id=${payment.id}&provider=paypal`;
+}
+
+/** POST /payment/paypal/order/create: a payment and its PayPal order (USD only); the buyer approves it on PayPal's page. */
+export async function createPayPalOrder(deps: TBillingDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
+  if (input.currency !== 'USD') throw new AppError(400, 'validation_failed', 'PayPal takes payments in USD only. Please pay INR by card.');
+  const client = await getPayPalClient(deps.config);
+  const payment = await newCreditsPayment(deps, ctx, input, 'paypal');
+  const back = returnUrl(deps, payment);
+  const order = await callPayPal(() =>
+    client.request<TPayPalOrder>(
+      'POST',
+      '/v2/checkout/orders',
+      {
+        intent: 'CAPTURE',
+        purchase_units: [{ reference_id: payment.id, custom_id: payment.id, description: `${payment.credits} Verilead credits`, amount: { currency_code: 'USD', value: minorToValue(payment.totalMinor) } }],
+        application_context: { return_url: back, cancel_url: back, user_action: 'PAY_NOW', shipping_preference: 'NO_SHIPPING' },
+      },
+      `order-${payment.id}`,
+    ),
+  );
+  await updatePayment(deps.database.db, payment.id, { providerRef: order.id });
+  return { payment: paymentToApi(payment), order_id: order.id, approve_url: approveLink(order.links), test_mode: client.testMode };
+}
+
+/** POST /payment/paypal/verify: the order's state at PayPal. */
+export async function verifyPayPalOrder(deps: TBillingDeps, ctx: TCallerContext, input: { order_id: string }) {
+  const payment = await paypalPayment(deps, ctx, input.order_id);
+  const client = await getPayPalClient(deps.config);
+  const order = await callPayPal(() => client.request<TPayPalOrder>('GET', `/v2/checkout/orders/${encodeURIComponent(input.order_id)}`));
+  return { order_id: order.id, order_status: order.status, payment: paymentToApi(payment) };
+}
+
+/** POST /payment/paypal/capture: captures an approved order; the credits are granted once (a second capture changes nothing). */
+export async function capturePayPalOrder(deps: TBillingDeps, ctx: TCallerContext, input: { order_id: string }) {
+  const payment = await paypalPayment(deps, ctx, input.order_id);
+  if (payment.status === 'paid') return paymentOutcome(deps, ctx, payment.id, null);
+  const client = await getPayPalClient(deps.config);
+  try {
+    const order = await callPayPal(() => client.request<TPayPalOrder>('POST', `/v2/checkout/orders/${encodeURIComponent(input.order_id)}/capture`, {}, `capture-${payment.id}`));
+    const amount = order.purchase_units[0]?.amount;
+    if (order.status === 'COMPLETED' && amount?.currency_code === payment.currency && amount.value === minorToValue(payment.totalMinor)) await markPaid(deps.database, payment.id);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'card_declined') await updateUnpaidStatus(deps.database.db, payment.id, 'failed', err.message);
+    throw err;
+  }
+  return paymentOutcome(deps, ctx, payment.id, null);
+}
+
+async function ensurePayPalPlan(client: TPayPalClient, plan: typeof billingPlans.$inferSelect): Promise<string> {
+  const product = await client.request<{ id: string }>('POST', '/v1/catalogs/products', { name: `Verilead ${plan.name}`, type: 'SERVICE' }, `product-${plan.id}`);
+  const tax = computeTaxMinor(plan.currency as TCurrency, plan.priceMinor);
+  const created = await client.request<{ id: string }>(
+    'POST',
+    '/v1/billing/plans',
+    {
+      product_id: product.id,
+      name: `${plan.name} (${plan.interval})`,
+      billing_cycles: [
+        {
+          frequency: { interval_unit: plan.interval === 'annual' ? 'YEAR' : 'MONTH', interval_count: 1 },
+          tenure_type: 'REGULAR',
+          sequence: 1,
+          total_cycles: 0,
+          pricing_scheme: { fixed_price: { value: minorToValue(plan.priceMinor + tax), currency_code: plan.currency } },
+        },
+      ],
+      payment_preferences: { auto_bill_outstanding: true, payment_failure_threshold: 1 },
+    },
+    `plan-${plan.id}-${plan.priceMinor}`,
+  );
+  return created.id;
+}
+
+async function salePlan(deps: TBillingDeps, planId: string) {
+  const rows = await deps.database.db.select().from(billingPlans).where(and(eq(billingPlans.id, planId), eq(billingPlans.active, true))).limit(1);
+  const plan = rows[0];
+  if (!plan || plan.interval === 'one_time') throw new AppError(404, 'not_found', 'This plan is not on sale.');
+  if (plan.currency !== 'USD') throw new AppError(400, 'validation_failed', 'PayPal takes payments in USD only. Please choose a USD plan.');
+  return plan;
+}
+
+/** POST /payment/paypal/plan/subscription: the PayPal billing plan of one of our plans (made on first use). */
+export async function getPayPalPlan(deps: TBillingDeps, input: { plan_id: string }) {
+  const plan = await salePlan(deps, input.plan_id);
+  const client = await getPayPalClient(deps.config);
+  return { plan_id: plan.id, paypal_plan_id: await callPayPal(() => ensurePayPalPlan(client, plan)), test_mode: client.testMode };
+}
+
+/** POST /payment/paypal/create/subscription: a PayPal subscription to approve on PayPal's page. */
+export async function createPayPalSubscription(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string }) {
+  const plan = await salePlan(deps, input.plan_id);
+  const client = await getPayPalClient(deps.config);
+  const paypalPlanId = await callPayPal(() => ensurePayPalPlan(client, plan));
+  const tax = computeTaxMinor(plan.currency as TCurrency, plan.priceMinor);
+  const payment = await insertPayment(deps.database.db, {
+    orgId: ctx.orgId,
+    userId: ctx.userId,
+    provider: 'paypal',
+    kind: 'plan',
+    planId: plan.id,
+    credits: plan.credits,
+    currency: plan.currency,
+    subtotalMinor: plan.priceMinor,
+    taxMinor: tax,
+    totalMinor: plan.priceMinor + tax,
+  });
+  const back = returnUrl(deps, payment);
+  const sub = await callPayPal(() =>
+    client.request<TPayPalSubscription>(
+      'POST',
+      '/v1/billing/subscriptions',
+      { plan_id: paypalPlanId, custom_id: payment.id, application_context: { return_url: back, cancel_url: back, user_action: 'SUBSCRIBE_NOW' } },
+      `subscription-${payment.id}`,
+    ),
+  );
+  await updatePayment(deps.database.db, payment.id, { providerRef: sub.id });
+  return { payment: paymentToApi(payment), subscription_id: sub.id, approve_url: approveLink(sub.links), test_mode: client.testMode };
+}
+
+/** POST /payment/paypal/subscription: after approval, activates the plan once PayPal says the subscription is active. */
+export async function activatePayPalSubscription(deps: TBillingDeps, ctx: TCallerContext, input: { subscription_id: string }) {
+  const payment = await paypalPayment(deps, ctx, input.subscription_id);
+  const client = await getPayPalClient(deps.config);
+  const sub = await callPayPal(() => client.request<TPayPalSubscription>('GET', `/v1/billing/subscriptions/${encodeURIComponent(input.subscription_id)}`));
+  if (sub.status === 'ACTIVE' && sub.custom_id === payment.id) await markPaid(deps.database, payment.id);
+  else if (sub.status === 'CANCELLED' || sub.status === 'EXPIRED') await updateUnpaidStatus(deps.database.db, payment.id, 'cancelled', null);
+  const fresh = await selectPayment(deps.database.db, ctx.orgId, payment.id);
+  if (fresh?.status !== 'paid' && sub.status === 'APPROVAL_PENDING') throw new AppError(409, 'conflict', 'The subscription is not approved yet: finish on the PayPal page first.');
+  return paymentOutcome(deps, ctx, payment.id, null);
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { ZCurrency, ZPriceKind } from '@verilead/contracts';
+import type { TDatabase } from '../../platform/db/database';
+import { billingPlans, coupons, priceSlabs } from './tables';
+
+/** The operator's price file (`npm run ops -- pricing --file prices.json`): slabs and plans replace the current ones; coupons are added or updated by code. */
+export const ZPriceConfig = z.object({
+  slabs: z
+    .array(
+      z.object({
+        currency: ZCurrency,
+        min_credits: z.number().int().min(1),
+        max_credits: z.number().int().min(1).nullable().default(null),
+        /** Price of one credit in the currency, e.g. 0.008 (kept to millionths). */
+        unit_price: z.number().positive(),
+        kind: ZPriceKind.default('standard'),
+        bonus_percent: z.number().int().min(0).max(100).default(0),
+      }),
+    )
+    .optional(),
+  plans: z
+    .array(
+      z.object({
+        id: z.string().min(1),
+        name: z.string().min(1),
+        interval: z.enum(['monthly', 'annual', 'one_time']),
+        currency: ZCurrency,
+        price: z.number().nonnegative(),
+        credits: z.number().int().min(1),
+        seats: z.number().int().min(1).max(50).default(1),
+        active: z.boolean().default(true),
+      }),
+    )
+    .optional(),
+  coupons: z
+    .array(
+      z.object({
+        code: z.string().min(1).max(64),
+        kind: z.enum(['percent', 'credits']),
+        value: z.number().int().min(1),
+        max_redemptions: z.number().int().min(1).nullable().default(null),
+        expires_at: z.iso.datetime().nullable().default(null),
+        active: z.boolean().default(true),
+      }),
+    )
+    .optional(),
+});
+export type TPriceConfig = z.infer<typeof ZPriceConfig>;
+
+export async function applyPriceConfig(database: TDatabase, input: TPriceConfig) {
+  return database.transaction(async (tx) => {
+    if (input.slabs) {
+      await tx.delete(priceSlabs);
+      if (input.slabs.length) {
+        await tx.insert(priceSlabs).values(
+          input.slabs.map((s) => ({
+            currency: s.currency,
+            minCredits: s.min_credits,
+            maxCredits: s.max_credits,
+            unitPriceMicros: Math.round(s.unit_price * 1_000_000),
+            kind: s.kind,
+            bonusPercent: s.bonus_percent,
+          })),
+        );
+      }
+    }
+    if (input.plans) {
+      await tx.update(billingPlans).set({ active: false });
+      for (const p of input.plans) {
+        const values = { name: p.name, interval: p.interval, currency: p.currency, priceMinor: Math.round(p.price * 100), credits: p.credits, seats: p.seats, active: p.active };
+        await tx.insert(billingPlans).values({ id: p.id, ...values }).onConflictDoUpdate({ target: billingPlans.id, set: values });
+      }
+    }
+    for (const c of input.coupons ?? []) {
+      const values = { kind: c.kind, value: c.value, maxRedemptions: c.max_redemptions, expiresAt: c.expires_at ? new Date(c.expires_at) : null, active: c.active };
+      await tx.insert(coupons).values({ code: c.code, ...values }).onConflictDoUpdate({ target: coupons.code, set: values });
+    }
+    return { slabs: input.slabs?.length ?? null, plans: input.plans?.length ?? null, coupons: input.coupons?.length ?? 0 };
+  });
+}

@@ -1,0 +1,92 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { TCurrency, TPaymentStatus, TPriceKind } from '@verilead/contracts';
+import type { TDb } from '../../platform/db/database';
+import { billingCustomers, billingPlans, coupons, payments, priceSlabs } from './tables';
+import type { TSlabRow } from './pricing';
+
+export type TPaymentRow = typeof payments.$inferSelect;
+export type TCouponRow = typeof coupons.$inferSelect;
+
+export async function selectSlabs(db: TDb, currency: TCurrency): Promise<(TSlabRow & { id: string })[]> {
+  const rows = await db.select().from(priceSlabs).where(eq(priceSlabs.currency, currency)).orderBy(asc(priceSlabs.minCredits));
+  return rows.map((r) => ({ ...r, currency: r.currency as TCurrency, kind: r.kind as TPriceKind }));
+}
+
+export function selectPlans(db: TDb, currency: TCurrency, interval?: string) {
+  return db
+    .select()
+    .from(billingPlans)
+    .where(and(eq(billingPlans.currency, currency), eq(billingPlans.active, true), interval ? eq(billingPlans.interval, interval) : undefined))
+    .orderBy(asc(billingPlans.priceMinor));
+}
+
+export async function selectCouponByCode(db: TDb, code: string): Promise<TCouponRow | null> {
+  const rows = await db.select().from(coupons).where(sql`lower(${coupons.code}) = lower(${code})`).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectCustomer(db: TDb, orgId: string) {
+  const rows = await db.select().from(billingCustomers).where(eq(billingCustomers.orgId, orgId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function insertCustomer(db: TDb, orgId: string, providerCustomerId: string) {
+  await db.insert(billingCustomers).values({ orgId, providerCustomerId }).onConflictDoNothing();
+}
+
+export async function setDefaultPaymentMethod(db: TDb, orgId: string, pm: string | null) {
+  await db.update(billingCustomers).set({ defaultPaymentMethod: pm }).where(eq(billingCustomers.orgId, orgId));
+}
+
+export async function insertPayment(db: TDb, values: typeof payments.$inferInsert): Promise<TPaymentRow> {
+  const rows = await db.insert(payments).values(values).returning();
+  return rows[0]!;
+}
+
+/** A payment of the caller's organisation (null for another organisation's or a missing id). */
+export async function selectPayment(db: TDb, orgId: string, id: string): Promise<TPaymentRow | null> {
+  const rows = await db.select().from(payments).where(and(eq(payments.orgId, orgId), eq(payments.id, id))).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectPaymentByRef(db: TDb, provider: string, ref: string): Promise<TPaymentRow | null> {
+  const rows = await db.select().from(payments).where(and(eq(payments.provider, provider), eq(payments.providerRef, ref))).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function updatePayment(db: TDb, id: string, values: Partial<typeof payments.$inferInsert>) {
+  await db.update(payments).set(values).where(eq(payments.id, id));
+}
+
+/** Moves a payment to `status` unless it is already paid (a paid payment never changes back). */
+export async function updateUnpaidStatus(db: TDb, id: string, status: TPaymentStatus, failureMessage: string | null) {
+  await db
+    .update(payments)
+    .set({ status, failureMessage })
+    .where(and(eq(payments.id, id), sql`${payments.status} <> 'paid'`));
+}
+
+/** Marks a payment paid once: answers the row only to the one caller that made the change. */
+export async function claimPaid(db: TDb, id: string): Promise<TPaymentRow | null> {
+  const rows = await db
+    .update(payments)
+    .set({ status: 'paid', paidAt: sql`now()`, failureMessage: null })
+    .where(and(eq(payments.id, id), sql`${payments.status} <> 'paid'`))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function selectPaymentsPage(db: TDb, orgId: string, statuses: TPaymentStatus[] | null, page: number, limit: number) {
+  const where = and(eq(payments.orgId, orgId), statuses ? inArray(payments.status, statuses) : undefined);
+  const [items, totals] = await Promise.all([
+    db
+      .select()
+      .from(payments)
+      .where(where)
+      .orderBy(desc(payments.createdAt), desc(payments.number))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ n: count() }).from(payments).where(where),
+  ]);
+  return { items, total: totals[0]?.n ?? 0 };
+}

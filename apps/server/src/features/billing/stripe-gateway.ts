@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import Stripe from 'stripe';
+import type { TConfig } from '../../config';
+import { startFakeStripe, type TFakeStripe } from './fake-stripe/fake-stripe-server';
+
+/** The Stripe client the payments module uses, with where its browser pages live and how webhooks are verified. */
+export type TStripeGateway = {
+  stripe: Stripe;
+  /** True with test keys or the built-in fake: the screens say "test mode". */
+  testMode: boolean;
+  /** Base of the test checkout pages (the fake's), or null with live keys. */
+  checkoutBase: string | null;
+  webhookSecret: string;
+  close(): Promise<void>;
+};
+
+export const STRIPE_WEBHOOK_PATH = '/api/v1/payment/webhook/stripe';
+
+function sdkFor(key: string, apiBase?: string): Stripe {
+  if (!apiBase) return new Stripe(key, { maxNetworkRetries: 2, telemetry: false });
+  const url = new URL(apiBase);
+  return new Stripe(key, {
+    host: url.hostname,
+    port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+    protocol: url.protocol === 'https:' ? 'https' : 'http',
+    maxNetworkRetries: 0,
+    telemetry: false,
+  });
+}
+
+/**
+ * Builds the gateway from configuration: the official SDK on the configured keys (and base URL), or, with no
+ * keys, the SDK pointed at a local fake Stripe started on 127.0.0.1 that posts signed webhooks to this server.
+ * The fake starts on first use, so processes that never take a payment never open it.
+ */
+export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGateway>; close(): Promise<void> } {
+  let pending: Promise<TStripeGateway> | null = null;
+  let fake: TFakeStripe | null = null;
+  const build = async (): Promise<TStripeGateway> => {
+    const { secretKey, apiBase } = config.stripe;
+    if (secretKey) {
+      return {
+        stripe: sdkFor(secretKey, apiBase),
+        testMode: secretKey.startsWith('sk_test_'),
+        checkoutBase: apiBase ?? null,
+        webhookSecret: config.stripe.webhookSecret ?? '',
+        close: async () => undefined,
+      };
+    }
+    const webhookSecret = `whsec_${createHash('sha256').update(`stripe-fake:${config.appSecret}`).digest('hex').slice(0, 32)}`;
+    fake = await startFakeStripe({ webhookSecret, webhookUrl: `${config.publicUrl}${STRIPE_WEBHOOK_PATH}` });
+    return { stripe: sdkFor('sk_test_local_fake', fake.baseUrl), testMode: true, checkoutBase: fake.baseUrl, webhookSecret, close: () => fake!.close() };
+  };
+  return {
+    get() {
+      pending ??= build();
+      return pending;
+    },
+    async close() {
+      if (fake) await fake.close();
+    },
+  };
+}
+
+const shared = new WeakMap<TConfig, ReturnType<typeof createStripeGateway>>();
+
+/** One gateway per configuration, shared by the routes and the jobs of a process (so both see the same test-mode fake). */
+export function getStripeGateway(config: TConfig): ReturnType<typeof createStripeGateway> {
+  let gateway = shared.get(config);
+  if (!gateway) {
+    gateway = createStripeGateway(config);
+    shared.set(config, gateway);
+  }
+  return gateway;
+}

@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { ZFailure, ZSuccess } from '@verilead/contracts';
+import { z } from 'zod';
+import { ok } from '../../platform/http/responses';
+import { AppError } from '../../platform/errors/app-error';
+import { paymentEvents } from './tables';
+import { PAYPAL_EVENT_JOB, STRIPE_EVENT_JOB } from './jobs';
+import { getPayPalClient, getPayPalWebhookId } from './paypal-client';
+import type { TBillingDeps } from './service';
+
+/** Stores a verified event once by its id and queues its job in the same transaction; true when it was a duplicate. */
+async function storeEvent(deps: TBillingDeps, provider: string, eventId: string, type: string, payload: Record<string, unknown>, job: string): Promise<boolean> {
+  return deps.database.transaction(async (tx) => {
+    const inserted = await tx.insert(paymentEvents).values({ provider, eventId, type, payload }).onConflictDoNothing().returning({ id: paymentEvents.eventId });
+    if (inserted.length === 0) return true;
+    await deps.queue.enqueue(job, { event_id: eventId }, { tx });
+    return false;
+  });
+}
+
+/**
+ * POST /payment/webhook/stripe: Stripe's events. The signature is checked with the SDK's own
+ * `webhooks.constructEvent` over the raw body; the event is stored once by its id and processed by a job,
+ * so a replayed or retried event is acknowledged and changes nothing.
+ */
+export function registerStripeWebhookRoute(app: FastifyInstance, deps: TBillingDeps) {
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    scope.post(
+      '/payment/webhook/stripe',
+      {
+        schema: {
+          tags: ['payment'],
+          summary: 'Stripe webhook events (signed)',
+          response: { 200: ZSuccess(z.object({ received: z.boolean(), duplicate: z.boolean() })), 400: ZFailure },
+        },
+      },
+      async (req) => {
+        const gw = await deps.gateway.get();
+        const header = req.headers['stripe-signature'];
+        let event;
+        try {
+          event = gw.stripe.webhooks.constructEvent(String(req.body ?? ''), typeof header === 'string' ? header : '', gw.webhookSecret);
+        } catch {
+          throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
+        }
+        const duplicate = await storeEvent(deps, 'stripe', event.id, event.type, event as unknown as Record<string, unknown>, STRIPE_EVENT_JOB);
+        return ok({ received: true, duplicate });
+      },
+    );
+  });
+}
+
+/**
+ * POST /payment/webhook/paypal: PayPal's events, verified with PayPal's own verify-webhook-signature call, stored once
+ * by event id and processed by a job (a replay is acknowledged and changes nothing).
+ */
+export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingDeps) {
+  app.post(
+    '/payment/webhook/paypal',
+    {
+      schema: {
+        tags: ['payment'],
+        summary: 'PayPal webhook events (verified with PayPal)',
+        response: { 200: ZSuccess(z.object({ received: z.boolean(), duplicate: z.boolean() })), 400: ZFailure },
+      },
+    },
+    async (req) => {
+      const event = req.body as { id?: unknown; event_type?: unknown } | null;
+      const header = (name: string) => String(req.headers[name] ?? '');
+      if (!event || typeof event.id !== 'string' || typeof event.event_type !== 'string') throw new AppError(400, 'malformed_request', 'This is not a PayPal event.');
+      const client = await getPayPalClient(deps.config);
+      const verdict = await client
+        .request<{ verification_status: string }>('POST', '/v1/notifications/verify-webhook-signature', {
+          auth_algo: header('paypal-auth-algo'),
+          cert_url: header('paypal-cert-url'),
+          transmission_id: header('paypal-transmission-id'),
+          transmission_sig: header('paypal-transmission-sig'),
+          transmission_time: header('paypal-transmission-time'),
+          webhook_id: getPayPalWebhookId(deps.config),
+          webhook_event: event,
+        })
+        .catch(() => ({ verification_status: 'FAILURE' }));
+      if (verdict.verification_status !== 'SUCCESS') throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
+      const eventId = event.id;
+      const duplicate = await storeEvent(deps, 'paypal', eventId, event.event_type, event as Record<string, unknown>, PAYPAL_EVENT_JOB);
+      return ok({ received: true, duplicate });
+    },
+  );
+}

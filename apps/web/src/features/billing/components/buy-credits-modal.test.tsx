@@ -1,0 +1,40 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { AppProviders } from '../../../app/providers';
+import { createQueryClient } from '../../../lib/query-client';
+import { useSessionStore } from '../../../lib/session-store';
+import { buildLogin } from '../../../test/fixtures';
+import { answerOk as ok, stubApi } from '../../../test/render-app';
+import { BuyCreditsModal } from './buy-credits-modal';
+
+const quote = { currency: 'INR', credits: 1000, bonus_credits: 0, kind: 'standard', unit_price: 0.6, subtotal: 600, discount: 0, tax: 108, tax_percent: 18, total: 708, coupon_code: null };
+
+describe('BuyCreditsModal', () => {
+  beforeEach(() => useSessionStore.getState().fillSession(buildLogin()));
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    useSessionStore.getState().logout();
+  });
+
+  it('says test mode, prices the credits with tax, and keeps a bad number on its field', async () => {
+    stubApi({
+      'GET /api/v1/payment/buyCredits': ok({ test_mode: true, providers: ['stripe', 'paypal'], currencies: ['USD', 'INR'], min_credit: 1000, max_credit: 10000000, tax_percent: { USD: 0, INR: 18 }, has_card: false, balance: 5 }),
+      'GET /api/v1/price': ok(quote),
+    });
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <MemoryRouter>
+          <BuyCreditsModal opened onClose={() => undefined} initialCredits={1000} />
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    expect(await screen.findByText('Test mode')).toBeTruthy();
+    expect(await screen.findByTestId('quote-total')).toBeTruthy();
+    expect(screen.getByTestId('quote-total').textContent).toContain('708.00');
+    expect(screen.getByText('Tax (18%)')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Credits'), { target: { value: '10' } });
+    await waitFor(() => expect(screen.getByText('Enter between 1,000 and 10,000,000 credits')).toBeTruthy());
+    expect((screen.getByRole('button', { name: 'Pay' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});

@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import { ZSuccess } from './envelopes';
+import { ZPage, ZPageSize } from './common';
+import { ZCurrency, ZPaymentProvider, ZPlanInterval, ZPriceKind } from './enums';
+
+// ---------- pricing ----------
+
+/** Credits one purchase may buy. */
+export const MIN_PURCHASE_CREDITS = 1_000;
+export const MAX_PURCHASE_CREDITS = 10_000_000;
+/** Tax added to INR prices (spec section 9: 18%, rounded down to 2 decimals). */
+export const INR_TAX_PERCENT = 18;
+/** Annual plans are this much cheaper than buying the same credits once (spec section 9). */
+export const ANNUAL_DISCOUNT_PERCENT = 20;
+
+export const ZCardBrand = z.enum(['visa', 'mastercard', 'discover', 'amex', 'diners', 'jcb', 'unknown']);
+export type TCardBrand = z.infer<typeof ZCardBrand>;
+
+const ZCredits = z.coerce
+  .number({ message: 'Please enter the number of credits' })
+  .int({ message: 'Credits must be a whole number' })
+  .min(MIN_PURCHASE_CREDITS, { message: `You can buy at least ${MIN_PURCHASE_CREDITS.toLocaleString('en-US')} credits` })
+  .max(MAX_PURCHASE_CREDITS, { message: `You can buy at most ${MAX_PURCHASE_CREDITS.toLocaleString('en-US')} credits at once` });
+const ZCurrencyInput = z.enum(['USD', 'INR'], { message: 'Please choose USD or INR' }).default('USD');
+
+export const ZPriceSlab = z.object({
+  id: z.string(),
+  currency: ZCurrency,
+  min_credits: z.number().int(),
+  max_credits: z.number().int().nullable(),
+  /** Price of one credit in the currency (e.g. 0.008). */
+  unit_price: z.number(),
+  kind: ZPriceKind,
+  bonus_percent: z.number().int(),
+});
+export type TPriceSlab = z.infer<typeof ZPriceSlab>;
+export const ZPriceSlabQuery = z.object({ currency: ZCurrencyInput });
+export const ZPriceSlabData = z.object({ currency: ZCurrency, min_credit: z.number().int(), slabs: z.array(ZPriceSlab) });
+export const ZPriceSlabResponse = ZSuccess(ZPriceSlabData);
+
+export const ZPriceQuery = z.object({ credits: ZCredits, currency: ZCurrencyInput, coupon_code: z.string().trim().max(64).optional() });
+export const ZPriceQuote = z.object({
+  currency: ZCurrency,
+  credits: z.number().int(),
+  bonus_credits: z.number().int(),
+  kind: ZPriceKind,
+  unit_price: z.number(),
+  subtotal: z.number(),
+  discount: z.number(),
+  tax: z.number(),
+  tax_percent: z.number(),
+  total: z.number(),
+  coupon_code: z.string().nullable(),
+});
+export type TPriceQuote = z.infer<typeof ZPriceQuote>;
+export const ZPriceResponse = ZSuccess(ZPriceQuote);
+
+export const ZSoldPlanInterval = ZPlanInterval.exclude(['free']);
+export const ZPlan = z.object({
+  id: z.string(),
+  name: z.string(),
+  interval: ZSoldPlanInterval,
+  currency: ZCurrency,
+  price: z.number(),
+  credits: z.number().int(),
+  seats: z.number().int(),
+});
+export type TPlan = z.infer<typeof ZPlan>;
+export const ZPlanQuery = z.object({ currency: ZCurrencyInput, interval: ZSoldPlanInterval.optional() });
+export const ZPlansResponse = ZSuccess(z.object({ items: z.array(ZPlan) }));
+
+export const ZPriceCompareQuery = z.object({ credits: ZCredits, currency: ZCurrencyInput });
+export const ZPriceCompareData = z.object({
+  currency: ZCurrency,
+  credits: z.number().int(),
+  one_time: z.object({ total: z.number(), unit_price: z.number() }),
+  annual: z.object({ total: z.number(), unit_price: z.number(), per_month: z.number(), saving_percent: z.number() }),
+});
+export const ZPriceCompareResponse = ZSuccess(ZPriceCompareData);
+
+// ---------- coupons ----------
+
+export const ZCouponApplyRequest = z.object({
+  code: z.string({ message: 'Please enter a coupon code' }).trim().min(1, { message: 'Please enter a coupon code' }).max(64, { message: 'This coupon code is too long' }),
+  credits: ZCredits.optional(),
+  currency: ZCurrencyInput,
+});
+export const ZCouponApplyData = z.object({
+  code: z.string(),
+  kind: z.enum(['percent', 'credits']),
+  message: z.string(),
+  credits_granted: z.number().int(),
+  quote: ZPriceQuote.nullable(),
+});
+export const ZCouponApplyResponse = ZSuccess(ZCouponApplyData);
+
+// ---------- payments ----------
+
+export const ZPaymentStatus = z.enum(['pending', 'requires_action', 'paid', 'failed', 'cancelled']);
+export type TPaymentStatus = z.infer<typeof ZPaymentStatus>;
+
+export const ZBuyCreditsRequest = z.object({
+  credits: ZCredits,
+  currency: ZCurrencyInput,
+  coupon_code: z.string().trim().max(64).optional(),
+});
+export const ZPayment = z.object({
+  id: z.string(),
+  number: z.string(),
+  provider: ZPaymentProvider,
+  kind: z.enum(['credits', 'plan']),
+  status: ZPaymentStatus,
+  credits: z.number().int(),
+  bonus_credits: z.number().int(),
+  currency: ZCurrency,
+  subtotal: z.number(),
+  discount: z.number(),
+  tax: z.number(),
+  total: z.number(),
+  failure_message: z.string().nullable(),
+  created_at: z.string(),
+  paid_at: z.string().nullable(),
+});
+export type TPayment = z.infer<typeof ZPayment>;
+export const ZPaymentResponse = ZSuccess(ZPayment);
+export const ZPaymentIntentData = z.object({
+  payment: ZPayment,
+  client_secret: z.string(),
+  /** Where the browser completes the payment (the provider's page; the local fake's in test mode). */
+  checkout_url: z.string(),
+  test_mode: z.boolean(),
+});
+export const ZPaymentIntentResponse = ZSuccess(ZPaymentIntentData);
+export const ZPaymentRef = z.object({ payment_id: z.uuid({ message: 'Please choose a payment' }) });
+export const ZConfirmPaymentIntentRequest = ZPaymentRef.extend({
+  payment_method: z.string({ message: 'Please choose a card' }).trim().min(1, { message: 'Please choose a card' }).max(255),
+});
+export const ZPaymentOutcomeData = z.object({ payment: ZPayment, balance: z.number().int(), next_action_url: z.string().nullable() });
+export const ZPaymentOutcomeResponse = ZSuccess(ZPaymentOutcomeData);
+
+export const ZBuyCreditsInfoData = z.object({
+  test_mode: z.boolean(),
+  providers: z.array(ZPaymentProvider),
+  currencies: z.array(ZCurrency),
+  min_credit: z.number().int(),
+  max_credit: z.number().int(),
+  tax_percent: z.object({ USD: z.number(), INR: z.number() }),
+  has_card: z.boolean(),
+  balance: z.number().int(),
+});
+export const ZBuyCreditsInfoResponse = ZSuccess(ZBuyCreditsInfoData);
+
+// ---------- cards ----------
+
+export const ZCard = z.object({
+  id: z.string(),
+  brand: ZCardBrand,
+  last4: z.string(),
+  exp_month: z.number().int(),
+  exp_year: z.number().int(),
+  is_default: z.boolean(),
+});
+export type TCard = z.infer<typeof ZCard>;
+export const ZCardsResponse = ZSuccess(z.object({ items: z.array(ZCard), default_card: z.string().nullable() }));
+const ZPaymentMethodId = z.string({ message: 'Please choose a card' }).trim().min(1, { message: 'Please choose a card' }).max(255, { message: 'Unknown card' });
+export const ZCardRef = z.object({ payment_method: ZPaymentMethodId });
+export const ZCardResponse = ZSuccess(ZCard);
+export const ZDefaultCardResponse = ZSuccess(z.object({ card: ZCard.nullable() }));
+export const ZSetupIntentData = z.object({ setup_intent_id: z.string(), client_secret: z.string(), checkout_url: z.string(), test_mode: z.boolean() });
+export const ZSetupIntentResponse = ZSuccess(ZSetupIntentData);
+export const ZSetupIntentConfirmRequest = z.object({
+  setup_intent_id: z.string({ message: 'Please give the card set-up id' }).trim().min(1, { message: 'Please give the card set-up id' }).max(255),
+});
+
+// ---------- invoices and receipts ----------
+
+export const ZInvoiceListQuery = z.object({ page: ZPage.default(1), limit: ZPageSize.default(25) });
+export const ZPaymentListResponse = ZSuccess(z.object({ items: z.array(ZPayment), total: z.number().int() }));
+export const ZInvoiceDownloadQuery = z.object({ id: z.uuid({ message: 'Please choose an invoice' }) });
+
+// ---------- subscriptions ----------
+
+export const ZUpgradeQuery = z.object({ plan_id: z.string({ message: 'Please choose a plan' }).trim().min(1, { message: 'Please choose a plan' }).max(100, { message: 'Unknown plan' }) });
+export const ZSubscriptionCancelQuery = z.object({
+  reason: z
+    .string({ message: 'Please tell us why you cancel' })
+    .trim()
+    .min(3, { message: 'Please tell us why you cancel' })
+    .max(500, { message: 'Please keep the reason under 500 characters' }),
+});
+export const ZSubscription = z.object({
+  id: z.string(),
+  plan_id: z.string(),
+  status: z.enum(['active', 'past_due', 'cancelled']),
+  current_period_end: z.string(),
+  cancel_at_period_end: z.boolean(),
+  cancel_reason: z.string().nullable(),
+});
+export const ZSubscriptionResponse = ZSuccess(ZSubscription);
+
+// ---------- PayPal ----------
+
+const ZPayPalRef = (what: string) =>
+  z
+    .string({ message: `Please give the PayPal ${what} id` })
+    .trim()
+    .min(1, { message: `Please give the PayPal ${what} id` })
+    .max(64, { message: `Unknown PayPal ${what}` })
+    .regex(/^[A-Za-z0-9-]+$/, { message: `Unknown PayPal ${what}` });
+export const ZPayPalOrderRef = z.object({ order_id: ZPayPalRef('order') });
+export const ZPayPalSubscriptionRef = z.object({ subscription_id: ZPayPalRef('subscription') });
+export const ZPayPalPlanRequest = ZUpgradeQuery;
+export const ZPayPalOrderResponse = ZSuccess(z.object({ payment: ZPayment, order_id: z.string(), approve_url: z.string(), test_mode: z.boolean() }));
+export const ZPayPalVerifyResponse = ZSuccess(z.object({ order_id: z.string(), order_status: z.string(), payment: ZPayment }));
+export const ZPayPalPlanResponse = ZSuccess(z.object({ plan_id: z.string(), paypal_plan_id: z.string(), test_mode: z.boolean() }));
+export const ZPayPalSubscriptionCreateResponse = ZSuccess(z.object({ payment: ZPayment, subscription_id: z.string(), approve_url: z.string(), test_mode: z.boolean() }));
