@@ -32,6 +32,7 @@ import type { TConfig } from '../../config';
 import { writeCsv, writeXlsx } from '../../platform/bulk/file-writers';
 import { inputColumnNames, withInputCells } from '../../platform/bulk/input-columns';
 import { chargeCredits } from '../../platform/credits/ledger';
+import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
@@ -497,24 +498,11 @@ export async function runFindChunk(
     return !now || now.state !== 'in_progress';
   };
 
+  /** Stores a batch; when credits run out, keeps what can still be paid one by one, then stops the list. */
   const store = async (items: TPendingResult[]) => {
-    if (items.length === 0) return;
-    try {
-      await storeListBatch(database, list, items);
-    } catch (err) {
-      if (!isAppError(err) || (err.httpStatus !== 402 && err.httpStatus !== 403)) throw err;
-      for (const item of items) {
-        try {
-          await storeListBatch(database, list, [item]);
-        } catch (inner) {
-          if (isAppError(inner) && (inner.httpStatus === 402 || inner.httpStatus === 403)) {
-            creditError = inner;
-            break;
-          }
-          throw inner;
-        }
-      }
-      creditError ??= err;
+    const refused = await storeWhileCreditsLast(items, (batch) => storeListBatch(database, list, batch));
+    if (refused) {
+      creditError ??= refused;
       stop = true;
     }
   };

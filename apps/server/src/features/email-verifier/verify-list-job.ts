@@ -1,7 +1,8 @@
 import { EMAIL_VERIFIER_EVENTS, type TVerificationMode, type TVerificationResult } from '@verilead/contracts';
 import { chargeCredits } from '../../platform/credits/ledger';
+import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
 import type { TDatabase } from '../../platform/db/database';
-import { AppError, isAppError } from '../../platform/errors/app-error';
+import type { AppError } from '../../platform/errors/app-error';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
@@ -154,23 +155,9 @@ export async function runVerifyChunk(
 
   /** Stores a batch; when credits run out, keeps what can still be paid one by one, then stops the list. */
   const store = async (items: TPending[]) => {
-    if (items.length === 0) return;
-    try {
-      await storeBatch(database, list, items);
-    } catch (err) {
-      if (!isAppError(err) || (err.httpStatus !== 402 && err.httpStatus !== 403)) throw err;
-      for (const item of items) {
-        try {
-          await storeBatch(database, list, [item]);
-        } catch (inner) {
-          if (isAppError(inner) && (inner.httpStatus === 402 || inner.httpStatus === 403)) {
-            creditError = inner;
-            break;
-          }
-          throw inner;
-        }
-      }
-      creditError ??= err;
+    const refused = await storeWhileCreditsLast(items, (batch) => storeBatch(database, list, batch));
+    if (refused) {
+      creditError ??= refused;
       stop = true;
     }
   };
