@@ -29,7 +29,8 @@ beforeAll(async () => {
     commandLatencyMs: [5, 20],
     greylistDelayMs: 30_000,
     postscreenPauseMs: 1_000,
-    tarpitDelayMs: 4_000,
+    // Far beyond the reply timeout, so the tarpit is told apart from a host that is only slow.
+    tarpitDelayMs: 15_000,
     now: clock.now,
   });
   options = {
@@ -40,7 +41,9 @@ beforeAll(async () => {
     mode: 'highest_accuracy', // greylist retries at 1, 4 and 11 minutes (fake clock)
     // every chain's greylist wait moves the one shared fake clock on, so a verification's virtual age grows with the
     // others' waits: no total limit here (real time never jumps; the 15-minute default holds there)
-    timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_500, totalMs: 86_400_000 },
+    // Replies get 6 s (the world's slowest honest answer is a 1 s postscreen pause plus latency): a test machine busy
+    // with other suites must not turn its own lag into smtp_timeout verdicts.
+    timeouts: { dnsMs: 4_000, connectMs: 4_000, replyMs: 6_000, totalMs: 86_400_000 },
     clock,
     sleep,
   };
