@@ -65,6 +65,8 @@ describe('downloads', () => {
     await w.t.deps.queue.runUntilIdle();
     const st = ZDownloadResponse.parse((await w.t.call({ method: 'GET', url: `/api/v1/download/result/status?queue_id=${queued.queue_id}`, token: owner.token })).body).data;
     expect(st).toMatchObject({ state: 'success', rows, progress: 100 });
+    // The activity file's link is the spec's public path for it.
+    expect(st.download_url).toMatch(/^\/api\/v1\/public\/user_activity_download\?download_token=/);
     const file = await w.t.app.inject({ method: 'GET', url: st.download_url! });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-disposition']).toContain('activities.csv');

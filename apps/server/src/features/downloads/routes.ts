@@ -62,8 +62,9 @@ export function registerDownloadRoutes(app: FastifyInstance, deps: TDeps, guards
     { ...auth, schema: { ...base, summary: 'Prepare the activity file', body: ZActivitiesDownloadConfirmRequest, response: withErrorResponses({ 200: ZDownloadResponse }) } },
     async (req) => ok(await requestActivityDownload(deps, getCaller(req), req.body)),
   );
-  // /public/download_prospects: the same files, under the path prospect links use (spec section 7).
-  for (const path of ['/public/download', '/public/download_prospects']) r.get(
+  // /public/download_prospects and /public/user_activity_download: the same files, under the paths prospect and
+  // activity links use (spec section 7).
+  for (const path of ['/public/download', '/public/download_prospects', '/public/user_activity_download']) r.get(
     path,
     {
       config: { rateLimit: { max: config.rateLimit.publicMax, timeWindow: config.rateLimit.windowMs } },

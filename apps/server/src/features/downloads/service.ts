@@ -63,6 +63,9 @@ function effectiveState(row: TDownloadRow, now = Date.now()): TDownloadStatus {
   return row.state as TDownloadStatus;
 }
 
+/** The public path of each kind's files (spec section 7); every path serves any valid token. */
+const PUBLIC_DOWNLOAD_PATH: Partial<Record<TDownloadKind, string>> = { activities: 'user_activity_download', prospects: 'download_prospects' };
+
 export function toDownloadView(secret: string, row: TDownloadRow): TDownload {
   const state = effectiveState(row);
   let token: string | null = null;
@@ -84,7 +87,7 @@ export function toDownloadView(secret: string, row: TDownloadRow): TDownload {
     file_name: row.fileName,
     rows: row.rowCount,
     size_bytes: row.sizeBytes,
-    download_url: token ? `/api/v1/public/download?download_token=${encodeURIComponent(token)}` : null,
+    download_url: token ? `/api/v1/public/${PUBLIC_DOWNLOAD_PATH[row.kind as TDownloadKind] ?? 'download'}?download_token=${encodeURIComponent(token)}` : null,
     download_token: token,
     token_expires_at: tokenExpires?.toISOString() ?? null,
     expires_at: row.expiresAt?.toISOString() ?? null,
