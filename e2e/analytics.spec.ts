@@ -75,7 +75,7 @@ test.describe('analytics and the dashboard', () => {
 
     await page.goto('/analytics/email_finder?range=last_7_days');
     await expect(page.getByRole('heading', { name: 'Email Finder analytics' })).toBeVisible();
-    await expect(page.getByText('Searches')).toBeVisible();
+    await expect(page.getByText('Searches', { exact: true })).toBeVisible();
 
     // Nothing spent on prospects or form guards yet: each screen says so.
     await page.goto('/analytics/prospect?range=last_7_days');
