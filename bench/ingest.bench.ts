@@ -33,7 +33,7 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   const dataDir = mkdtempSync(join(tmpdir(), 'vl-bench-'));
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts'), '--role=all', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_MAX: '100000', WEB_DIST_DIR: '/nonexistent', JOB_POLL_INTERVAL_MS: '100', ...env },
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PROSPECT_DEMO_DIRECTORY: 'false', RATE_LIMIT_AUTH_MAX: '100000', WEB_DIST_DIR: '/nonexistent', JOB_POLL_INTERVAL_MS: '100', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -7,8 +7,6 @@ import { createRuntime } from './runtime';
 import { seedDemoIfEmpty } from './seed';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
 import { seedDemoDirectoryIfEmpty } from './features/prospects/directory-import';
-import { demoDirectoryCorpus } from './features/prospects/generator';
-import { startDemoIdp } from './features/sso/local-idp/demo-idp';
 
 type TRoleArg = 'api' | 'worker' | 'all';
 
@@ -33,10 +31,11 @@ async function main() {
     ...(typeof values.port === 'string' ? { port: Number(values.port) } : {}),
   };
   // --demo-mail-world: a local mail world (DNS + SMTP on loopback) and the verifier pointed at it.
-  const demoWorld = flagged.demoMailWorld ? await startDemoMailWorld(demoDirectoryCorpus()) : null;
+  // Demo-only modules (faker's data, the identity providers) are loaded only when asked for: they cost the server memory.
+  const demoWorld = flagged.demoMailWorld ? await startDemoMailWorld((await import('./features/prospects/generator')).demoDirectoryCorpus()) : null;
   const withWorld = demoWorld ? { ...flagged, ...demoWorld.configOverrides } : flagged;
   // --demo-idp: local OpenID Connect and SAML identity providers on 127.0.0.1 (PORT+30, PORT+31).
-  const demoIdp = values['demo-idp'] ? await startDemoIdp(withWorld) : null;
+  const demoIdp = values['demo-idp'] ? await (await import('./features/sso/local-idp/demo-idp')).startDemoIdp(withWorld) : null;
   const config = demoIdp ? { ...withWorld, ...demoIdp.configOverrides } : withWorld;
   if (demoIdp) console.log(`Demo ${demoIdp.summary}`);
   const logger = pino({ level: config.logLevel });

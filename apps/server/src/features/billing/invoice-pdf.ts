@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { TPayment } from '@verilead/contracts';
 
 export type TInvoiceParty = { orgName: string; email: string };
@@ -8,7 +7,9 @@ function money(currency: string, amount: number): string {
 }
 
 /** Renders an invoice (any status) or a receipt (paid) as a one-page PDF. */
-export function renderInvoicePdf(kind: 'invoice' | 'receipt', p: TPayment, party: TInvoiceParty): Promise<Buffer> {
+export async function renderInvoicePdf(kind: 'invoice' | 'receipt', p: TPayment, party: TInvoiceParty): Promise<Buffer> {
+  // pdfkit (~14 MB of fonts and code) is loaded on the first invoice, not by every server process at start.
+  const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: `${kind === 'receipt' ? 'Receipt' : 'Invoice'} ${p.number}`, Author: 'Verilead' } });
     const chunks: Buffer[] = [];

@@ -5,7 +5,6 @@ import { parse as parseCsv } from 'csv-parse';
 import type { z } from 'zod';
 import type { TDatabase } from '../../platform/db/database';
 import { countDirectory, upsertCompanies, upsertPeople } from './directory-store';
-import { DEMO_DIRECTORY, generateCompanies, generatePeople } from './generator';
 import { ZCompanyRecord, ZPersonRecord, type TCompanyRow, type TPersonRow } from './records';
 
 export type TImportReport = {
@@ -138,6 +137,8 @@ export async function seedDirectory(
   opts: { companies: number; people: number; seed: number },
   onProgress: (people: number) => void = () => undefined,
 ): Promise<void> {
+  // The generator (faker's name data, ~35 MB) is loaded only when a directory is generated.
+  const { generateCompanies, generatePeople } = await import('./generator');
   const companies = generateCompanies(opts.companies, opts.seed);
   for (let i = 0; i < companies.length; i += BATCH) {
     const rows = companies.slice(i, i + BATCH).map((c) => ZCompanyRecord.parse(c));
@@ -163,6 +164,7 @@ export async function seedDemoDirectoryIfEmpty(database: TDatabase, print: (line
   const { people } = await countDirectory(database.db);
   if (people > 0) return false;
   const started = Date.now();
+  const { DEMO_DIRECTORY } = await import('./generator');
   await seedDirectory(database, DEMO_DIRECTORY);
   print(`Seeded the demo prospect directory: ${DEMO_DIRECTORY.people.toLocaleString('en-US')} people at ${DEMO_DIRECTORY.companies.toLocaleString('en-US')} companies (${((Date.now() - started) / 1000).toFixed(1)} s).`);
   return true;
