@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
 import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
+import { ZRowChunk } from '../../platform/bulk/row-chunks';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { FINDER_ANALYSE_JOB, runFinderAnalyseJob } from './list-upload';
@@ -49,7 +50,7 @@ export function createEmailFinderJobs(opts: {
     defineJob({
       name: FIND_CHUNK_JOB,
       queue: 'finder',
-      payload: z.object({ listId: z.uuid(), fromRow: z.number().int().min(0), toRow: z.number().int().min(0).nullable() }),
+      payload: ZRowChunk,
       maxAttempts: 20,
       backoffMs: 2_000,
       handler: (p, ctx) => runFindChunk({ database: opts.database, queue: opts.getQueue() }, verifier, p, ctx, { concurrency: opts.concurrency }),

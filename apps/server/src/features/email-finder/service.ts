@@ -31,6 +31,7 @@ import type { z } from 'zod';
 import type { TConfig } from '../../config';
 import { writeCsv, writeXlsx } from '../../platform/bulk/file-writers';
 import { inputColumnNames, withInputCells } from '../../platform/bulk/input-columns';
+import { enqueueRowChunks, type TRowChunk } from '../../platform/bulk/row-chunks';
 import { chargeCredits } from '../../platform/credits/ledger';
 import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
 import type { TDatabase, TDb } from '../../platform/db/database';
@@ -450,20 +451,14 @@ async function storeListBatch(database: TDatabase, list: TFinderListRow, batch: 
 const JOB_PAGE = 200;
 const STORE_BATCH = 25;
 
-export type TFindChunk = { listId: string; fromRow: number; toRow: number | null };
-
 /** The plan: enqueues the chunk jobs of a started list in one transaction (a retried plan enqueues nothing twice). */
 export async function planFindChunks(deps: { database: TDatabase; queue: TJobQueue; chunkSize: number }, listId: string, jobId: string): Promise<number> {
   const planned = await deps.database.transaction(async (tx) => {
     const list = await selectListForUpdate(tx, listId);
     if (!list || list.state !== 'in_progress' || list.plannedJobId === jobId) return null;
-    const starts = await selectFinderChunkStarts(tx, listId, deps.chunkSize);
-    for (let i = 0; i < starts.length; i += 1) {
-      const chunk: TFindChunk = { listId, fromRow: starts[i]!, toRow: i + 1 < starts.length ? starts[i + 1]! - 1 : null };
-      await deps.queue.enqueue(FIND_CHUNK_JOB, chunk, { tx, orgId: list.orgId, userId: list.userId, maxAttempts: 20, backoffMs: 2_000 });
-    }
+    const enqueued = await enqueueRowChunks(deps.queue, tx, FIND_CHUNK_JOB, list, await selectFinderChunkStarts(tx, listId, deps.chunkSize));
     await updateList(tx, listId, { plannedJobId: jobId });
-    return starts.length;
+    return enqueued;
   });
   if (planned === 0) await finishFinderListIfDone(deps.database, listId);
   return planned ?? 0;
@@ -477,7 +472,7 @@ export async function planFindChunks(deps: { database: TDatabase; queue: TJobQue
 export async function runFindChunk(
   deps: { database: TDatabase; queue: TJobQueue },
   verifier: TVerifier,
-  chunk: TFindChunk,
+  chunk: TRowChunk,
   job: Pick<TJobContext, 'reportProgress' | 'isCancelled'>,
   opts: { concurrency?: number } = {},
 ): Promise<void> {

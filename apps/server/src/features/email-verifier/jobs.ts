@@ -2,13 +2,13 @@ import { z } from 'zod';
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
 import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
+import { ZRowChunk } from '../../platform/bulk/row-chunks';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { ANALYSE_JOB, runAnalyseJob, startAutoPilot } from './service';
 import { planVerifyChunks, runVerifyChunk, VERIFY_CHUNK_JOB, VERIFY_JOB } from './verify-list-job';
 
 const ZListJobPayload = z.object({ listId: z.uuid() });
-const ZChunkPayload = z.object({ listId: z.uuid(), fromRow: z.number().int().min(0), toRow: z.number().int().min(0).nullable() });
 
 /**
  * The verifier's durable jobs: `analyse` (read and count the file; then auto-pilot may start the list), `verify`
@@ -47,7 +47,7 @@ export function createEmailVerifierJobs(opts: {
     defineJob({
       name: VERIFY_CHUNK_JOB,
       queue: 'verification',
-      payload: ZChunkPayload,
+      payload: ZRowChunk,
       maxAttempts: 20,
       backoffMs: 2_000,
       handler: (p, ctx) => runVerifyChunk(deps(), verifier, p, ctx),

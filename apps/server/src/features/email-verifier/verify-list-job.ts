@@ -1,6 +1,7 @@
 import { EMAIL_VERIFIER_EVENTS, type TVerificationMode, type TVerificationResult } from '@verilead/contracts';
 import { chargeCredits } from '../../platform/credits/ledger';
 import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
+import { enqueueRowChunks, type TRowChunk } from '../../platform/bulk/row-chunks';
 import type { TDatabase } from '../../platform/db/database';
 import type { AppError } from '../../platform/errors/app-error';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
@@ -35,13 +36,9 @@ export async function planVerifyChunks(deps: { database: TDatabase; queue: TJobQ
   const planned = await deps.database.transaction(async (tx) => {
     const list = await selectListForUpdate(tx, listId);
     if (!list || list.state !== 'in_progress' || list.plannedJobId === jobId) return null;
-    const starts = await selectChunkStarts(tx, listId, deps.chunkSize);
-    for (let i = 0; i < starts.length; i += 1) {
-      const chunk: TVerifyChunk = { listId, fromRow: starts[i]!, toRow: i + 1 < starts.length ? starts[i + 1]! - 1 : null };
-      await deps.queue.enqueue(VERIFY_CHUNK_JOB, chunk, { tx, orgId: list.orgId, userId: list.userId, maxAttempts: 20, backoffMs: 2_000 });
-    }
+    const enqueued = await enqueueRowChunks(deps.queue, tx, VERIFY_CHUNK_JOB, list, await selectChunkStarts(tx, listId, deps.chunkSize));
     await updateList(tx, listId, { plannedJobId: jobId });
-    return starts.length;
+    return enqueued;
   });
   // Nothing was pending (every row already had a result): the list is done now.
   if (planned === 0) await finishListIfDone(deps.database, listId);
@@ -107,8 +104,6 @@ async function storeBatch(database: TDatabase, list: TListRow, batch: TPending[]
   });
 }
 
-export type TVerifyChunk = { listId: string; fromRow: number; toRow: number | null };
-
 /**
  * One chunk job: verifies the unique addresses of rows `fromRow`…`toRow` that have no result yet, through
  * verifyMany, storing and charging every ~100 results in one transaction. Idempotent and resumable: a retried chunk
@@ -118,7 +113,7 @@ export type TVerifyChunk = { listId: string; fromRow: number; toRow: number | nu
 export async function runVerifyChunk(
   deps: { database: TDatabase; queue: TJobQueue },
   verifier: TVerifier,
-  chunk: TVerifyChunk,
+  chunk: TRowChunk,
   job: Pick<TJobContext, 'reportProgress' | 'isCancelled'>,
 ): Promise<void> {
   const { database } = deps;
