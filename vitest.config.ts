@@ -23,9 +23,11 @@ export default defineConfig({
         test: {
           name: 'web',
           root: 'apps/web',
-          include: ['src/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
           environment: 'jsdom',
           setupFiles: ['./src/test/setup.ts'],
+          // A hang guard, not a speed check: screens driven by user-event take seconds on a busy 2-core machine.
+          testTimeout: 20_000,
         },
       },
     ],

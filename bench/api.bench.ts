@@ -12,6 +12,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { serverEntry } from './server-entry';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -36,7 +37,7 @@ function findFreePort(): Promise<number> {
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
   const port = await findFreePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts'), '--role=all'], {
+  const child = spawn(process.execPath, [...(await serverEntry()), '--role=all'], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_MAX: '100000000', WEB_DIST_DIR: '/nonexistent' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,6 +18,7 @@ import { grantCredits } from '../apps/server/src/platform/credits/ledger';
 import { getVerifier } from '../apps/server/src/platform/verifier/verifier';
 import { seedDemoIfEmpty } from '../apps/server/src/seed';
 import { api, login, readPeakRssMiB, startServer } from './ingest.bench';
+import { serverEntry } from './server-entry';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COUNT = Number(process.argv[2] ?? 100_000);
@@ -53,8 +54,8 @@ async function engineVerdicts(world: TMailWorld, emails: string[]): Promise<Map<
   return verdicts;
 }
 
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts'), '--role', 'worker'], {
+async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...(await serverEntry()), '--role', 'worker'], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', JOB_POLL_INTERVAL_MS: '100', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { serverEntry } from './server-entry';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -34,7 +35,7 @@ function findFreePort(): Promise<number> {
 
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
   const port = await findFreePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts'), '--role=all', '--demo-mail-world'], {
+  const child = spawn(process.execPath, [...(await serverEntry()), '--role=all', '--demo-mail-world'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { serverEntry } from './server-entry';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROWS = Number(process.argv[2] ?? 1_000_000);
@@ -31,7 +32,7 @@ function findFreePort(): Promise<number> {
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<{ child: ChildProcess; base: string; dataDir: string }> {
   const port = await findFreePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'vl-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts'), '--role=all', ...args], {
+  const child = spawn(process.execPath, [...(await serverEntry()), '--role=all', ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PROSPECT_DEMO_DIRECTORY: 'false', RATE_LIMIT_AUTH_MAX: '100000', WEB_DIST_DIR: '/nonexistent', JOB_POLL_INTERVAL_MS: '100', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

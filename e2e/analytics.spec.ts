@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { callApi } from './support/api';
-import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm } from './support/session';
+import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm, readStoredToken } from './support/session';
 
 // The twelve presets of the spec (packages/contracts/src/date-presets.ts), as the range picker names them.
 const PRESETS: [string, string][] = [
@@ -24,6 +24,30 @@ const SHOTS = join(import.meta.dirname, '..', 'test-results');
 async function pickRange(page: Page, label: string) {
   await page.getByRole('combobox', { name: 'Date range' }).click();
   await page.getByRole('option', { name: label, exact: true }).click();
+}
+
+/** The presets whose range holds the present moment (usage made during the test falls in them, and in no other). */
+const NOW_PRESETS = new Set(['today', 'this_week', 'last_7_days', 'this_month', 'this_year', 'last_30_days', 'last_24_hours', 'last_two_years']);
+
+/** The value of a figure card on screen. */
+function figure(page: Page, label: string) {
+  return page.getByRole('group', { name: label, exact: true }).getByTestId('stat-value');
+}
+
+/** Width and height of a PNG file (from its IHDR chunk). */
+function pngSize(path: string): { width: number; height: number } {
+  const head = readFileSync(path).subarray(16, 24);
+  return { width: head.readUInt32BE(0), height: head.readUInt32BE(4) };
+}
+
+/** A fresh organisation (so the figures are only what the test spends), its owner logged in on `page`. */
+async function freshOwner(page: Page, request: APIRequestContext): Promise<string> {
+  const email = `analytics-${Date.now()}-${Math.floor(Math.random() * 1e6)}@presets.test`;
+  const password = 'Owner-Passw0rd-1';
+  const res = await request.post('/api/v1/user/signup', { data: { name: 'Preset Owner', email, password, signup_source: 'friends' }, headers: { 'x-app-version': '31.3.1' } });
+  expect(res.status()).toBe(200);
+  await logInThroughForm(page, email, password);
+  return email;
 }
 
 test.describe('analytics and the dashboard', () => {
@@ -129,5 +153,93 @@ test.describe('analytics and the dashboard', () => {
     await expect(nav.getByRole('link', { name: 'Team' })).toHaveCount(0);
     await page.goto('/analytics/team');
     await expect(page.getByText("You don't have access to this page")).toBeVisible();
+  });
+
+  test('each analytics screen steps through the twelve presets, its figures following the seeded usage', async ({ page, request, baseURL }) => {
+    test.setTimeout(300_000);
+    await freshOwner(page, request);
+    // Usage now, through the product: verifications, a search, an enrichment and two form guard checks.
+    await callApi(page, request, 'POST', '/email_verify/instant', { email: 'alice@strict.test' });
+    await callApi(page, request, 'POST', '/email_verify/instant', { email: 'no.such.user@strict.test' });
+    await callApi(page, request, 'POST', '/email_finder/instant', { name: 'John Smith', domain: 'strict.test' });
+    const found = await callApi<{ people: { id: string }[] }>(page, request, 'POST', '/prospect/search', { filters: { countries: ['DE'] }, limit: 25 });
+    await callApi(page, request, 'POST', '/prospect/enrich', { person_ids: found.people.slice(0, 3).map((p) => p.id) });
+    const token = await readStoredToken(page);
+    const origin = new URL(baseURL!).origin;
+    const created = await request.post('/api/v1/apps/create', {
+      headers: { authorization: `Bearer ${token}`, 'x-app-version': '31.3.1' },
+      data: { name: 'Preset guard', type: 'client', allowed_origins: [origin], form_guard: { fields: { email: true, phone: true, name: true } } },
+    });
+    const guard = ((await created.json()) as { data: { token: string } }).data;
+    for (const [type, value] of [['name', 'Alice Smith'], ['phone', '+1 415 555 0100']] as const) {
+      const check = await request.post('/v2/form_guard/validate', { headers: { authorization: `Bearer ${guard.token}`, origin }, data: { type, value, request_id: `preset-${type}-${Date.now()}` } });
+      expect(check.status(), await check.text()).toBe(200);
+    }
+
+    // What the reports answer for today: the figures every preset holding now must show, and the others zero.
+    type TToday = { credits: { net: number } };
+    const overview = await callApi<TToday>(page, request, 'POST', '/reports/overview_usage', { date_range: 'today' });
+    const verifier = await callApi<TToday & { stats: { total: number } }>(page, request, 'POST', '/reports/usage', { date_range: 'today' });
+    const finder = await callApi<TToday & { stats: { total: number } }>(page, request, 'POST', '/reports/finder_usage', { date_range: 'today' });
+    const prospect = await callApi<TToday & { stats: { email: number } }>(page, request, 'POST', '/reports/prospect_usage', { date_range: 'today' });
+    expect(verifier.stats.total).toBe(2);
+    expect(finder.stats.total).toBe(1);
+    expect(prospect.credits.net).toBeGreaterThan(0);
+    expect(overview.credits.net).toBeGreaterThan(verifier.credits.net + finder.credits.net + prospect.credits.net);
+    const n = (v: number) => v.toLocaleString('en-US');
+
+    const screens: { path: string; heading: string; checks: [string, string][] }[] = [
+      { path: '/analytics', heading: 'Analytics', checks: [['Credits used', n(overview.credits.net)]] },
+      { path: '/analytics/email_verifier', heading: 'Email Verifier analytics', checks: [['Emails verified', '2'], ['Credits used', n(verifier.credits.net)]] },
+      { path: '/analytics/email_finder', heading: 'Email Finder analytics', checks: [['Searches', '1'], ['Credits used', n(finder.credits.net)]] },
+      { path: '/analytics/prospect', heading: 'Prospect analytics', checks: [['Email contacts', n(prospect.stats.email)], ['Credits used', n(prospect.credits.net)]] },
+      { path: '/analytics/form_guard', heading: 'Form Guard analytics', checks: [['Total checks', '2'], ['Phone', '1'], ['Name', '1']] },
+    ];
+    for (const screen of screens) {
+      await page.goto(screen.path);
+      await closeWelcomeIfShown(page);
+      await expect(page.getByRole('heading', { name: screen.heading, exact: true })).toBeVisible();
+      for (const [preset, label] of PRESETS) {
+        await pickRange(page, label);
+        await expect(page).toHaveURL(new RegExp(`range=${preset}`));
+        const holdsNow = NOW_PRESETS.has(preset);
+        if (screen.path === '/analytics/form_guard' && !holdsNow) {
+          await expect(page.getByText('No checks in this period'), `${screen.path} ${preset}`).toBeVisible();
+          continue;
+        }
+        for (const [name, value] of screen.checks) {
+          await expect(figure(page, name), `${screen.path} ${preset} ${name}`).toHaveText(holdsNow ? value : '0');
+        }
+      }
+      await expect(page.getByRole('alert')).toHaveCount(0);
+    }
+
+    // The team screen: the owner's row totals the organisation's credits for each preset.
+    await page.goto('/analytics/team');
+    await closeWelcomeIfShown(page);
+    await expect(page.getByRole('heading', { name: 'Team analytics' })).toBeVisible();
+    for (const [preset, label] of PRESETS) {
+      await pickRange(page, label);
+      await expect(page).toHaveURL(new RegExp(`range=${preset}`));
+      const row = page.getByRole('table', { name: 'Credits per member' }).getByRole('row', { name: /Preset Owner/ });
+      await expect(row.getByRole('cell').last(), `team ${preset}`).toHaveText(NOW_PRESETS.has(preset) ? n(overview.credits.net) : '0');
+    }
+
+    // The dashboard: every widget on screen, with figures, and inside the full-page screenshot.
+    await page.goto('/');
+    const widgets = ['Credits used over time', 'Billable split', 'Recent activity'];
+    for (const name of widgets) await expect(page.getByRole('heading', { name })).toBeVisible();
+    await expect(page.getByText('Emails verified')).toBeVisible();
+    await expect(page.getByText('Emails found')).toBeVisible();
+    const shot = join(SHOTS, 'dashboard-fresh.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    const size = pngSize(shot);
+    const scroll = await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }));
+    for (const name of widgets) {
+      const box = await page.getByRole('heading', { name }).boundingBox();
+      expect(box, name).not.toBeNull();
+      expect(box!.x + scroll.x + box!.width, name).toBeLessThanOrEqual(size.width);
+      expect(box!.y + scroll.y + box!.height, name).toBeLessThanOrEqual(size.height);
+    }
   });
 });

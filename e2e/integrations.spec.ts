@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startKitFake } from '../apps/server/src/features/integrations/fakes/kit-fake';
-import { startMailchimpFake } from '../apps/server/src/features/integrations/fakes/mailchimp-fake';
+import { FAKE_MAILCHIMP_CLIENT, startMailchimpFake } from '../apps/server/src/features/integrations/fakes/mailchimp-fake';
 import type { TFakeMember, TFakePlatform } from '../apps/server/src/features/integrations/fakes/fake-server';
 import { E2E_APP_SECRET, MAIL_CATCHER_PORT, MAIN_PORT } from './playwright.config';
 import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm } from './support/session';
@@ -31,6 +31,8 @@ let kit: TFakePlatform;
 let server: ChildProcess;
 
 test.beforeAll(async () => {
+  // The server starts from scratch (migrations, demo data): give it the 240 s its wait loop allows on a busy machine.
+  test.setTimeout(270_000);
   mailchimp = await startMailchimpFake({ apiKey: MAILCHIMP_KEY, lists: [{ id: 'aud1', name: 'Customers', members }] });
   kit = await startKitFake({ apiKey: KIT_KEY, lists: [{ id: '77', name: 'Trial users', members: members.slice(0, 3) }] });
   server = spawn(process.execPath, ['scripts/start.mjs', '--no-build', '--demo-mail-world'], {
@@ -48,10 +50,16 @@ test.beforeAll(async () => {
       APP_SECRET: E2E_APP_SECRET,
       ALLOW_PRIVATE_WEBHOOKS: 'true',
       JOB_POLL_INTERVAL_MS: '200',
+      // Integrations need no prospect directory: skip seeding its 20,000 demo people.
+      PROSPECT_DEMO_DIRECTORY: 'false',
       INTEGRATION_BASE_URLS: `mailchimp=${mailchimp.baseUrl},kit=${kit.baseUrl}`,
+      // "Connect with Mailchimp": the fake's OAuth server (consent page, /oauth2/token, /oauth2/metadata).
+      MAILCHIMP_CLIENT_ID: FAKE_MAILCHIMP_CLIENT.clientId,
+      MAILCHIMP_CLIENT_SECRET: FAKE_MAILCHIMP_CLIENT.clientSecret,
+      MAILCHIMP_OAUTH_URL: new URL(mailchimp.baseUrl).origin,
     },
   });
-  for (let i = 0; i < 240; i += 1) {
+  for (let i = 0; i < 480; i += 1) {
     try {
       if ((await fetch(`${BASE}/api/v1/openapi.json`)).ok) return;
     } catch {
@@ -81,7 +89,7 @@ test('connect Mailchimp, import an audience, verify it and write the results bac
   await expect(page).toHaveURL(/\/integrations\/mailchimp\/connect$/);
 
   // A wrong key: the platform's refusal sits on the key field and nothing is saved.
-  await page.getByLabel('Account name').fill('Main audience');
+  await page.getByTestId('api-key-connect').getByLabel('Account name').fill('Main audience');
   await page.getByLabel('API key').fill('ffffffffffffffffffffffffffffffff-us19');
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page.getByText(/Mailchimp did not accept these credentials/)).toBeVisible();
@@ -134,4 +142,31 @@ test('Kit asks for a paid plan first: "No, Cancel" connects nothing, "Yes, Conti
   await expect(page).toHaveURL(/\/integrations\/kit$/);
   await expect(page.getByTestId('remote-lists')).toContainText('Trial users');
   await page.screenshot({ path: join(root, 'test-results/e2e/integrations-kit.png'), fullPage: true });
+});
+
+test('Connect with Mailchimp: the consent page → Allow → back in the app, the account is listed', async ({ page }) => {
+  test.setTimeout(60_000);
+  await logInThroughForm(page, DEMO_USERS.owner);
+  await page.goto('/integrations/mailchimp/connect');
+  await closeWelcomeIfShown(page);
+  const oauth = page.getByTestId('oauth-connect');
+  await oauth.getByLabel('Account name').fill('OAuth audience');
+  await oauth.getByRole('button', { name: 'Connect with Mailchimp' }).click();
+
+  // Mailchimp's own page (the local fake's): who asks, for which account, Allow / Deny.
+  await expect(page).toHaveURL((u) => u.origin === new URL(mailchimp.baseUrl).origin && u.pathname === '/oauth2/authorize');
+  await expect(page.getByText('Verilead would like to access the Mailchimp account')).toBeVisible();
+  await page.getByRole('button', { name: 'Allow' }).click();
+
+  // Back on the connect screen with code and state: the app finishes the connection and opens Mailchimp.
+  await expect(page).toHaveURL(/\/integrations\/mailchimp$/, { timeout: 30_000 });
+  await expect(page.getByTestId('remote-lists')).toContainText('Customers');
+  expect(mailchimp.requests.some((r) => r.path === '/oauth2/token')).toBe(true);
+  expect(mailchimp.requests.some((r) => r.path === '/oauth2/metadata')).toBe(true);
+
+  await page.goto('/integrations/connected_accounts');
+  const linked = page.getByTestId('linked-accounts');
+  await expect(linked).toContainText('OAuth audience');
+  await expect(linked).toContainText('Fake Chimp Co');
+  await page.screenshot({ path: join(root, 'test-results/e2e/integrations-mailchimp-oauth.png'), fullPage: true });
 });

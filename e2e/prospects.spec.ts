@@ -2,6 +2,22 @@ import ExcelJS from 'exceljs';
 import { expect, test, type Page } from '@playwright/test';
 import { callApi, readOrgCredits } from './support/api';
 import { DEMO_USERS, logInThroughForm } from './support/session';
+import { DEMO_DIRECTORY, generateCompanies, generatePeople } from '../apps/server/src/features/prospects/generator';
+
+/**
+ * The demo directory's truth, from its deterministic generator (what `npm start` seeds and the demo mail world
+ * knows): each person's address by name and company, and whether its mailbox exists (8 % are stale by design).
+ */
+function demoMailboxes(): Map<string, { email: string; deliverable: boolean }[]> {
+  const companies = generateCompanies(DEMO_DIRECTORY.companies, DEMO_DIRECTORY.seed);
+  const nameOf = new Map(companies.map((c) => [c.external_id, c.name]));
+  const out = new Map<string, { email: string; deliverable: boolean }[]>();
+  for (const p of generatePeople(DEMO_DIRECTORY.people, companies, DEMO_DIRECTORY.seed)) {
+    const key = `${p.first_name} ${p.last_name} @ ${nameOf.get(p.company_external_id ?? '') ?? '-'}`;
+    out.set(key, [...(out.get(key) ?? []), { email: p.email!, deliverable: p.mailbox_exists }]);
+  }
+  return out;
+}
 
 // The demo prospect directory (≈ 20,000 people seeded by `npm start`) and the demo mail world, which knows its mailboxes.
 async function chooseOption(page: Page, label: string, option: RegExp) {
@@ -48,7 +64,34 @@ test.describe('prospect', () => {
     await expect(page.getByRole('progressbar', { name: 'Enrichment progress' })).toHaveAttribute('aria-valuenow', '100');
     const spent = before - (await readOrgCredits(page, request));
     expect(spent).toBeGreaterThan(0);
-    await expect(page.getByTestId('lead-row').first().getByTestId('person-email')).not.toContainText('•••');
+    // An e-mail is revealed only when the verifier finds it deliverable (valid or catch-all); a stale address (no
+    // such mailbox), or one whose check ends unknown on a busy machine, stays masked and costs nothing. So: every lead
+    // is either revealed with a deliverable badge or still masked; the stale ones stay masked; and of the leads whose
+    // mailbox the demo mail world knows, at least one is revealed with its real address.
+    const truth = demoMailboxes();
+    const leads = page.getByTestId('lead-row');
+    let known = 0;
+    let revealed = 0;
+    for (let i = 0; i < 5; i += 1) {
+      const row = leads.nth(i);
+      const name = (await row.getByRole('link').first().textContent())!.trim();
+      const company = (await row.locator('td').nth(1).textContent())!.trim();
+      const candidates = truth.get(`${name} @ ${company}`) ?? [];
+      const email = (await row.getByTestId('person-email').textContent())!.trim();
+      const masked = email.includes('•••');
+      if (!masked) await expect(row.getByText(/^(valid|catch-all)$/)).toBeVisible();
+      if (candidates.length !== 1) continue; // a name shared within a company: not told apart by the row
+      if (!candidates[0]!.deliverable) expect(masked, `${name}'s stale address stays masked`).toBe(true);
+      else {
+        known += 1;
+        if (!masked) {
+          expect(email).toBe(candidates[0]!.email);
+          revealed += 1;
+        }
+      }
+    }
+    expect(known, 'leads whose mailbox the demo mail world knows').toBeGreaterThan(0);
+    expect(revealed, 'known deliverable leads revealed').toBeGreaterThan(0);
 
     await page.getByRole('button', { name: 'Export' }).click();
     const link = page.getByTestId('export-link');

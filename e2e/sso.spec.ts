@@ -177,10 +177,13 @@ test.describe('single sign-on', () => {
     await expect(page.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
 
     await page.goto('/public/credits');
+    // The quote comes from billing's price slabs (migration 0009: 10,000 credits at USD 0.006, INR 0.45).
     await page.getByLabel('Credits').fill('10000');
-    await expect(page.getByTestId('credits-total')).toHaveText('$70.00');
+    await expect(page.getByTestId('credits-unit-price')).toHaveText('USD 0.006');
+    await expect(page.getByTestId('credits-total')).toHaveText('$60.00');
     await page.getByText('INR').click();
     await expect(page.getByText('GST 18%')).toBeVisible();
+    await expect(page.getByTestId('credits-total')).toHaveText('₹5,310.00');
     await page.screenshot({ path: join(SHOTS, 'credits.png'), fullPage: true });
 
     await page.goto('/public/marketing_stats/');

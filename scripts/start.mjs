@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: build the web app when its sources changed, then run the server
-// (API + worker + built SPA on one port). Extra arguments go to the server,
-// e.g. `npm start -- --demo-mail-world`.
+// `npm start`: build the web app when its sources changed, bundle the server,
+// then run it (API + worker + built SPA on one port). Extra arguments go to the
+// server, e.g. `npm start -- --demo-mail-world` or `npm start -- --role worker`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleServer, serverNodeFlags } from './server-bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const webDir = join(root, 'apps/web');
@@ -45,7 +46,9 @@ if (widgetIsStale() && !process.argv.includes('--no-build')) {
 }
 
 const serverArgs = process.argv.slice(2).filter((arg) => arg !== '--no-build');
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts'), ...serverArgs], {
+// The server runs as one bundled ES module (no TypeScript transpiler in the process); `--no-build` skips only the web build.
+const bundle = await bundleServer();
+const server = spawn(process.execPath, [...serverNodeFlags(), bundle, ...serverArgs], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -30,7 +30,6 @@ import { registerDownloadRoutes } from './features/downloads/routes';
 import { registerSettingsRoutes } from './features/settings/routes';
 import { registerDeveloperRoutes } from './features/developer/routes';
 import { registerPublicApiRoutes } from './features/developer/public-api-routes';
-import { createRedisRateLimiter } from './features/developer/rate-limiter';
 import { registerFormGuardPublicRoutes, registerFormGuardRoutes } from './features/form-guard/routes';
 import { buildPublicFailure } from './features/developer/public-api-format';
 import { registerWebhookRoutes } from './features/webhooks/routes';
@@ -216,8 +215,9 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
     { prefix: API_PREFIX },
   );
   // The Clearout-compatible public API (app tokens) under /v2.
-  // With REDIS_URL, every API process counts an app's calls in one place (one limit, not one per process).
-  await registerPublicApiRoutes(app, deps, redis ? { rateLimiter: createRedisRateLimiter(redis) } : {});
+  // Its rate limits use the @fastify/rate-limit registration above: with REDIS_URL every API process counts an app's
+  // calls in one place (one limit, not one per process).
+  await registerPublicApiRoutes(app, deps);
   // The form guard widget's calls (/v2/form_guard, client tokens) and the built script.
   await registerFormGuardPublicRoutes(app, deps);
 

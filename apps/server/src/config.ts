@@ -5,8 +5,20 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ZAppUpdateCode } from '@verilead/contracts';
 
-/** The repository root (apps/server/src → ../../..). */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/**
+ * The repository root: the nearest folder above this module that holds `apps/server/migrations`. Found by walking up,
+ * so it holds both for the TypeScript sources (apps/server/src) and for the bundle `npm start` runs (apps/server/dist).
+ */
+export const REPO_ROOT = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
+/** The server's folder (apps/server): migrations and the files the server reads beside its code. */
+export const SERVER_ROOT = join(REPO_ROOT, 'apps', 'server');
+
+function findRepoRoot(from: string): string {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'apps', 'server', 'migrations'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`The Verilead repository (apps/server/migrations) was not found above ${from}`);
+  }
+}
 
 const ZBool = z
   .union([z.boolean(), z.string()])
@@ -70,6 +82,14 @@ const ZEnv = z.object({
   ALLOW_PRIVATE_WEBHOOKS: ZBool.default(false),
   /** `platform=url,…`: where integration platforms' APIs live (demos and tests point them at local fakes). */
   INTEGRATION_BASE_URLS: ZOptionalString,
+  /** Mailchimp OAuth app (without it, "Connect with Mailchimp" uses a local fake Mailchimp: test mode). */
+  MAILCHIMP_CLIENT_ID: ZOptionalString,
+  MAILCHIMP_CLIENT_SECRET: ZOptionalString,
+  MAILCHIMP_OAUTH_URL: z.string().default('https://login.mailchimp.com'),
+  /** Zoho CRM OAuth client (multi-DC enabled); without it a local fake Zoho: test mode. ZOHO_ACCOUNTS_URL overrides every data centre's accounts server. */
+  ZOHO_CLIENT_ID: ZOptionalString,
+  ZOHO_CLIENT_SECRET: ZOptionalString,
+  ZOHO_ACCOUNTS_URL: ZOptionalString,
   GOOGLE_OIDC_ISSUER: z.string().default('https://accounts.google.com'),
   GOOGLE_CLIENT_ID: ZOptionalString,
   GOOGLE_CLIENT_SECRET: ZOptionalString,
@@ -159,6 +179,11 @@ export type TConfig = {
   allowPrivateWebhooks: boolean;
   /** Base URLs of integration platforms by key (INTEGRATION_BASE_URLS); a platform absent here uses its real API. */
   integrationBaseUrls: Record<string, string>;
+  /** OAuth clients of integration platforms; a platform without one connects through a local fake (test mode). */
+  integrationOAuth: {
+    mailchimp: { clientId?: string; clientSecret?: string; baseUrl: string };
+    zoho: { clientId?: string; clientSecret?: string; accountsUrl?: string };
+  };
   /** Sign in with Google / Microsoft (issuer URLs configurable; local providers in tests and demos). */
   sso: { google: TOidcProviderConfig | null; microsoft: TOidcProviderConfig | null };
   extension: { latestVersion: string; minVersion: string };
@@ -256,6 +281,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
     integrationBaseUrls: parseBaseUrls(e.INTEGRATION_BASE_URLS),
+    integrationOAuth: {
+      mailchimp: { clientId: e.MAILCHIMP_CLIENT_ID, clientSecret: e.MAILCHIMP_CLIENT_SECRET, baseUrl: e.MAILCHIMP_OAUTH_URL.replace(/\/+$/, '') },
+      zoho: { clientId: e.ZOHO_CLIENT_ID, clientSecret: e.ZOHO_CLIENT_SECRET, accountsUrl: e.ZOHO_ACCOUNTS_URL?.replace(/\/+$/, '') },
+    },
     sso: {
       google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { issuer: e.GOOGLE_OIDC_ISSUER, clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET } : null,
       microsoft:

@@ -4,6 +4,8 @@ import '@mantine/dates/styles.css';
 import '@mantine/dropzone/styles.css';
 import '@mantine/charts/styles.css';
 import './styles.css';
+// Human validation messages (zod's global error map): a side effect the barrel's tree-shaking would drop.
+import '@verilead/contracts/messages';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';

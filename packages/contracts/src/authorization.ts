@@ -128,6 +128,8 @@ const RL_EMAIL = menu('reverse_lookup', 'rl_email');
 const CONNECTED_ACCOUNTS = menu('integrations', 'connected_accounts');
 const CONNECT_ACCOUNT = menu('integrations', 'connect_account', { ownerOnlyIntegrations: true });
 const INDIVIDUAL_INTEGRATION = menu('integrations', 'individual_integration', { ownerOnlyIntegrations: true });
+/** Connecting an owner-only integration (Mailchimp, Zoho CRM) through OAuth. */
+const OAUTH_CONNECT: TApiRule = { access: ['owner'] };
 const APPS_LIST = menu('apps', 'list_app');
 const APPS_CREATE = menu('apps', 'create_app');
 const APPS_EDIT = menu('apps', 'edit_app');
@@ -233,6 +235,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /public/download_prospects': PUBLIC,
   'GET /public/user_activity_download': PUBLIC,
   'GET /public/marketing_stats': PUBLIC,
+  'GET /public/price': PUBLIC,
   'GET /extension/version': PUBLIC,
 
   // ----- payments (owner only: billing) -----
@@ -350,6 +353,9 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /integration/account/:integration/:x': INDIVIDUAL_INTEGRATION,
   'POST /integration/account/:integration/verify_list': INDIVIDUAL_INTEGRATION,
   'GET /integration/imports': CONNECTED_ACCOUNTS,
+  // The `leads` source: the caller's visible prospect lists (scoped like the prospect list pages).
+  'GET /integration/leads/lists': CONNECTED_ACCOUNTS,
+  'POST /integration/leads/verify_list': CONNECTED_ACCOUNTS,
 
   // ----- form guard (not in the spec: the Form Guard screen's detail of checks) -----
   'POST /form_guard/usage': ANALYTICS,
@@ -365,7 +371,10 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /onetool/login': PUBLIC,
   'GET /sso/saml/metadata/:org_id': PUBLIC,
   'POST /sso/saml/acs/:org_id': PUBLIC, // the identity provider's signed answer, posted by the browser
-  'GET /oauth/mailchimp': PUBLIC, // the OAuth provider redirects the browser here with its own state
+  // OAuth connections of owner-only integrations: the connect screen asks for the consent URL, then hands over the
+  // platform's redirect (`code` + a state signed for this owner); both calls carry the owner's session.
+  'GET /oauth/mailchimp': OAUTH_CONNECT,
+  'GET /oauth/zoho': OAUTH_CONNECT,
   'GET /g2crowd/url': AUTHENTICATED,
 
   // ----- webhooks (developer menu: everyone) -----

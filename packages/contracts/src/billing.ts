@@ -54,6 +54,9 @@ export const ZPriceQuote = z.object({
 });
 export type TPriceQuote = z.infer<typeof ZPriceQuote>;
 export const ZPriceResponse = ZSuccess(ZPriceQuote);
+/** GET /public/price: the public credits calculator's quote from the same price slabs (no coupon, no account). */
+export const ZPublicPriceQuery = z.object({ credits: ZCredits, currency: ZCurrencyInput });
+export type TPublicPriceQuery = z.input<typeof ZPublicPriceQuery>;
 
 export const ZSoldPlanInterval = ZPlanInterval.exclude(['free']);
 export const ZPlan = z.object({
@@ -118,6 +121,8 @@ export const ZPayment = z.object({
   tax: z.number(),
   total: z.number(),
   failure_message: z.string().nullable(),
+  /** A page where the payer confirms a payment their bank asks to authenticate (a subscription renewal), or null. */
+  action_url: z.string().nullable(),
   created_at: z.string(),
   paid_at: z.string().nullable(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from './constants';
 import { currentTimezoneName } from './timezones';
+import { EMAIL_ADDRESS_PATTERN, EMAIL_MESSAGE } from './email-address';
 
 /** Page size: one of 25, 50, 100, 200, 500 (query strings are coerced). */
 export const ZPageSize = z.coerce
@@ -33,20 +34,7 @@ export const ZDateInput = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })], { message: 'Please enter a date such as 2024-05-01' })
   .refine(isSupportedDate, { message: DATE_RANGE_MESSAGE });
 
-/**
- * The one e-mail address grammar of the product, shared by every form, route and the mailer: an RFC 5322
- * dot-atom local part (ASCII letters, digits and ! # $ % & ' * + / = ? ^ _ ` { | } ~ -, dots between) and a
- * domain of letter/digit/hyphen labels (internationalised letters allowed) ending in a top-level domain.
- * Quotes, spaces, commas, angle brackets, control characters and NUL are refused.
- */
-export const EMAIL_ADDRESS_PATTERN =
-  /^(?=.{3,254}$)(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/u;
-const EMAIL_MESSAGE = 'Please enter a valid email address';
-
-/** True when `value` is an address of the product's one grammar. */
-export function isEmailAddress(value: string): boolean {
-  return EMAIL_ADDRESS_PATTERN.test(value);
-}
+export { EMAIL_ADDRESS_PATTERN, isEmailAddress } from './email-address';
 
 /** An address as the mailer takes it (the same grammar, no normalisation). */
 export const ZEmailAddress = z.string().regex(EMAIL_ADDRESS_PATTERN, { message: EMAIL_MESSAGE });

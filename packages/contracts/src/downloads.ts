@@ -75,7 +75,7 @@ export const STANDARD_RESULT_COLUMNS: TResultColumn[] = [
 ];
 
 /** What a download holds: a verified list's results, the original uploaded file, or the user's activity log. */
-export const ZDownloadKind = z.enum(['result', 'input', 'activities', 'prospects']);
+export const ZDownloadKind = z.enum(['result', 'input', 'activities', 'prospects', 'finder_result', 'finder_history']);
 export type TDownloadKind = z.infer<typeof ZDownloadKind>;
 
 /** Download lifecycle: queued → processing → success | failed | cancelled; success → expired after the retention time. */

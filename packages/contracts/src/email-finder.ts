@@ -387,7 +387,10 @@ export const FINDER_RESULT_COLUMNS = [
   'reason_text',
 ] as const;
 
-/** A prepared file: poll GET /download/result/status?queue_id (shared download machinery), then GET public/download?download_token. */
+/**
+ * A file queued to the downloads job: poll GET /download/result/status?queue_id (shared download machinery) until it is
+ * final, then GET public/download_email_finder_history?download_token.
+ */
 export const ZFinderDownloadData = z.object({
   download_id: z.string(),
   queue_id: z.string(),

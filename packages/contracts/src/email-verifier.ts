@@ -182,6 +182,13 @@ export const ZCheckDuplicateResponse = ZSuccess(ZCheckDuplicateData);
 export const ZListAnalysisState = z.enum(['pending', 'processing', 'ready', 'failed']);
 export type TListAnalysisState = z.infer<typeof ZListAnalysisState>;
 
+/**
+ * Greylisted addresses of a list being verified: retried on the mode's greylist schedule while the rest of the list
+ * finishes. `waiting` have no result yet; the next re-check is due at `next_recheck_at` (ISO time, null when none waits).
+ */
+export const ZGreylistWait = z.object({ waiting: z.number().int().nonnegative(), next_recheck_at: z.string().nullable() });
+export type TGreylistWait = z.infer<typeof ZGreylistWait>;
+
 export const ZVerifyList = z.object({
   id: z.string(),
   name: z.string(),
@@ -208,6 +215,7 @@ export const ZVerifyList = z.object({
   cost: z.object({ billable_estimate: z.number().int().nonnegative(), credits_required: z.number().int().nonnegative() }),
   stats: ZVerifyStats,
   progress: z.number().int().min(0).max(100),
+  greylist: ZGreylistWait,
   /** Why the last verification stopped early (e.g. credits ran out), null otherwise. */
   stopped_reason: z.string().nullable(),
   created_at: z.string(),
@@ -263,6 +271,7 @@ export const ZProgressStatusData = z.object({
   verified: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
   stats: ZVerifyStats,
+  greylist: ZGreylistWait,
   stopped_reason: z.string().nullable(),
 });
 export type TProgressStatusData = z.infer<typeof ZProgressStatusData>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APP_UPDATE_CODES } from './app-headers';
 
 /** Where a validation problem was found. */
 export const ZErrorLocation = z.enum(['body', 'query', 'params', 'headers']);
@@ -51,7 +52,7 @@ export const ZErrorCode = z.enum(ERROR_CODES);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 
 /** How the app reloads itself when the server answers 418 (app version too old). */
-export const ZAppUpdateCode = z.enum(['hard_reload', 'clear_storage_reload', 'reload']);
+export const ZAppUpdateCode = z.enum(APP_UPDATE_CODES);
 export type TAppUpdateCode = z.infer<typeof ZAppUpdateCode>;
 
 export const ZFailureError = z.object({
@@ -86,7 +87,4 @@ export const ZPaymentRequiredInfo = z.object({ required_credits: z.number().int(
 /** 403 password_expired additional_info: a single-use token for POST /user/reset-password. */
 export const ZPasswordExpiredInfo = z.object({ change_token: z.string() });
 
-/** Response header carrying the current announcement timestamp (0 when none). */
-export const ANNOUNCEMENT_TS_HEADER = 'x-co-ann-ts';
-/** Request header carrying the app version. */
-export const APP_VERSION_HEADER = 'x-app-version';
+export { ANNOUNCEMENT_TS_HEADER, APP_UPDATE_CODES, APP_VERSION_HEADER, isAppUpdateCode } from './app-headers';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZDateInput } from './common';
+import { ZDatePreset } from './date-presets';
 import { ZGibberishThreshold } from './email-verifier';
 
 // ---------- form guard: the settings of a guard (a client app that runs the embeddable widget) ----------
@@ -171,7 +172,8 @@ export const FORM_GUARD_EVENTS = { emailValidationCompleted: 'form_guard.email_v
 // ---------- reports/js_widget_usage ----------
 
 export const ZJsWidgetUsageRequest = z.object({
-  date_range: z.object({ from: ZDateInput, to: ZDateInput }).optional(),
+  /** One of the twelve date presets, or days (plain dates are days in the caller's time zone); the last 30 days by default. */
+  date_range: z.union([ZDatePreset, z.object({ from: ZDateInput, to: ZDateInput })]).optional(),
   app_id: z.uuid({ message: 'app_id must be an app id' }).optional(),
 });
 export type TJsWidgetUsageRequest = z.input<typeof ZJsWidgetUsageRequest>;

@@ -17,6 +17,7 @@ export * from './developer';
 export * from './webhooks';
 export * from './email-finder';
 export * from './csv-delimiter';
+export * from './column-detection';
 export * from './form-guard';
 export * from './integrations';
 export * from './prospect';

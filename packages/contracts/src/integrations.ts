@@ -23,7 +23,24 @@ export const INTEGRATIONS = [
 export const ZIntegration = z.enum(INTEGRATIONS, { message: 'This integration does not exist' });
 export type TIntegration = z.infer<typeof ZIntegration>;
 
-export type TIntegrationField = { key: 'api_key' | 'api_url'; label: string; placeholder: string; help?: string };
+export type TIntegrationField = {
+  /** `account_id`: an account / location id sent with the key (CleverTap, GoHighLevel); `region`: a choice among `options` (CleverTap). */
+  key: 'api_key' | 'api_url' | 'account_id' | 'region';
+  label: string;
+  placeholder: string;
+  help?: string;
+  options?: { value: string; label: string }[];
+};
+
+/** CleverTap's regions: each account lives in one, at `https://{region}.api.clevertap.com`. */
+export const CLEVERTAP_REGIONS = [
+  { value: 'eu1', label: 'Europe (eu1)' },
+  { value: 'in1', label: 'India (in1)' },
+  { value: 'us1', label: 'United States (us1)' },
+  { value: 'sg1', label: 'Singapore (sg1)' },
+  { value: 'aps3', label: 'Indonesia (aps3)' },
+  { value: 'mec1', label: 'Middle East (mec1)' },
+];
 
 export type TIntegrationInfo = {
   key: TIntegration;
@@ -37,10 +54,11 @@ export type TIntegrationInfo = {
   requires_paid_plan_confirmation?: boolean;
   /** What "unsubscribe" does on this platform. */
   unsubscribe_means: string;
+  /** Connects through the platform's OAuth consent page (`GET /oauth/{platform}`), besides or instead of an API key. */
+  oauth?: boolean;
 };
 
 const API_KEY = (label = 'API key', placeholder = 'Paste the API key', help?: string): TIntegrationField => ({ key: 'api_key', label, placeholder, help });
-const NOT_BUILT = 'Coming soon: this connector is not built yet.';
 
 export const INTEGRATION_CATALOG: Record<TIntegration, TIntegrationInfo> = {
   mailchimp: {
@@ -50,6 +68,7 @@ export const INTEGRATION_CATALOG: Record<TIntegration, TIntegrationInfo> = {
     available: true,
     fields: [API_KEY('API key', 'xxxxxxxxxxxxxxxx-us19', 'Account › Extras › API keys; the part after the dash is your data centre.')],
     unsubscribe_means: 'Undeliverable members are set to unsubscribed in the audience.',
+    oauth: true,
   },
   hubspot: {
     key: 'hubspot',
@@ -94,9 +113,37 @@ export const INTEGRATION_CATALOG: Record<TIntegration, TIntegrationInfo> = {
     fields: [API_KEY()],
     unsubscribe_means: 'Undeliverable subscribers are unsubscribed from the mailing list.',
   },
-  clevertap: { key: 'clevertap', label: 'CleverTap', description: 'Verify CleverTap user profiles.', available: false, unavailable_reason: NOT_BUILT, fields: [], unsubscribe_means: 'Email is switched off for undeliverable profiles.' },
-  lemlist: { key: 'lemlist', label: 'lemlist', description: 'Verify the leads of a lemlist campaign.', available: false, unavailable_reason: NOT_BUILT, fields: [API_KEY()], unsubscribe_means: 'Undeliverable leads are removed from the campaign.' },
-  go_high_level: { key: 'go_high_level', label: 'GoHighLevel', description: 'Verify GoHighLevel contacts by tag.', available: false, unavailable_reason: NOT_BUILT, fields: [], unsubscribe_means: 'The tag is removed from undeliverable contacts.' },
+  clevertap: {
+    key: 'clevertap',
+    label: 'CleverTap',
+    description: 'Verify the CleverTap profiles who did an event in the last 30 days (read through its cursor download).',
+    available: true,
+    fields: [
+      { key: 'region', label: 'Region', placeholder: 'Choose the region of your account', help: 'Settings › Project: the region your dashboard URL starts with (e.g. in1, us1, eu1).', options: CLEVERTAP_REGIONS },
+      { key: 'account_id', label: 'Account ID', placeholder: 'W88-R65-9Z7Z', help: 'Settings › Project: the Project (account) ID.' },
+      API_KEY('Passcode', 'Paste the passcode', 'Settings › Project: the passcode of this account.'),
+    ],
+    unsubscribe_means: 'Email is switched off (MSG-email) for undeliverable profiles.',
+  },
+  lemlist: {
+    key: 'lemlist',
+    label: 'lemlist',
+    description: 'Verify the leads of a lemlist campaign.',
+    available: true,
+    fields: [API_KEY('API key', 'Paste the API key', 'Settings › Integrations › API: the key is sent as the password of Basic authentication.')],
+    unsubscribe_means: 'Undeliverable leads are unsubscribed from the campaign.',
+  },
+  go_high_level: {
+    key: 'go_high_level',
+    label: 'GoHighLevel',
+    description: 'Verify GoHighLevel contacts by tag (tags act as lists).',
+    available: true,
+    fields: [
+      { key: 'account_id', label: 'Location ID', placeholder: 've9EPM428h8vShlRW1KT', help: 'Settings › Business Profile: the Location (sub-account) ID.' },
+      API_KEY('Private integration token', 'pit-…', 'Settings › Private Integrations: a token with the contacts, tags and custom fields scopes.'),
+    ],
+    unsubscribe_means: 'The tag is removed from undeliverable contacts, and they get the tag "Verilead Undeliverable".',
+  },
   kit: {
     key: 'kit',
     label: 'Kit',
@@ -106,8 +153,15 @@ export const INTEGRATION_CATALOG: Record<TIntegration, TIntegrationInfo> = {
     requires_paid_plan_confirmation: true,
     unsubscribe_means: 'The tag is removed from undeliverable subscribers.',
   },
-  zoho: { key: 'zoho', label: 'Zoho CRM', description: 'Verify the contacts of a Zoho CRM campaign.', available: false, unavailable_reason: NOT_BUILT, fields: [], unsubscribe_means: 'Email opt-out is set on undeliverable contacts.' },
-  apollo: { key: 'apollo', label: 'Apollo', description: 'Verify Apollo contacts by label.', available: false, unavailable_reason: NOT_BUILT, fields: [API_KEY('Master API key')], unsubscribe_means: 'Apollo has no unsubscribe; results are added as fields.' },
+  zoho: { key: 'zoho', label: 'Zoho CRM', description: 'Verify the contacts of a Zoho CRM campaign.', available: true, oauth: true, fields: [], unsubscribe_means: 'Email opt-out is set on undeliverable contacts.' },
+  apollo: {
+    key: 'apollo',
+    label: 'Apollo',
+    description: 'Verify Apollo contacts by label (lists).',
+    available: true,
+    fields: [API_KEY('Master API key', 'Paste the master API key', 'Settings › Integrations › API: labels and custom fields need a master key.')],
+    unsubscribe_means: 'Apollo has no unsubscribe: undeliverable contacts get the label "Verilead Undeliverable".',
+  },
   skylead: {
     key: 'skylead',
     label: 'Skylead',
@@ -147,6 +201,10 @@ export const ZConnectAccountRequest = z.object({
     .optional(),
   /** Kit: the user answered "Yes, Continue" to the paid-plan question. */
   paid_plan_confirmed: z.boolean().optional(),
+  /** CleverTap: the account (project) id; GoHighLevel: the location id. */
+  account_id: z.string().trim().min(1, { message: 'Please enter the account ID' }).max(200, { message: 'This ID is too long' }).optional(),
+  /** CleverTap: the region the account lives in (one of the platform's `options`). */
+  region: z.string().trim().max(20).optional(),
 });
 export type TConnectAccountRequest = z.input<typeof ZConnectAccountRequest>;
 
@@ -182,9 +240,13 @@ export type TVerifyListRequest = z.input<typeof ZVerifyListRequest>;
 export const IMPORT_STATES = ['importing', 'verifying', 'writing_back', 'completed', 'failed', 'cancelled'] as const;
 export const ZImportState = z.enum(IMPORT_STATES);
 
+/** Where an import reads from: a platform, or `leads` (a prospect list of this product). */
+export const ZImportSource = z.enum([...INTEGRATIONS, 'leads']);
+export type TImportSource = z.infer<typeof ZImportSource>;
+
 export const ZIntegrationImport = z.object({
   id: z.uuid(),
-  integration: ZIntegration,
+  integration: ZImportSource,
   account_id: z.uuid().nullable(),
   account_name: z.string(),
   remote_list_id: z.string(),
@@ -207,3 +269,45 @@ export const ZAccountListsResponse = z.object({ status: z.literal('success'), da
 export const ZDeleteAccountResponse = z.object({ status: z.literal('success'), data: z.object({ message: z.string() }) });
 export const ZIntegrationImportResponse = z.object({ status: z.literal('success'), data: ZIntegrationImport });
 export const ZIntegrationImportsResponse = z.object({ status: z.literal('success'), data: z.object({ items: z.array(ZIntegrationImport) }) });
+
+// ---------- OAuth (Mailchimp, Zoho CRM) ----------
+
+/** Zoho's data centres: the accounts server of each is accounts.zoho.{region}. */
+export const ZOHO_REGIONS = ['com', 'eu', 'in', 'com.au', 'jp', 'com.cn'] as const;
+export const ZOHO_REGION_LABELS: Record<(typeof ZOHO_REGIONS)[number], string> = {
+  com: 'United States (zoho.com)',
+  eu: 'Europe (zoho.eu)',
+  in: 'India (zoho.in)',
+  'com.au': 'Australia (zoho.com.au)',
+  jp: 'Japan (zoho.jp)',
+  'com.cn': 'China (zoho.com.cn)',
+};
+export const ZZohoRegion = z.enum(ZOHO_REGIONS, { message: 'Please choose your Zoho data centre' });
+
+/**
+ * GET /oauth/{platform}: without `code`, starts a connection (`name`, Zoho `region`) and answers the platform's
+ * consent URL; with `code` and `state` (the platform's redirect), finishes it and answers the connected account.
+ */
+export const ZOAuthQuery = z.object({
+  name: ZName.optional(),
+  region: ZZohoRegion.optional(),
+  code: z.string().trim().min(1).max(2000).optional(),
+  state: z.string().trim().max(300).optional(),
+  /** The platform's refusal (the user pressed "Deny"). */
+  error: z.string().max(300).optional(),
+  /** Zoho's redirect: the user's data centre and its accounts server. */
+  location: z.string().max(20).optional(),
+  'accounts-server': z.string().max(200).optional(),
+});
+export type TOAuthQuery = z.input<typeof ZOAuthQuery>;
+export const ZOAuthResult = z.object({ authorize_url: z.string().nullable(), account: ZLinkedAccount.nullable() });
+export type TOAuthResult = z.infer<typeof ZOAuthResult>;
+export const ZOAuthResponse = z.object({ status: z.literal('success'), data: ZOAuthResult });
+
+// ---------- the `leads` source: this product's prospect lists ----------
+
+export const ZLeadsSourceList = z.object({ id: z.uuid(), name: z.string(), lead_count: z.number().int(), email_count: z.number().int() });
+export type TLeadsSourceList = z.infer<typeof ZLeadsSourceList>;
+export const ZLeadsSourceListsResponse = z.object({ status: z.literal('success'), data: z.object({ items: z.array(ZLeadsSourceList) }) });
+export const ZLeadsVerifyRequest = z.object({ list_id: z.uuid({ message: 'Please choose a prospect list' }) });
+export type TLeadsVerifyRequest = z.input<typeof ZLeadsVerifyRequest>;

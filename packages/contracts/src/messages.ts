@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // Human validation messages for every schema in the app (server and browser share them): zod's
 // default texts ("Too small: expected string to have >=3 characters") never reach a person.
@@ -82,4 +82,6 @@ export function humanIssueMessage(issue: TIssue): string {
   }
 }
 
+// zod's one global configuration (classic and mini share it). package.json lists this file under sideEffects so
+// bundlers keep this call even when a page imports nothing else from here.
 z.config({ customError: (issue) => humanIssueMessage(issue) });

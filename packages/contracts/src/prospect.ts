@@ -38,6 +38,14 @@ export const PROSPECT_CREDITS = { email: 1, phone: 2, lookup: 1 } as const;
 export const PROSPECT_MAX_SELECTION = 1_000;
 /** Most leads a list holds. */
 export const PROSPECT_LIST_MAX_LEADS = 10_000;
+/** Search counts stop here: a search matching more people answers this many with `total_capped` ("10,000+", as Apollo labels it). */
+export const PROSPECT_SEARCH_COUNT_CAP = 10_000;
+/** Facets of a search no roll-up answers are counted over at most this many matching people (`sampled` when there are more). */
+export const PROSPECT_FACET_SAMPLE = 2_000;
+/** A search's total as the screens show it: "1,234 people", or "10,000+ people" when the count stopped at the cap. */
+export function prospectTotalLabel(total: number, capped: boolean, noun: string): string {
+  return `${total.toLocaleString('en-US')}${capped ? '+' : ''} ${noun}`;
+}
 /** Lookups the public reverse-lookup page allows per IP address and day. */
 export const PUBLIC_REVERSE_LOOKUP_DAILY_LIMIT = 5;
 
@@ -142,7 +150,10 @@ export const ZProspectSearchData = z.object({
   type: z.enum(['people', 'companies']),
   people: z.array(ZProspectPerson),
   companies: z.array(ZProspectCompany),
+  /** Matches, counted exactly up to PROSPECT_SEARCH_COUNT_CAP (10,000); an unfiltered search, or one filtered by one of seniority, department or country only, is counted exactly from the directory's roll-ups. */
   total: z.number().int().nonnegative(),
+  /** True when the count stopped at the cap: more than `total` match (show "10,000+"). */
+  total_capped: z.boolean(),
   page: z.number().int(),
   limit: z.number().int(),
 });
@@ -167,8 +178,14 @@ export const ZProspectMetaQuery = z.object({
 });
 export const ZFacetBucket = z.object({ value: z.string(), count: z.number().int().nonnegative() });
 export const ZProspectMetaData = z.object({
-  /** People the facets were counted over: every match up to 20,000, the first 20,000 above that. */
+  /**
+   * People the facets were counted over. Unfiltered searches and searches filtered by one of seniority, department
+   * or country only are counted exactly over every match (the directory's roll-ups); other searches over every match
+   * up to PROSPECT_FACET_SAMPLE (2,000), and over the first 2,000 matches found when there are more (`sampled`).
+   */
   total: z.number().int().nonnegative(),
+  /** True when the facets count a sample of the matches (their counts are then "about", not exact). */
+  sampled: z.boolean(),
   facets: z.record(z.string(), z.array(ZFacetBucket)),
   options: z.object({
     seniorities: z.array(z.string()),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZSuccess, ZMessageData } from './envelopes';
 import { ZDateInput, ZEmail, ZPage, ZPageSize, ZPaged, ZPassword, ZPersonName, ZPhoneNumber, ZTimezone } from './common';
+import { ZJobActivityStatus } from './activities';
 import {
   ZActivityType,
   ZCreditTransactionKind,
@@ -116,14 +117,7 @@ export const ZUserSession = ZUserProfile.partial().extend({
   announcement_timestamp: z.number().int().nonnegative(),
 });
 export type TUserSession = z.infer<typeof ZUserSession>;
-export const DEFAULT_USER_SESSION: TUserSession = {
-  name: 'User',
-  jwtToken: null,
-  isLogged: false,
-  isEmailVerified: false,
-  dashboard_type: 'individual',
-  announcement_timestamp: 0,
-};
+export { DEFAULT_USER_SESSION } from './user-session';
 
 // ---------- auth ----------
 
@@ -164,8 +158,7 @@ export const ZVerifyTokenData = z.object({
 export const ZVerifyTokenResponse = ZSuccess(ZVerifyTokenData);
 export type TVerifyTokenData = z.infer<typeof ZVerifyTokenData>;
 
-export const ZLoginRequest = z.object({ email: ZEmail, password: z.string().min(1).max(200) });
-export type TLoginRequest = z.input<typeof ZLoginRequest>;
+export { ZLoginRequest, type TLoginRequest } from './auth-forms';
 export const ZLoginData = z.object({ token: z.string(), user: ZUserProfile });
 export const ZLoginResponse = ZSuccess(ZLoginData);
 export type TLoginData = z.infer<typeof ZLoginData>;
@@ -259,6 +252,10 @@ export const ZActivity = z.object({
   description: z.string(),
   metadata: z.record(z.string(), z.unknown()),
   created_at: z.string(),
+  /** Job activities: queued or in_progress while the job runs, then completed, failed or cancelled; null for account actions. */
+  status: ZJobActivityStatus.nullable(),
+  /** 0–100 while a job that reports progress runs; null otherwise. */
+  progress: z.number().int().min(0).max(100).nullable(),
 });
 export type TActivity = z.infer<typeof ZActivity>;
 export const ZActivitiesData = ZPaged(ZActivity);

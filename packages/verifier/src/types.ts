@@ -74,6 +74,15 @@ export type TCallOptions = {
   mode?: TVerificationMode;
   gibberishThreshold?: TGibberishThreshold;
   wbList?: { allow: string[]; block: string[] };
+  /**
+   * What a greylisted address does inside this call (default `wait`):
+   * - `wait`: retried on the mode's greylist schedule inside the call, which then lasts minutes;
+   * - `defer`: not retried: the call answers at once `unknown` / `greylisted` (greylist_count 1) and the caller re-checks
+   *   the address later on the schedule (a bulk list finishes the rest meanwhile);
+   * - `last`: the caller's last re-check: not retried, the call answers the verdict the schedule's last attempt would
+   *   (an accepted recipient whose catch-all probe is still deferred is valid; otherwise `unknown` / `greylisted`).
+   */
+  greylisting?: 'wait' | 'defer' | 'last';
   /** Cancels the call: waits end at once, an SMTP command in flight within one reply timeout; the call then rejects (stream: ends). */
   signal?: AbortSignal;
 };

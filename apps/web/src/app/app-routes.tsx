@@ -9,7 +9,10 @@ import { useSessionStore } from '../lib/session-store';
 
 // The logged-in shell (navigation, header, announcement bar) loads only once someone is signed in,
 // so the sign-in pages download as little JavaScript as they can.
-const AppLayout = lazy(async () => ({ default: (await import('./layouts/app-layout')).AppLayout }));
+const AppLayout = lazy(async () => {
+  const [{ AppLayout: Layout }, { withQueryClient }] = await Promise.all([import('./layouts/app-layout'), import('./query-boundary')]);
+  return { default: withQueryClient(Layout) };
+});
 
 /** The app's routes: each screen behind its guard, inside its layout; unknown paths go to `/`. */
 export function AppRoutes() {

@@ -1,11 +1,10 @@
 import { BrowserRouter } from 'react-router';
-import { queryClient } from '../lib/query-client';
 import { AppRoutes } from './app-routes';
 import { AppProviders } from './providers';
 
 export function App() {
   return (
-    <AppProviders queryClient={queryClient}>
+    <AppProviders>
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>

@@ -9,7 +9,16 @@ export type TAppRoute = {
   screen: LazyExoticComponent<ComponentType>;
 };
 
+/** A lazily loaded screen with the app's query client around it (loaded beside the screen). */
 function pick<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
+  return lazy(async () => {
+    const [module, { withQueryClient }] = await Promise.all([load(), import('./query-boundary')]);
+    return { default: withQueryClient(module[name] as ComponentType) };
+  });
+}
+
+/** A lazily loaded screen that needs no server-state cache (the log-in page: its call is a plain request). */
+function pickPlain<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
   return lazy(async () => ({ default: (await load())[name] as ComponentType }));
 }
 
@@ -41,7 +50,7 @@ function appRoute(path: string, screen: LazyExoticComponent<ComponentType>): TAp
 
 /** Every built screen; access comes from the route table of contracts (spec/routes.tsv). */
 export const APP_ROUTES: readonly TAppRoute[] = [
-  authRoute('/login', pick(loadAuth.login, 'LoginScreen')),
+  authRoute('/login', pickPlain(loadAuth.login, 'LoginScreen')),
   authRoute('/register', SignupScreen),
   authRoute('/signup', SignupScreen),
   authRoute('/forgot_password', pick(loadAuth.forgot, 'ForgotPasswordScreen')),

@@ -2,9 +2,22 @@ import { useState } from 'react';
 import { Group, Select } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
-import { DATE_PRESET_LABELS, DATE_PRESETS, type TDateRange } from '@verilead/contracts';
+import { DATE_PRESET_LABELS, DATE_PRESETS, ZDateRange, type TDateRange } from '@verilead/contracts';
 
 const CUSTOM = 'custom';
+
+/** A range kept in the address (`range=last_7_days` or `range=2026-03-01..2026-03-10`); `fallback` when absent or wrong. */
+export function readDateRangeParam(value: string | null, fallback: TDateRange = 'last_30_days'): TDateRange {
+  if (!value) return fallback;
+  const [from, to] = value.split('..');
+  const parsed = ZDateRange.safeParse(to ? { from, to } : value);
+  return parsed.success ? parsed.data : fallback;
+}
+
+/** The address form of a range (see readDateRangeParam). */
+export function writeDateRangeParam(range: TDateRange): string {
+  return typeof range === 'string' ? range : `${range.from}..${range.to}`;
+}
 const OPTIONS = [...DATE_PRESETS.map((p) => ({ value: p, label: DATE_PRESET_LABELS[p] })), { value: CUSTOM, label: 'Custom range' }];
 
 /** The twelve date presets of the spec and a custom range of calendar days (evaluated by the server in the user's timezone). */

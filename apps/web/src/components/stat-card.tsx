@@ -16,13 +16,13 @@ export function StatCard({
   color?: string;
 }) {
   return (
-    <Card padding="lg">
+    <Card padding="lg" role="group" aria-label={label}>
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <Stack gap={4}>
           <Text size="xs" c="dimmed" tt="uppercase" fw={600} style={{ letterSpacing: 0.5 }}>
             {label}
           </Text>
-          <Text fz={28} fw={700} lh={1.1}>
+          <Text fz={28} fw={700} lh={1.1} data-testid="stat-value">
             {value}
           </Text>
           {hint ? (

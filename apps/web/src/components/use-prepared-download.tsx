@@ -6,8 +6,8 @@ import { openDownloadWindow } from '../lib/popup-download';
 import { DownloadBlockedModal } from './download-blocked-modal';
 
 /**
- * A queued file as a start call answers it: the shared download (`TDownload`) or a feature's own
- * answer that may already be final (the finder answers `success` with its link at once).
+ * A queued file as a start call answers it: the shared download (`TDownload`), or a feature's own
+ * view of it (the finder's `TFinderDownloadData`), polled through the shared status until final.
  */
 export type TPreparedFile = Pick<TDownload, 'queue_id' | 'state' | 'file_name' | 'rows' | 'download_url'> & { progress?: number; error?: string | null };
 

@@ -4,14 +4,14 @@ import {
   APP_VERSION,
   APP_VERSION_HEADER,
   PAYMENT_REDIRECT_MS,
-  ZAppUpdateCode,
-  ZFailure,
   findMenuEntry,
+  isAppUpdateCode,
   isMenuAllowed,
 } from '@verilead/contracts';
 import { ApiError } from './api-error';
 import { useAlertStore } from './alert-store';
 import { navigateApp } from './app-navigator';
+import { cancelPendingPricingRedirect, isPricingRedirectPending, schedulePricingRedirect } from './pricing-redirect';
 import { getSessionToken, useSessionStore } from './session-store';
 import { showToast } from './toast';
 
@@ -43,13 +43,8 @@ export function subscribeAnnouncementChange(listener: TAnnouncementListener): ()
   return () => announcementListeners.delete(listener);
 }
 
-let pricingRedirect: ReturnType<typeof setTimeout> | null = null;
-
-/** Clears a pending redirect to /pricing (used by tests and on logout). */
-export function cancelPendingPricingRedirect(): void {
-  if (pricingRedirect) clearTimeout(pricingRedirect);
-  pricingRedirect = null;
-}
+/** Re-exported for the callers and tests that cancel it through the API client. */
+export { cancelPendingPricingRedirect };
 
 function buildUrl(path: string, query?: Record<string, TQueryValue>): string {
   const params = new URLSearchParams();
@@ -79,15 +74,6 @@ async function readJson(response: Response): Promise<unknown> {
   } catch {
     return null;
   }
-}
-
-function toApiError(status: number, payload: unknown, statusText: string): ApiError {
-  const parsed = ZFailure.safeParse(payload);
-  if (parsed.success) {
-    const { code, message, reasons, additional_info } = parsed.data.error;
-    return new ApiError({ status, code, message, reasons, additionalInfo: additional_info });
-  }
-  return new ApiError({ status, code: 'http_error', message: statusText || `Request failed with status ${status}` });
 }
 
 function signOut(): void {
@@ -128,19 +114,14 @@ export function handleApiError(error: ApiError, hadSession: boolean): void {
           : error.message;
       showToast({ id: 'payment-required', title: 'Payment Required', message, kind: 'error' });
       // Only a role that may open /pricing (the owner) is sent there; others keep the toast.
-      if (!pricingRedirect && canOpenPricing()) {
-        pricingRedirect = setTimeout(() => {
-          pricingRedirect = null;
-          navigateApp('/pricing');
-        }, PAYMENT_REDIRECT_MS);
-      }
+      if (!isPricingRedirectPending() && canOpenPricing()) schedulePricingRedirect(() => navigateApp('/pricing'), PAYMENT_REDIRECT_MS);
       return;
     }
     case 418: {
-      const code = ZAppUpdateCode.safeParse(error.additionalInfo.update_code);
+      const code = error.additionalInfo.update_code;
       useAlertStore.getState().openAlert({
         kind: 'version_update',
-        code: code.success ? code.data : 'reload',
+        code: isAppUpdateCode(code) ? code : 'reload',
         message: error.message,
       });
       return;
@@ -180,6 +161,8 @@ export async function requestApi<S extends z.ZodType | undefined = undefined>(
   const payload = await readJson(response);
 
   if (!response.ok) {
+    // The failure envelope's schema loads with the first failed answer (not on every page; issue 12).
+    const { toApiError } = await import('./failure-envelope');
     const error = toApiError(response.status, payload, response.statusText);
     handleApiError(error, token !== null);
     throw error;

@@ -138,6 +138,15 @@ export function formatDateTime(value: string | Date | null | undefined, timeZone
   return p ? `${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute}` : '-';
 }
 
+/** 14:05 in the user's timezone (or the one given); with the date in front when it is not today there. */
+export function formatTime(value: string | Date | null | undefined, timeZone = getDisplayTimezone(), now: Date = new Date()): string {
+  const p = partsOf(value, timeZone);
+  if (!p) return '-';
+  const today = partsOf(now, timeZone);
+  const sameDay = today && today.day === p.day && today.month === p.month && today.year === p.year;
+  return sameDay ? `${p.hour}:${p.minute}` : `${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute}`;
+}
+
 /** Turns snake_case keys into a readable label: life_time → Life time. */
 export function humanizeKey(value: string): string {
   const spaced = value.replace(/_/g, ' ').trim();

@@ -2,6 +2,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import { randomInt } from 'node:crypto';
 import dnsPacket from 'dns-packet';
+import { startLagAwareTimeout } from '../engine/lag-aware-timer';
 
 export type TDnsRecordType = 'MX' | 'A' | 'AAAA';
 export type TDnsRecord = { name: string; type: string; ttl: number; data: unknown };
@@ -51,12 +52,13 @@ function queryUdp(server: TDnsServer, name: string, type: TDnsRecordType, timeou
     const finish = (error: Error | null, value?: dnsPacket.DecodedPacket): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelTimer();
       socket.close();
       if (error) reject(error);
       else resolve(value as dnsPacket.DecodedPacket);
     };
-    const timer = setTimeout(() => finish(new DnsTimeoutError(name, type)), timeoutMs);
+    // our own event-loop lag is not the server's silence
+    const cancelTimer = startLagAwareTimeout(timeoutMs, () => finish(new DnsTimeoutError(name, type)));
     socket.on('error', (error) => finish(error));
     socket.on('message', (message) => {
       try {
@@ -82,12 +84,13 @@ function queryTcp(server: TDnsServer, name: string, type: TDnsRecordType, timeou
     const finish = (error: Error | null, value?: dnsPacket.DecodedPacket): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelTimer();
       socket.destroy();
       if (error) reject(error);
       else resolve(value as dnsPacket.DecodedPacket);
     };
-    const timer = setTimeout(() => finish(new DnsTimeoutError(name, type)), timeoutMs);
+    // our own event-loop lag is not the server's silence
+    const cancelTimer = startLagAwareTimeout(timeoutMs, () => finish(new DnsTimeoutError(name, type)));
     socket.on('error', (error) => finish(error));
     socket.on('connect', () => socket.write(dnsPacket.streamEncode(packet)));
     socket.on('data', (chunk: Buffer) => {

@@ -110,6 +110,7 @@ type TRun = {
   schedule: number[];
   signal: AbortSignal | undefined;
   onParked: ((delta: number) => void) | undefined;
+  greylisting: 'wait' | 'defer' | 'last';
 };
 
 const lowerSet = (list: string[] | undefined): Set<string> => new Set((list ?? []).map((e) => e.trim().toLowerCase()));
@@ -229,6 +230,7 @@ export class VerifierEngine {
       schedule: o.scheduleOverride ?? DEFAULT_GREYLIST_SCHEDULE[mode],
       signal: call.signal,
       onParked: undefined,
+      greylisting: call.greylisting ?? 'wait',
       threshold: call.gibberishThreshold ?? o.gibberishThreshold,
       allow: call.wbList ? lowerSet(call.wbList.allow) : o.allow,
       block: call.wbList ? lowerSet(call.wbList.block) : o.block,
@@ -430,6 +432,19 @@ export class VerifierEngine {
     return typeof value === 'boolean' ? value : null;
   }
 
+  /**
+   * The random address that probes a domain for catch-all: one per domain for a few hours (shared through the
+   * cache), so a greylisting host that saw it on a first attempt lets it through on a re-check made by a later call.
+   */
+  private async probeAddress(domain: string): Promise<string> {
+    const key = `smtp:probe:${domain}`;
+    const known = await this.options.cache.get(key);
+    if (typeof known === 'string') return known;
+    const address = `${makeRandomLocal()}@${domain}`;
+    await this.options.cache.set(key, address, CATCH_ALL_TTL_MS);
+    return address;
+  }
+
   /** True once this domain's hosts were seen to deny unknown recipients while accepting real ones (5.4.1 edge blocking). */
   private async isPerRecipientDenier(domain: string): Promise<boolean> {
     return (await this.options.cache.get(`smtp:denial:${domain}`)) === 'per_recipient';
@@ -445,7 +460,7 @@ export class VerifierEngine {
   ): Promise<{ outcome: TOutcome; greylistCount: number; mxHost: string | null }> {
     const { clock } = this.options;
     const { schedule } = run;
-    const randomAddress = `${makeRandomLocal()}@${domain}`;
+    const randomAddress = await this.probeAddress(domain);
     let greylistCount = 0;
     let scheduleIndex = 0;
     let newSessionRetries = 0;
@@ -473,6 +488,13 @@ export class VerifierEngine {
         continue;
       }
       if (why === 'greylisted') greylistCount++;
+      if (why === 'greylisted' && run.greylisting !== 'wait') {
+        // the caller re-checks later (defer) or this was its last re-check (last): no wait inside the call
+        const final = run.greylisting === 'last' && attempt.type === 'answer' && attempt.rcpt.kind === 'accepted';
+        if (final) return { outcome: { status: 'valid', reason: 'valid_mailbox' }, greylistCount, mxHost };
+        const text = run.greylisting === 'defer' ? `${REASON_TEXTS.greylisted} A re-check is due later. Last reply: ${attempt.replyText}` : `${REASON_TEXTS.greylisted} Last reply: ${attempt.replyText}`;
+        return { outcome: { status: 'unknown', reason: 'greylisted', text }, greylistCount, mxHost };
+      }
       const delay = schedule[scheduleIndex++];
       const reason: TReasonCode = why === 'greylisted' ? 'greylisted' : 'service_unavailable';
       const lastText = attempt.replyText;

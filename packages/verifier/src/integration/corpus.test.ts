@@ -8,7 +8,7 @@ let corpus: TCorpusEntry[];
 
 beforeAll(async () => {
   corpus = makeCorpus(SIZE, 42);
-  world = await startMailWorld({ corpus, greylistDelayMs: 300, tarpitDelayMs: 3_000 });
+  world = await startMailWorld({ corpus, greylistDelayMs: 300, tarpitDelayMs: 5_000 }); // tarpit beyond 4 × the reply timeout
 });
 afterAll(async () => {
   await world?.stop();

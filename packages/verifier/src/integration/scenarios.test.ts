@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailWorld, type TMailWorld } from '@verilead/mailworld';
 import { verifyEmail, verifyMany } from '../verify';
+import { VerifierEngine } from '../engine/engine';
 import type { TVerificationResult, TVerifyOptions } from '../types';
 
 // Every scenario domain of the mail world, as named in the interface both packages code to.
@@ -15,7 +16,7 @@ let world: TMailWorld;
 let options: TVerifyOptions;
 
 beforeAll(async () => {
-  world = await startMailWorld({ greylistDelayMs: 250, tarpitDelayMs: 2_000 });
+  world = await startMailWorld({ greylistDelayMs: 250, tarpitDelayMs: 5_000 }); // tarpit beyond 4 × the reply timeout (lag-aware timeouts)
   options = {
     dnsServers: world.dnsServers,
     smtpPort: world.smtpPort,
@@ -103,6 +104,26 @@ describe('SMTP behaviours in detail', () => {
     // replies follow their commands in order (pipelined: after the whole batch)
     expect(result.transcript.slice(rcpt + 1).some((t) => t.direction === 'S' && /^451 4\.7\.1/.test(t.line))).toBe(true);
     expect(result.transcript.filter((t) => t.line === 'RCPT TO:<postmaster@greylist.test>')).toHaveLength(2);
+  });
+
+  it("greylisting 'defer' answers at once without waiting, and a later 'last' call gets the verdict (a bulk list's re-check)", async () => {
+    const slept: number[] = [];
+    const engine = new VerifierEngine({ ...options, greylistSchedule: [600_000], sleep: async (ms) => void slept.push(ms) });
+    // a triplet the greylisting host has not seen yet in this file
+    const address = `never.seen.${Date.now()}@greylist.test`;
+    try {
+      const deferred = await engine.verify(address, { greylisting: 'defer' });
+      expect(deferred).toMatchObject({ status: 'unknown', reason: { code: 'greylisted' }, greylist_count: 1 });
+      expect(deferred.reason.text).toMatch(/re-check is due later/);
+      const early = await engine.verify(address, { greylisting: 'last' });
+      expect(early).toMatchObject({ status: 'unknown', reason: { code: 'greylisted' }, greylist_count: 1 });
+      expect(slept).toEqual([]); // neither call waited on the schedule
+      await new Promise((resolve) => setTimeout(resolve, world.greylistDelayMs + 100));
+      const final = await engine.verify(address, { greylisting: 'last' });
+      expect(final).toMatchObject({ status: 'invalid', reason: { code: 'mailbox_not_found' }, greylist_count: 0 });
+    } finally {
+      await engine.close();
+    }
   });
 
   it('uses the default highest-accuracy schedule through the injected sleep and clock', async () => {

@@ -8,7 +8,7 @@ let world: TMailWorld;
 let options: TVerifyOptions;
 
 beforeAll(async () => {
-  world = await startMailWorld({ greylistDelayMs: 200, tarpitDelayMs: 2_000 });
+  world = await startMailWorld({ greylistDelayMs: 200, tarpitDelayMs: 5_000 }); // tarpit beyond 4 × the reply timeout
   options = {
     dnsServers: world.dnsServers,
     smtpPort: world.smtpPort,

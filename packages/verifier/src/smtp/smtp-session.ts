@@ -3,6 +3,7 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { parseEnhancedCode, type TSmtpReply } from './classify-reply';
 import type { TDial } from '../types';
+import { startLagAwareTimeout } from '../engine/lag-aware-timer';
 
 export type TSmtpFailureKind = 'timeout' | 'refused' | 'connection_lost' | 'protocol';
 
@@ -151,19 +152,20 @@ export class SmtpSession {
     const remaining = this.options.deadline - Date.now();
     const timeoutMs = Math.max(1, Math.min(this.options.replyMs, remaining));
     return new Promise<TSmtpReply>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      // our own event-loop lag does not count as the host's silence (see lag-aware-timer.ts)
+      const cancel = startLagAwareTimeout(timeoutMs, () => {
         this.waiter = null;
         const failure = new SmtpFailure('timeout', `no reply within ${timeoutMs} ms`, remaining < this.options.replyMs);
         this.fail(failure);
         reject(failure);
-      }, timeoutMs);
+      });
       this.waiter = {
         resolve: (r) => {
-          clearTimeout(timer);
+          cancel();
           resolve(r);
         },
         reject: (e) => {
-          clearTimeout(timer);
+          cancel();
           reject(e);
         },
       };
@@ -209,11 +211,11 @@ export class SmtpSession {
       if (connecting === false) return resolve();
       const remaining = options.deadline - Date.now();
       const timeoutMs = Math.max(1, Math.min(options.connectMs, remaining));
-      const timer = setTimeout(() => {
+      const cancel = startLagAwareTimeout(timeoutMs, () => {
         cleanup();
         socket.destroy();
         reject(new SmtpFailure('timeout', `connect to ${options.address}:${options.port} timed out after ${timeoutMs} ms`, remaining < options.connectMs));
-      }, timeoutMs);
+      });
       const onConnect = (): void => {
         cleanup();
         resolve();
@@ -225,7 +227,7 @@ export class SmtpSession {
         reject(new SmtpFailure(code === 'ECONNREFUSED' ? 'refused' : 'connection_lost', `connect to ${options.address}:${options.port} failed: ${code ?? error.message}`));
       };
       const cleanup = (): void => {
-        clearTimeout(timer);
+        cancel();
         socket.off('connect', onConnect);
         socket.off('error', onError);
       };
@@ -261,16 +263,16 @@ export class SmtpSession {
       const servername = net.isIP(this.options.serverName) ? undefined : this.options.serverName;
       const socket = tls.connect({ socket: plain, rejectUnauthorized: false, servername });
       const timeoutMs = Math.max(1, Math.min(this.options.connectMs, this.options.deadline - Date.now()));
-      const timer = setTimeout(() => {
+      const cancel = startLagAwareTimeout(timeoutMs, () => {
         socket.destroy();
         reject(new SmtpFailure('timeout', `TLS handshake timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
+      });
       socket.once('secureConnect', () => {
-        clearTimeout(timer);
+        cancel();
         resolve(socket);
       });
       socket.once('error', (error) => {
-        clearTimeout(timer);
+        cancel();
         reject(new SmtpFailure('connection_lost', `TLS handshake failed: ${error.message}`));
       });
     }).catch((error: SmtpFailure) => {

@@ -1,4 +1,5 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { invalidateCallers } from '../../platform/cache/ttl-cache';
 import type { TDb } from '../../platform/db/database';
 import { apiKeys } from '../../platform/auth/tables';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
@@ -98,4 +99,5 @@ export async function countOtherActiveMembers(exec: TDb, orgId: string, userId: 
 
 export async function updateMembershipStatus(exec: TDb, orgId: string, userId: string, status: 'active' | 'inactive' | 'removed') {
   await exec.update(memberships).set({ status }).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+  invalidateCallers({ orgId, userId });
 }

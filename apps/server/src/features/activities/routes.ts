@@ -4,7 +4,7 @@ import { ZActivitiesRequest, ZActivitiesResponse } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { listActivities } from './service';
+import { listActivityLog } from './activity-log';
 
 export function registerActivityRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -20,6 +20,6 @@ export function registerActivityRoutes(app: FastifyInstance, deps: TDeps, guards
         response: withErrorResponses({ 200: ZActivitiesResponse }),
       },
     },
-    async (req) => ok(await listActivities(deps.database.db, getCaller(req), req.body)),
+    async (req) => ok(await listActivityLog(deps.database.db, getCaller(req), req.body)),
   );
 }

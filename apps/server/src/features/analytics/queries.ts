@@ -58,12 +58,6 @@ export function selectUsageByMember(exec: TDb, f: TUsageFilter): Promise<{ user_
   );
 }
 
-/** The caller's time zone setting. */
-export async function selectUserTimezone(exec: TDb, userId: string): Promise<string> {
-  const rows = await exec.select({ timezone: users.timezone }).from(users).where(eq(users.id, userId)).limit(1);
-  return rows[0]?.timezone ?? 'UTC';
-}
-
 /** The caller's dashboard type: `individual` (their own usage) or `team` (the organisation's). */
 export async function selectDashboardType(exec: TDb, userId: string): Promise<string> {
   const rows = await exec.select({ type: users.dashboardType }).from(users).where(eq(users.id, userId)).limit(1);

@@ -27,10 +27,11 @@ import type { z } from 'zod';
 import type { TDb } from '../../platform/db/database';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
+import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
 import { listActivities } from '../activities/service';
 import { getCreditsAndLimits } from '../credits/service';
-import { summariseFinds } from '../email-finder/service';
-import { summariseVerifications } from '../email-verifier/service';
+import { summariseFinds } from '../email-finder/find-summary';
+import { summariseVerifications } from '../email-verifier/verification-summary';
 import { listTeamMembers, listTeams } from '../team/service';
 import {
   selectDashboardType,
@@ -38,7 +39,6 @@ import {
   selectUsageByMember,
   selectUsageSeries,
   selectUsageTotals,
-  selectUserTimezone,
   type TUsageFilter,
   type TUsageTotalRow,
 } from './queries';
@@ -57,15 +57,6 @@ function isTeamViewer(ctx: TCallerContext): boolean {
 
 function assertTeamViewer(ctx: TCallerContext): void {
   if (!isTeamViewer(ctx)) throw new AppError(403, 'forbidden', TEAM_ANALYTICS_FORBIDDEN);
-}
-
-function isUsableZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The members of one of the caller's teams (404 for another organisation's team). */
@@ -93,8 +84,7 @@ export function findHourPhase(from: Date, to: Date, timeZone: string): number | 
 
 /** Whose rows and which instants a report covers, in the caller's time zone. */
 async function resolveReport(exec: TDb, ctx: TCallerContext, input: TReportInput, now?: Date): Promise<TReport> {
-  const zone = await selectUserTimezone(exec, ctx.userId);
-  const timeZone = isUsableZone(zone) ? zone : 'UTC';
+  const timeZone = await selectUserTimeZone(exec, ctx.userId);
   const range = resolveDateRange(input.date_range, timeZone, now);
   let userIds: string[] | undefined = [ctx.userId];
   if (input.scope === 'organisation' || input.team_id || input.member_id) {

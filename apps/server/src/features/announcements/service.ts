@@ -33,16 +33,23 @@ export async function clearAnnouncement(exec: TDb): Promise<TAnnouncementData> {
  */
 export function createAnnouncementClock(exec: TDb, ttlMs = 1000) {
   let cached: { value: number; at: number } | null = null;
+  // Concurrent answers after the value expired share one read (not one query each).
+  let pending: Promise<number> | null = null;
   return {
     async read(): Promise<number> {
       const now = Date.now();
       if (cached && now - cached.at < ttlMs) return cached.value;
-      const value = (await getAnnouncement(exec)).timestamp;
-      cached = { value, at: now };
-      return value;
+      pending ??= getAnnouncement(exec)
+        .then((a) => {
+          cached = { value: a.timestamp, at: now };
+          return a.timestamp;
+        })
+        .finally(() => (pending = null));
+      return pending;
     },
     invalidate() {
       cached = null;
+      pending = null;
     },
   };
 }

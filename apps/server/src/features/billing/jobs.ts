@@ -6,7 +6,10 @@ import type { TDatabase } from '../../platform/db/database';
 import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
 import { createMailer } from '../../platform/mailer/mailer';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
-import { syncPaymentIntent } from './service';
+import { syncCheckoutSession, syncPaymentIntent } from './buy-credits';
+import { markPaid } from './payments';
+import { getStripeGateway } from './stripe-gateway';
+import { settleStripeInvoice, syncStripeSubscription } from './stripe-subscriptions';
 import { processPayPalEvent } from './paypal-events';
 import { lowCreditAlerts, paymentEvents } from './tables';
 
@@ -14,8 +17,12 @@ export const STRIPE_EVENT_JOB = 'billing-stripe-event';
 export const LOW_CREDIT_CHECK_JOB = 'billing-low-credit-check';
 export const PAYPAL_EVENT_JOB = 'billing-paypal-event';
 
-/** Processes a stored, verified Stripe event (idempotent: settling a payment twice changes nothing). */
-export async function processStripeEvent(database: TDatabase, eventId: string) {
+/**
+ * Processes a stored, verified Stripe event (idempotent: settling a payment twice changes nothing). Invoices and
+ * subscriptions are read again from Stripe rather than taken from the event, so events arriving late or out of
+ * order apply the current state.
+ */
+export async function processStripeEvent(database: TDatabase, eventId: string, opts?: { config: TConfig; queue: TJobQueue }) {
   const rows = await database.db
     .select()
     .from(paymentEvents)
@@ -26,6 +33,19 @@ export async function processStripeEvent(database: TDatabase, eventId: string) {
   if (event.type.startsWith('payment_intent.')) {
     const pi = (event.payload as { data: { object: Stripe.PaymentIntent } }).data.object;
     await syncPaymentIntent(database, pi);
+  } else if (opts && event.type.startsWith('checkout.session.')) {
+    const gw = await getStripeGateway(opts.config).get();
+    const id = (event.payload as { data: { object: { id: string } } }).data.object.id;
+    await syncCheckoutSession(database, gw, await gw.stripe.checkout.sessions.retrieve(id));
+  } else if (opts && event.type.startsWith('invoice.')) {
+    const gw = await getStripeGateway(opts.config).get();
+    const id = (event.payload as { data: { object: { id: string } } }).data.object.id;
+    const invoice = await gw.stripe.invoices.retrieve(id, { expand: ['payments'] });
+    await settleStripeInvoice({ database, queue: opts.queue, markPaid }, gw, invoice);
+  } else if (opts && event.type.startsWith('customer.subscription.')) {
+    const gw = await getStripeGateway(opts.config).get();
+    const id = (event.payload as { data: { object: { id: string } } }).data.object.id;
+    await syncStripeSubscription(database, await gw.stripe.subscriptions.retrieve(id));
   }
   await database.db
     .update(paymentEvents)
@@ -93,7 +113,7 @@ export function createBillingJobs(opts: { database: TDatabase; config: TConfig; 
       payload: z.object({ event_id: z.string() }),
       maxAttempts: 8,
       backoffMs: 2_000,
-      handler: (p) => processStripeEvent(opts.database, p.event_id),
+      handler: (p) => processStripeEvent(opts.database, p.event_id, { config: opts.config, queue: opts.getQueue() }),
     }) as unknown as TJobDefinition,
     defineJob({
       name: PAYPAL_EVENT_JOB,

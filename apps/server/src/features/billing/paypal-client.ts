@@ -1,10 +1,60 @@
+import {
+  ApiError,
+  CheckoutPaymentIntent,
+  Client,
+  Environment,
+  IntervalUnit,
+  OrdersController,
+  SubscriptionsController,
+  TenureType,
+  type LinkDescription,
+  type Order,
+  type Subscription,
+} from '@paypal/paypal-server-sdk';
 import type { TConfig } from '../../config';
 import { startFakePayPal, type TFakePayPal } from './fake-paypal/fake-paypal-server';
 
 /**
- * A small client for PayPal's documented REST API (OAuth client credentials, Orders v2, Subscriptions v1) over
- * fetch, on a configurable base URL. (PayPal's server SDK fixes its hosts; this keeps the base configurable.)
+ * PayPal through its official server SDK (`@paypal/paypal-server-sdk`): Orders and Subscriptions with the SDK's
+ * controllers and OAuth client credentials; catalog products and webhook verification (which the SDK has no
+ * controller for) through the SDK's own request builder, so every call shares its authentication and error handling.
+ *
+ * The SDK fixes its hosts: `getBaseUri` in its `client.ts` answers `https://api-m.paypal.com` for
+ * `Environment.Production`, `https://api-m.sandbox.paypal.com` for `Environment.Sandbox` and throws for anything else;
+ * there is no base-URI option. Its documented extension point is the request builder's `interceptRequest` (the SDK
+ * adds its user agent that way), so a Client subclass rewrites the host of each request to a configured base URL
+ * (PAYPAL_API_BASE: a local fake in tests and demos); the official hosts are left untouched.
  */
+export const PAYPAL_SANDBOX_HOST = 'https://api-m.sandbox.paypal.com';
+export const PAYPAL_LIVE_HOST = 'https://api-m.paypal.com';
+
+type TRequestBuilderFactory = ReturnType<Client['getRequestBuilderFactory']>;
+
+export class BaseUrlClient extends Client {
+  private rebaseFrom: string | null = null;
+  private rebaseTo: string | null = null;
+
+  /** Sends every request of this client to `base` instead of the SDK's host for its environment. */
+  rebase(sdkHost: string, base: string): this {
+    this.rebaseFrom = sdkHost;
+    this.rebaseTo = base.replace(/\/+$/, '');
+    return this;
+  }
+
+  override getRequestBuilderFactory(): TRequestBuilderFactory {
+    const factory = super.getRequestBuilderFactory();
+    return (...args: Parameters<TRequestBuilderFactory>) => {
+      const rb = factory(...args);
+      rb.interceptRequest((req) => {
+        const from = this.rebaseFrom;
+        const to = this.rebaseTo;
+        return from && to && req.url.startsWith(from) ? { ...req, url: to + req.url.slice(from.length) } : req;
+      });
+      return rb;
+    };
+  }
+}
+
 export class PayPalApiError extends Error {
   constructor(
     public status: number,
@@ -16,54 +66,149 @@ export class PayPalApiError extends Error {
 }
 
 export type TPayPalLink = { href: string; rel: string };
-export type TPayPalOrder = { id: string; status: string; links?: TPayPalLink[]; purchase_units: { custom_id?: string; amount: { currency_code: string; value: string } }[] };
-export type TPayPalSubscription = { id: string; status: string; plan_id: string; custom_id?: string; links?: TPayPalLink[] };
+export type TPayPalOrder = { id: string; status: string; links: TPayPalLink[]; customId: string | null; amount: { currency_code: string; value: string } | null };
+export type TPayPalSubscription = { id: string; status: string; plan_id: string; custom_id: string | null; links: TPayPalLink[] };
 
 export type TPayPalClient = {
   testMode: boolean;
-  request<T>(method: 'GET' | 'POST', path: string, body?: unknown, requestId?: string): Promise<T>;
+  createOrder(input: { paymentId: string; description: string; value: string; returnUrl: string }): Promise<TPayPalOrder>;
+  getOrder(id: string): Promise<TPayPalOrder>;
+  captureOrder(id: string, requestId: string): Promise<TPayPalOrder>;
+  createProduct(input: { name: string; requestId: string }): Promise<{ id: string }>;
+  createPlan(input: { productId: string; name: string; interval: 'MONTH' | 'YEAR'; value: string; currency: string; requestId: string }): Promise<{ id: string }>;
+  createSubscription(input: { planId: string; customId: string; returnUrl: string; requestId: string }): Promise<TPayPalSubscription>;
+  getSubscription(id: string): Promise<TPayPalSubscription>;
+  cancelSubscription(id: string, reason: string): Promise<void>;
+  verifyWebhook(input: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 };
 
-function makeClient(base: string, clientId: string, clientSecret: string, testMode: boolean, close: () => Promise<void>): TPayPalClient {
-  let token: { value: string; until: number } | null = null;
-  async function accessToken(): Promise<string> {
-    if (token && token.until > Date.now()) return token.value;
-    const res = await fetch(`${base}/v1/oauth2/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials',
-      signal: AbortSignal.timeout(15_000),
-    });
-    if (!res.ok) throw new PayPalApiError(res.status, null, 'PayPal refused the client credentials.');
-    const body = (await res.json()) as { access_token: string; expires_in: number };
-    token = { value: body.access_token, until: Date.now() + (body.expires_in - 60) * 1000 };
-    return token.value;
-  }
-  return {
-    testMode,
-    close,
-    async request<T>(method: 'GET' | 'POST', path: string, body?: unknown, requestId?: string): Promise<T> {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${await accessToken()}`,
-          'content-type': 'application/json',
-          prefer: 'return=representation',
-          ...(requestId ? { 'paypal-request-id': requestId } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(15_000),
-      });
-      const text = await res.text();
-      const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-      // 204 No Content (cancel) answers an empty object.
-      if (!res.ok) {
-        const details = parsed.details as { issue?: string; description?: string }[] | undefined;
-        throw new PayPalApiError(res.status, details?.[0]?.issue ?? null, details?.[0]?.description ?? String(parsed.message ?? 'PayPal request failed'));
+/** Turns the SDK's errors into PayPalApiError (status, PayPal's issue code, its description). */
+async function sdk<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ApiError) {
+      let parsed: { message?: string; details?: { issue?: string; description?: string }[] } = {};
+      try {
+        parsed = typeof err.body === 'string' && err.body ? (JSON.parse(err.body) as typeof parsed) : ((err.result as typeof parsed | undefined) ?? {});
+      } catch {
+        parsed = {};
       }
-      return parsed as T;
-    },
+      throw new PayPalApiError(err.statusCode, parsed.details?.[0]?.issue ?? null, parsed.details?.[0]?.description ?? parsed.message ?? 'PayPal request failed');
+    }
+    throw err;
+  }
+}
+
+function links(list: LinkDescription[] | undefined): TPayPalLink[] {
+  return (list ?? []).map((l) => ({ href: l.href, rel: l.rel }));
+}
+
+function orderOf(o: Order): TPayPalOrder {
+  const unit = o.purchaseUnits?.[0];
+  const captured = unit?.payments?.captures?.[0]?.amount;
+  const amount = captured ?? unit?.amount;
+  return {
+    id: o.id ?? '',
+    status: o.status ?? '',
+    links: links(o.links),
+    customId: unit?.customId ?? null,
+    amount: amount ? { currency_code: amount.currencyCode, value: amount.value } : null,
+  };
+}
+
+function subscriptionOf(s: Subscription): TPayPalSubscription {
+  return { id: s.id ?? '', status: s.status ?? '', plan_id: s.planId ?? '', custom_id: s.customId ?? null, links: links(s.links) };
+}
+
+export function makePayPalClient(opts: { base: string; clientId: string; clientSecret: string; testMode: boolean; close: () => Promise<void> }): TPayPalClient {
+  const base = opts.base.replace(/\/+$/, '');
+  const environment = base === PAYPAL_LIVE_HOST ? Environment.Production : Environment.Sandbox;
+  const client = new BaseUrlClient({
+    environment,
+    timeout: 15_000,
+    clientCredentialsAuthCredentials: { oAuthClientId: opts.clientId, oAuthClientSecret: opts.clientSecret },
+  });
+  if (base !== PAYPAL_LIVE_HOST && base !== PAYPAL_SANDBOX_HOST) client.rebase(PAYPAL_SANDBOX_HOST, base);
+  const orders = new OrdersController(client);
+  const subscriptions = new SubscriptionsController(client);
+  const prefer = 'return=representation';
+
+  /** A call the SDK has no controller for, made with its request builder (its OAuth token, its errors). */
+  async function raw(path: string, body: unknown, requestId?: string): Promise<Record<string, unknown>> {
+    const rb = client.getRequestBuilderFactory()('POST', path);
+    rb.header('Content-Type', 'application/json');
+    rb.header('Prefer', prefer);
+    if (requestId) rb.header('PayPal-Request-Id', requestId);
+    rb.json(body);
+    rb.authenticate([{ oauth2: true }]);
+    const res = await rb.callAsText();
+    return res.result ? (JSON.parse(res.result) as Record<string, unknown>) : {};
+  }
+
+  return {
+    testMode: opts.testMode,
+    close: opts.close,
+    createOrder: (input) =>
+      sdk(async () =>
+        orderOf(
+          (
+            await orders.createOrder({
+              body: {
+                intent: CheckoutPaymentIntent.Capture,
+                purchaseUnits: [{ referenceId: input.paymentId, customId: input.paymentId, description: input.description, amount: { currencyCode: 'USD', value: input.value } }],
+                applicationContext: { returnUrl: input.returnUrl, cancelUrl: input.returnUrl },
+              },
+              paypalRequestId: `order-${input.paymentId}`,
+              prefer,
+            })
+          ).result,
+        ),
+      ),
+    getOrder: (id) => sdk(async () => orderOf((await orders.getOrder({ id })).result)),
+    captureOrder: (id, requestId) => sdk(async () => orderOf((await orders.captureOrder({ id, paypalRequestId: requestId, prefer, body: {} })).result)),
+    createProduct: (input) => sdk(async () => ({ id: String((await raw('/v1/catalogs/products', { name: input.name, type: 'SERVICE' }, input.requestId)).id) })),
+    createPlan: (input) =>
+      sdk(async () => {
+        const plan = await subscriptions.createBillingPlan({
+          body: {
+            productId: input.productId,
+            name: input.name,
+            billingCycles: [
+              {
+                frequency: { intervalUnit: input.interval === 'YEAR' ? IntervalUnit.Year : IntervalUnit.Month, intervalCount: 1 },
+                tenureType: TenureType.Regular,
+                sequence: 1,
+                totalCycles: 0,
+                pricingScheme: { fixedPrice: { value: input.value, currencyCode: input.currency } },
+              },
+            ],
+            paymentPreferences: { autoBillOutstanding: true, paymentFailureThreshold: 1 },
+          },
+          paypalRequestId: input.requestId,
+          prefer,
+        });
+        return { id: plan.result.id ?? '' };
+      }),
+    createSubscription: (input) =>
+      sdk(async () =>
+        subscriptionOf(
+          (
+            await subscriptions.createSubscription({
+              body: { planId: input.planId, customId: input.customId, applicationContext: { returnUrl: input.returnUrl, cancelUrl: input.returnUrl } },
+              paypalRequestId: input.requestId,
+              prefer,
+            })
+          ).result,
+        ),
+      ),
+    getSubscription: (id) => sdk(async () => subscriptionOf((await subscriptions.getSubscription({ id })).result)),
+    cancelSubscription: (id, reason) =>
+      sdk(async () => {
+        await subscriptions.cancelSubscription({ id, body: { reason } });
+      }),
+    verifyWebhook: (input) => sdk(async () => String((await raw('/v1/notifications/verify-webhook-signature', input)).verification_status ?? 'FAILURE')),
   };
 }
 
@@ -83,8 +228,10 @@ export function getPayPalClient(config: TConfig): Promise<TPayPalClient> {
     const { clientId, clientSecret, apiBase } = config.paypal;
     client =
       clientId && clientSecret && apiBase
-        ? Promise.resolve(makeClient(apiBase.replace(/\/+$/, ''), clientId, clientSecret, apiBase.includes('sandbox') || apiBase.startsWith('http://127.'), async () => undefined))
-        : startFakePayPal({ webhookId: FAKE_PAYPAL_WEBHOOK_ID, webhookUrl: `${config.publicUrl}/api/v1/payment/webhook/paypal` }).then((fake: TFakePayPal) => makeClient(fake.baseUrl, 'fake-client', 'fake-secret', true, () => fake.close()));
+        ? Promise.resolve(makePayPalClient({ base: apiBase, clientId, clientSecret, testMode: apiBase !== PAYPAL_LIVE_HOST, close: async () => undefined }))
+        : startFakePayPal({ webhookId: FAKE_PAYPAL_WEBHOOK_ID, webhookUrl: `${config.publicUrl}/api/v1/payment/webhook/paypal` }).then((fake: TFakePayPal) =>
+            makePayPalClient({ base: fake.baseUrl, clientId: 'fake-client', clientSecret: 'fake-secret', testMode: true, close: () => fake.close() }),
+          );
     shared.set(config, client);
   }
   return client;
@@ -95,6 +242,6 @@ export async function closePayPalClient(config: TConfig) {
   if (client) await (await client).close();
 }
 
-export function approveLink(links: TPayPalLink[] | undefined): string {
-  return links?.find((l) => l.rel === 'approve' || l.rel === 'payer-action')?.href ?? '';
+export function approveLink(list: TPayPalLink[] | undefined): string {
+  return list?.find((l) => l.rel === 'approve' || l.rel === 'payer-action')?.href ?? '';
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { TDatabase } from '../../platform/db/database';
-import { markPaid } from './service';
+import { markPaid } from './payments';
 import { billingPlans, paymentEvents, payments, subscriptions } from './tables';
 import { computeTaxMinor } from './pricing';
 import type { TCurrency } from '@verilead/contracts';

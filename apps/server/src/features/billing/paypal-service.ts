@@ -4,9 +4,9 @@ import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { computeTaxMinor } from './pricing';
 import { insertPayment, selectPayment, updatePayment, updateUnpaidStatus, type TPaymentRow } from './queries';
-import { markPaid, newCreditsPayment, paymentOutcome, paymentToApi, type TBillingDeps } from './service';
+import { markPaid, newCreditsPayment, paymentOutcome, paymentToApi, type TBillingDeps } from './payments';
 import { billingPlans, payments } from './tables';
-import { approveLink, getPayPalClient, PayPalApiError, type TPayPalClient, type TPayPalOrder, type TPayPalSubscription } from './paypal-client';
+import { approveLink, getPayPalClient, PayPalApiError, type TPayPalClient } from './paypal-client';
 
 function minorToValue(minor: number): string {
   return (minor / 100).toFixed(2);
@@ -47,18 +47,7 @@ export async function createPayPalOrder(deps: TBillingDeps, ctx: TCallerContext,
   const client = await getPayPalClient(deps.config);
   const payment = await newCreditsPayment(deps, ctx, input, 'paypal');
   const back = returnUrl(deps, payment);
-  const order = await callPayPal(() =>
-    client.request<TPayPalOrder>(
-      'POST',
-      '/v2/checkout/orders',
-      {
-        intent: 'CAPTURE',
-        purchase_units: [{ reference_id: payment.id, custom_id: payment.id, description: `${payment.credits} Verilead credits`, amount: { currency_code: 'USD', value: minorToValue(payment.totalMinor) } }],
-        application_context: { return_url: back, cancel_url: back, user_action: 'PAY_NOW', shipping_preference: 'NO_SHIPPING' },
-      },
-      `order-${payment.id}`,
-    ),
-  );
+  const order = await callPayPal(() => client.createOrder({ paymentId: payment.id, description: `${payment.credits} Verilead credits`, value: minorToValue(payment.totalMinor), returnUrl: back }));
   await updatePayment(deps.database.db, payment.id, { providerRef: order.id });
   return { payment: paymentToApi(payment), order_id: order.id, approve_url: approveLink(order.links), test_mode: client.testMode };
 }
@@ -67,7 +56,7 @@ export async function createPayPalOrder(deps: TBillingDeps, ctx: TCallerContext,
 export async function verifyPayPalOrder(deps: TBillingDeps, ctx: TCallerContext, input: { order_id: string }) {
   const payment = await paypalPayment(deps, ctx, input.order_id);
   const client = await getPayPalClient(deps.config);
-  const order = await callPayPal(() => client.request<TPayPalOrder>('GET', `/v2/checkout/orders/${encodeURIComponent(input.order_id)}`));
+  const order = await callPayPal(() => client.getOrder(input.order_id));
   return { order_id: order.id, order_status: order.status, payment: paymentToApi(payment) };
 }
 
@@ -77,8 +66,8 @@ export async function capturePayPalOrder(deps: TBillingDeps, ctx: TCallerContext
   if (payment.status === 'paid') return paymentOutcome(deps, ctx, payment.id, null);
   const client = await getPayPalClient(deps.config);
   try {
-    const order = await callPayPal(() => client.request<TPayPalOrder>('POST', `/v2/checkout/orders/${encodeURIComponent(input.order_id)}/capture`, {}, `capture-${payment.id}`));
-    const amount = order.purchase_units[0]?.amount;
+    const order = await callPayPal(() => client.captureOrder(input.order_id, `capture-${payment.id}`));
+    const amount = order.amount;
     if (order.status === 'COMPLETED' && amount?.currency_code === payment.currency && amount.value === minorToValue(payment.totalMinor)) await markPaid(deps.database, payment.id);
   } catch (err) {
     if (err instanceof AppError && err.code === 'card_declined') await updateUnpaidStatus(deps.database.db, payment.id, 'failed', err.message);
@@ -88,27 +77,16 @@ export async function capturePayPalOrder(deps: TBillingDeps, ctx: TCallerContext
 }
 
 async function ensurePayPalPlan(client: TPayPalClient, plan: typeof billingPlans.$inferSelect): Promise<string> {
-  const product = await client.request<{ id: string }>('POST', '/v1/catalogs/products', { name: `Verilead ${plan.name}`, type: 'SERVICE' }, `product-${plan.id}`);
+  const product = await client.createProduct({ name: `Verilead ${plan.name}`, requestId: `product-${plan.id}` });
   const tax = computeTaxMinor(plan.currency as TCurrency, plan.priceMinor);
-  const created = await client.request<{ id: string }>(
-    'POST',
-    '/v1/billing/plans',
-    {
-      product_id: product.id,
-      name: `${plan.name} (${plan.interval})`,
-      billing_cycles: [
-        {
-          frequency: { interval_unit: plan.interval === 'annual' ? 'YEAR' : 'MONTH', interval_count: 1 },
-          tenure_type: 'REGULAR',
-          sequence: 1,
-          total_cycles: 0,
-          pricing_scheme: { fixed_price: { value: minorToValue(plan.priceMinor + tax), currency_code: plan.currency } },
-        },
-      ],
-      payment_preferences: { auto_bill_outstanding: true, payment_failure_threshold: 1 },
-    },
-    `plan-${plan.id}-${plan.priceMinor}`,
-  );
+  const created = await client.createPlan({
+    productId: product.id,
+    name: `${plan.name} (${plan.interval})`,
+    interval: plan.interval === 'annual' ? 'YEAR' : 'MONTH',
+    value: minorToValue(plan.priceMinor + tax),
+    currency: plan.currency,
+    requestId: `plan-${plan.id}-${plan.priceMinor}`,
+  });
   return created.id;
 }
 
@@ -146,14 +124,7 @@ export async function createPayPalSubscription(deps: TBillingDeps, ctx: TCallerC
     totalMinor: plan.priceMinor + tax,
   });
   const back = returnUrl(deps, payment);
-  const sub = await callPayPal(() =>
-    client.request<TPayPalSubscription>(
-      'POST',
-      '/v1/billing/subscriptions',
-      { plan_id: paypalPlanId, custom_id: payment.id, application_context: { return_url: back, cancel_url: back, user_action: 'SUBSCRIBE_NOW' } },
-      `subscription-${payment.id}`,
-    ),
-  );
+  const sub = await callPayPal(() => client.createSubscription({ planId: paypalPlanId, customId: payment.id, returnUrl: back, requestId: `subscription-${payment.id}` }));
   await updatePayment(deps.database.db, payment.id, { providerRef: sub.id });
   return { payment: paymentToApi(payment), subscription_id: sub.id, approve_url: approveLink(sub.links), test_mode: client.testMode };
 }
@@ -162,7 +133,7 @@ export async function createPayPalSubscription(deps: TBillingDeps, ctx: TCallerC
 export async function activatePayPalSubscription(deps: TBillingDeps, ctx: TCallerContext, input: { subscription_id: string }) {
   const payment = await paypalPayment(deps, ctx, input.subscription_id);
   const client = await getPayPalClient(deps.config);
-  const sub = await callPayPal(() => client.request<TPayPalSubscription>('GET', `/v1/billing/subscriptions/${encodeURIComponent(input.subscription_id)}`));
+  const sub = await callPayPal(() => client.getSubscription(input.subscription_id));
   if (sub.status === 'ACTIVE' && sub.custom_id === payment.id) await markPaid(deps.database, payment.id);
   else if (sub.status === 'CANCELLED' || sub.status === 'EXPIRED') await updateUnpaidStatus(deps.database.db, payment.id, 'cancelled', null);
   const fresh = await selectPayment(deps.database.db, ctx.orgId, payment.id);

@@ -70,7 +70,7 @@ export async function updateUnpaidStatus(db: TDb, id: string, status: TPaymentSt
 export async function claimPaid(db: TDb, id: string): Promise<TPaymentRow | null> {
   const rows = await db
     .update(payments)
-    .set({ status: 'paid', paidAt: sql`now()`, failureMessage: null })
+    .set({ status: 'paid', paidAt: sql`now()`, failureMessage: null, actionUrl: null })
     .where(and(eq(payments.id, id), sql`${payments.status} <> 'paid'`))
     .returning();
   return rows[0] ?? null;

@@ -44,30 +44,12 @@ import {
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import {
-  addCard,
-  applyCoupon,
-  buyWithDefaultCard,
-  cancelPayment,
-  comparePrices,
-  confirmPayment,
-  confirmPaymentIntent,
-  confirmSetupIntent,
-  createPaymentIntent,
-  createSetupIntent,
-  deleteCard,
-  getBuyCreditsInfo,
-  getDefaultCard,
-  getPrice,
-  getSlabs,
-  listCards,
-  listPayments,
-  listPlans,
-  renderPaymentDocument,
-  requestInvoice,
-  setDefaultCard,
-  type TBillingDeps,
-} from './service';
+import { buyWithDefaultCard, cancelPayment, confirmPayment, confirmPaymentIntent, createPaymentIntent, getBuyCreditsInfo, requestInvoice } from './buy-credits';
+import { addCard, confirmSetupIntent, createSetupIntent, deleteCard, getDefaultCard, listCards, setDefaultCard } from './cards';
+import { applyCoupon } from './coupons';
+import { listPayments, renderPaymentDocument } from './documents';
+import { type TBillingDeps } from './payments';
+import { comparePrices, getPrice, getSlabs, listPlans } from './pricing-service';
 import { getStripeGateway } from './stripe-gateway';
 import { registerPayPalWebhookRoute, registerStripeWebhookRoute } from './webhook-route';
 import { cancelSubscription, upgradePlan } from './subscriptions';

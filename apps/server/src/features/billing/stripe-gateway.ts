@@ -11,6 +11,8 @@ export type TStripeGateway = {
   /** Base of the test checkout pages (the fake's), or null with live keys. */
   checkoutBase: string | null;
   webhookSecret: string;
+  /** Customers get a test clock (a local test-mode fake only): subscriptions renew when the clock is advanced. */
+  testClocks: boolean;
   close(): Promise<void>;
 };
 
@@ -44,12 +46,13 @@ export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGa
         testMode: secretKey.startsWith('sk_test_'),
         checkoutBase: apiBase ?? null,
         webhookSecret: config.stripe.webhookSecret ?? '',
+        testClocks: secretKey.startsWith('sk_test_') && Boolean(apiBase && /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(apiBase)),
         close: async () => undefined,
       };
     }
     const webhookSecret = `whsec_${createHash('sha256').update(`stripe-fake:${config.appSecret}`).digest('hex').slice(0, 32)}`;
     fake = await startFakeStripe({ webhookSecret, webhookUrl: `${config.publicUrl}${STRIPE_WEBHOOK_PATH}` });
-    return { stripe: sdkFor('sk_test_local_fake', fake.baseUrl), testMode: true, checkoutBase: fake.baseUrl, webhookSecret, close: () => fake!.close() };
+    return { stripe: sdkFor('sk_test_local_fake', fake.baseUrl), testMode: true, checkoutBase: fake.baseUrl, webhookSecret, testClocks: true, close: () => fake!.close() };
   };
   return {
     get() {

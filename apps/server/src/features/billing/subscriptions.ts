@@ -1,16 +1,13 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
-import type Stripe from 'stripe';
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { computeTaxMinor } from './pricing';
-import { insertPayment, selectCustomer, type TPaymentRow } from './queries';
+import { selectCustomer, type TPaymentRow } from './queries';
 import { billingPlans, payments, subscriptions } from './tables';
 import { organisations } from '../../platform/tenancy/tables';
 import { getPayPalClient, PayPalApiError } from './paypal-client';
-import { markPaid, paymentOutcome, syncPaymentIntent, type TBillingDeps } from './service';
-import type { TStripeGateway } from './stripe-gateway';
-import type { TCurrency } from '@verilead/contracts';
+import { ensureCustomer, markPaid, paymentOutcome, type TBillingDeps } from './payments';
+import { callStripeBilling, settleStripeInvoice, subscribeWithStripe, syncStripeSubscription } from './stripe-subscriptions';
 
 type TSubscriptionRow = typeof subscriptions.$inferSelect;
 
@@ -46,6 +43,22 @@ async function selectPlan(db: TDb, id: string) {
 export async function activateSubscription(tx: TDb, p: TPaymentRow) {
   if (p.kind !== 'plan' || !p.planId) return;
   const plan = await selectPlan(tx, p.planId);
+  if (p.provider === 'stripe') {
+    // Stripe Billing keeps the subscription (its row follows the Subscription); the plan starts with the period paid.
+    if (plan) {
+      await tx
+        .update(organisations)
+        .set({
+          planInterval: plan.interval,
+          planStartedAt: sql`coalesce((select ${subscriptions.currentPeriodStart} from ${subscriptions} where ${subscriptions.orgId} = ${p.orgId}), now())`,
+          recurCredits: plan.credits,
+          recurInterval: plan.interval,
+          userCreateLimit: sql`greatest(${organisations.userCreateLimit}, ${plan.seats})`,
+        })
+        .where(eq(organisations.id, p.orgId));
+    }
+    return;
+  }
   const step = intervalSql(plan?.interval ?? 'monthly');
   if (p.renewalKey) {
     await tx
@@ -88,49 +101,13 @@ export async function activateSubscription(tx: TDb, p: TPaymentRow) {
   }
 }
 
-/** The part of the current plan's price not yet used, credited against a new plan of the same currency. */
-function prorationCreditMinor(sub: TSubscriptionRow | null, oldPrice: { priceMinor: number; currency: string } | null, currency: TCurrency, now = Date.now()): number {
-  if (!sub || sub.status !== 'active' || !oldPrice || oldPrice.currency !== currency) return 0;
-  const total = sub.currentPeriodEnd.getTime() - sub.currentPeriodStart.getTime();
-  const left = sub.currentPeriodEnd.getTime() - now;
-  if (total <= 0 || left <= 0) return 0;
-  return Math.floor((oldPrice.priceMinor * left) / total);
-}
-
-/** Charges a payment with the organisation's default card off session; authentication sends the owner to the checkout page. */
 type TRenewalDeps = Pick<TBillingDeps, 'database' | 'config' | 'gateway'>;
 
-async function chargeDefaultCard(deps: TRenewalDeps, gw: TStripeGateway, payment: TPaymentRow): Promise<{ nextActionUrl: string | null }> {
-  const saved = await selectCustomer(deps.database.db, payment.orgId);
-  if (!saved?.defaultPaymentMethod) throw new AppError(409, 'conflict', 'Add a card first: there is no default card to charge.');
-  let pi: Stripe.PaymentIntent;
-  try {
-    pi = await gw.stripe.paymentIntents.create(
-      {
-        amount: payment.totalMinor,
-        currency: payment.currency.toLowerCase(),
-        customer: saved.providerCustomerId,
-        payment_method: saved.defaultPaymentMethod,
-        confirm: true,
-        off_session: true,
-        description: `Verilead plan ${payment.planId ?? ''}`,
-        metadata: { payment_id: payment.id, org_id: payment.orgId },
-      },
-      { idempotencyKey: `pi-${payment.id}` },
-    );
-  } catch (err) {
-    const raw = (err as { raw?: { payment_intent?: Stripe.PaymentIntent } }).raw;
-    const failed = raw?.payment_intent;
-    if (!failed) throw new AppError(502, 'payment_provider_error', 'The payment provider could not complete the request. Please try again in a moment.');
-    pi = failed;
-  }
-  await deps.database.db.update(payments).set({ providerRef: pi.id }).where(eq(payments.id, payment.id));
-  await syncPaymentIntent(deps.database, pi);
-  const needsAction = pi.status !== 'succeeded';
-  return { nextActionUrl: needsAction && gw.checkoutBase ? `${gw.checkoutBase}/checkout/${pi.id}?return_url=${encodeURIComponent(`${deps.config.publicUrl}/payment/thank-you?payment_id=${payment.id}`)}` : null };
-}
-
-/** GET /payment/upgrade?plan_id: subscribes to a plan or changes plan now, the unused part of the current one credited. */
+/**
+ * GET /payment/upgrade?plan_id: subscribes to a plan through Stripe Billing, or changes plan now (Stripe prorates:
+ * the unused part of the current period is credited on the invoice). The first invoice is charged to the default
+ * card at once; a card that asks for authentication answers the hosted invoice page to finish on.
+ */
 export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string }) {
   const db = deps.database.db;
   const plan = await selectPlan(db, input.plan_id);
@@ -139,40 +116,48 @@ export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input
   if (current && current.status === 'active' && current.planId === plan.id && !current.cancelAtPeriodEnd) {
     throw new AppError(409, 'conflict', 'You are already on this plan.');
   }
-  const oldPlan = current ? await selectPlan(db, current.planId) : null;
-  const currency = plan.currency as TCurrency;
-  const credit = Math.min(plan.priceMinor, prorationCreditMinor(current, oldPlan, currency));
-  const net = plan.priceMinor - credit;
-  const tax = computeTaxMinor(currency, net);
-  const payment = await insertPayment(db, {
+  const saved = await selectCustomer(db, ctx.orgId);
+  if (!saved?.defaultPaymentMethod) throw new AppError(409, 'conflict', 'Add a card first: there is no default card to charge.');
+  const gw = await deps.gateway.get();
+  const customer = await ensureCustomer(deps, gw, ctx);
+  const live = current?.provider === 'stripe' && current.providerRef && current.status !== 'cancelled' ? current.providerRef : null;
+  const sub = await subscribeWithStripe(gw, {
     orgId: ctx.orgId,
-    userId: ctx.userId,
-    provider: 'stripe',
-    kind: 'plan',
-    planId: plan.id,
-    credits: plan.credits,
-    currency,
-    subtotalMinor: plan.priceMinor,
-    discountMinor: credit,
-    taxMinor: tax,
-    totalMinor: net + tax,
+    customer,
+    plan,
+    currentRef: live,
+    samePlanResume: Boolean(live && current?.planId === plan.id),
   });
-  let next: string | null = null;
-  if (payment.totalMinor === 0) await markPaid(deps.database, payment.id);
-  else next = (await chargeDefaultCard(deps, await deps.gateway.get(), payment)).nextActionUrl;
-  return paymentOutcome(deps, ctx, payment.id, next);
+  await syncStripeSubscription(deps.database, sub);
+  const invoice = typeof sub.latest_invoice === 'object' && sub.latest_invoice ? sub.latest_invoice : null;
+  const payment = invoice ? await settleStripeInvoice({ database: deps.database, markPaid }, gw, invoice) : null;
+  if (!payment) {
+    // Resuming a plan set to end: nothing to pay now.
+    const row = await selectSubscription(db, ctx.orgId);
+    const last = await db.select().from(payments).where(and(eq(payments.orgId, ctx.orgId), eq(payments.kind, 'plan'))).orderBy(sql`${payments.createdAt} desc`).limit(1);
+    if (!row || !last[0]) throw new AppError(502, 'payment_provider_error', 'The payment provider did not answer an invoice. Please try again in a moment.');
+    return paymentOutcome(deps, ctx, last[0].id, null);
+  }
+  return paymentOutcome(deps, ctx, payment.id, payment.status === 'requires_action' ? payment.actionUrl : null);
 }
 
 /** GET /payment/subscription/cancel?reason: the plan ends at the end of the paid period. */
-export async function cancelSubscription(deps: Pick<TBillingDeps, 'database' | 'config'>, ctx: TCallerContext, input: { reason: string }) {
+export async function cancelSubscription(deps: Pick<TBillingDeps, 'database' | 'config' | 'gateway'>, ctx: TCallerContext, input: { reason: string }) {
   const db = deps.database.db;
   const current = await selectSubscription(db, ctx.orgId);
   if (current?.provider === 'paypal' && current.providerRef && current.status !== 'cancelled' && !current.cancelAtPeriodEnd) {
     // PayPal bills the subscription itself: stop it there (the paid period still runs here to its end).
     const client = await getPayPalClient(deps.config);
-    await client.request('POST', `/v1/billing/subscriptions/${encodeURIComponent(current.providerRef)}/cancel`, { reason: input.reason.slice(0, 128) }).catch((err: unknown) => {
+    await client.cancelSubscription(current.providerRef, input.reason.slice(0, 128)).catch((err: unknown) => {
       if (!(err instanceof PayPalApiError) || err.status !== 422) throw new AppError(502, 'payment_provider_error', 'PayPal could not cancel the subscription. Please try again in a moment.');
     });
+  }
+  if (current?.provider === 'stripe' && current.providerRef && current.status !== 'cancelled') {
+    // Stripe ends the subscription at the period end (customer.subscription.deleted); the row follows it.
+    const gw = await deps.gateway.get();
+    const ref = current.providerRef;
+    const sub = await callStripeBilling(() => gw.stripe.subscriptions.update(ref, { cancel_at_period_end: true, cancellation_details: { comment: input.reason.slice(0, 500) } }));
+    await syncStripeSubscription(deps.database, sub);
   }
   const rows = await db
     .update(subscriptions)
@@ -184,57 +169,24 @@ export async function cancelSubscription(deps: Pick<TBillingDeps, 'database' | '
 }
 
 /**
- * Renews the subscriptions whose period has ended (a maintenance task): one payment per subscription and period
- * (its renewal key is unique), charged to the default card off session. A cancelled one ends instead; a failed
- * charge leaves it past due.
+ * Ends the PayPal subscriptions cancelled at period end once the period is over (a maintenance task). Stripe
+ * subscriptions need no task: Stripe bills each period itself and ends a cancelled one (webhooks update the rows).
  */
-export async function renewDueSubscriptions(deps: TRenewalDeps, now: Date = new Date()) {
+export async function endLapsedSubscriptions(deps: Pick<TRenewalDeps, 'database'>, now: Date = new Date()) {
   const db = deps.database.db;
   const due = await db
     .select()
     .from(subscriptions)
-    .where(and(eq(subscriptions.provider, 'stripe'), sql`${subscriptions.status} in ('active', 'past_due')`, lte(subscriptions.currentPeriodEnd, now)));
-  // PayPal bills its subscriptions itself.
-  const result = { renewed: 0, ended: 0, failed: 0 };
+    .where(and(eq(subscriptions.provider, 'paypal'), eq(subscriptions.cancelAtPeriodEnd, true), sql`${subscriptions.status} <> 'cancelled'`, lte(subscriptions.currentPeriodEnd, now)));
   for (const sub of due) {
-    if (sub.cancelAtPeriodEnd) {
-      await db.transaction(async (tx) => {
-        await tx.update(subscriptions).set({ status: 'cancelled' }).where(eq(subscriptions.id, sub.id));
-        await tx.update(organisations).set({ planInterval: 'free', recurCredits: null, recurInterval: null }).where(eq(organisations.id, sub.orgId));
-      });
-      result.ended += 1;
-      continue;
-    }
-    const plan = await selectPlan(db, sub.planId);
-    if (!plan) continue;
-    const key = `${sub.id}:${sub.currentPeriodEnd.toISOString()}`;
-    const currency = plan.currency as TCurrency;
-    const tax = computeTaxMinor(currency, plan.priceMinor);
-    const inserted = await db
-      .insert(payments)
-      .values({ orgId: sub.orgId, provider: 'stripe', kind: 'plan', planId: plan.id, credits: plan.credits, currency, subtotalMinor: plan.priceMinor, taxMinor: tax, totalMinor: plan.priceMinor + tax, renewalKey: key })
-      .onConflictDoNothing()
-      .returning();
-    // The run that created the period's payment charges it; a later run retries only a failed charge.
-    const payment = inserted[0] ?? (await db.select().from(payments).where(eq(payments.renewalKey, key)).limit(1))[0];
-    if (!payment || (!inserted[0] && payment.status !== 'failed')) continue;
-    try {
-      await chargeDefaultCard(deps, await deps.gateway.get(), payment);
-    } catch {
-      // No card or the provider is down: past due, tried again next time.
-    }
-    const after = (await db.select().from(payments).where(eq(payments.id, payment.id)).limit(1))[0];
-    if (after?.status === 'paid') result.renewed += 1;
-    else {
-      await db.update(subscriptions).set({ status: 'past_due' }).where(eq(subscriptions.id, sub.id));
-      result.failed += 1;
-    }
+    await db.transaction(async (tx) => {
+      await tx.update(subscriptions).set({ status: 'cancelled' }).where(eq(subscriptions.id, sub.id));
+      await tx.update(organisations).set({ planInterval: 'free', recurCredits: null, recurInterval: null }).where(eq(organisations.id, sub.orgId));
+    });
   }
-  return result;
+  return { ended: due.length };
 }
 
 export function createSubscriptionRenewalTask(deps: TRenewalDeps) {
-  return { name: 'subscriptionRenewals', run: () => renewDueSubscriptions(deps) };
+  return { name: 'subscriptionRenewals', run: () => endLapsedSubscriptions(deps) };
 }
-
-

@@ -94,6 +94,8 @@ export const payments = pgTable(
     creditTransactionId: uuid('credit_transaction_id'),
     /** Set on a subscription renewal: subscription id and period, so one period is charged once. */
     renewalKey: text('renewal_key'),
+    /** Where the customer completes a payment their bank wants authenticated (Stripe's hosted invoice page). */
+    actionUrl: text('action_url'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
   },

@@ -28,13 +28,20 @@ export async function createBillingTestApp(): Promise<{ t: TTestApp; fake: TFake
   return { t: app, fake, paypal };
 }
 
-/** What a browser does on the fake's checkout page: picks a test card (and, when asked, passes or fails authentication). */
+/**
+ * What a browser does on the fake's checkout page: picks a test card and, when asked, passes or fails authentication;
+ * after authentication the browser comes back to the checkout page, which sends it on (or shows the error).
+ */
 export async function payOnCheckout(checkoutUrl: string, card: string, authenticate: 'complete' | 'fail' = 'complete'): Promise<{ status: number; location: string | null; text: string }> {
   const res = await fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ payment_method: card }), redirect: 'manual' });
   let location = res.headers.get('location');
   if (location && location.includes('/authenticate/')) {
     const auth = await fetch(location, { method: 'POST', body: new URLSearchParams({ outcome: authenticate }), redirect: 'manual' });
     location = auth.headers.get('location');
+    if (location && location.startsWith(new URL(checkoutUrl).origin)) {
+      const back = await fetch(location, { redirect: 'manual' });
+      return { status: back.status, location: back.headers.get('location'), text: await back.text() };
+    }
     return { status: auth.status, location, text: await auth.text() };
   }
   return { status: res.status, location, text: await res.text() };

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors/app-error';
 import { paymentEvents } from './tables';
 import { PAYPAL_EVENT_JOB, STRIPE_EVENT_JOB } from './jobs';
 import { getPayPalClient, getPayPalWebhookId } from './paypal-client';
-import type { TBillingDeps } from './service';
+import type { TBillingDeps } from './payments';
 
 /** Stores a verified event once by its id and queues its job in the same transaction; true when it was a duplicate. */
 async function storeEvent(deps: TBillingDeps, provider: string, eventId: string, type: string, payload: Record<string, unknown>, job: string): Promise<boolean> {
@@ -72,7 +72,7 @@ export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingD
       if (!event || typeof event.id !== 'string' || typeof event.event_type !== 'string') throw new AppError(400, 'malformed_request', 'This is not a PayPal event.');
       const client = await getPayPalClient(deps.config);
       const verdict = await client
-        .request<{ verification_status: string }>('POST', '/v1/notifications/verify-webhook-signature', {
+        .verifyWebhook({
           auth_algo: header('paypal-auth-algo'),
           cert_url: header('paypal-cert-url'),
           transmission_id: header('paypal-transmission-id'),
@@ -81,8 +81,8 @@ export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingD
           webhook_id: getPayPalWebhookId(deps.config),
           webhook_event: event,
         })
-        .catch(() => ({ verification_status: 'FAILURE' }));
-      if (verdict.verification_status !== 'SUCCESS') throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
+        .catch(() => 'FAILURE');
+      if (verdict !== 'SUCCESS') throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
       const eventId = event.id;
       const duplicate = await storeEvent(deps, 'paypal', eventId, event.event_type, event as Record<string, unknown>, PAYPAL_EVENT_JOB);
       return ok({ received: true, duplicate });

@@ -12,6 +12,7 @@ import { getMemberLimits, getOrgBalance, insufficientCreditsError, memberLimitEr
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates';
+import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectOrgAlert, selectTransactions, selectUserAlert } from './queries';
 
@@ -59,8 +60,9 @@ export async function listTransactions(
   ctx: TCallerContext,
   q: z.output<typeof ZCreditTransactionsQuery>,
 ): Promise<TCreditTransactionsData> {
-  const from = q.from ? parseDateStart(q.from) : undefined;
-  const toExclusive = q.to ? parseDateEndExclusive(q.to) : undefined;
+  const timeZone = q.from || q.to ? await selectUserTimeZone(exec, ctx.userId) : 'UTC';
+  const from = q.from ? parseDateStart(q.from, timeZone) : undefined;
+  const toExclusive = q.to ? parseDateEndExclusive(q.to, timeZone) : undefined;
   if (from && toExclusive && from >= toExclusive) {
     throw new AppError(400, 'validation_failed', 'from must be before to', { reasons: [{ field: 'from', location: 'query', messages: ['from must be before to'] }] });
   }

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { detectFinderColumns, toPublicFinderData } from './public-api-format';
+import { detectFinderColumns } from '@verilead/contracts';
+import { toFinderUploadMapping, toPublicFinderData } from './public-api-format';
 
-describe('detectFinderColumns', () => {
+/** The public bulk finder's fields for a file whose first row is `header` and second a data row. */
+const fieldsFor = (header: string[], row: string[] = header.map(() => 'x')) => toFinderUploadMapping(detectFinderColumns([header, row]));
+
+describe('toFinderUploadMapping (the public bulk finder reads columns as the web app does)', () => {
   it('maps first, last, middle name and domain columns by their usual names, whatever their case and spacing', () => {
-    expect(detectFinderColumns(['Email', 'First Name', 'Middle Name', 'LAST_NAME', 'Company Domain'])).toEqual({
+    expect(fieldsFor(['Email', 'First Name', 'Middle Name', 'LAST_NAME', 'Company Domain'])).toEqual({
+      has_header: 'true',
       first_name_column: '1',
       middle_name_column: '2',
       last_name_column: '3',
@@ -12,16 +17,21 @@ describe('detectFinderColumns', () => {
   });
 
   it('uses a full name column when there is no first/last pair, and a company column when there is no domain', () => {
-    expect(detectFinderColumns(['Full Name', 'Organisation'])).toEqual({ full_name_column: '0', company_column: '1' });
-    expect(detectFinderColumns(['First Name', 'Name', 'Website'])).toEqual({ full_name_column: '1', domain_column: '2' });
-    expect(detectFinderColumns(['Name', 'Domain', 'Company'])).toEqual({ full_name_column: '0', domain_column: '1', company_column: '2' });
+    expect(fieldsFor(['Full Name', 'Organisation'])).toEqual({ has_header: 'true', full_name_column: '0', company_column: '1' });
+    expect(fieldsFor(['First Name', 'Name', 'Website'])).toEqual({ has_header: 'true', full_name_column: '1', domain_column: '2' });
+    expect(fieldsFor(['Name', 'Domain', 'Company'])).toEqual({ has_header: 'true', full_name_column: '0', domain_column: '1', company_column: '2' });
+  });
+
+  it('finds a domain column by its values, and reads a file without a header row', () => {
+    expect(fieldsFor(['First Name', 'Last Name', 'Where'], ['Ann', 'Lee', 'acme.test'])).toEqual({ has_header: 'true', first_name_column: '0', last_name_column: '1', domain_column: '2' });
+    expect(toFinderUploadMapping(detectFinderColumns([['Ann Lee', 'acme.test']]))).toBeNull();
   });
 
   it('answers null without a name or without a domain/company column', () => {
-    expect(detectFinderColumns(['email'])).toBeNull();
-    expect(detectFinderColumns(['First Name', 'Last Name'])).toBeNull();
-    expect(detectFinderColumns(['Domain', 'Title'])).toBeNull();
-    expect(detectFinderColumns(['First Name', 'Domain'])).toBeNull();
+    expect(fieldsFor(['email'])).toBeNull();
+    expect(fieldsFor(['First Name', 'Last Name'])).toBeNull();
+    expect(fieldsFor(['Domain', 'Title'])).toBeNull();
+    expect(fieldsFor(['First Name', 'Domain'])).toBeNull();
   });
 });
 

@@ -1,4 +1,13 @@
-import { TEST_ADDRESSES, TEST_ADDRESS_DOMAIN, type TFinderResult, type TInstantVerifyData, type TVerificationResult } from '@verilead/contracts';
+import {
+  FINDER_COLUMN_ROLES,
+  listFinderMappingProblems,
+  TEST_ADDRESSES,
+  TEST_ADDRESS_DOMAIN,
+  type TFinderMapping,
+  type TFinderResult,
+  type TInstantVerifyData,
+  type TVerificationResult,
+} from '@verilead/contracts';
 
 /** The public API's failure body: a numeric code (when the reference gives one) and a message. */
 export type TPublicFailure = { status: 'failed'; error: { code?: number; message: string; reasons?: unknown[]; additional_info?: Record<string, unknown> } };
@@ -108,32 +117,20 @@ export function toPublicFinderData(r: Pick<TFinderResult, 'emails' | 'first_name
   };
 }
 
-const normaliseHeader = (h: string) => h.toLowerCase().replace(/[^a-z]/g, '');
-
-const COLUMN_NAMES = {
-  first_name_column: ['firstname', 'first', 'fname', 'givenname'],
-  last_name_column: ['lastname', 'last', 'lname', 'surname', 'familyname'],
-  middle_name_column: ['middlename', 'middle', 'mname'],
-  full_name_column: ['name', 'fullname', 'contactname', 'personname', 'contact'],
-  domain_column: ['domain', 'domainname', 'companydomain', 'website', 'companywebsite', 'url', 'web'],
-  company_column: ['company', 'companyname', 'organization', 'organisation', 'org', 'employer'],
-} as const;
+/** How many rows of a public finder upload are read to detect its columns. */
+export const FINDER_DETECTION_ROWS = 50;
 
 /**
- * The finder's column mapping from a bulk file's header row (the public bulk operation takes only the file):
- * first/last (or full) name and domain (or company) columns by their usual names, or null when either is missing.
+ * The multipart fields of a finder upload from the columns detected in a file's first rows (the public bulk operation
+ * takes only the file): `<role>_column` for each mapped role and `has_header`, or null when the file lacks a name
+ * (first and last, or full) or a domain (or company) column.
  */
-export function detectFinderColumns(header: readonly string[]): Record<string, string> | null {
-  const names = header.map(normaliseHeader);
-  const mapping: Record<string, string> = {};
-  for (const [field, candidates] of Object.entries(COLUMN_NAMES)) {
-    const index = names.findIndex((n) => (candidates as readonly string[]).includes(n));
-    if (index >= 0) mapping[field] = String(index);
+export function toFinderUploadMapping(guess: { hasHeader: boolean; mapping: TFinderMapping }): Record<string, string> | null {
+  if (listFinderMappingProblems(guess.mapping).length > 0) return null;
+  const fields: Record<string, string> = { has_header: String(guess.hasHeader) };
+  for (const role of FINDER_COLUMN_ROLES) {
+    const index = guess.mapping[role];
+    if (index !== null) fields[`${role}_column`] = String(index);
   }
-  // A first name without a last name is useless to the finder: fall back to a full name column when there is one.
-  if (mapping.first_name_column !== undefined && mapping.last_name_column === undefined && mapping.full_name_column !== undefined) delete mapping.first_name_column;
-  if (mapping.first_name_column !== undefined) delete mapping.full_name_column;
-  const hasName = (mapping.first_name_column !== undefined && mapping.last_name_column !== undefined) || mapping.full_name_column !== undefined;
-  const hasDomain = mapping.domain_column !== undefined || mapping.company_column !== undefined;
-  return hasName && hasDomain ? mapping : null;
+  return fields;
 }

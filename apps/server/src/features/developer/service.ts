@@ -15,6 +15,7 @@ import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import { generateToken, hashToken } from '../../platform/auth/tokens';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import type { TRole } from '@verilead/contracts';
+import { createTtlCache, invalidateCallers, onCallerChange } from '../../platform/cache/ttl-cache';
 import { addAppUsage, insertApp, spendAppCredits, selectApp, selectAppByTokenHash, selectApps, selectDailyUsage, selectDefaultApp, updateApp, type TAppRow } from './queries';
 
 /** Prefix of app tokens (`vla_…`). */
@@ -106,6 +107,8 @@ export async function updateAppSettings(exec: TDb, ctx: TCallerContext, input: z
     ...(rotated ? { tokenHash: rotated.hash, tokenHint: rotated.hint } : {}),
   });
   if (!row) throwNotFound('App');
+  // This process answers the new settings (limits, status, token) from the next call on; others within the cache's TTL.
+  invalidateCallers({ appId: row.id });
   return toAppView(row, await selectDailyUsage(exec, row.id, getUtcDay()), rotated?.token ?? null);
 }
 
@@ -133,16 +136,34 @@ export async function getDefaultApp(exec: TDb, ctx: TCallerContext): Promise<TAp
 
 export type TAppCaller = { app: TAppRow; ctx: TCallerContext };
 
+/**
+ * A token's caller for a few seconds (CALLER_CACHE_TTL_MS): every /v2 call reads it, and it changes rarely. Unknown
+ * tokens are remembered too (null), so a client retrying a revoked token does not reach the database each time.
+ */
+const callersByTokenHash = createTtlCache<TAppCaller | null>({ max: 10_000 });
+onCallerChange((change) => {
+  callersByTokenHash.deleteWhere((c) => {
+    // A refused token may be valid after any app or member change (reactivated app, member back to active).
+    if (c === null) return true;
+    if (change.appId) return c.app.id === change.appId;
+    if (change.userId) return c.app.userId === change.userId && (!change.orgId || c.app.orgId === change.orgId);
+    return change.orgId !== undefined && c.app.orgId === change.orgId;
+  });
+});
+
 /** The app and caller behind a token, or null when the token is unknown, the app inactive/removed or its member inactive. */
 export async function resolveAppToken(exec: TDb, token: string): Promise<TAppCaller | null> {
   if (!token.startsWith(`${APP_TOKEN_PREFIX}_`) || token.length > 200) return null;
-  const found = await selectAppByTokenHash(exec, hashToken(token));
-  if (!found || found.memberStatus !== 'active') return null;
-  if (found.app.status !== 'new' && found.app.status !== 'active') return null;
-  return {
-    app: found.app,
-    ctx: { userId: found.app.userId, orgId: found.app.orgId, role: found.role as TRole, sessionId: null, via: 'api_key' },
-  };
+  const hash = hashToken(token);
+  const cached = callersByTokenHash.get(hash);
+  if (cached !== undefined) return cached;
+  const found = await selectAppByTokenHash(exec, hash);
+  const caller: TAppCaller | null =
+    !found || found.memberStatus !== 'active' || (found.app.status !== 'new' && found.app.status !== 'active')
+      ? null
+      : { app: found.app, ctx: { userId: found.app.userId, orgId: found.app.orgId, role: found.role as TRole, sessionId: null, via: 'api_key' } };
+  callersByTokenHash.set(hash, caller);
+  return caller;
 }
 
 /** Whether the app's credit limit leaves room for `credits` more; answers the limit that is reached, if any. */
@@ -171,6 +192,13 @@ export async function chargeAppUsage(tx: TDb, app: TAppRow, credits: number): Pr
   const reached = await spendAppCredits(tx, app.id, getUtcDay(), credits);
   if (reached) throw new AppCreditLimitReached(reached);
   if (app.status === 'new') await updateApp(tx, app.orgId, app.id, { status: 'active' });
+  markUsed(app);
+}
+
+/** The cached row follows what this call wrote (status, last use), so the next calls skip those writes. */
+function markUsed(app: TAppRow) {
+  app.status = app.status === 'new' ? 'active' : app.status;
+  app.lastUsedAt = new Date();
 }
 
 /** Records credits spent through an app; a new app becomes active on its first call. */
@@ -180,4 +208,5 @@ export async function recordAppUsage(exec: TDb, app: TAppRow, credits: number): 
   if (credits === 0 && recentlyUsed && app.status !== 'new') return;
   await addAppUsage(exec, app.id, getUtcDay(), credits);
   if (app.status === 'new') await updateApp(exec, app.orgId, app.id, { status: 'active' });
+  markUsed(app);
 }

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { TDb } from '../../platform/db/database';
 import { downloads } from './tables';
 
@@ -30,4 +30,14 @@ export async function updateDownload(exec: TDb, id: string, values: Partial<type
     .update(downloads)
     .set({ ...values, updatedAt: new Date() })
     .where(eq(downloads.id, id));
+}
+
+/** A member's files still queued or being prepared, newest first. */
+export async function selectRunningDownloads(exec: TDb, who: { orgId: string; userId: string }): Promise<TDownloadRow[]> {
+  return exec
+    .select()
+    .from(downloads)
+    .where(and(eq(downloads.orgId, who.orgId), eq(downloads.userId, who.userId), inArray(downloads.state, ['queued', 'processing'])))
+    .orderBy(desc(downloads.createdAt))
+    .limit(200);
 }

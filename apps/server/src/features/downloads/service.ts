@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { notifyCompletion } from '../../platform/jobs/completion';
 import type { Readable } from 'node:stream';
 import {
   DOWNLOAD_RETENTION_DAYS,
@@ -23,12 +24,14 @@ import type { TJobContext } from '../../platform/jobs/jobs';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import { inputColumnNames, withInputCells } from '../../platform/bulk/input-columns';
-import { listActivities, recordActivity } from '../activities/service';
+import { listActivities, recordActivity, type TRunningJobActivity } from '../activities/service';
 import { readRows } from '../email-verifier/file-parsing';
-import { getListForExport, iterateListRows, numberDataRows, type TExportRow, type TNumberedRow } from '../email-verifier/service';
+import { numberDataRows, type TNumberedRow } from '../email-verifier/analyse-list-job';
+import { getListForExport, iterateListRows, type TExportRow } from '../email-verifier/list-rows';
 import { writeCsv, writeXlsx } from './file-writers';
 import { prospectExportRows } from '../prospects/service';
-import { insertDownload, selectDownload, selectDownloadById, updateDownload, type TDownloadRow } from './queries';
+import { openFinderExport } from '../email-finder/finder-downloads';
+import { insertDownload, selectDownload, selectDownloadById, selectRunningDownloads, updateDownload, type TDownloadRow } from './queries';
 
 export const EXPORT_JOB = 'downloads.export';
 const DAY_MS = 86_400_000;
@@ -64,7 +67,12 @@ function effectiveState(row: TDownloadRow, now = Date.now()): TDownloadStatus {
 }
 
 /** The public path of each kind's files (spec section 7); every path serves any valid token. */
-const PUBLIC_DOWNLOAD_PATH: Partial<Record<TDownloadKind, string>> = { activities: 'user_activity_download', prospects: 'download_prospects' };
+const PUBLIC_DOWNLOAD_PATH: Partial<Record<TDownloadKind, string>> = {
+  activities: 'user_activity_download',
+  prospects: 'download_prospects',
+  finder_result: 'download_email_finder_history',
+  finder_history: 'download_email_finder_history',
+};
 
 export function toDownloadView(secret: string, row: TDownloadRow): TDownload {
   const state = effectiveState(row);
@@ -250,9 +258,42 @@ async function* inputRows(storage: TFileStorage, list: TExportList, counter: { r
 }
 
 /** The export job: writes the file to storage and marks the download success (idempotent: a rerun rewrites it). */
-export async function runExportJob(database: TDatabase, storage: TFileStorage, downloadId: string, _job: Pick<TJobContext, 'reportProgress'>): Promise<void> {
+export async function runExportJob(
+  database: TDatabase,
+  storage: TFileStorage,
+  downloadId: string,
+  job: Pick<TJobContext, 'reportProgress'> & Partial<Pick<TJobContext, 'attempt' | 'maxAttempts'>>,
+): Promise<void> {
   const d = await selectDownloadById(database.db, downloadId);
   if (!d || (d.state !== 'queued' && d.state !== 'processing')) return;
+  try {
+    await writeExport(database, storage, d);
+  } catch (err) {
+    // The last attempt marks the file failed and says so in Activities; earlier ones are retried.
+    if ((job.attempt ?? 1) < (job.maxAttempts ?? 1)) throw err;
+    await database.transaction(async (tx) => {
+      await updateDownload(tx, d.id, { state: 'failed', error: 'The file could not be prepared; please request it again' });
+      await recordActivity(tx, { orgId: d.orgId, userId: d.userId, type: 'failed', description: `Preparing "${d.fileName}" failed`, metadata: { job: 'export', download_id: d.id } });
+    });
+    await notifyCompletion(database, `download:${d.id}`);
+  }
+}
+
+/** The member's files still queued or being prepared, as running export activities. */
+export async function listRunningJobActivities(exec: TDb, who: { orgId: string; userId: string }): Promise<TRunningJobActivity[]> {
+  const rows = await selectRunningDownloads(exec, who);
+  return rows.map((d) => ({
+    key: `export:${d.id}`,
+    type: 'export',
+    status: d.state === 'processing' ? 'in_progress' : 'queued',
+    progress: d.state === 'processing' && d.progress > 0 ? d.progress : null,
+    description: d.kind === 'activities' ? 'The activity log' : `"${d.fileName}"`,
+    metadata: { download_id: d.id, list_id: d.listId, kind: d.kind },
+    since: d.updatedAt,
+  }));
+}
+
+async function writeExport(database: TDatabase, storage: TFileStorage, d: TDownloadRow): Promise<void> {
   await updateDownload(database.db, d.id, { state: 'processing', progress: 0 });
   const key = `downloads/${d.orgId}/${d.id}.${d.fileType}`;
   const counter = { rows: 0 };
@@ -261,10 +302,19 @@ export async function runExportJob(database: TDatabase, storage: TFileStorage, d
     rows = activityRows(database.db, d, counter);
   } else if (d.kind === 'prospects') {
     rows = prospectExportRows(database.db, d, counter);
+  } else if (d.kind === 'finder_result' || d.kind === 'finder_history') {
+    const finderRows = await openFinderExport(database.db, d, counter);
+    if (!finderRows) {
+      await updateDownload(database.db, d.id, { state: 'cancelled', error: 'The list was removed' });
+      await notifyCompletion(database, `download:${d.id}`);
+      return;
+    }
+    rows = finderRows;
   } else {
     const list = d.listId ? await getListForExport(database.db, { orgId: d.orgId }, d.listId).catch(() => null) : null;
     if (!list) {
       await updateDownload(database.db, d.id, { state: 'cancelled', error: 'The list was removed' });
+      await notifyCompletion(database, `download:${d.id}`);
       return;
     }
     if (d.kind === 'input') {
@@ -286,6 +336,8 @@ export async function runExportJob(database: TDatabase, storage: TFileStorage, d
     error: null,
     expiresAt: new Date(Date.now() + DOWNLOAD_RETENTION_DAYS * DAY_MS),
   });
+  // A /v2 result download waits for this file (waitForCompletion).
+  await notifyCompletion(database, `download:${d.id}`);
   await recordActivity(database.db, {
     orgId: d.orgId,
     userId: d.userId,

@@ -51,6 +51,15 @@ describe('email finder API', () => {
     const read = await t.call({ method: 'POST', url: '/api/v1/email_finder/list', token: user.token, payload: { list_id: res.body.data.id } });
     return { ...res, body: { ...res.body, data: read.body.data.items[0] } };
   };
+  /** A finder file request: queued to the downloads job, prepared by the worker, then read back through the shared status. */
+  const prepared = async (requested: Awaited<ReturnType<TTestApp['call']>>) => {
+    expect(requested.status).toBe(200);
+    expect(requested.body.data).toMatchObject({ state: 'queued', download_url: null });
+    await t.deps.queue.runUntilIdle();
+    const status = await t.call({ method: 'GET', url: `/api/v1/download/result/status?queue_id=${requested.body.data.queue_id}`, token: owner.token });
+    expect(status.body.data.download_url).toMatch(/^\/api\/v1\/public\/download_email_finder_history\?download_token=/);
+    return status;
+  };
   const instant = (user: TUser, payload: Record<string, unknown>) => t.call({ method: 'POST', url: '/api/v1/email_finder/instant', token: user.token, payload });
   const strictPeople = () => people.filter((p) => p.scenario === 'strict' && p.middle_name === null && /^[A-Za-z]+$/.test(p.first_name + p.last_name));
 
@@ -145,7 +154,7 @@ describe('email finder API', () => {
     expect(all.body.data.total).toBe(4);
     const none = await t.call({ method: 'GET', url: '/api/v1/email_finder/history', token: stranger.token });
     expect(none.body.data.total).toBe(0);
-    const dl = await t.call({ method: 'POST', url: '/api/v1/email_finder/history/download', token: owner.token, payload: { status: 'found' } });
+    const dl = await prepared(await t.call({ method: 'POST', url: '/api/v1/email_finder/history/download', token: owner.token, payload: { status: 'found' } }));
     expect(dl.status).toBe(200);
     expect(dl.body.data).toMatchObject({ state: 'success', rows: 2 });
     const file = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_email_finder_history?download_token=${encodeURIComponent(dl.body.data.download_token)}` });
@@ -207,7 +216,7 @@ describe('email finder API', () => {
     const done = await t.db.db.select().from(events).where(and(eq(events.orgId, owner.orgId), eq(events.type, 'email_finder.bulk.completed')));
     expect(done).toHaveLength(1);
 
-    const dl = await t.call({ method: 'POST', url: '/api/v1/email_finder/download/result', token: owner.token, payload: { list_id: list.id, format: 'all' } });
+    const dl = await prepared(await t.call({ method: 'POST', url: '/api/v1/email_finder/download/result', token: owner.token, payload: { list_id: list.id, format: 'all' } }));
     expect(dl.status).toBe(200);
     const csv = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_email_finder_history?download_token=${encodeURIComponent(dl.body.data.download_token)}` });
     const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
@@ -217,7 +226,7 @@ describe('email finder API', () => {
     expect(right.length / sample.length).toBeGreaterThanOrEqual(0.95);
     expect(rows.some((r) => r.includes('Missing last name') && r.includes(',skipped,'))).toBe(true);
 
-    const xl = await t.call({ method: 'POST', url: '/api/v1/email_finder/download/result', token: owner.token, payload: { list_id: list.id, format: 'found', file_type: 'xlsx' } });
+    const xl = await prepared(await t.call({ method: 'POST', url: '/api/v1/email_finder/download/result', token: owner.token, payload: { list_id: list.id, format: 'found', file_type: 'xlsx' } }));
     const file = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_email_finder_history?download_token=${encodeURIComponent(xl.body.data.download_token)}` });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
@@ -253,7 +262,7 @@ describe('email finder API', () => {
     const listCharges = (await charges(owner.orgId, 'bulk_finder')).filter((c) => String(c.objectId).startsWith(`${list.id}:`));
     expect(listCharges.map((c) => c.objectId).sort()).toEqual([`${list.id}:1`, `${list.id}:2`]);
 
-    const dl = await t.call({ method: 'POST', url: '/api/v1/email_finder/download/result', token: owner.token, payload: { list_id: list.id, format: 'found' } });
+    const dl = await prepared(await t.call({ method: 'POST', url: '/api/v1/email_finder/download/result', token: owner.token, payload: { list_id: list.id, format: 'found' } }));
     const csv = await t.app.inject({ method: 'GET', url: `/api/v1/public/download_email_finder_history?download_token=${encodeURIComponent(dl.body.data.download_token)}` });
     const rows = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n').map((r) => r.split(','));
     const header = rows[0]!;
@@ -267,6 +276,14 @@ describe('email finder API', () => {
     // One scoring: the bulk result of the person found by the quick search scores as the quick search did.
     expect(Number(r1![col('confidence_score')])).toBe(quick.body.data.confidence_score);
     expect(r3![col('confidence_score')]).toBe(r1![col('confidence_score')]);
+
+    // A file asked for just before its list is removed is cancelled by the job with the reason, never half-written.
+    const late = await t.call({ method: 'POST', url: '/api/v1/email_finder/download/result', token: owner.token, payload: { list_id: list.id, format: 'all' } });
+    expect(late.body.data.state).toBe('queued');
+    expect((await t.call({ method: 'POST', url: '/api/v1/email_finder/list/remove', token: owner.token, payload: { list_id: list.id } })).status).toBe(200);
+    await t.deps.queue.runUntilIdle();
+    const gone = await t.call({ method: 'GET', url: `/api/v1/download/result/status?queue_id=${late.body.data.queue_id}`, token: owner.token });
+    expect(gone.body.data).toMatchObject({ state: 'cancelled', error: 'The list was removed', download_url: null });
   }, 60_000);
 
   it('reads XLSX uploads with a full-name column, and a cancelled list bills nothing it did not finish', async () => {
@@ -330,6 +347,31 @@ describe('email finder API', () => {
     const long = await upload(someone, 'nobody.csv', rows.join('\n'), { first_name_column: '0', last_name_column: '1', domain_column: '2' });
     expect(long.status).toBe(200);
     expect(long.body.data).toMatchObject({ state: 'not_processed', activity: null, counts: { rows: 0, searchable: 0 }, stopped_reason: 'No row has both a name and a valid domain with this column mapping' });
+  });
+
+  it('points a person repeated far down a long file at the first row, across the analysis batches', async () => {
+    const someone = await t.createOwner('long-repeats@ef.test');
+    // 3,500 rows (several batches of the analysis); rows 2 and 3,400 are the same person, as are rows 1,500 and 2,900
+    // (written differently: case and spaces), and row 3,401 repeats row 3,400's person within its batch.
+    // Names are folded to letters, so each person gets a letters-only name of their own.
+    const letters = (i: number) => Array.from(String(i), (d) => 'abcdefghij'[Number(d)]).join('');
+    const person = (i: number) => `Ann${letters(i)},Lee${letters(i)},co${i % 97}.test`;
+    const rows = ['First,Last,Domain', ...Array.from({ length: 3_500 }, (_, i) => person(i + 1))];
+    rows[3_400] = person(2);
+    rows[2_900] = ` ANN${letters(1_500).toUpperCase()} , lee${letters(1_500)} ,CO${1_500 % 97}.TEST`;
+    rows[3_401] = person(2);
+    const up = await upload(someone, 'long-repeats.csv', rows.join('\n'), { first_name_column: '0', last_name_column: '1', domain_column: '2' });
+    expect(up.status).toBe(200);
+    expect(up.body.data.counts).toMatchObject({ rows: 3_500, searchable: 3_497, duplicate: 3, skipped: 0 });
+    const repeats = await selectRows<{ row_number: number; first: number }>(
+      t.db.db,
+      sql`select row_number, (result->>'duplicate_of')::int as first from finder_list_rows where list_id = ${up.body.data.id} and status = 'duplicate' order by row_number`,
+    );
+    expect(repeats.map((r) => [Number(r.row_number), Number(r.first)])).toEqual([
+      [2_900, 1_500],
+      [3_400, 2],
+      [3_401, 2],
+    ]);
   });
 
   it('documents every email finder call of the spec in OpenAPI (spec-coverage reports nothing missing)', async () => {

@@ -6,7 +6,8 @@ import { ZRowChunk } from '../../platform/bulk/row-chunks';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { FINDER_ANALYSE_JOB, runFinderAnalyseJob } from './list-upload';
-import { FIND_CHUNK_JOB, FIND_EMAILS_JOB, INSTANT_JOB, planFindChunks, runFindChunk, runInstantJob } from './service';
+import { FIND_CHUNK_JOB, FIND_EMAILS_JOB, planFindChunks, runFindChunk } from './find-list-job';
+import { INSTANT_JOB, runInstantJob } from './instant-find';
 
 /**
  * The finder's durable jobs: `instant` (a search that outlived its request), `analyse` (read an uploaded list's

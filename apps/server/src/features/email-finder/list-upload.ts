@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ZFinderUploadFields, type TFinderColumnMapping, type TFinderList } from '@verilead/contracts';
 import { checkFileHead, detectFileType, FileParseError, readRows } from '../../platform/bulk/file-parsing';
+import { SeenKeys } from '../../platform/bulk/seen-keys';
 import { readStoredHead, storeCappedUpload, type TUploadPart } from '../../platform/bulk/upload';
 import type { TDatabase } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
@@ -10,9 +11,21 @@ import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { recordActivity } from '../activities/service';
 import { foldName, splitFullName, type TPersonName } from './candidates';
-import { deleteListRows, EMPTY_FINDER_COUNTERS, insertList, insertListRows, selectListById, updateList, type TFinderRowInsert } from './queries';
+import {
+  deleteListRows,
+  EMPTY_FINDER_COUNTERS,
+  insertList,
+  insertListRows,
+  selectFirstRowsOfPeople,
+  selectListById,
+  updateList,
+  type TFinderRowInsert,
+} from './queries';
 import { readDomainInput } from './search';
-import { badRequest, DUPLICATE_STATUS, startFindEmails, toListView } from './service';
+import { DUPLICATE_STATUS } from './finder-downloads';
+import { badRequest } from './finder-support';
+import { startFindEmails } from './list-lifecycle';
+import { toListView } from './list-view';
 
 /**
  * A finder list's upload and analysis: the request stores the file and checks its head and first rows (mapping,
@@ -145,7 +158,6 @@ export async function uploadFinderList(
         activity: 'analyse',
         counters: { ...EMPTY_FINDER_COUNTERS },
       });
-      await recordActivity(tx, { orgId: ctx.orgId, userId: ctx.userId, type: 'find_emails', description: `Uploaded the finder list "${name}"`, metadata: { list_id: listId, file_name: part.filename } });
       await deps.queue.enqueue(FINDER_ANALYSE_JOB, { listId, autoStart: opts.autoStart ?? false }, { tx, orgId: ctx.orgId, userId: ctx.userId, maxAttempts: 3 });
       return (await selectListById(tx, listId))!;
     });
@@ -179,11 +191,33 @@ export async function runFinderAnalyseJob(
   let searchable = 0;
   let skipped = 0;
   let batch: TFinderRowInsert[] = [];
-  const firstRowOf = new Map<string, number>();
+  // Repeats of a person point at the person's first row. Keys of earlier batches live in a 4-byte-a-key hash set;
+  // only keys it may have seen are looked up in the database, so memory stays flat however long the file is.
+  const earlier = new SeenKeys(1 << 16);
+  let firstInBatch = new Map<string, number>();
+  let maybeEarlier = new Set<string>();
+  const flush = async () => {
+    if (maybeEarlier.size > 0) {
+      const stored = await selectFirstRowsOfPeople(database.db, listId, [...maybeEarlier]);
+      for (const row of batch) {
+        const first = row.personKey ? stored.get(row.personKey) : undefined;
+        if (first === undefined) continue;
+        if (row.status !== DUPLICATE_STATUS) searchable -= 1;
+        Object.assign(row, { status: DUPLICATE_STATUS, result: { duplicate_of: first }, billable: false });
+      }
+    }
+    await insertListRows(database.db, batch);
+    batch = [];
+    firstInBatch = new Map();
+    maybeEarlier = new Set();
+  };
   const mapping = list.mapping as TFinderColumnMapping;
   const fail = async (message: string) => {
     await deleteListRows(database.db, listId);
-    await updateList(database.db, listId, { activity: null, stoppedReason: message, rowCount: 0, searchableCount: 0, skippedCount: 0 });
+    await database.transaction(async (tx) => {
+      await updateList(tx, listId, { activity: null, stoppedReason: message, rowCount: 0, searchableCount: 0, skippedCount: 0 });
+      await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'failed', description: `Reading the finder list "${list.name}" failed: ${message}`, metadata: { job: 'analyse', list_id: listId } });
+    });
   };
   const source = storage.read(list.storageKey);
   try {
@@ -201,19 +235,18 @@ export async function runFinderAnalyseJob(
       else {
         // The same person twice (same normalised name and domain) is searched once: later rows point at the first.
         const key = makePersonKey(person);
-        const first = firstRowOf.get(key);
+        row.personKey = key;
+        const first = firstInBatch.get(key);
         if (first === undefined) {
-          firstRowOf.set(key, rowNumber);
+          firstInBatch.set(key, rowNumber);
+          if (!earlier.add(key)) maybeEarlier.add(key);
           searchable += 1;
         } else Object.assign(row, { status: DUPLICATE_STATUS, result: { duplicate_of: first }, billable: false });
       }
       batch.push(row);
-      if (batch.length >= INSERT_BATCH) {
-        await insertListRows(database.db, batch);
-        batch = [];
-      }
+      if (batch.length >= INSERT_BATCH) await flush();
     }
-    await insertListRows(database.db, batch);
+    await flush();
   } catch (err) {
     if (err instanceof FileParseError || job.attempt >= job.maxAttempts) {
       await fail(err instanceof FileParseError ? err.message : 'The file could not be read; please upload it again');
@@ -230,7 +263,16 @@ export async function runFinderAnalyseJob(
   }
   // Cancelled while it was read: the rows stay (a later start resumes), nothing starts now.
   const cancelled = (await selectListById(database.db, listId))?.state === 'cancelled';
-  await updateList(database.db, listId, { header, rowCount: rowNumber, searchableCount: searchable, skippedCount: skipped, activity: null, ...(cancelled ? {} : { stoppedReason: null }) });
+  await database.transaction(async (tx) => {
+    await updateList(tx, listId, { header, rowCount: rowNumber, searchableCount: searchable, skippedCount: skipped, activity: null, ...(cancelled ? {} : { stoppedReason: null }) });
+    await recordActivity(tx, {
+      orgId: list.orgId,
+      userId: list.userId,
+      type: 'analyse',
+      description: `Read the finder list "${list.name}": ${rowNumber} rows, ${searchable} people to search`,
+      metadata: { feature: 'email_finder', list_id: listId, file_name: list.fileName, rows: rowNumber, searchable },
+    });
+  });
   if (!payload.autoStart || cancelled) return;
   // The uploader's context: credits are theirs (the role plays no part in starting a list).
   const ctx: TCallerContext = { userId: list.userId, orgId: list.orgId, role: 'analyst', sessionId: null, via: 'api_key' };

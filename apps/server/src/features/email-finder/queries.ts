@@ -1,12 +1,12 @@
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { selectChunkStarts } from '../../platform/bulk/row-chunks';
 import { selectRows, type TDb } from '../../platform/db/database';
-import { finderDomainPatterns, finderDownloads, finderInstant, finderListRows, finderLists, type TFinderCounters } from './tables';
+import { finderDomainPatterns, finderInstant, finderListRows, finderLists, type TFinderCounters } from './tables';
 
 export type TFinderListRow = typeof finderLists.$inferSelect;
 export type TFinderListInsert = typeof finderLists.$inferInsert;
 export type TFinderRowInsert = typeof finderListRows.$inferInsert;
 export type TInstantRow = typeof finderInstant.$inferSelect;
-export type TFinderDownloadRow = typeof finderDownloads.$inferSelect;
 /** The caller's visible scope: the organisation, and the member when the role sees only its own objects. */
 type TScope = { orgId: string; userId?: string };
 
@@ -160,6 +160,17 @@ export async function insertListRows(exec: TDb, rows: TFinderRowInsert[]): Promi
   if (rows.length > 0) await exec.insert(finderListRows).values(rows).onConflictDoNothing();
 }
 
+/** The first row of each of these people already stored in a list (pending first occurrences), by person key. */
+export async function selectFirstRowsOfPeople(exec: TDb, listId: string, personKeys: string[]): Promise<Map<string, number>> {
+  if (personKeys.length === 0) return new Map();
+  const rows = await exec
+    .select({ personKey: finderListRows.personKey, rowNumber: sql<number>`min(${finderListRows.rowNumber})` })
+    .from(finderListRows)
+    .where(and(eq(finderListRows.listId, listId), isNull(finderListRows.status), inArray(finderListRows.personKey, personKeys)))
+    .groupBy(finderListRows.personKey);
+  return new Map(rows.map((r) => [r.personKey!, Number(r.rowNumber)]));
+}
+
 /** Searchable rows without a result after `afterRow` (and up to `toRow` when given: one chunk's range), in row order. */
 export async function selectPendingRows(exec: TDb, listId: string, afterRow: number, limit: number, toRow: number | null = null) {
   return exec
@@ -180,24 +191,19 @@ export async function selectPendingRows(exec: TDb, listId: string, afterRow: num
 
 /** The first row number of every chunk of `chunkSize` pending searchable rows: the chunk plan of a list. */
 export async function selectFinderChunkStarts(exec: TDb, listId: string, chunkSize: number): Promise<number[]> {
-  const rows = await selectRows<{ row_number: number | string }>(
-    exec,
-    sql`select row_number from (
-          select ${finderListRows.rowNumber} as row_number, row_number() over (order by ${finderListRows.rowNumber}) as i
-          from ${finderListRows}
-          where ${finderListRows.listId} = ${listId} and ${finderListRows.status} is null and ${finderListRows.skipReason} is null
-        ) numbered
-        where (i - 1) % ${chunkSize} = 0
-        order by row_number`,
-  );
-  return rows.map((r) => Number(r.row_number));
+  return selectChunkStarts(exec, { table: finderListRows, rowNumber: finderListRows.rowNumber, pending: pendingRows(listId) }, chunkSize);
+}
+
+/** A list's rows still to search: no result and not skipped. */
+function pendingRows(listId: string) {
+  return and(eq(finderListRows.listId, listId), isNull(finderListRows.status), isNull(finderListRows.skipReason));
 }
 
 export async function countPendingRows(exec: TDb, listId: string): Promise<number> {
   const rows = await exec
     .select({ n: count() })
     .from(finderListRows)
-    .where(and(eq(finderListRows.listId, listId), isNull(finderListRows.status), isNull(finderListRows.skipReason)));
+    .where(pendingRows(listId));
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -257,17 +263,6 @@ export async function incrementDomainPatterns(exec: TDb, items: { domain: string
   }
 }
 
-// ---------- downloads ----------
-
-export async function insertDownload(exec: TDb, row: typeof finderDownloads.$inferInsert): Promise<TFinderDownloadRow> {
-  return (await exec.insert(finderDownloads).values(row).returning())[0]!;
-}
-
-export async function selectDownloadById(exec: TDb, id: string): Promise<TFinderDownloadRow | null> {
-  const rows = await exec.select().from(finderDownloads).where(eq(finderDownloads.id, id)).limit(1);
-  return rows[0] ?? null;
-}
-
 /** Result counts of finder lists finished (or last changed) and instant searches made in [from, to), for analytics. */
 export async function selectFinderSummary(exec: TDb, f: { orgId: string; userIds?: string[]; from: Date; to: Date }) {
   const none = ['00000000-0000-0000-0000-000000000000'];
@@ -297,4 +292,15 @@ export async function selectFinderSummary(exec: TDb, f: { orgId: string; userIds
           and ${finderInstant.createdAt} >= ${f.from.toISOString()} and ${finderInstant.createdAt} < ${f.to.toISOString()}`,
   );
   return { lists: lists[0] ?? {}, instant: instant[0] ?? {} };
+}
+
+/** A member's lists with a job queued or running (being read, or searched), each with whether rows were stored yet. */
+export async function selectRunningLists(exec: TDb, who: { orgId: string; userId: string }): Promise<(TFinderListRow & { hasRows: boolean })[]> {
+  return exec
+    .select({ list: finderLists, hasRows: sql<boolean>`exists (select 1 from ${finderListRows} where ${finderListRows.listId} = ${finderLists.id})` })
+    .from(finderLists)
+    .where(and(eq(finderLists.orgId, who.orgId), eq(finderLists.userId, who.userId), or(eq(finderLists.activity, 'analyse'), eq(finderLists.state, 'in_progress'))))
+    .orderBy(desc(finderLists.updatedAt))
+    .limit(200)
+    .then((rows) => rows.map((r) => ({ ...r.list, hasRows: Boolean(r.hasRows) })));
 }

@@ -35,20 +35,12 @@ import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { getStorage } from '../../platform/storage/storage';
 import { getVerifier } from '../../platform/verifier/verifier';
-import {
-  cancelFindEmails,
-  checkFinderDuplicate,
-  downloadHistory,
-  downloadListResult,
-  findInstant,
-  getFinderProgress,
-  getQueueStatus,
-  listFinderLists,
-  listHistory,
-  openFinderDownload,
-  removeFinderList,
-  startFindEmails,
-} from './service';
+import { downloadHistory, downloadListResult } from './finder-downloads';
+import { openDownload } from '../downloads/service';
+import { listHistory } from './history';
+import { findInstant, getQueueStatus } from './instant-find';
+import { cancelFindEmails, removeFinderList, startFindEmails } from './list-lifecycle';
+import { checkFinderDuplicate, getFinderProgress, listFinderLists } from './list-queries';
 import { uploadFinderList } from './list-upload';
 
 /** Reads the multipart `file` part (fields sent before it, or in the query string, come along). */
@@ -145,7 +137,7 @@ export function registerEmailFinderRoutes(app: FastifyInstance, deps: TDeps, gua
   r.post(
     '/email_finder/download/result',
     { ...auth, schema: { ...base, summary: 'Prepare the results file of a list (CSV or XLSX) with an expiring link', body: ZFinderDownloadResultRequest, response: withErrorResponses({ 200: ZFinderDownloadResponse }) } },
-    async (req) => ok(await downloadListResult(deps, storage, getCaller(req), req.body)),
+    async (req) => ok(await downloadListResult(deps, getCaller(req), req.body)),
   );
   r.get(
     '/email_finder/history',
@@ -155,7 +147,7 @@ export function registerEmailFinderRoutes(app: FastifyInstance, deps: TDeps, gua
   r.post(
     '/email_finder/history/download',
     { ...auth, schema: { ...base, summary: 'Prepare the history file (CSV or XLSX) with an expiring link', body: ZFinderHistoryDownloadRequest, response: withErrorResponses({ 200: ZFinderHistoryDownloadResponse }) } },
-    async (req) => ok(await downloadHistory(deps, storage, getCaller(req), req.body)),
+    async (req) => ok(await downloadHistory(deps, getCaller(req), req.body)),
   );
   r.get(
     '/public/download_email_finder_history',
@@ -164,7 +156,7 @@ export function registerEmailFinderRoutes(app: FastifyInstance, deps: TDeps, gua
       schema: { tags: ['public'], summary: 'Download a prepared finder file (history or list results) with its expiring token (no login)', querystring: ZFinderPublicDownloadQuery, response: { 400: ZFailure, 404: ZFailure, 410: ZFailure, 429: ZFailure } },
     },
     async (req, reply) => {
-      const file = await openFinderDownload(config, database.db, storage, req.query.download_token);
+      const file = await openDownload(database.db, storage, config.appSecret, req.query.download_token);
       return reply
         .header('content-type', file.contentType)
         .header('content-length', String(file.size))

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organisations, users } from '../../platform/tenancy/tables';
 
@@ -96,8 +97,14 @@ export const finderListRows = pgTable(
     status: text('status'),
     result: jsonb('result').$type<Record<string, unknown>>(),
     billable: boolean('billable').notNull().default(false),
+    /** The person's normalised name and domain (searchable rows), to point later repeats of the person at this row. */
+    personKey: text('person_key'),
   },
-  (t) => [primaryKey({ columns: [t.listId, t.rowNumber] })],
+  (t) => [
+    primaryKey({ columns: [t.listId, t.rowNumber] }),
+    // The analysis looks up only keys its in-memory hash set may have seen; first occurrences are pending then.
+    index('finder_list_rows_person_key_idx').on(t.listId, t.personKey).where(sql`${t.status} is null and ${t.personKey} is not null`),
+  ],
 );
 
 /**
@@ -113,29 +120,4 @@ export const finderDomainPatterns = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.domain, t.pattern] })],
-);
-
-/** A prepared finder file (list results or the instant history), served by an expiring token. */
-export const finderDownloads = pgTable(
-  'finder_downloads',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    /** result | history */
-    kind: text('kind').notNull(),
-    listId: uuid('list_id'),
-    fileType: text('file_type').notNull(),
-    fileName: text('file_name').notNull(),
-    storageKey: text('storage_key').notNull(),
-    rowCount: integer('row_count').notNull(),
-    sizeBytes: integer('size_bytes').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [index('finder_downloads_org_idx').on(t.orgId, t.createdAt)],
 );

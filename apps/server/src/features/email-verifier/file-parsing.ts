@@ -1,4 +1,4 @@
-import type { TUploadFileType, TUploadPreviewData } from '@verilead/contracts';
+import { detectEmailColumn, isEmailLike, type TUploadFileType, type TUploadPreviewData } from '@verilead/contracts';
 import { parseAddress } from '@verilead/verifier';
 import { FileParseError } from '../../platform/bulk/file-parsing';
 
@@ -15,8 +15,8 @@ const PREVIEW_ROWS = 10;
 const SAMPLE_ROWS = 50;
 
 /**
- * Reads the first rows of a file: header detection, the e-mail column (the one with most address-shaped cells),
- * and a preview. Throws FileParseError for empty files or files with no addresses.
+ * Reads the first rows of a file: header detection and the e-mail column (contracts' detectEmailColumn, as the
+ * browser's preview reads them), and a preview. Throws FileParseError for empty files or files with no addresses.
  */
 export async function inspectRows(
   rows: AsyncIterable<string[]>,
@@ -29,20 +29,20 @@ export async function inspectRows(
     if (sample.length > SAMPLE_ROWS) break;
   }
   if (sample.length === 0) throw new FileParseError('The file has no rows');
-  const first = sample[0]!;
-  const hasHeader = opts.hasHeader ?? (!first.some(looksLikeEmail) && sample.slice(1).some((r) => r.some(looksLikeEmail)));
+  // The same reading as the browser's preview (contracts): header row, then the e-mail column.
+  const guess = detectEmailColumn(sample, opts.hasHeader);
+  const hasHeader = guess.hasHeader;
   const dataRows = hasHeader ? sample.slice(1) : sample;
-  const width = Math.max(...sample.map((r) => r.length));
-  const hits = Array.from({ length: width }, (_, i) => dataRows.filter((r) => looksLikeEmail(r[i] ?? '')).length);
-  const best = hits.reduce((b, n, i) => (n > (hits[b] ?? 0) ? i : b), 0);
-  const detected = (hits[best] ?? 0) > 0 ? best : null;
-  if (opts.emailColumn !== undefined) {
-    if (opts.emailColumn >= width) throw new FileParseError(`Column ${opts.emailColumn + 1} does not exist: the file has ${width} column(s)`);
-    if ((hits[opts.emailColumn] ?? 0) === 0) throw new FileParseError(`Column ${opts.emailColumn + 1} holds no email addresses`);
-  } else if (detected === null) {
+  const width = guess.columns.length;
+  const detected = guess.columnIndex;
+  const chosen = opts.emailColumn;
+  if (chosen !== undefined) {
+    if (chosen >= width) throw new FileParseError(`Column ${chosen + 1} does not exist: the file has ${width} column(s)`);
+    if (!dataRows.some((r) => looksLikeEmail(r[chosen] ?? ''))) throw new FileParseError(`Column ${chosen + 1} holds no email addresses`);
+  } else if (detected === null || !dataRows.some((r) => isEmailLike(r[detected]))) {
     throw new FileParseError(dataRows.length === 0 ? 'The file has a header but no data rows' : 'No column with email addresses was found in the file');
   }
-  const columns = Array.from({ length: width }, (_, i) => (hasHeader ? (first[i] ?? '').trim() || `Column ${i + 1}` : `Column ${i + 1}`));
+  const columns = guess.columns.map((c) => c.label);
   return {
     file_name: opts.fileName,
     file_type: opts.fileType,

@@ -5,15 +5,18 @@ import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/j
 import { ZRowChunk } from '../../platform/bulk/row-chunks';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
-import { ANALYSE_JOB, runAnalyseJob, startAutoPilot } from './service';
+import { ANALYSE_JOB, runAnalyseJob } from './analyse-list-job';
+import { startAutoPilot } from './list-lifecycle';
 import { planVerifyChunks, runVerifyChunk, VERIFY_CHUNK_JOB, VERIFY_JOB } from './verify-list-job';
+import { runGreylistRecheck, ZRecheckPayload } from './greylist-recheck-job';
+import { GREYLIST_RECHECK_JOB } from './store-results';
 
 const ZListJobPayload = z.object({ listId: z.uuid() });
 
 /**
  * The verifier's durable jobs: `analyse` (read and count the file; then auto-pilot may start the list), `verify`
- * (plan a started list into chunk jobs) and `verify_chunk` (verify, store and charge one chunk's rows; any worker
- * takes any chunk). `getQueue` lets them enqueue follow-up work.
+ * (plan a started list into chunk jobs), `verify_chunk` (verify, store and charge one chunk's rows; any worker
+ * takes any chunk) and `greylist_recheck` (re-verify the rows whose greylist wait is over). `getQueue` lets them enqueue follow-up work.
  */
 export function createEmailVerifierJobs(opts: {
   database: TDatabase;
@@ -51,6 +54,14 @@ export function createEmailVerifierJobs(opts: {
       maxAttempts: 20,
       backoffMs: 2_000,
       handler: (p, ctx) => runVerifyChunk(deps(), verifier, p, ctx),
+    }),
+    defineJob({
+      name: GREYLIST_RECHECK_JOB,
+      queue: 'verification',
+      payload: ZRecheckPayload,
+      maxAttempts: 20,
+      backoffMs: 2_000,
+      handler: (p, ctx) => runGreylistRecheck(deps(), verifier, p, ctx),
     }),
   ] as unknown as TJobDefinition[];
 }

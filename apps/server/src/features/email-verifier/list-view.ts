@@ -1,4 +1,5 @@
 import type {
+  TGreylistWait,
   TJobActivityType,
   TListAnalysisState,
   TListSource,
@@ -47,6 +48,12 @@ export function computeProgress(row: TListRow): number {
   return Math.min(100, Math.floor((verified / row.uniqueCount) * 100));
 }
 
+/** Addresses waiting for a greylist re-check, and when the next is due (only while the list is being verified). */
+export function computeGreylistWait(row: TListRow): TGreylistWait {
+  const waiting = row.state === 'in_progress' ? row.greylistWaiting : 0;
+  return { waiting, next_recheck_at: waiting > 0 ? (row.greylistRecheckAt?.toISOString() ?? null) : null };
+}
+
 export function toListView(row: TListRow): TVerifyList {
   const verified = (row.counters ?? EMPTY_COUNTERS).verified;
   const remaining = Math.max(0, row.uniqueCount - verified);
@@ -63,6 +70,7 @@ export function toListView(row: TListRow): TVerifyList {
     cost: { billable_estimate: remaining, credits_required: remaining },
     stats: computeStats(row),
     progress: computeProgress(row),
+    greylist: computeGreylistWait(row),
     stopped_reason: row.stoppedReason,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

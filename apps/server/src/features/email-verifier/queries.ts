@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { selectChunkStarts } from '../../platform/bulk/row-chunks';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { instantVerifications, verifyListEmails, verifyLists, type TListCounters } from './tables';
 
@@ -198,6 +199,7 @@ export async function selectPendingEmails(exec: TDb, listId: string, afterRow: n
         eq(verifyListEmails.listId, listId),
         eq(verifyListEmails.kind, 'unique'),
         isNull(verifyListEmails.status),
+        isNull(verifyListEmails.recheckAt),
         gt(verifyListEmails.rowNumber, afterRow),
         toRow === null ? undefined : lte(verifyListEmails.rowNumber, toRow),
       ),
@@ -207,26 +209,20 @@ export async function selectPendingEmails(exec: TDb, listId: string, afterRow: n
 }
 
 /** The first row number of every chunk of `chunkSize` pending unique rows (row order): the chunk plan of a list. */
-export async function selectChunkStarts(exec: TDb, listId: string, chunkSize: number): Promise<number[]> {
-  const rows = await selectRows<{ row_number: number | string }>(
-    exec,
-    sql`
-    select row_number from (
-      select ${verifyListEmails.rowNumber} as row_number, row_number() over (order by ${verifyListEmails.rowNumber}) as i
-      from ${verifyListEmails}
-      where ${verifyListEmails.listId} = ${listId} and ${verifyListEmails.kind} = 'unique' and ${verifyListEmails.status} is null
-    ) numbered
-    where (i - 1) % ${chunkSize} = 0
-    order by row_number`,
-  );
-  return rows.map((r) => Number(r.row_number));
+export async function selectPendingChunkStarts(exec: TDb, listId: string, chunkSize: number): Promise<number[]> {
+  return selectChunkStarts(exec, { table: verifyListEmails, rowNumber: verifyListEmails.rowNumber, pending: pendingEmails(listId) }, chunkSize);
+}
+
+/** A list's rows still to verify: unique addresses without a result. */
+function pendingEmails(listId: string) {
+  return and(eq(verifyListEmails.listId, listId), eq(verifyListEmails.kind, 'unique'), isNull(verifyListEmails.status));
 }
 
 export async function countPendingEmails(exec: TDb, listId: string): Promise<number> {
   const rows = await exec
     .select({ n: count() })
     .from(verifyListEmails)
-    .where(and(eq(verifyListEmails.listId, listId), eq(verifyListEmails.kind, 'unique'), isNull(verifyListEmails.status)));
+    .where(pendingEmails(listId));
   return rows[0]?.n ?? 0;
 }
 
@@ -244,12 +240,66 @@ export async function storeEmailResults(
   const rows = await selectRows<{ row_number: number }>(
     exec,
     sql`update verify_list_emails e
-        set status = x.s, result = x.j, billable = x.b, verified_at = now()
+        set status = x.s, result = x.j, billable = x.b, verified_at = now(), recheck_at = null
         from json_to_recordset(${json}::json) as x(r int, s text, j jsonb, b boolean)
         where e.list_id = ${listId}::uuid and e.row_number = x.r and e.status is null
         returning e.row_number`,
   );
   return new Set(rows.map((r) => r.row_number));
+}
+
+// ---------- greylist re-checks ----------
+
+/**
+ * Marks rows (still without a result) as waiting for a greylist re-check at `recheckAt`, with `rechecks` re-checks
+ * made so far; only rows whose re-check count is still `expectRechecks` move (a re-check is never counted twice).
+ */
+export async function markRowsWaiting(
+  exec: TDb,
+  listId: string,
+  items: { rowNumber: number; recheckAt: Date; rechecks: number; expectRechecks: number }[],
+): Promise<number> {
+  if (items.length === 0) return 0;
+  const json = JSON.stringify(items.map((i) => ({ r: i.rowNumber, t: i.recheckAt.toISOString(), n: i.rechecks, e: i.expectRechecks })));
+  const rows = await selectRows<{ row_number: number }>(
+    exec,
+    sql`update verify_list_emails e
+        set recheck_at = x.t, greylist_rechecks = x.n
+        from json_to_recordset(${json}::json) as x(r int, t timestamptz, n int, e int)
+        where e.list_id = ${listId}::uuid and e.row_number = x.r and e.status is null and e.greylist_rechecks = x.e
+        returning e.row_number`,
+  );
+  return rows.length;
+}
+
+/** Rows waiting for a greylist re-check due by `dueBy`, soonest first. */
+export async function selectDueRechecks(exec: TDb, listId: string, dueBy: Date, limit: number) {
+  return exec
+    .select({ rowNumber: verifyListEmails.rowNumber, email: verifyListEmails.email, rechecks: verifyListEmails.greylistRechecks })
+    .from(verifyListEmails)
+    .where(and(eq(verifyListEmails.listId, listId), isNull(verifyListEmails.status), lte(verifyListEmails.recheckAt, dueBy)))
+    .orderBy(asc(verifyListEmails.recheckAt), asc(verifyListEmails.rowNumber))
+    .limit(limit);
+}
+
+/** How many rows of a list wait for a greylist re-check, and when the next is due. */
+export async function selectGreylistWait(exec: TDb, listId: string): Promise<{ waiting: number; nextAt: Date | null }> {
+  const rows = await selectRows<{ waiting: number; next_at: string | Date | null }>(
+    exec,
+    sql`select count(*)::int as waiting, min(recheck_at) as next_at from verify_list_emails
+        where list_id = ${listId}::uuid and status is null and recheck_at is not null`,
+  );
+  const r = rows[0];
+  return { waiting: Number(r?.waiting ?? 0), nextAt: r?.next_at ? new Date(r.next_at) : null };
+}
+
+/** Forgets every greylist wait of a list (a new start verifies those rows afresh). */
+export async function clearGreylistWaits(exec: TDb, listId: string): Promise<void> {
+  await exec
+    .update(verifyListEmails)
+    .set({ recheckAt: null, greylistRechecks: 0 })
+    .where(and(eq(verifyListEmails.listId, listId), isNull(verifyListEmails.status), sql`${verifyListEmails.recheckAt} is not null`));
+  await exec.update(verifyLists).set({ greylistWaiting: 0, greylistRecheckAt: null }).where(eq(verifyLists.id, listId));
 }
 
 /** A page of a list's rows in file order, with each duplicate's unique row result (for exports). */
@@ -335,4 +385,20 @@ export async function selectVerificationSummary(exec: TDb, f: { orgId: string; u
           and ${instantVerifications.createdAt} >= ${f.from.toISOString()} and ${instantVerifications.createdAt} < ${f.to.toISOString()}`,
   );
   return { lists: lists[0] ?? {}, instant: instant[0] ?? {} };
+}
+
+/** A member's lists with a job queued or running: analysis pending or processing, or a verification in progress. */
+export async function selectRunningLists(exec: TDb, who: { orgId: string; userId: string }): Promise<TListRow[]> {
+  return exec
+    .select()
+    .from(verifyLists)
+    .where(
+      and(
+        eq(verifyLists.orgId, who.orgId),
+        eq(verifyLists.userId, who.userId),
+        or(inArray(verifyLists.analysisState, ['pending', 'processing']), eq(verifyLists.state, 'in_progress')),
+      ),
+    )
+    .orderBy(desc(verifyLists.updatedAt))
+    .limit(200);
 }

@@ -30,21 +30,16 @@ import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { getStorage } from '../../platform/storage/storage';
 import { getVerifier } from '../../platform/verifier/verifier';
+import { listRecentInstant, verifyInstant, verifyPublic } from './instant';
 import {
   cancelListVerification,
-  checkDuplicateFileName,
   checkListRemoval,
   getProgressStatus,
-  listRecentInstant,
   listVerifyLists,
-  previewUpload,
   removeList,
   startListVerification,
-  uploadList,
-  verifyInstant,
-  verifyPublic,
-  type TUploadPart,
-} from './service';
+} from './list-lifecycle';
+import { checkDuplicateFileName, previewUpload, uploadList, type TUploadPart } from './upload-list';
 
 /** Reads the multipart `file` part (fields sent before it, or in the query string, come along). */
 async function readUploadPart(req: FastifyRequest): Promise<TUploadPart> {

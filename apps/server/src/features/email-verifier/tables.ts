@@ -54,6 +54,9 @@ export const verifyLists = pgTable(
     /** The verify job whose chunk jobs were enqueued: a retried plan enqueues nothing twice. */
     plannedJobId: uuid('planned_job_id'),
     stoppedReason: text('stopped_reason'),
+    /** Rows waiting for a greylist re-check, and when the next one is due (kept with the rows, same transaction). */
+    greylistWaiting: integer('greylist_waiting').notNull().default(0),
+    greylistRecheckAt: timestamp('greylist_recheck_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
@@ -77,6 +80,9 @@ export const verifyListEmails = pgTable(
     result: jsonb('result').$type<Record<string, unknown>>(),
     billable: boolean('billable').notNull().default(false),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** Greylist re-checks made so far; `recheck_at` is set while the row (still without a result) waits for the next. */
+    greylistRechecks: integer('greylist_rechecks').notNull().default(0),
+    recheckAt: timestamp('recheck_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.listId, t.rowNumber] }),
@@ -84,6 +90,9 @@ export const verifyListEmails = pgTable(
     index('verify_list_emails_pending_idx')
       .on(t.listId, t.rowNumber)
       .where(sql`${t.kind} = 'unique' and ${t.status} is null`),
+    index('verify_list_emails_recheck_idx')
+      .on(t.listId, t.recheckAt)
+      .where(sql`${t.status} is null and ${t.recheckAt} is not null`),
   ],
 );
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ZDownloadResponse } from '@verilead/contracts';
-import { makeCorpus, startMailWorld, type TCorpusEntry, type TMailWorld } from '@verilead/mailworld';
+import { makeCorpus, startMailWorld, type TCorpusEntry, type TMailWorld, type TStartMailWorldOptions } from '@verilead/mailworld';
 import type { TConfig } from '../../config';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 
@@ -27,8 +27,10 @@ export async function createWorldApp(
   corpus: TCorpusEntry[] = makeCorpus(120, 3),
   overrides: Partial<TConfig> = {},
   opts: Parameters<typeof createTestApp>[1] = {},
+  worldOptions: Partial<TStartMailWorldOptions> = {},
 ): Promise<TWorldApp> {
-  const world = await startMailWorld({ corpus, greylistDelayMs: 150, tarpitDelayMs: 3_000 });
+  // the tarpit stays silent beyond 4 × the 1 s reply timeout, the most a busy machine stretches a wait (lag-aware timeouts)
+  const world = await startMailWorld({ corpus, greylistDelayMs: 150, tarpitDelayMs: 5_000, ...worldOptions });
   const storageDir = await mkdtemp(join(tmpdir(), 'vl-ev-'));
   const t = await createTestApp({
     dnsServers: world.dnsServers,

@@ -1,5 +1,4 @@
-import { EMAIL_VERIFIER_EVENTS, type TVerificationMode, type TVerificationResult } from '@verilead/contracts';
-import { chargeCredits } from '../../platform/credits/ledger';
+import { EMAIL_VERIFIER_EVENTS, type TVerificationMode } from '@verilead/contracts';
 import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
 import { enqueueRowChunks, type TRowChunk } from '../../platform/bulk/row-chunks';
 import type { TDatabase } from '../../platform/db/database';
@@ -10,18 +9,18 @@ import { recordActivity } from '../activities/service';
 import { recordEvent } from '../events/service';
 import { getVerifierPreferences } from '../settings/service';
 import {
+  clearGreylistWaits,
   countPendingEmails,
   EMPTY_COUNTERS,
-  selectChunkStarts,
   selectListById,
   selectListForUpdate,
+  selectPendingChunkStarts,
   selectPendingEmails,
-  storeEmailResults,
+  transitionList,
   updateList,
-  type TListRow,
 } from './queries';
-import { computeProgress, computeStats, isBillable } from './list-view';
-import type { TListCounters } from './tables';
+import { computeProgress, computeStats } from './list-view';
+import { GREYLIST_RECHECK_JOB, storeRowOutcomes, type TRowOutcome } from './store-results';
 
 /**
  * Bulk verification in chunks, so any number of worker processes share one list. `verify` (the plan) splits the
@@ -36,7 +35,9 @@ export async function planVerifyChunks(deps: { database: TDatabase; queue: TJobQ
   const planned = await deps.database.transaction(async (tx) => {
     const list = await selectListForUpdate(tx, listId);
     if (!list || list.state !== 'in_progress' || list.plannedJobId === jobId) return null;
-    const enqueued = await enqueueRowChunks(deps.queue, tx, VERIFY_CHUNK_JOB, list, await selectChunkStarts(tx, listId, deps.chunkSize));
+    // a new start verifies the rows an earlier run left waiting for a greylist re-check afresh
+    await clearGreylistWaits(tx, listId);
+    const enqueued = await enqueueRowChunks(deps.queue, tx, VERIFY_CHUNK_JOB, list, await selectPendingChunkStarts(tx, listId, deps.chunkSize));
     await updateList(tx, listId, { plannedJobId: jobId });
     return enqueued;
   });
@@ -49,64 +50,10 @@ const FLUSH_SIZE = 100;
 const FLUSH_MS = 1_000;
 const PAGE = 500;
 
-function addToCounters(c: TListCounters, r: TVerificationResult, billable: boolean): void {
-  c.verified += 1;
-  c[r.status] += 1;
-  if (r.disposable) c.disposable += 1;
-  if (r.gibberish) c.gibberish += 1;
-  if (r.free_account) c.free_account += 1;
-  if (r.role_account) c.role_account += 1;
-  if (billable) c.billable += 1;
-  if (r.safe_to_send === 'yes') c.safe_to_send += 1;
-  if (r.status === 'valid') c.valid_score_sum += r.deliverability_score;
-}
-
-/** What a bulk row keeps of a result (everything but the transcript). */
-function toStoredResult(r: TVerificationResult): Record<string, unknown> {
-  const { transcript: _transcript, ...rest } = r;
-  return rest;
-}
-
-type TPending = { rowNumber: number; result: TVerificationResult };
-
-/**
- * Stores results with their charges in one transaction: a row that already has a result is skipped and never
- * charged again. Throws the ledger's 402/403 when credits run out (nothing of the batch is kept then).
- */
-async function storeBatch(database: TDatabase, list: TListRow, batch: TPending[]): Promise<void> {
-  await database.transaction(async (tx) => {
-    const current = await selectListForUpdate(tx, list.id);
-    // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.
-    if (!current || current.state !== 'in_progress') return;
-    const counters = { ...EMPTY_COUNTERS, ...current.counters };
-    const prepared = batch.map(({ rowNumber, result }) => ({ rowNumber, result, status: result.status, billable: isBillable(result) }));
-    const stored = await storeEmailResults(
-      tx,
-      list.id,
-      prepared.map((p) => ({ rowNumber: p.rowNumber, status: p.status, billable: p.billable, result: toStoredResult(p.result) })),
-    );
-    for (const p of prepared) {
-      if (!stored.has(p.rowNumber)) continue;
-      if (p.billable) {
-        await chargeCredits(tx, {
-          orgId: list.orgId,
-          userId: list.userId,
-          amount: 1,
-          reason: 'Bulk verification',
-          sourceAgent: 'bulk_verify',
-          objectType: 'verify_list_email',
-          objectId: `${list.id}:${p.rowNumber}`,
-        });
-      }
-      addToCounters(counters, p.result, p.billable);
-    }
-    await updateList(tx, list.id, { counters });
-  });
-}
-
 /**
  * One chunk job: verifies the unique addresses of rows `fromRow`…`toRow` that have no result yet, through
- * verifyMany, storing and charging every ~100 results in one transaction. Idempotent and resumable: a retried chunk
+ * verifyMany, storing and charging every ~100 results in one transaction. A greylisted address is not waited for:
+ * its row waits for a re-check on the mode's greylist schedule (greylist-recheck-job.ts) while the chunk goes on. Idempotent and resumable: a retried chunk
  * (its worker died) verifies only what is still pending. When credits run out it stops the whole list and drops the
  * list's queued chunks; when it was the last chunk with work, it finishes the list.
  */
@@ -144,13 +91,13 @@ export async function runVerifyChunk(
     return !now || now.state !== 'in_progress';
   };
 
-  let batch: TPending[] = [];
+  let batch: TRowOutcome[] = [];
   let lastFlush = Date.now();
   let creditError: AppError | null = null;
 
   /** Stores a batch; when credits run out, keeps what can still be paid one by one, then stops the list. */
-  const store = async (items: TPending[]) => {
-    const refused = await storeWhileCreditsLast(items, (batch) => storeBatch(database, list, batch));
+  const store = async (items: TRowOutcome[]) => {
+    const refused = await storeWhileCreditsLast(items, (batch) => storeRowOutcomes(deps, list, batch));
     if (refused) {
       creditError ??= refused;
       stop = true;
@@ -160,7 +107,7 @@ export async function runVerifyChunk(
   // One store runs in the background while the engine keeps verifying (at most one in flight).
   let storing: Promise<void> = Promise.resolve();
   let storeError: unknown = null;
-  const storeInBackground = (items: TPending[]) => {
+  const storeInBackground = (items: TRowOutcome[]) => {
     storing = storing.then(async () => {
       if (stop || storeError) return;
       try {
@@ -173,12 +120,17 @@ export async function runVerifyChunk(
   };
 
   const mode = (list.mode as TVerificationMode | null) ?? prefs.mode;
+  const schedule = verifier.greylistSchedule(mode);
+  // with a schedule, greylisted addresses wait for a re-check job instead of holding this chunk for minutes
+  const greylisting = schedule.length > 0 ? 'defer' : 'last';
   try {
-    for await (const result of verifier.verifyMany(pending(), { mode, gibberishThreshold: prefs.gibberishThreshold, wbList: prefs.wbList })) {
+    for await (const result of verifier.verifyMany(pending(), { mode, gibberishThreshold: prefs.gibberishThreshold, wbList: prefs.wbList, greylisting })) {
       const rowNumber = rowsByEmail.get(result.email);
       if (rowNumber === undefined) continue;
       rowsByEmail.delete(result.email);
-      batch.push({ rowNumber, result });
+      if (greylisting === 'defer' && result.reason.code === 'greylisted') {
+        batch.push({ rowNumber, wait: { at: new Date(Date.now() + schedule[0]!), rechecks: 0, expectRechecks: 0 } });
+      } else batch.push({ rowNumber, result });
       if (batch.length >= FLUSH_SIZE || Date.now() - lastFlush >= FLUSH_MS) {
         await storing;
         if (stop) break;
@@ -202,16 +154,24 @@ export async function runVerifyChunk(
   if (!stop && !(await isStopped())) await store(batch);
 
   const failure = creditError as AppError | null;
-  if (failure) {
-    await updateList(database.db, listId, { state: 'non_verified', activity: null, stoppedReason: failure.message });
-    await deps.queue.cancelWhere(VERIFY_CHUNK_JOB, { listId });
-    return;
-  }
+  if (failure) return stopListForCredits(deps, listId, failure);
   await finishListIfDone(database, listId);
 }
 
-/** Marks the list verified once nothing is pending, and records `email_verifier.bulk.completed` in the same transaction. */
-async function finishListIfDone(database: TDatabase, listId: string): Promise<void> {
+/** Credits ran out: the list stops with the reason, its queued chunk and re-check jobs are dropped. */
+export async function stopListForCredits(deps: { database: TDatabase; queue: TJobQueue }, listId: string, failure: AppError): Promise<void> {
+  // Only the job that moves the list records the stop (several chunks may run out of credits at once).
+  await deps.database.transaction(async (tx) => {
+    const list = await selectListById(tx, listId);
+    if (!list || !(await transitionList(tx, { orgId: list.orgId }, listId, ['in_progress'], { state: 'non_verified', activity: null, stoppedReason: failure.message }))) return;
+    await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'failed', description: `Verifying the list "${list.name}" stopped: ${failure.message}`, metadata: { job: 'verify', list_id: listId } });
+  });
+  await deps.queue.cancelWhere(VERIFY_CHUNK_JOB, { listId });
+  await deps.queue.cancelWhere(GREYLIST_RECHECK_JOB, { listId });
+}
+
+/** Marks the list verified once nothing is pending (no row waits for a greylist re-check either), and records `email_verifier.bulk.completed` in the same transaction. */
+export async function finishListIfDone(database: TDatabase, listId: string): Promise<void> {
   // A cheap first look (the counters move with every stored batch): count the pending rows only once it looks done.
   const look = await selectListById(database.db, listId);
   if (!look || look.state !== 'in_progress' || { ...EMPTY_COUNTERS, ...look.counters }.verified < look.uniqueCount) return;

@@ -49,13 +49,13 @@ export async function bumpCounter(exec: TDb, appId: string, key: TCounterKey): P
   return rows[0]?.count ?? 1;
 }
 
-/** Counts per day, app and field type (and refused / billable) of an organisation's checks in [from, to). */
-export async function selectUsage(exec: TDb, f: { orgId: string; from: Date; to: Date; appId?: string }) {
+/** Counts per local day (in `timeZone`), app and field type (and refused / billable) of an organisation's checks in [from, to). */
+export async function selectUsage(exec: TDb, f: { orgId: string; from: Date; to: Date; timeZone: string; appId?: string }) {
   const conditions = [eq(formGuardChecks.orgId, f.orgId), gte(formGuardChecks.createdAt, f.from), lt(formGuardChecks.createdAt, f.to)];
   if (f.appId) conditions.push(eq(formGuardChecks.appId, f.appId));
   return exec
     .select({
-      day: sql<string>`to_char(${formGuardChecks.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+      day: sql<string>`to_char(${formGuardChecks.createdAt} at time zone ${f.timeZone}, 'YYYY-MM-DD')`,
       appId: formGuardChecks.appId,
       type: formGuardChecks.type,
       total: sql<number>`count(*)::int`,

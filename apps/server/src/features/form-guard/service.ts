@@ -5,6 +5,7 @@ import {
   FORM_GUARD_LIMIT_WINDOW_SECONDS,
   PUBLIC_API_ERROR_CODES,
   isUrlAllowed,
+  resolveDateRange,
   type TFormGuardLimit,
   type TFormGuardSettings,
   type TFormGuardValidation,
@@ -18,6 +19,8 @@ import { chargeCredits } from '../../platform/credits/ledger';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import { isAppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
+import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
+import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { AppCreditLimitReached, chargeAppUsage, getApp, resolveAppToken, type TAppCaller } from '../developer/service';
 import { recordEvent } from '../events/service';
@@ -217,16 +220,16 @@ export async function validateField(
 
 // ---------- form_guard/usage ----------
 
-function startOfUtcDay(d: Date) {
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-}
-
 /** Form guard checks of the caller's organisation (the last 30 days by default), by day, app and field type. */
 export async function getJsWidgetUsage(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZJsWidgetUsageRequest>): Promise<TJsWidgetUsageData> {
   if (q.app_id) await getApp(exec, ctx, q.app_id); // another organisation's app answers 404
-  const to = q.date_range ? new Date(startOfUtcDay(new Date(q.date_range.to)).getTime() + 86_400_000) : new Date(startOfUtcDay(new Date()).getTime() + 86_400_000);
-  const from = q.date_range ? startOfUtcDay(new Date(q.date_range.from)) : new Date(to.getTime() - 30 * 86_400_000);
-  const rows = await selectUsage(exec, { orgId: ctx.orgId, from, to, appId: q.app_id });
+  // Plain dates are whole days in the caller's time zone; without a range, the last 30 days there.
+  const timeZone = await selectUserTimeZone(exec, ctx.userId);
+  const custom = typeof q.date_range === 'object' ? q.date_range : null;
+  const preset = custom ? null : resolveDateRange(q.date_range ?? 'last_30_days', timeZone);
+  const to = custom ? parseDateEndExclusive(custom.to, timeZone) : preset!.to;
+  const from = custom ? parseDateStart(custom.from, timeZone) : preset!.from;
+  const rows = await selectUsage(exec, { orgId: ctx.orgId, from, to, timeZone, appId: q.app_id });
   const zero = () => ({ total: 0, email: 0, phone: 0, name: 0 });
   const metrics = zero();
   const refused = zero();

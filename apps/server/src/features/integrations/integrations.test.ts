@@ -2,22 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TIntegration } from '@verilead/contracts';
 import { verifyLists } from '../email-verifier/tables';
-import { integrationAccounts, integrationImports } from './tables';
-import { BAD_KEYS, connectBody, createIntegrationWorld, makeWorldMembers, topUp, type TIntegrationWorld } from './test-support';
+import { integrationAccounts } from './tables';
+import { BAD_KEYS, connectBody, createIntegrationWorld, makeWorldMembers, runImport, topUp, type TIntegrationWorld } from './test-support';
 
 const PLATFORMS: TIntegration[] = ['mailchimp', 'hubspot', 'active_campaign', 'mailerlite', 'moosend', 'kit', 'sendgrid'];
 const MEMBERS = 23; // pages of 7: four pages (the last short)
-
-/** Works the queue (delayed retries included) until the import is finished or `rounds` runs out. */
-export async function runImport(world: TIntegrationWorld, importId: string, rounds = 60) {
-  for (let i = 0; i < rounds; i += 1) {
-    await world.w.t.deps.queue.runUntilIdle({ includeDelayed: true, maxJobs: 200 });
-    const row = (await world.w.t.db.db.select().from(integrationImports).where(eq(integrationImports.id, importId)))[0]!;
-    if (['completed', 'failed', 'cancelled'].includes(row.state)) return row;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the import did not finish');
-}
 
 describe('integrations against local fakes of each platform', () => {
   let world: TIntegrationWorld;

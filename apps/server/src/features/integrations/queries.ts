@@ -60,6 +60,16 @@ export async function selectImports(exec: TDb, orgId: string, limit: number): Pr
   return exec.select().from(integrationImports).where(eq(integrationImports.orgId, orgId)).orderBy(desc(integrationImports.createdAt)).limit(limit);
 }
 
+/** A member's imports still running (importing, verifying or writing back). */
+export async function selectRunningImports(exec: TDb, who: { orgId: string; userId: string }): Promise<TImportRow[]> {
+  return exec
+    .select()
+    .from(integrationImports)
+    .where(and(eq(integrationImports.orgId, who.orgId), eq(integrationImports.userId, who.userId), inArray(integrationImports.state, ['importing', 'verifying', 'writing_back'])))
+    .orderBy(desc(integrationImports.updatedAt))
+    .limit(200);
+}
+
 export async function updateImport(exec: TDb, id: string, values: Partial<typeof integrationImports.$inferInsert>): Promise<void> {
   await exec
     .update(integrationImports)

@@ -10,14 +10,20 @@ import {
   ZIntegrationImportsResponse,
   ZIntegrationParams,
   ZLinkedAccountResponse,
+  ZLeadsSourceListsResponse,
+  ZLeadsVerifyRequest,
   ZLinkedAccountsResponse,
+  ZOAuthQuery,
+  ZOAuthResponse,
   ZVerifyListRequest,
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { getStorage } from '../../platform/storage/storage';
-import { connectAccount, getAccountLists, listImports, listLinkedAccounts, listPlatformAccounts, removeAccount, startListImport, type TIntegrationRuntime } from './service';
+import { listLeadsSources, startLeadsImport } from './leads-source';
+import { handleOAuth } from './oauth/service';
+import { connectAccount, getAccountLists, IMPORT_PAGE_JOB, listImports, listLinkedAccounts, listPlatformAccounts, removeAccount, startListImport, toImportView, type TIntegrationRuntime } from './service';
 
 /** Integrations: connected accounts, a platform's lists, importing a list to verify it (under /api/v1). */
 export function registerIntegrationRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards, rtOverrides: Partial<TIntegrationRuntime> = {}) {
@@ -61,6 +67,34 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: TDeps, gua
       schema: { ...base, summary: 'Import a platform list, verify it and write the results back', params: ZIntegrationParams, body: ZVerifyListRequest, response: withErrorResponses({ 200: ZIntegrationImportResponse }) },
     },
     async (req) => ok(await startListImport(deps, rt, getCaller(req), req.params.integration, req.body)),
+  );
+  for (const platform of ['mailchimp', 'zoho'] as const) {
+    r.get(
+      `/oauth/${platform}`,
+      {
+        ...auth,
+        schema: {
+          ...base,
+          summary: `Connect ${platform === 'mailchimp' ? 'Mailchimp' : 'Zoho CRM'} through OAuth: without \`code\`, the consent URL (signed single-use state); with \`code\` and \`state\`, the connected account`,
+          querystring: ZOAuthQuery,
+          response: withErrorResponses({ 200: ZOAuthResponse }),
+        },
+      },
+      async (req) => ok(await handleOAuth(deps, rt, getCaller(req), platform, req.query)),
+    );
+  }
+  r.get(
+    '/integration/leads/lists',
+    { ...auth, schema: { ...base, summary: 'Prospect lists that can be verified (the `leads` source), with their revealed e-mails', response: withErrorResponses({ 200: ZLeadsSourceListsResponse }) } },
+    async (req) => ok(await listLeadsSources(db, getCaller(req))),
+  );
+  r.post(
+    '/integration/leads/verify_list',
+    { ...auth, schema: { ...base, summary: "Import a prospect list's revealed e-mails as a verifier list (source `leads`) and verify it", body: ZLeadsVerifyRequest, response: withErrorResponses({ 200: ZIntegrationImportResponse }) } },
+    async (req) => {
+      const ctx = getCaller(req);
+      return ok(await startLeadsImport(deps, ctx, req.body, (tx, importId) => deps.queue.enqueue(IMPORT_PAGE_JOB, { importId, page: 0 }, { tx, orgId: ctx.orgId, userId: ctx.userId }).then(() => undefined), toImportView));
+    },
   );
   r.get(
     '/integration/imports',

@@ -17,9 +17,14 @@ import { AppError, isAppError, throwFieldError, throwNotFound } from '../../plat
 import { decryptSecret, encryptSecret } from '../../platform/secrets/secret-box';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { createSourcedList, ensureListVerification, getProgressStatus, readListRowsPage } from '../email-verifier/service';
+import { recordActivity, type TRunningJobActivity } from '../activities/service';
+import { ensureListVerification, getProgressStatus } from '../email-verifier/list-lifecycle';
+import { readListRowsPage } from '../email-verifier/list-rows';
+import { createSourcedList } from '../email-verifier/upload-list';
 import { RateLimitedError, RemoteAuthError, RemoteError } from './adapters/http';
 import { ADAPTERS } from './adapters/registry';
+import { createLeadsAdapter } from './leads-source';
+import { oauthClientOf } from './oauth/providers';
 import type { TAdapterContext, TCredentials, TIntegrationAdapter, TWriteBackItem } from './adapters/types';
 import {
   countMembers,
@@ -33,6 +38,7 @@ import {
   selectImport,
   selectImportForUpdate,
   selectImports,
+  selectRunningImports,
   selectKnownRemoteIds,
   selectMembersPage,
   updateImport,
@@ -59,7 +65,8 @@ export type TIntegrationRuntime = {
 };
 type TServiceDeps = Pick<TDeps, 'database' | 'queue'>;
 
-const label = (p: TIntegration) => INTEGRATION_CATALOG[p].label;
+/** A source's name as users see it (`leads`: this product's prospect lists). */
+const label = (p: string) => INTEGRATION_CATALOG[p as TIntegration]?.label ?? (p === 'leads' ? 'Leads' : p);
 
 function sealCredentials(config: TConfig, c: TCredentials): string {
   return encryptSecret(config.appSecret, JSON.stringify(c), 'integration-credentials');
@@ -73,11 +80,12 @@ export function getAdapter(rt: TIntegrationRuntime, platform: TIntegration, cred
   const info = INTEGRATION_CATALOG[platform];
   const make = ADAPTERS[platform];
   if (!info.available || !make) throw new AppError(400, 'validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
-  return make({ credentials, baseUrls: rt.config.integrationBaseUrls, allowPrivate: rt.config.allowPrivateWebhooks, ...rt.adapterOptions });
+  const oauthClient = oauthClientOf(rt.config, platform);
+  return make({ credentials, baseUrls: rt.config.integrationBaseUrls, allowPrivate: rt.config.allowPrivateWebhooks, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });
 }
 
 /** A platform failure as a readable 4xx (never a 500). */
-function toAppError(platform: TIntegration, err: unknown, field?: string): AppError {
+export function toAppError(platform: TIntegration, err: unknown, field?: string): AppError {
   if (isAppError(err)) return err;
   if (err instanceof RemoteAuthError) {
     const message = `${label(platform)} did not accept these credentials (${err.message}). Please check them and try again.`;
@@ -94,10 +102,10 @@ function toAccountView(row: TAccountRow): TLinkedAccount {
   return { id: row.id, integration: row.platform as TIntegration, name: row.name, remote_account: row.remoteAccount, created_at: row.createdAt.toISOString() };
 }
 
-function toImportView(row: TImportRow): TIntegrationImport {
+export function toImportView(row: TImportRow): TIntegrationImport {
   return {
     id: row.id,
-    integration: row.platform as TIntegration,
+    integration: row.platform as TIntegrationImport['integration'],
     account_id: row.accountId,
     account_name: row.accountName,
     remote_list_id: row.remoteListId,
@@ -128,23 +136,42 @@ export async function connectAccount(deps: TServiceDeps, rt: TIntegrationRuntime
   const body = ZConnectAccountRequest.parse(input);
   const info = INTEGRATION_CATALOG[platform];
   if (!info.available) throw new AppError(400, 'validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
+  if (info.oauth && info.fields.length === 0) throw new AppError(400, 'validation_failed', `${info.label} connects through its own sign-in page: use "Connect with ${info.label}"`);
   if (info.requires_paid_plan_confirmation && body.paid_plan_confirmed !== true) {
     throwFieldError('paid_plan_confirmed', `Please confirm that this ${info.label} account has a paid plan`);
   }
   if (info.fields.some((f) => f.key === 'api_url') && !body.api_url) throwFieldError('api_url', 'Please enter the API URL');
-  const db = deps.database.db;
-  const taken = (await selectAccounts(db, ctx.orgId, platform)).some((a) => a.name.toLowerCase() === body.name.toLowerCase());
-  if (taken) throwFieldError('name', `You already have a ${info.label} account named "${body.name}"; please choose another name`);
-  const credentials: TCredentials = { apiKey: body.api_key, ...(body.api_url ? { apiUrl: body.api_url } : {}) };
+  const accountIdField = info.fields.find((f) => f.key === 'account_id');
+  if (accountIdField && !body.account_id) throwFieldError('account_id', `Please enter the ${accountIdField.label}`);
+  const regionField = info.fields.find((f) => f.key === 'region');
+  if (regionField && !regionField.options?.some((o) => o.value === body.region)) throwFieldError('region', `Please choose the region of this ${info.label} account`);
+  await requireFreeName(deps.database.db, ctx, platform, body.name);
+  const credentials: TCredentials = {
+    apiKey: body.api_key,
+    ...(body.api_url ? { apiUrl: body.api_url } : {}),
+    ...(accountIdField && body.account_id ? { accountId: body.account_id } : {}),
+    ...(regionField && body.region ? { region: body.region } : {}),
+  };
+  return saveVerifiedAccount(deps, rt, ctx, platform, body.name, credentials, 'api_key');
+}
+
+/** 400 on `name` when the organisation already has an account of this platform with that name (case-insensitive). */
+export async function requireFreeName(exec: TDb, ctx: TCallerContext, platform: TIntegration, name: string): Promise<void> {
+  const taken = (await selectAccounts(exec, ctx.orgId, platform)).some((a) => a.name.toLowerCase() === name.toLowerCase());
+  if (taken) throwFieldError('name', `You already have a ${label(platform)} account named "${name}"; please choose another name`);
+}
+
+/** Checks the credentials with the platform, then stores them encrypted (API key and OAuth connections alike). */
+export async function saveVerifiedAccount(deps: TServiceDeps, rt: TIntegrationRuntime, ctx: TCallerContext, platform: TIntegration, name: string, credentials: TCredentials, field?: string): Promise<TLinkedAccount> {
   let accountLabel: string;
   try {
     ({ accountLabel } = await getAdapter(rt, platform, credentials).verifyCredentials());
   } catch (err) {
-    throw toAppError(platform, err, 'api_key');
+    throw toAppError(platform, err, field);
   }
   const row = await deps.database.transaction(async (tx) => {
-    const inserted = await insertAccount(tx, { orgId: ctx.orgId, userId: ctx.userId, platform, name: body.name, credentials: sealCredentials(rt.config, credentials), remoteAccount: accountLabel });
-    if (!inserted) throwFieldError('name', `You already have a ${info.label} account named "${body.name}"; please choose another name`);
+    const inserted = await insertAccount(tx, { orgId: ctx.orgId, userId: ctx.userId, platform, name, credentials: sealCredentials(rt.config, credentials), remoteAccount: accountLabel });
+    if (!inserted) throwFieldError('name', `You already have a ${label(platform)} account named "${name}"; please choose another name`);
     return inserted;
   });
   return toAccountView(row);
@@ -206,6 +233,41 @@ export async function startListImport(deps: TServiceDeps, rt: TIntegrationRuntim
   return toImportView(row);
 }
 
+/** Ends an import (completed, failed or cancelled) and records it in the importer's Activities. */
+async function endImport(exec: TDb, row: TImportRow, values: { state: 'completed' | 'failed' | 'cancelled'; error?: string }): Promise<void> {
+  await updateImport(exec, row.id, values);
+  const fresh = (await selectImport(exec, row.id)) ?? row;
+  const what = `"${row.remoteListName}" from ${label(row.platform as TIntegration)}`;
+  const metadata = { feature: 'integrations', import_id: row.id, integration: row.platform, imported: fresh.imported, written_back: fresh.writtenBack };
+  if (values.state === 'failed') {
+    await recordActivity(exec, { orgId: row.orgId, userId: row.userId, type: 'failed', description: `Syncing ${what} failed: ${values.error ?? 'unknown error'}`, metadata: { ...metadata, job: 'sync' } });
+    return;
+  }
+  const description =
+    values.state === 'cancelled'
+      ? `Cancelled syncing ${what}: ${values.error ?? ''}`.trim()
+      : `Synced ${what}: ${fresh.imported} contacts imported, ${fresh.writtenBack} written back`;
+  await recordActivity(exec, { orgId: row.orgId, userId: row.userId, type: 'sync', description, metadata: { ...metadata, cancelled: values.state === 'cancelled' } });
+}
+
+/** The member's imports still running (importing, verifying or writing back), as sync activities with their progress. */
+export async function listRunningJobActivities(exec: TDb, who: { orgId: string; userId: string }): Promise<TRunningJobActivity[]> {
+  const rows = await selectRunningImports(exec, who);
+  const percent = (done: number, of: number | null) => (of && of > 0 ? Math.min(100, Math.floor((done * 100) / of)) : null);
+  return rows.map((row) => {
+    const queued = row.state === 'importing' && row.pagesDone === 0;
+    return {
+      key: `sync:${row.id}`,
+      type: 'sync',
+      status: queued ? 'queued' : 'in_progress',
+      progress: queued ? null : row.state === 'importing' ? percent(row.imported, row.remoteTotal) : row.state === 'writing_back' ? percent(row.writtenBack, row.imported) : null,
+      description: `"${row.remoteListName}" from ${label(row.platform as TIntegration)} (${row.state.replace('_', ' ')})`,
+      metadata: { feature: 'integrations', import_id: row.id, integration: row.platform, phase: row.state, verify_list_id: row.verifyListId },
+      since: row.updatedAt,
+    };
+  });
+}
+
 export async function listImports(exec: TDb, ctx: TCallerContext): Promise<{ items: TIntegrationImport[] }> {
   return { items: (await selectImports(exec, ctx.orgId, 50)).map(toImportView) };
 }
@@ -214,9 +276,10 @@ type TJobCtx = { attempt: number; maxAttempts: number };
 
 /** The adapter of an import's account (null when the account was disconnected: the import fails). */
 async function adapterOfImport(deps: TServiceDeps, rt: TIntegrationRuntime, row: TImportRow): Promise<TIntegrationAdapter | null> {
+  if (row.platform === 'leads') return createLeadsAdapter(deps.database.db, row.orgId, rt.adapterOptions?.pageSize);
   const account = row.accountId ? await selectAccountById(deps.database.db, row.accountId) : null;
   if (!account) {
-    await updateImport(deps.database.db, row.id, { state: 'failed', error: 'The account was disconnected' });
+    await endImport(deps.database.db, row, { state: 'failed', error: 'The account was disconnected' });
     return null;
   }
   return getAdapter(rt, row.platform as TIntegration, openCredentials(rt.config, account.credentials));
@@ -236,13 +299,13 @@ async function withPlatform(deps: TServiceDeps, row: TImportRow, job: TJobCtx, r
     }
     const name = label(row.platform as TIntegration);
     if (err instanceof RemoteAuthError) {
-      await updateImport(deps.database.db, row.id, { state: 'failed', error: `${name} no longer accepts this account's credentials; please connect it again` });
+      await endImport(deps.database.db, row, { state: 'failed', error: `${name} no longer accepts this account's credentials; please connect it again` });
       return;
     }
     // A 4xx other than throttling will answer the same on a retry (e.g. HubSpot refuses edits of a DYNAMIC list).
     const refused = err instanceof RemoteError && err.httpStatus >= 400 && err.httpStatus < 500;
     if (refused || job.attempt >= job.maxAttempts) {
-      await updateImport(deps.database.db, row.id, { state: 'failed', error: `${name} refused a request: ${(err as Error).message}` });
+      await endImport(deps.database.db, row, { state: 'failed', error: `${name} refused a request: ${(err as Error).message}` });
       return;
     }
     throw err;
@@ -295,7 +358,7 @@ export async function runImportFinish(deps: TServiceDeps, rt: TIntegrationRuntim
   const row = await selectImport(deps.database.db, p.importId);
   if (!row || row.state !== 'importing') return;
   if ((await countMembers(deps.database.db, row.id)) === 0) {
-    await updateImport(deps.database.db, row.id, { state: 'completed', error: 'The list has no contacts to verify' });
+    await endImport(deps.database.db, row, { state: 'completed', error: 'The list has no contacts to verify' });
     return;
   }
   const storageKey = `uploads/${row.orgId}/${row.verifyListId}`;
@@ -326,16 +389,16 @@ export async function runAdvance(deps: TServiceDeps, rt: TIntegrationRuntime, p:
     status = await getProgressStatus(deps.database.db, ctx, row.verifyListId);
   } catch (err) {
     if (!isAppError(err)) throw err;
-    await updateImport(deps.database.db, row.id, { state: 'failed', error: 'The verifier list was removed' });
+    await endImport(deps.database.db, row, { state: 'failed', error: 'The verifier list was removed' });
     return;
   }
   if (status.analysis.state === 'failed') {
-    await updateImport(deps.database.db, row.id, { state: 'failed', error: status.analysis.error ?? 'The imported list could not be analysed' });
+    await endImport(deps.database.db, row, { state: 'failed', error: status.analysis.error ?? 'The imported list could not be analysed' });
     return;
   }
   if (status.analysis.state !== 'ready' || status.state === 'in_progress') return void (await again());
   if (status.state === 'cancelled') {
-    await updateImport(deps.database.db, row.id, { state: 'cancelled', error: 'The verification was cancelled' });
+    await endImport(deps.database.db, row, { state: 'cancelled', error: 'The verification was cancelled' });
     return;
   }
   if (status.state === 'non_verified') {
@@ -343,7 +406,7 @@ export async function runAdvance(deps: TServiceDeps, rt: TIntegrationRuntime, p:
       await ensureListVerification(deps, ctx, row.verifyListId);
     } catch (err) {
       if (!isAppError(err)) throw err;
-      await updateImport(deps.database.db, row.id, { state: 'failed', error: `The verification could not start: ${err.message}` });
+      await endImport(deps.database.db, row, { state: 'failed', error: `The verification could not start: ${err.message}` });
       return;
     }
     return void (await again());
@@ -357,7 +420,7 @@ export async function runAdvance(deps: TServiceDeps, rt: TIntegrationRuntime, p:
       const current = await selectImportForUpdate(tx, row.id);
       if (!current || current.state !== 'verifying') return;
       if (!row.writeBack.append && !row.writeBack.unsubscribe) {
-        await updateImport(tx, row.id, { state: 'completed' });
+        await endImport(tx, row, { state: 'completed' });
         return;
       }
       await updateImport(tx, row.id, { state: 'writing_back' });
@@ -387,7 +450,7 @@ export async function runWriteBack(deps: TServiceDeps, rt: TIntegrationRuntime, 
   if (!row || row.state !== 'writing_back' || row.writeCursor !== p.afterSeq) return;
   const members = await selectMembersPage(deps.database.db, row.id, p.afterSeq, WRITE_BACK_CHUNK);
   if (members.length === 0) {
-    await updateImport(deps.database.db, row.id, { state: 'completed' });
+    await endImport(deps.database.db, row, { state: 'completed' });
     return;
   }
   const adapter = await adapterOfImport(deps, rt, row);

@@ -78,3 +78,22 @@ export const integrationImportMembers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.importId, t.seq] }), uniqueIndex('integration_import_members_remote_idx').on(t.importId, t.remoteId)],
 );
+
+/** A pending OAuth connection (Mailchimp, Zoho): the `state` sent to the platform, bound to org and user, single use, expiring. */
+export const integrationOauthStates = pgTable('integration_oauth_states', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  orgId: uuid('org_id')
+    .notNull()
+    .references(() => organisations.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  platform: text('platform').notNull(),
+  /** The friendly name the account will get. */
+  name: text('name').notNull(),
+  /** Zoho: the data centre the user picked (com, eu, in, com.au, jp, com.cn). */
+  region: text('region'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,9 +1,14 @@
+import { eq } from 'drizzle-orm';
 import type { TIntegration } from '@verilead/contracts';
 import type { TConfig } from '../../config';
 import { grantCredits } from '../../platform/credits/ledger';
 import { createWorldApp, type TWorldApp } from '../email-verifier/test-support';
 import { FAKES, type TFakeMember, type TFakePlatform, type TFakeSeed } from './fakes';
+import { CLEVERTAP_FAKE_ACCOUNT_ID, CLEVERTAP_FAKE_REGION } from './fakes/clevertap-fake';
+import { GHL_FAKE_LOCATION_ID } from './fakes/go-high-level-fake';
 import { createIntegrationJobs } from './jobs';
+import { FAKE_CLIENTS } from './oauth/providers';
+import { integrationImports } from './tables';
 import type { TIntegrationRuntime } from './service';
 
 /** Good keys in each platform's own format. */
@@ -15,6 +20,10 @@ export const GOOD_KEYS: Partial<Record<TIntegration, string>> = {
   moosend: '00000000-1111-2222-3333-444444444444',
   kit: 'kit_0123456789abcdef0123456789abcdef',
   sendgrid: 'SG.fake-key.0123456789abcdef0123456789abcdef',
+  clevertap: 'ABC-DEF-GHIJ-fake-passcode',
+  lemlist: '0123456789abcdef0123456789abcdef',
+  go_high_level: 'pit-11111111-2222-3333-4444-555555555555',
+  apollo: 'apollo-master-0123456789abcdef',
 };
 export const BAD_KEYS: Partial<Record<TIntegration, string>> = {
   mailchimp: 'ffffffffffffffffffffffffffffffff-us19',
@@ -24,6 +33,10 @@ export const BAD_KEYS: Partial<Record<TIntegration, string>> = {
   moosend: '99999999-1111-2222-3333-444444444444',
   kit: 'kit_wrong',
   sendgrid: 'SG.wrong',
+  clevertap: 'wrong-passcode',
+  lemlist: 'ffffffffffffffffffffffffffffffff',
+  go_high_level: 'pit-wrong',
+  apollo: 'apollo-wrong',
 };
 
 /** Members on the mail world's domains: accept-all ones (catch_all) and unknown users of a strict domain (invalid). */
@@ -39,6 +52,16 @@ export function makeWorldMembers(count: number, invalidEvery = 5, numericIds = f
 /** The seed of a fake: one list of `count` members plus an empty one (Kit tags and Moosend lists use their own id styles). */
 export function makeSeed(platform: TIntegration, count: number): TFakeSeed {
   const numeric = platform === 'kit' || platform === 'hubspot' || platform === 'active_campaign';
+  // CleverTap's lists are events: the list id is the event name.
+  if (platform === 'clevertap') {
+    return {
+      apiKey: GOOD_KEYS[platform]!,
+      lists: [
+        { id: 'App Launched', name: 'App Launched', members: makeWorldMembers(count, 5) },
+        { id: 'Charged', name: 'Charged', members: [] },
+      ],
+    };
+  }
   return {
     apiKey: GOOD_KEYS[platform]!,
     lists: [
@@ -52,6 +75,8 @@ export function makeSeed(platform: TIntegration, count: number): TFakeSeed {
 export function baseUrlsOf(fakes: Partial<Record<TIntegration, TFakePlatform>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, f] of Object.entries(fakes)) if (k !== 'active_campaign' && f) out[k] = f.baseUrl;
+  // CleverTap's base URL names the account's region.
+  if (fakes.clevertap) out.clevertap = `${fakes.clevertap.baseUrl}/{region}/1`;
   return out;
 }
 
@@ -62,7 +87,34 @@ export function connectBody(platform: TIntegration, fake: TFakePlatform, name: s
     api_key: apiKey,
     ...(platform === 'active_campaign' ? { api_url: fake.baseUrl.replace(/\/api\/3$/, '') } : {}),
     ...(platform === 'kit' ? { paid_plan_confirmed: true } : {}),
+    ...(platform === 'clevertap' ? { account_id: CLEVERTAP_FAKE_ACCOUNT_ID, region: CLEVERTAP_FAKE_REGION } : {}),
+    ...(platform === 'go_high_level' ? { account_id: GHL_FAKE_LOCATION_ID } : {}),
   };
+}
+
+/** The OAuth clients of the Mailchimp and Zoho fakes (their consent pages, token endpoints and metadata). */
+export function oauthConfigOf(fakes: Partial<Record<TIntegration, TFakePlatform>>): TConfig['integrationOAuth'] {
+  return {
+    mailchimp: { ...FAKE_CLIENTS.mailchimp, baseUrl: fakes.mailchimp ? new URL(fakes.mailchimp.baseUrl).origin : 'http://127.0.0.1:9' },
+    zoho: { ...FAKE_CLIENTS.zoho, ...(fakes.zoho ? { accountsUrl: new URL(fakes.zoho.baseUrl).origin } : {}) },
+  };
+}
+
+/**
+ * What a browser does on a platform's consent page: opens the authorize URL, presses "Allow" (or "Deny"), and
+ * answers the query the platform sends back to the redirect URI (`code`, `state`, Zoho's `location` and `accounts-server`).
+ */
+export async function completeConsent(authorizeUrl: string, decision: 'allow' | 'deny' = 'allow'): Promise<Record<string, string>> {
+  const page = await fetch(authorizeUrl);
+  const html = await page.text();
+  if (!page.ok || !html.includes('>Allow<')) throw new Error(`no consent page (${page.status}): ${html.slice(0, 200)}`);
+  const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!.replace(/&#38;/g, '&');
+  const form = new URLSearchParams({ decision });
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1]!, m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))));
+  const back = await fetch(action, { method: 'POST', body: form, redirect: 'manual' });
+  const location = back.headers.get('location');
+  if (back.status !== 302 || !location) throw new Error(`the consent page did not redirect (${back.status})`);
+  return Object.fromEntries(new URL(location).searchParams);
 }
 
 export type TIntegrationWorld = { w: TWorldApp; fakes: Partial<Record<TIntegration, TFakePlatform>>; close(): Promise<void> };
@@ -73,7 +125,7 @@ export async function createIntegrationWorld(count: number, runtime: Partial<TIn
   for (const [k, start] of Object.entries(FAKES) as [TIntegration, NonNullable<(typeof FAKES)[TIntegration]>][]) fakes[k] = await start(makeSeed(k, count));
   const w = await createWorldApp(
     undefined,
-    { allowPrivateWebhooks: true, integrationBaseUrls: baseUrlsOf(fakes), ...overrides },
+    { allowPrivateWebhooks: true, integrationBaseUrls: baseUrlsOf(fakes), integrationOAuth: oauthConfigOf(fakes), ...overrides },
     { extraJobs: (ctx) => createIntegrationJobs({ ...ctx, runtime: { adapterOptions: { pageSize: 7, maxInlineWaitMs: 0 }, ...runtime } }) },
   );
   return {
@@ -89,3 +141,15 @@ export async function createIntegrationWorld(count: number, runtime: Partial<TIn
 export async function topUp(w: TWorldApp, orgId: string, amount = 10_000) {
   await w.t.db.transaction((tx) => grantCredits(tx, { orgId, amount, reason: 'Test top-up' }));
 }
+
+/** Works the queue (delayed retries included) until the import is finished or `rounds` runs out. */
+export async function runImport(world: TIntegrationWorld, importId: string, rounds = 60) {
+  for (let i = 0; i < rounds; i += 1) {
+    await world.w.t.deps.queue.runUntilIdle({ includeDelayed: true, maxJobs: 200 });
+    const row = (await world.w.t.db.db.select().from(integrationImports).where(eq(integrationImports.id, importId)))[0]!;
+    if (['completed', 'failed', 'cancelled'].includes(row.state)) return row;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the import did not finish');
+}
+

@@ -6,7 +6,7 @@ import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/jobs';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
-import { recordActivity } from '../activities/service';
+import { recordActivity, type TRunningJobActivity } from '../activities/service';
 import { getUserPreferences } from '../settings/service';
 import { getList, visible } from './lists';
 import { loadPeople, revealPerson } from './reveal';
@@ -77,6 +77,27 @@ async function selectRequest(exec: TDb, id: string, ctx?: TCallerContext, forUpd
     sql`select ${REQUEST_COLUMNS} from ${FROM_REQUESTS} where r.id = ${id} ${ctx ? sql`and ${visible(ctx, 'r')}` : sql``} ${forUpdate ? sql`for update of r` : sql``}`,
   );
   return rows[0] ?? null;
+}
+
+/** The member's enrichments still queued or running, with their progress. */
+export async function listRunningEnrichments(exec: TDb, who: { orgId: string; userId: string }): Promise<TRunningJobActivity[]> {
+  const rows = await selectRows<TRequestRow>(
+    exec,
+    sql`select ${REQUEST_COLUMNS} from ${FROM_REQUESTS} where r.org_id = ${who.orgId} and r.user_id = ${who.userId} and r.state in ('queued', 'in_progress')
+        order by r.updated_at desc limit 200`,
+  );
+  return rows.map((r) => {
+    const view = toRequestView(r);
+    return {
+      key: `enrich:${r.id}`,
+      type: 'enrich',
+      status: r.state === 'in_progress' ? 'in_progress' : 'queued',
+      progress: r.state === 'in_progress' ? view.progress : null,
+      description: r.list_name ? `The list "${r.list_name}" (${view.total} leads)` : `${view.total} lead(s)`,
+      metadata: { feature: 'prospect', request_id: r.id, list_id: r.list_id, processed: view.processed },
+      since: new Date(r.updated_at),
+    };
+  });
 }
 
 export async function getRequest(exec: TDb, ctx: TCallerContext, id: string): Promise<TEnrichRequest> {
@@ -168,6 +189,13 @@ export async function cancelRequest(deps: TDeps, ctx: TCallerContext, requestId:
     if (r.state !== 'queued' && r.state !== 'in_progress') throw new AppError(409, 'conflict', 'This enrichment has already finished');
     await tx.execute(sql`update prospect_enrich_requests set state = 'cancelled', updated_at = now() where id = ${requestId}`);
     if (r.list_id) await tx.execute(sql`update prospect_lists set state = 'cancelled', updated_at = now() where id = ${r.list_id}`);
+    await recordActivity(tx, {
+      orgId: r.org_id,
+      userId: r.user_id,
+      type: 'enrich',
+      description: `Cancelled enriching ${r.list_name ? `the list "${r.list_name}"` : 'the leads'}: ${Number(r.processed)} of ${Number(r.total)} leads done`,
+      metadata: { feature: 'prospect', request_id: r.id, list_id: r.list_id, cancelled: true },
+    });
     return r.job_id;
   });
   if (jobId) await deps.queue.cancel(jobId, ctx.orgId).catch(() => null);

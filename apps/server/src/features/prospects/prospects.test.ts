@@ -100,6 +100,7 @@ describe('prospect API', () => {
       const expected = people.filter((p) => ['entry', 'senior'].includes(p.seniority) && ['US', 'DE', 'GB'].includes(p.country) && ['engineering', 'sales', 'data', 'marketing'].includes(p.department));
       expect(d.total).toBe(expected.length);
       expect(d.total).toBeGreaterThan(0);
+      expect(d.total_capped).toBe(false);
       for (const p of d.people) {
         expect(['entry', 'senior']).toContain(p.seniority);
         expect(p.email_revealed).toBe(false);
@@ -108,8 +109,14 @@ describe('prospect API', () => {
       const meta = await call(owner, 'GET', `/prospect/search/meta?filters=${encodeURIComponent(JSON.stringify(filters))}`);
       expect(meta.status).toBe(200);
       expect(meta.body.data.total).toBe(expected.length);
-      const us = meta.body.data.facets.country.find((b: { value: string }) => b.value === 'US')?.count ?? 0;
-      expect(us).toBe(expected.filter((p) => p.country === 'US').length);
+      expect(meta.body.data.sampled).toBe(false);
+      // Unfiltered and single-filter searches are counted from the roll-ups: exact, and the same as counting.
+      const all = await call(owner, 'POST', '/prospect/search', { filters: {} });
+      expect(all.body.data).toMatchObject({ total: people.length, total_capped: false });
+      const us = await call(owner, 'GET', `/prospect/search/meta?filters=${encodeURIComponent(JSON.stringify({ countries: ['US'] }))}`);
+      expect(us.body.data).toMatchObject({ total: people.filter((p) => p.country === 'US').length, sampled: false });
+      const usBucket = meta.body.data.facets.country.find((b: { value: string }) => b.value === 'US')?.count ?? 0;
+      expect(usBucket).toBe(expected.filter((p) => p.country === 'US').length);
       expect(meta.body.data.facets.technologies.length).toBeGreaterThan(0);
     });
 

@@ -1,7 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { TProspectFilters } from '@verilead/contracts';
+import { PROSPECT_FACET_SAMPLE, PROSPECT_SEARCH_COUNT_CAP, PROSPECT_SENIORITIES, type TProspectFilters } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { TITLE_SYNONYMS } from './directory-data';
+import { countFromRollups, facetsFromRollups, facetsOfSample, type TFacetCounts } from './facets';
+
+export type { TFacets } from './facets';
 
 /**
  * The search module: filters → SQL over the directory (PostgreSQL or PGlite, with pg_trgm for names, titles and
@@ -51,18 +54,17 @@ export type TCompanyRow = {
 };
 
 export type TSort = 'relevance' | 'name' | 'company' | 'recently_updated';
-export type TFacets = Record<string, { value: string; count: number }[]>;
 
 export type TProspectSearchEngine = {
-  searchPeople(filters: TProspectFilters, opts: { sort: TSort; offset: number; limit: number }): Promise<{ rows: TPersonRow[]; total: number }>;
-  searchCompanies(filters: TProspectFilters, opts: { sort: TSort; offset: number; limit: number }): Promise<{ rows: TCompanyRow[]; total: number }>;
+  searchPeople(filters: TProspectFilters, opts: { sort: TSort; offset: number; limit: number }): Promise<{ rows: TPersonRow[] } & TCount>;
+  searchCompanies(filters: TProspectFilters, opts: { sort: TSort; offset: number; limit: number }): Promise<{ rows: TCompanyRow[] } & TCount>;
   /** The ids of the first `limit` people of a search (adding a search to a list). */
   personIds(filters: TProspectFilters, limit: number): Promise<string[]>;
-  facets(filters: TProspectFilters): Promise<{ total: number; facets: TFacets }>;
+  facets(filters: TProspectFilters): Promise<TFacetCounts>;
 };
 
-/** Counting stops here: totals above it show as this many (as Apollo caps results). */
-export const SEARCH_TOTAL_CAP = 50_000;
+/** A search's count: exact, or `capped` at PROSPECT_SEARCH_COUNT_CAP (more match). */
+export type TCount = { total: number; capped: boolean };
 
 export const PERSON_COLUMNS = sql.raw(
   `p.id, p.first_name, p.last_name, p.full_name, p.title, p.seniority, p.department, p.country, p.region, p.city, p.company_id, p.company_name,
@@ -77,9 +79,6 @@ export function likePattern(value: string): string {
 function wordPattern(value: string): string {
   return `\\m${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\M`;
 }
-
-/** Facets are counted over at most this many matching people (exact below it; a sample of the first ones above). */
-export const FACET_SAMPLE = 20_000;
 
 function anyOf(parts: SQL[]): SQL {
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
@@ -108,24 +107,62 @@ export function expandTitles(titles: readonly string[], similar: boolean): strin
   return [...out];
 }
 
+/** Title filters and keywords resolved against directory_titles beforehand (a few hundred titles at most). */
+export type TResolvedTitles = { jobTitles?: string[]; keywordTitles?: string[] };
+/** Beyond this many matching titles the search keeps the subquery rather than a list. */
+const MAX_RESOLVED_TITLES = 500;
+
+function titleMatch(f: TProspectFilters): SQL {
+  const titles = expandTitles(f.job_titles ?? [], f.similar_titles ?? false);
+  // Whole words ("CTO" is not "Director"), and with similar titles also close spellings (pg_trgm word similarity).
+  const parts = [sql`t.title ~* ${`(${titles.map(wordPattern).join('|')})`}`];
+  if (f.similar_titles) for (const t of f.job_titles ?? []) parts.push(sql`${t} <% t.title`);
+  return anyOf(parts);
+}
+
+/**
+ * The titles a search's title filter and keywords match, as lists: the planner then sees which titles (and how many
+ * people) it looks for, and a keyword's titles can join the name and company trigram indexes in one bitmap.
+ */
+export async function resolveTitles(exec: TDb, f: TProspectFilters): Promise<TResolvedTitles> {
+  const list = async (where: SQL) => {
+    const rows = await selectRows<{ title: string }>(exec, sql`select t.title from directory_titles t where ${where} order by t.title limit ${MAX_RESOLVED_TITLES + 1}`);
+    return rows.length > MAX_RESOLVED_TITLES ? undefined : rows.map((r) => r.title);
+  };
+  const [jobTitles, keywordTitles] = await Promise.all([
+    f.job_titles?.length ? list(titleMatch(f)) : undefined,
+    f.keywords ? list(sql`t.title ilike ${likePattern(f.keywords)}`) : undefined,
+  ]);
+  return { jobTitles, keywordTitles };
+}
+
+function titleIn(values: readonly string[]): SQL {
+  return values.length === 0 ? sql`false` : inList(sql`p.title`, values);
+}
+
 /** The WHERE clause of a search over people (alias p); companies' own searches use the same fields. */
-export function personWhere(f: TProspectFilters, alias: 'p' | 'c' = 'p'): SQL {
+export function personWhere(f: TProspectFilters, alias: 'p' | 'c' = 'p', resolved: TResolvedTitles = {}): SQL {
   const col = (name: string) => sql.raw(`${alias}.${name}`);
   const isPeople = alias === 'p';
   const conds: SQL[] = [];
   if (f.keywords) {
     const k = likePattern(f.keywords);
-    conds.push(isPeople ? sql`(p.full_name ilike ${k} or p.title ilike ${k} or p.company_name ilike ${k})` : sql`(c.name ilike ${k} or c.domain ilike ${k})`);
+    // Titles through the directory's distinct titles (trigram-indexed), names and companies through their trigram indexes.
+    conds.push(
+      isPeople
+        ? sql`(p.full_name ilike ${k} or ${resolved.keywordTitles ? titleIn(resolved.keywordTitles) : sql`p.title in (select t.title from directory_titles t where t.title ilike ${k})`} or p.company_name ilike ${k})`
+        : sql`(c.name ilike ${k} or c.domain ilike ${k})`,
+    );
   }
   if (isPeople && f.job_titles?.length) {
-    const titles = expandTitles(f.job_titles, f.similar_titles ?? false);
-    // Resolved against the directory's few thousand distinct titles (trigram-indexed), then people by exact title:
-    // whole words ("CTO" is not "Director"), and with similar titles also close spellings (pg_trgm word similarity).
-    const parts = [sql`t.title ~* ${`(${titles.map(wordPattern).join('|')})`}`];
-    if (f.similar_titles) for (const t of f.job_titles) parts.push(sql`${t} <% t.title`);
-    conds.push(sql`p.title in (select t.title from directory_titles t where ${anyOf(parts)})`);
+    // Resolved against the directory's few thousand distinct titles (trigram-indexed), then people by exact title.
+    conds.push(resolved.jobTitles ? titleIn(resolved.jobTitles) : sql`p.title in (select t.title from directory_titles t where ${titleMatch(f)})`);
   }
-  if (isPeople && f.seniorities?.length) conds.push(inList(sql`p.seniority`, f.seniorities));
+  if (isPeople && f.seniorities?.length) {
+    // By the stored rank (the relevance order), as a range too, so rank-ordered indexes serve it in order.
+    const ranks = f.seniorities.map(seniorityRank);
+    conds.push(sql`p.seniority_rank between ${Math.min(...ranks)} and ${Math.max(...ranks)}`, inList(sql`p.seniority_rank`, ranks));
+  }
   if (isPeople && f.departments?.length) conds.push(inList(sql`p.department`, f.departments));
   if (f.countries?.length) conds.push(inList(col('country'), f.countries));
   if (f.regions?.length) conds.push(ciInList(col('region'), f.regions));
@@ -154,7 +191,22 @@ function companyWhere(f: TProspectFilters): SQL {
   return sql`${own} and exists (select 1 from directory_people p where p.company_id = c.id and ${people})`;
 }
 
-function personOrder(sort: TSort): SQL {
+/** The stored `seniority_rank` of a seniority (migration 0020): relevance sorts by it, most senior first. */
+export function seniorityRank(seniority: string): number {
+  const i = (PROSPECT_SENIORITIES as readonly string[]).indexOf(seniority);
+  return i < 0 ? 12 : i + 1;
+}
+
+/**
+ * Filters whose matches are best found through their own indexes and then sorted: walking the rank index instead
+ * (which the planner likes when it thinks matches are spread evenly) can read most of the directory when the
+ * matches sit at the far end of it (recruiters are seldom owners).
+ */
+function selective(f: TProspectFilters): boolean {
+  return Boolean(f.job_titles?.length || f.keywords || f.company_names?.length || f.company_domains?.length || f.cities?.length || f.regions?.length);
+}
+
+function personOrder(sort: TSort, fenced = false): SQL {
   switch (sort) {
     case 'name':
       return sql`p.last_name, p.first_name, p.id`;
@@ -163,72 +215,60 @@ function personOrder(sort: TSort): SQL {
     case 'recently_updated':
       return sql`p.updated_at desc, p.id`;
     default:
-      // Relevance: senior people first, then by name (stable).
-      return sql`array_position(array['owner','founder','c_suite','partner','vp','head','director','manager','senior','entry','intern']::text[], p.seniority), p.id`;
+      // Relevance: senior people first (the stored rank; indexes on (…, seniority_rank, id) serve it), then by id (stable).
+      // `+ 0` keeps the rank-ordered indexes out of a selective search (same order, sorted after finding the matches).
+      return fenced ? sql`p.seniority_rank + 0, p.id` : sql`p.seniority_rank, p.id`;
   }
 }
 
-async function cappedCount(exec: TDb, from: SQL): Promise<number> {
-  const rows = await selectRows<{ n: number }>(exec, sql`select count(*)::int as n from (select 1 ${from} limit ${SEARCH_TOTAL_CAP}) t`);
-  return rows[0]?.n ?? 0;
+/** Counts matches up to the cap (the count's own plan: often an index-only scan), then says whether it stopped there. */
+async function cappedCount(exec: TDb, from: SQL, cap: number): Promise<TCount> {
+  const rows = await selectRows<{ n: number }>(exec, sql`select count(*)::int as n from (select 1 ${from} limit ${cap + 1}) t`);
+  const n = rows[0]?.n ?? 0;
+  return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
 }
 
-const FACET_COLUMNS = ['seniority', 'department', 'country', 'industry', 'size_range', 'revenue_range'] as const;
-const FACET_LIMIT = 25;
-
-/** The PostgreSQL search engine. */
-export function createSqlSearchEngine(exec: TDb): TProspectSearchEngine {
+/** The PostgreSQL search engine (tests may lower the count cap and the facet sample to see them at work on a small directory). */
+export function createSqlSearchEngine(exec: TDb, limits: { countCap?: number; facetSample?: number } = {}): TProspectSearchEngine {
+  const countCap = limits.countCap ?? PROSPECT_SEARCH_COUNT_CAP;
+  const facetSample = limits.facetSample ?? PROSPECT_FACET_SAMPLE;
   return {
     async searchPeople(filters, { sort, offset, limit }) {
-      const where = personWhere(filters);
-      const [rows, total] = await Promise.all([
-        selectRows<TPersonRow>(exec, sql`select ${PERSON_COLUMNS} from directory_people p where ${where} order by ${personOrder(sort)} limit ${limit} offset ${offset}`),
-        cappedCount(exec, sql`from directory_people p where ${where}`),
+      const where = personWhere(filters, 'p', await resolveTitles(exec, filters));
+      const order = personOrder(sort, selective(filters));
+      // The page's ids first (from indexes where the filters allow), then only those rows from the table.
+      const [rows, count] = await Promise.all([
+        selectRows<TPersonRow>(
+          exec,
+          sql`select ${PERSON_COLUMNS} from directory_people p
+              join (select p.id from directory_people p where ${where} order by ${order} limit ${limit} offset ${offset}) k on k.id = p.id
+              order by ${personOrder(sort)}`,
+        ),
+        countFromRollups(exec, filters).then((exact) => (exact === null ? cappedCount(exec, sql`from directory_people p where ${where}`, countCap) : { total: exact, capped: false })),
       ]);
-      return { rows, total };
+      return { rows, ...count };
     },
     async searchCompanies(filters, { sort, offset, limit }) {
       const where = companyWhere(filters);
       const order = sort === 'name' ? sql`c.name, c.id` : sort === 'recently_updated' ? sql`c.updated_at desc, c.id` : sql`c.employees desc, c.id`;
-      const [rows, total] = await Promise.all([
+      const [rows, count] = await Promise.all([
         selectRows<TCompanyRow>(
           exec,
           sql`select c.id, c.name, c.domain, c.industry, c.industry_code, c.size_range, c.employees, c.revenue_range, c.founded_year, c.technologies,
                      c.country, c.region, c.city, c.linkedin_url
               from directory_companies c where ${where} order by ${order} limit ${limit} offset ${offset}`,
         ),
-        cappedCount(exec, sql`from directory_companies c where ${where}`),
+        cappedCount(exec, sql`from directory_companies c where ${where}`, countCap),
       ]);
-      return { rows, total };
+      return { rows, ...count };
     },
     async personIds(filters, limit) {
-      const rows = await selectRows<{ id: string }>(exec, sql`select p.id from directory_people p where ${personWhere(filters)} order by ${personOrder('relevance')} limit ${limit}`);
+      const where = personWhere(filters, 'p', await resolveTitles(exec, filters));
+      const rows = await selectRows<{ id: string }>(exec, sql`select p.id from directory_people p where ${where} order by ${personOrder('relevance', selective(filters))} limit ${limit}`);
       return rows.map((r) => r.id);
     },
     async facets(filters) {
-      const where = personWhere(filters);
-      const grouped = await selectRows<Record<string, string | number | null>>(
-        exec,
-        sql`select ${sql.raw(FACET_COLUMNS.map((c) => `p.${c}`).join(', '))}, count(*)::int as n
-            from (select * from directory_people p where ${where} limit ${FACET_SAMPLE}) p
-            group by grouping sets (${sql.raw(FACET_COLUMNS.map((c) => `(p.${c})`).join(', '))})`,
-      );
-      const facets: TFacets = {};
-      let total = 0;
-      for (const c of FACET_COLUMNS) facets[c] = [];
-      for (const row of grouped) {
-        const column = FACET_COLUMNS.find((c) => row[c] !== null);
-        if (!column) continue;
-        facets[column]!.push({ value: String(row[column]), count: Number(row.n) });
-        if (column === 'seniority') total += Number(row.n);
-      }
-      for (const c of FACET_COLUMNS) facets[c] = facets[c]!.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value)).slice(0, FACET_LIMIT);
-      facets.technologies = await selectRows<{ value: string; count: number }>(
-        exec,
-        sql`select t as value, count(*)::int as count from (select p.technologies from directory_people p where ${where} limit ${FACET_SAMPLE}) p, unnest(p.technologies) t
-            group by t order by count desc, t limit ${FACET_LIMIT}`,
-      );
-      return { total, facets };
+      return (await facetsFromRollups(exec, filters)) ?? facetsOfSample(exec, personWhere(filters, 'p', await resolveTitles(exec, filters)), facetSample);
     },
   };
 }

@@ -15,6 +15,8 @@ import { selectRows, type TDb } from '../../platform/db/database';
 import { throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { visible } from './lists';
+
+export { listRunningEnrichments as listRunningJobActivities } from './enrich';
 import { createSqlSearchEngine, PERSON_COLUMNS, type TCompanyRow, type TPersonRow } from './search';
 import { toCompanyView, toPersonViews } from './views';
 
@@ -26,18 +28,19 @@ export async function searchProspects(exec: TDb, ctx: TCallerContext, input: z.o
   const engine = createSqlSearchEngine(exec);
   const offset = (input.page - 1) * input.limit;
   if (input.type === 'companies') {
-    const { rows, total } = await engine.searchCompanies(input.filters, { sort: input.sort, offset, limit: input.limit });
-    return { type: 'companies', people: [], companies: rows.map(toCompanyView), total, page: input.page, limit: input.limit };
+    const { rows, total, capped } = await engine.searchCompanies(input.filters, { sort: input.sort, offset, limit: input.limit });
+    return { type: 'companies', people: [], companies: rows.map(toCompanyView), total, total_capped: capped, page: input.page, limit: input.limit };
   }
-  const { rows, total } = await engine.searchPeople(input.filters, { sort: input.sort, offset, limit: input.limit });
-  return { type: 'people', people: await toPersonViews(exec, ctx.orgId, rows), companies: [], total, page: input.page, limit: input.limit };
+  const { rows, total, capped } = await engine.searchPeople(input.filters, { sort: input.sort, offset, limit: input.limit });
+  return { type: 'people', people: await toPersonViews(exec, ctx.orgId, rows), companies: [], total, total_capped: capped, page: input.page, limit: input.limit };
 }
 
 /** GET /prospect/search/meta: facet counts of a search and the fixed filter options. */
 export async function searchMeta(exec: TDb, filters: TProspectFilters): Promise<TProspectMetaData> {
-  const { total, facets } = await createSqlSearchEngine(exec).facets(filters);
+  const { total, sampled, facets } = await createSqlSearchEngine(exec).facets(filters);
   return {
     total,
+    sampled,
     facets,
     options: { seniorities: [...PROSPECT_SENIORITIES], departments: [...PROSPECT_DEPARTMENTS], size_ranges: [...PROSPECT_SIZE_RANGES], revenue_ranges: [...PROSPECT_REVENUE_RANGES] },
   };

@@ -1,4 +1,5 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** The companies directory (shared by the installation: the operator's licensed data or the demo generator). */
@@ -39,6 +40,12 @@ export const directoryPeople = pgTable(
     fullName: text('full_name').notNull(),
     title: text('title').notNull(),
     seniority: text('seniority').notNull(),
+    /** 1 (owner) … 11 (intern), 12 unknown: the relevance order, stored so indexes serve it (migration 0020). */
+    seniorityRank: smallint('seniority_rank')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`CASE "seniority" WHEN 'owner' THEN 1 WHEN 'founder' THEN 2 WHEN 'c_suite' THEN 3 WHEN 'partner' THEN 4 WHEN 'vp' THEN 5 WHEN 'head' THEN 6 WHEN 'director' THEN 7 WHEN 'manager' THEN 8 WHEN 'senior' THEN 9 WHEN 'entry' THEN 10 WHEN 'intern' THEN 11 ELSE 12 END`,
+      ),
     department: text('department').notNull(),
     country: text('country').notNull(),
     region: text('region'),
@@ -61,7 +68,34 @@ export const directoryPeople = pgTable(
     linkedinUrl: text('linkedin_url'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('directory_people_company_idx').on(t.companyId), index('directory_people_domain_idx').on(t.companyDomain)],
+  (t) => [
+    index('directory_people_company_idx').on(t.companyId),
+    index('directory_people_domain_idx').on(t.companyDomain),
+    // The five rank-ordered indexes also INCLUDE the other company and place columns (migration 0020, hand-written):
+    // counts and page ids of searches filtered by them come from index-only scans.
+    index('directory_people_rank_idx').on(t.seniorityRank, t.id),
+    index('directory_people_country_rank_idx').on(t.country, t.seniorityRank, t.id),
+    index('directory_people_department_rank_idx').on(t.department, t.seniorityRank, t.id),
+    index('directory_people_industry_rank_idx').on(t.industry, t.seniorityRank, t.id),
+    index('directory_people_title_rank_idx').on(t.title, t.seniorityRank, t.id),
+  ],
+);
+
+/**
+ * Facet counts of the people directory, kept by statement triggers on directory_people (migration 0020): filter
+ * ('', '') counts every person per facet value (facet '_total', value '': the people); filter (seniority | department
+ * | country, value) counts the same among those people. Search reads them for unfiltered and single-filter searches.
+ */
+export const directoryFacetRollups = pgTable(
+  'directory_facet_rollups',
+  {
+    filterFacet: text('filter_facet').notNull(),
+    filterValue: text('filter_value').notNull(),
+    facet: text('facet').notNull(),
+    value: text('value').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'directory_facet_rollups_pk', columns: [t.filterFacet, t.filterValue, t.facet, t.value] })],
 );
 
 /** Every distinct job title of the directory: title filters (and similar titles) are resolved against it, then people are found by exact title. */

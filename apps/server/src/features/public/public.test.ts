@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZExtensionVersionResponse, ZIpLocationResponse, ZMarketingStatsResponse } from '@verilead/contracts';
+import { ZExtensionVersionResponse, ZIpLocationResponse, ZMarketingStatsResponse, ZPriceResponse } from '@verilead/contracts';
+import { applyPriceConfig } from '../billing/price-config';
 import { chargeCredits, grantCredits, refundCredits } from '../../platform/credits/ledger';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 import { extensionUninstallFeedback } from './tables';
@@ -81,5 +82,37 @@ describe('public calls', () => {
     expect((await t.call({ method: 'GET', url: '/api/v1/g2crowd/url' })).status).toBe(401);
     const res = await t.call({ method: 'GET', url: '/api/v1/g2crowd/url', token: owner.token });
     expect(res.body.data).toEqual({ url: 'https://g2.example/review' });
+  });
+
+  it('quotes the credits calculator from the price slabs, without a login, and follows the operator’s price file', async () => {
+    const quote = async (credits: number | string, currency: string) => t.call({ method: 'GET', url: `/api/v1/public/price?credits=${credits}&currency=${currency}` });
+    // The same figures a logged-in buyer is quoted (GET /price).
+    const before = await quote(10_000, 'USD');
+    expect(before.status, JSON.stringify(before.body)).toBe(200);
+    const billed = await t.call({ method: 'GET', url: '/api/v1/price?credits=10000&currency=USD', token: owner.token });
+    expect(ZPriceResponse.parse(before.body).data).toEqual(ZPriceResponse.parse(billed.body).data);
+
+    await applyPriceConfig(t.db, {
+      slabs: [
+        { currency: 'USD', min_credits: 1_000, max_credits: 49_999, unit_price: 0.01, kind: 'standard', bonus_percent: 0 },
+        { currency: 'USD', min_credits: 50_000, max_credits: null, unit_price: 0.004, kind: 'standard', bonus_percent: 0 },
+        { currency: 'INR', min_credits: 1_000, max_credits: null, unit_price: 0.5, kind: 'standard', bonus_percent: 0 },
+      ],
+    });
+    const usd = ZPriceResponse.parse((await quote(10_000, 'USD')).body).data;
+    expect(usd).toMatchObject({ currency: 'USD', credits: 10_000, unit_price: 0.01, subtotal: 100, tax: 0, total: 100, coupon_code: null });
+    expect(usd.total).not.toBe(ZPriceResponse.parse(before.body).data.total);
+    expect(ZPriceResponse.parse((await quote(60_000, 'USD')).body).data).toMatchObject({ unit_price: 0.004, total: 240 });
+    // INR adds 18% tax, rounded down.
+    expect(ZPriceResponse.parse((await quote(1_001, 'INR')).body).data).toMatchObject({ subtotal: 500.5, tax_percent: 18, tax: 90.09, total: 590.59 });
+
+    const few = await quote(10, 'USD');
+    expect(few.status).toBe(400);
+    expect(few.body.error.reasons[0]).toMatchObject({ field: 'credits', messages: ['You can buy at least 1,000 credits'] });
+    expect((await quote(10_000, 'EUR')).status).toBe(400);
+    await applyPriceConfig(t.db, { slabs: [{ currency: 'USD', min_credits: 1_000, max_credits: null, unit_price: 0.01, kind: 'standard', bonus_percent: 0 }] });
+    const none = await quote(10_000, 'INR');
+    expect(none.status).toBe(400);
+    expect(none.body.error.message).toBe('No price is set for 10,000 credits in INR.');
   });
 });

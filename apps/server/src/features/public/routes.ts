@@ -8,11 +8,14 @@ import {
   ZG2CrowdUrlResponse,
   ZIpLocationResponse,
   ZMarketingStatsResponse,
+  ZPriceResponse,
+  ZPublicPriceQuery,
 } from '@verilead/contracts';
 import type { TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { rateLimitFor } from '../../platform/http/rate-limits';
+import { getPublicPrice } from '../billing/pricing-service';
 import { locateRequest } from './ip-location';
 import { getExtensionVersion, getMarketingStats, recordExtensionUninstall } from './service';
 
@@ -35,6 +38,14 @@ export function registerPublicRoutes(app: FastifyInstance, deps: TDeps, guards: 
     '/public/marketing_stats',
     { config: limited, schema: { tags, summary: 'Product-wide figures for the marketing pages', response: withErrorResponses({ 200: ZMarketingStatsResponse }) } },
     async () => ok(await getMarketingStats(deps.database.db)),
+  );
+  r.get(
+    '/public/price',
+    {
+      config: limited,
+      schema: { tags, summary: 'The credits calculator: the price of a number of credits from the price slabs', querystring: ZPublicPriceQuery, response: withErrorResponses({ 200: ZPriceResponse }) },
+    },
+    async (req) => ok(await getPublicPrice(deps.database.db, req.query)),
   );
   r.get(
     '/extension/version',

@@ -43,6 +43,7 @@ import {
   type TSettingsSection,
 } from './queries';
 import { readSection, stripUndefined } from '../../platform/settings/sections';
+import { createTtlCache, invalidateCallers, onCallerChange } from '../../platform/cache/ttl-cache';
 import { getOrgDefaultSettings } from '../team/service';
 
 const DEFAULT_NOTIFICATIONS: TNotificationSettings = { setting_last_modified_on: null, notifications: true, low_credit_notification: true };
@@ -75,6 +76,7 @@ async function saveSection<T extends { setting_last_modified_on: string | null }
     const own = (await selectUserSettings(tx, ctx.userId))?.[section] ?? {};
     const next = { ...own, ...stripUndefined(patch), setting_last_modified_on: new Date().toISOString() };
     await upsertSettingsSection(tx, { userId: ctx.userId, orgId: ctx.orgId, section, value: next });
+    invalidateCallers({ orgId: ctx.orgId, userId: ctx.userId });
     return read(await getUserPreferences(tx, ctx));
   });
 }
@@ -138,21 +140,36 @@ export async function updateWbList(database: TDatabase, ctx: TCallerContext, inp
     }
     await touchWbList(tx, ctx);
   });
+  invalidateCallers({ orgId: ctx.orgId, userId: ctx.userId });
   return listWbEntries(database.db, ctx, { page: 1, limit: 25, list_type: input.list_type });
 }
 
+export type TVerifierPreferences = { mode: TVerificationMode; gibberishThreshold: TGibberishThreshold; wbList: { allow: string[]; block: string[] }; autoPilot: boolean };
+
+/** A member's verifier preferences for a few seconds (CALLER_CACHE_TTL_MS): every instant call reads them. */
+const verifierPrefs = createTtlCache<TVerifierPreferences>({ max: 10_000 });
+onCallerChange((change) => {
+  if (change.appId && !change.orgId && !change.userId) return;
+  verifierPrefs.deleteWhere((_v, key) => {
+    const [orgId, userId] = key.split('|');
+    return (!change.orgId || orgId === change.orgId) && (!change.userId || userId === change.userId);
+  });
+});
+
 /** What verification takes from the user's settings: mode, gibberish threshold and the allow/block lists. */
-export async function getVerifierPreferences(
-  exec: TDb,
-  ctx: Pick<TCallerContext, 'userId' | 'orgId'>,
-): Promise<{ mode: TVerificationMode; gibberishThreshold: TGibberishThreshold; wbList: { allow: string[]; block: string[] }; autoPilot: boolean }> {
+export async function getVerifierPreferences(exec: TDb, ctx: Pick<TCallerContext, 'userId' | 'orgId'>): Promise<TVerifierPreferences> {
+  const key = `${ctx.orgId}|${ctx.userId}`;
+  const cached = verifierPrefs.get(key);
+  if (cached) return cached;
   const [{ ev_settings: ev }, entries] = await Promise.all([getUserPreferences(exec, ctx), selectAllWbEntries(exec, ctx)]);
-  return {
+  const prefs: TVerifierPreferences = {
     mode: ev.default_email_verify_mode,
     gibberishThreshold: ev.gibberish_threshold_value,
     autoPilot: ev.auto_pilot_status,
     wbList: { allow: entries.filter((e) => e.listType === 'allow').map((e) => e.value), block: entries.filter((e) => e.listType === 'block').map((e) => e.value) },
   };
+  verifierPrefs.set(key, prefs);
+  return prefs;
 }
 
 // ---------- single sign-on ----------

@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { invalidateCallers } from '../../platform/cache/ttl-cache';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { sqlMemberDaily } from '../../platform/credits/ledger';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
@@ -147,11 +148,13 @@ export async function updateMemberStatus(exec: TDb, orgId: string, userIds: stri
     .set({ status })
     .where(and(eq(memberships.orgId, orgId), inArray(memberships.userId, userIds), ne(memberships.role, 'owner')))
     .returning({ userId: memberships.userId });
+  for (const r of rows) invalidateCallers({ orgId, userId: r.userId });
   return rows.map((r) => r.userId);
 }
 
 export async function updateMemberRole(exec: TDb, orgId: string, userId: string, role: string) {
   await exec.update(memberships).set({ role }).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId), ne(memberships.role, 'owner')));
+  invalidateCallers({ orgId, userId });
 }
 
 export async function updateUserName(exec: TDb, userId: string, name: string) {
@@ -174,6 +177,7 @@ export async function scheduleDailyLimit(exec: TDb, orgId: string, userId: strin
           daily_limit_next_from = case when daily_limit is not distinct from ${limit}::int then null else (${day} + 1) end
         where org_id = ${orgId} and user_id = ${userId}`,
   );
+  invalidateCallers({ orgId, userId });
 }
 
 /** Sets today's remaining allowance at once: today's cap becomes today's usage plus `remaining`. */
@@ -183,6 +187,7 @@ export async function setDailyRemaining(exec: TDb, orgId: string, userId: string
     sql`update memberships set daily_cap = ${usedOn} + ${remaining}::int, daily_cap_on = ${day}
         where memberships.org_id = ${orgId} and memberships.user_id = ${userId}`,
   );
+  invalidateCallers({ orgId, userId });
 }
 
 /** Sets limits in force at once (a new member): daily and life-time. */
@@ -192,10 +197,12 @@ export async function setInitialLimits(exec: TDb, orgId: string, userId: string,
   if (limits.lifeTime !== undefined) set.lifeTimeLimit = limits.lifeTime;
   if (Object.keys(set).length === 0) return;
   await exec.update(memberships).set(set).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+  invalidateCallers({ orgId, userId });
 }
 
 export async function setLifeTimeLimit(exec: TDb, orgId: string, userId: string, limit: number | null) {
   await exec.update(memberships).set({ lifeTimeLimit: limit }).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+  invalidateCallers({ orgId, userId });
 }
 
 // ---------- teams ----------
@@ -279,4 +286,5 @@ export async function upsertOrgDefaults(exec: TDb, orgId: string, section: 'ev' 
     .insert(orgDefaultSettings)
     .values({ orgId, [section]: value, updatedBy: userId })
     .onConflictDoUpdate({ target: orgDefaultSettings.orgId, set: { [section]: value, updatedBy: userId, updatedAt: new Date() } });
+  invalidateCallers({ orgId });
 }

@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
@@ -12,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { installJobSchema } from '../jobs/install';
+import { SERVER_ROOT } from '../../config';
 
 /** A Drizzle handle: the database itself or a transaction (both offer the same query builder). */
 export type TDb = PgDatabase<PgQueryResultHKT>;
@@ -36,12 +36,17 @@ export type TDatabase = {
   jobSql: TSqlExecutor;
   /** Applies the migrations of apps/server/migrations, then installs (or upgrades) the job system's schema. */
   migrate(): Promise<void>;
+  /**
+   * LISTEN on a channel (pg_notify from any process reaches it): on PostgreSQL one dedicated connection per call, on
+   * PGlite the embedded session. Answers the function that stops listening.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** PGlite only: a tarball of the data directory (tests use it as a migrated template). */
   dumpDataDir?: () => Promise<Blob>;
 };
 
-export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'migrations');
+export const MIGRATIONS_DIR = join(SERVER_ROOT, 'migrations');
 
 /** A promise-chain mutex: one holder at a time, FIFO. */
 export function createMutex() {
@@ -65,7 +70,7 @@ function preparePgliteDir(dir: string): void {
   const autoConf = join(dir, 'postgresql.auto.conf');
   const ready = existsSync(join(dir, 'PG_VERSION')) && existsSync(autoConf) && readFileSync(autoConf, 'utf8').includes(`shared_buffers = '${PGLITE_SHARED_BUFFERS}'`);
   if (ready) return;
-  const script = join(dirname(fileURLToPath(import.meta.url)), 'pglite-init.mjs');
+  const script = join(SERVER_ROOT, 'src', 'platform', 'db', 'pglite-init.mjs');
   const run = spawnSync(process.execPath, [script, dir, PGLITE_SHARED_BUFFERS], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`Could not create the embedded database in ${dir}: ${run.stderr || run.error?.message || run.status}`);
 }
@@ -98,6 +103,12 @@ export async function openPglite(dir?: string, opts: { loadDataDir?: Blob } = {}
       await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
       await installJobSchema(jobSql);
     },
+    listen: async (channel, onPayload) => {
+      const stop = await client.listen(channel, onPayload);
+      return async () => {
+        if (!client.closed) await stop().catch(() => undefined);
+      };
+    },
     close: () => client.close(),
     dumpDataDir: () => client.dumpDataDir('none'),
   };
@@ -111,6 +122,7 @@ export function openPostgres(url: string, poolSize = 10): TDatabase {
   const jobPool = new pg.Pool({ connectionString: url, max: 5, application_name: 'verilead-jobs' });
   jobPool.on('error', () => undefined);
   const db = drizzlePg(pool) as unknown as TDb;
+  const listeners = new Set<pg.Client>();
   return {
     engine: 'postgres',
     db,
@@ -129,7 +141,23 @@ export function openPostgres(url: string, poolSize = 10): TDatabase {
         client.release();
       }
     },
+    listen: async (channel, onPayload) => {
+      const client = new pg.Client({ connectionString: url, application_name: 'verilead-listen' });
+      client.on('error', () => undefined);
+      await client.connect();
+      listeners.add(client);
+      client.on('notification', (n) => {
+        if (n.channel === channel) onPayload(n.payload ?? '');
+      });
+      await client.query(`listen ${pg.Client.prototype.escapeIdentifier(channel)}`);
+      return async () => {
+        if (!listeners.delete(client)) return;
+        await client.end().catch(() => undefined);
+      };
+    },
     close: async () => {
+      await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
+      listeners.clear();
       await jobPool.end();
       await pool.end();
     },

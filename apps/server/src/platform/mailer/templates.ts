@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const ZMailTemplate = z.enum(['email_verification', 'password_reset', 'setup_password', 'email_change', 'seat_request', 'low_credit']);
+export const ZMailTemplate = z.enum(['email_verification', 'password_reset', 'setup_password', 'email_change', 'seat_request', 'low_credit', 'payment_action_required']);
 export type TMailTemplate = z.infer<typeof ZMailTemplate>;
 
 export type TRenderedMail = { subject: string; text: string; html: string };
@@ -59,6 +59,12 @@ export function renderMail(template: TMailTemplate, vars: { name: string; url: s
         'Your credits are running low',
         [`Hi ${vars.name},`, `The credits balance of ${vars.orgName ?? 'your organisation'} has fallen below the alert threshold you set. Add credits to keep your verifications running.`],
         { label: 'Add credits', url: vars.url },
+      );
+    case 'payment_action_required':
+      return layout(
+        'Please confirm your subscription payment',
+        [`Hi ${vars.name},`, `Your bank asks you to confirm the renewal payment of the Verilead subscription of ${vars.orgName ?? 'your organisation'}. The renewal credits are added once you confirm it.`],
+        { label: 'Confirm payment', url: vars.url },
       );
   }
 }

@@ -1,10 +1,19 @@
 import { Redis } from 'ioredis';
-import { MemoryCache, VerifierEngine, type TVerificationResult, type TVerifierCache, type TVerifyOptions } from '@verilead/verifier';
+import {
+  DEFAULT_GREYLIST_SCHEDULE,
+  MemoryCache,
+  VerifierEngine,
+  type TCallOptions,
+  type TVerificationMode,
+  type TVerificationResult,
+  type TVerifierCache,
+  type TVerifyOptions,
+} from '@verilead/verifier';
 import type { TConfig } from '../../config';
 import { RedisVerifierCache } from './redis-cache';
 
 /** Per-call choices that come from the user's settings. */
-export type TVerifyPreferences = Pick<TVerifyOptions, 'mode' | 'gibberishThreshold' | 'wbList'>;
+export type TVerifyPreferences = Pick<TVerifyOptions, 'mode' | 'gibberishThreshold' | 'wbList'> & Pick<TCallOptions, 'greylisting'>;
 
 export type TVerifier = {
   /** Engine options built from config (DNS servers, HELO name, MAIL FROM, SMTP port, shared cache). */
@@ -16,6 +25,8 @@ export type TVerifier = {
     addresses: Iterable<string> | AsyncIterable<string>,
     prefs?: TVerifyPreferences & { concurrency?: number; signal?: AbortSignal },
   ): AsyncGenerator<TVerificationResult>;
+  /** The delays (ms) between greylist attempts in this mode: VERIFIER_GREYLIST_SCHEDULE_MS, else the mode's default. */
+  greylistSchedule(mode: TVerificationMode): number[];
   /** Close the engine's idle SMTP sessions and the Redis connection of its cache, if any. */
   close(): Promise<void>;
 };
@@ -56,6 +67,7 @@ export function getVerifier(config: TConfig): TVerifier {
     engine,
     verify: (address, prefs = {}) => engine.verify(address, prefs),
     verifyMany: (addresses, prefs = {}) => engine.verifyMany(addresses, prefs),
+    greylistSchedule: (mode) => [...(options.greylistSchedule ?? DEFAULT_GREYLIST_SCHEDULE[mode])],
     close: async () => {
       verifiers.delete(config);
       await engine.close();

@@ -67,6 +67,7 @@ export function buildList(overrides: Partial<TVerifyList> = {}): TVerifyList {
     cost: { billable_estimate: 10, credits_required: 10 },
     stats: { ...ZERO_STATS, total: 14, duplicate: 2, syntax_error: 2 },
     progress: 0,
+    greylist: { waiting: 0, next_recheck_at: null },
     stopped_reason: null,
     created_at: '2026-11-22T15:00:00.000Z',
     updated_at: '2026-11-22T15:00:00.000Z',

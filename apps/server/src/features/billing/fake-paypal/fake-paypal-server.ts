@@ -224,7 +224,14 @@ export async function startFakePayPal(opts: TFakePayPalOptions = {}): Promise<TF
           if (choice === 'cancel') return redirect(res, s.cancel_url, { ba_token: s.id });
           s.status = 'ACTIVE';
           s.start_time = new Date().toISOString();
-          s.billing_info = { next_billing_time: new Date(Date.now() + 30 * 86_400_000).toISOString(), failed_payments_count: 0 };
+          const price = ((plans.get(String(s.plan_id))?.billing_cycles as { pricing_scheme: { fixed_price: { value: string; currency_code: string } } }[] | undefined) ?? [])[0]?.pricing_scheme.fixed_price;
+          s.billing_info = {
+            outstanding_balance: { currency_code: price?.currency_code ?? 'USD', value: '0.00' },
+            cycle_executions: [{ tenure_type: 'REGULAR', sequence: 1, cycles_completed: 1, cycles_remaining: 0, total_cycles: 0 }],
+            last_payment: price ? { amount: { currency_code: price.currency_code, value: price.value }, time: new Date().toISOString() } : undefined,
+            next_billing_time: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+            failed_payments_count: 0,
+          };
           await emit('BILLING.SUBSCRIPTION.ACTIVATED', { ...publicSub(s) });
           return redirect(res, s.return_url, { subscription_id: s.id, ba_token: s.id });
         }

@@ -2,6 +2,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer, escapeHtml, readBody } from '../fake-http';
+import { formatAmount, html, newId, StripeFail, type TObj } from './wire';
+import { createFakeBilling } from './billing';
+import { createFakeCheckout } from './checkout';
 import qs from 'qs';
 
 /**
@@ -14,7 +17,6 @@ import qs from 'qs';
  * test cards (success, decline, authentication required) and the authentication challenge.
  */
 
-type TObj = Record<string, unknown> & { id: string };
 type TCardBehaviour = 'succeed' | 'decline' | 'authenticate';
 
 /** Stripe's documented test payment methods this fake honours. */
@@ -52,28 +54,6 @@ export type TFakeStripe = {
   sign(body: string, timestamp?: number): string;
   close(): Promise<void>;
 };
-
-class StripeFail extends Error {
-  constructor(
-    public status: number,
-    public body: Record<string, unknown>,
-  ) {
-    super(String(body.message));
-  }
-}
-
-function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('hex')}`;
-}
-
-function html(res: ServerResponse, status: number, title: string, body: string) {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:520px;margin:40px auto;color:#1f2937}button{display:block;width:100%;margin:8px 0;padding:12px;font-size:15px;border-radius:8px;border:1px solid #cbd5e1;background:#fff;cursor:pointer;text-align:left}button:hover{background:#eef2ff}.err{color:#b91c1c;background:#fef2f2;padding:10px;border-radius:8px}.badge{display:inline-block;background:#fef3c7;color:#92400e;padding:2px 8px;border-radius:6px;font-size:12px}</style></head>
-<body><span class="badge">Test mode</span>${body}</body></html>`);
-}
-
-
 
 export function signStripePayload(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
   const sig = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
@@ -185,9 +165,67 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
     return pi;
   }
 
+  const billing = createFakeBilling({
+    baseUrl: () => baseUrl,
+    customers,
+    emit,
+    async charge(p) {
+      const pi = newIntent({ amount: p.amount, currency: p.currency, customer: p.customer, description: p.description, metadata: p.metadata, return_url: p.returnUrl });
+      try {
+        await confirmIntent(pi, p.paymentMethod, false, p.returnUrl);
+      } catch (err) {
+        if (!(err instanceof StripeFail)) throw err;
+      }
+      return pi;
+    },
+  });
+
+  const checkout = createFakeCheckout({
+    baseUrl: () => baseUrl,
+    newIntent: (p) => newIntent(p),
+    confirmIntent: (...a) => confirmIntent(...a),
+    intent: (id) => paymentIntents.get(id),
+    emit,
+    async setup(customer, paymentMethod, metadata) {
+      const [, si] = await api('POST', '/v1/setup_intents', { customer, usage: 'off_session', metadata });
+      const [, done] = await api('POST', `/v1/setup_intents/${(si as TObj).id}/confirm`, { payment_method: paymentMethod });
+      return done as TObj;
+    },
+  });
+
+  function newIntent(params: Record<string, unknown>): TObj {
+    const pi: TObj = {
+      id: newId('pi'),
+      object: 'payment_intent',
+      amount: Number(params.amount),
+      amount_received: 0,
+      currency: String(params.currency ?? 'usd').toLowerCase(),
+      customer: params.customer ?? null,
+      description: params.description ?? null,
+      metadata: params.metadata ?? {},
+      payment_method: null,
+      payment_method_types: ['card'],
+      status: 'requires_payment_method',
+      last_payment_error: null,
+      next_action: null,
+      return_url: params.return_url ?? null,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+    };
+    pi.client_secret = `${pi.id}_secret_${randomBytes(8).toString('hex')}`;
+    paymentIntents.set(pi.id, pi);
+    return pi;
+  }
+
   async function api(method: string, path: string, params: Record<string, unknown>): Promise<[number, unknown]> {
     const parts = path.split('/').filter(Boolean); // v1, resource, id, action
     const [, resource, id, action] = parts;
+    const handled = (await billing.api(method, parts, params)) ?? (await checkout.api(method, parts, params));
+    if (handled) return handled;
+    if (resource === 'events' && method === 'GET') {
+      const data = events.filter((e) => !params.type || e.type === params.type).map((e) => JSON.parse(e.body) as unknown).reverse();
+      return [200, { object: 'list', data, has_more: false, url: '/v1/events' }];
+    }
     if (resource === 'customers') {
       if (method === 'POST' && !id) {
         const c: TObj = {
@@ -197,6 +235,7 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
           name: params.name ?? null,
           metadata: params.metadata ?? {},
           invoice_settings: { default_payment_method: null },
+          test_clock: params.test_clock ?? null,
           created: Math.floor(Date.now() / 1000),
           livemode: false,
         };
@@ -279,26 +318,7 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
       if (method === 'POST' && !id) {
         const amount = Number(params.amount);
         if (!Number.isInteger(amount) || amount < 50) throw new StripeFail(400, { type: 'invalid_request_error', code: 'amount_too_small', param: 'amount', message: 'Amount must be at least 50 cents.' });
-        const pi: TObj = {
-          id: newId('pi'),
-          object: 'payment_intent',
-          amount,
-          amount_received: 0,
-          currency: String(params.currency ?? 'usd').toLowerCase(),
-          customer: params.customer ?? null,
-          description: params.description ?? null,
-          metadata: params.metadata ?? {},
-          payment_method: null,
-          payment_method_types: ['card'],
-          status: 'requires_payment_method',
-          last_payment_error: null,
-          next_action: null,
-          return_url: params.return_url ?? null,
-          created: Math.floor(Date.now() / 1000),
-          livemode: false,
-        };
-        pi.client_secret = `${pi.id}_secret_${randomBytes(8).toString('hex')}`;
-        paymentIntents.set(pi.id, pi);
+        const pi = newIntent({ ...params, amount });
         if (params.confirm === 'true' && params.payment_method) {
           await confirmIntent(pi, String(params.payment_method), params.off_session === 'true', params.return_url as string | undefined);
         }
@@ -360,6 +380,7 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
           pi.amount_received = pi.amount;
           pi.next_action = null;
           await emit('payment_intent.succeeded', { ...pi });
+          await billing.intentSucceeded(pi);
           return back({ payment_intent: pi.id, redirect_status: 'succeeded' });
         }
         pi.status = 'requires_payment_method';
@@ -374,6 +395,16 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
         '3D Secure',
         `<h2>Authenticate the payment of ${escapeHtml(formatAmount(pi))}</h2><form method="post"><button name="outcome" value="complete" type="submit">Complete authentication</button><button name="outcome" value="fail" type="submit">Fail authentication</button></form>`,
       );
+    }
+    if (kind === 'i' && id) return billing.page(req, res, id, form, cardButtons);
+    if (kind === 'c' && id === 'pay' && step) return checkout.page(req, res, step, form, cardButtons);
+    if (kind === '_fake' && id === 'events' && step && req.method === 'POST') {
+      // Not Stripe's API: a test helper of this fake that delivers an already sent event again (a replay).
+      const e = events.find((x) => x.id === step);
+      if (!e) return html(res, 404, 'Not found', '<p>No such event</p>');
+      await post({ ...e, header: signStripePayload(opts.webhookSecret, e.body) });
+      res.writeHead(204);
+      return res.end();
     }
     if (kind === 'setup' && id) {
       const si = setupIntents.get(id);
@@ -443,9 +474,4 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
     },
     close: () => closeServer(server),
   };
-}
-
-function formatAmount(pi: TObj): string {
-  const amount = Number(pi.amount) / 100;
-  return `${String(pi.currency).toUpperCase()} ${amount.toFixed(2)}`;
 }

@@ -44,7 +44,8 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 export const retryAfterRule: TThrottleRule = (res) => (res.status === 429 ? (parseRetryAfter(res.headers.get('retry-after')) ?? DEFAULT_WAIT_MS) : null);
 
-export type THttpRequest = { method?: string; url: string; headers?: Record<string, string>; body?: unknown };
+/** `form`: a form-encoded body (OAuth token endpoints) instead of JSON. */
+export type THttpRequest = { method?: string; url: string; headers?: Record<string, string>; body?: unknown; form?: Record<string, string> };
 
 /**
  * A JSON client for one platform: checks each host once against the outbound guard, answers 401/403 as
@@ -75,8 +76,13 @@ export function createJsonClient(ctx: TAdapterContext, opts: { authHeaders: () =
     try {
       res = await fetch(req.url, {
         method: req.method ?? 'GET',
-        headers: { accept: 'application/json', ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.authHeaders(), ...req.headers },
-        body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
+        headers: {
+          accept: 'application/json',
+          ...(req.form ? { 'content-type': 'application/x-www-form-urlencoded' } : req.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...opts.authHeaders(),
+          ...req.headers,
+        },
+        body: req.form ? new URLSearchParams(req.form).toString() : req.body !== undefined ? JSON.stringify(req.body) : undefined,
         signal: AbortSignal.timeout(30_000),
       });
     } catch (err) {

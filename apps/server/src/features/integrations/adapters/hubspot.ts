@@ -1,4 +1,7 @@
-import { createJsonClient, parseRetryAfter, trimBase, type TThrottleRule } from './http';
+import { Client } from '@hubspot/api-client';
+import type { PropertyCreate } from '@hubspot/api-client/lib/codegen/crm/properties';
+import { parseRetryAfter, trimBase, type TRemoteResponse, type TThrottleRule } from './http';
+import { createSdkCaller, toHeaders } from './sdk-call';
 import { RESULT_FIELDS, type TAdapterContext, type TIntegrationAdapter } from './types';
 
 const MEMBERSHIP_PAGE = 250; // memberships `limit` cap
@@ -12,64 +15,91 @@ const hubspotThrottle: TThrottleRule = (res) => {
   return parseRetryAfter(res.headers.get('retry-after')) ?? (Number(res.headers.get('x-hubspot-ratelimit-interval-milliseconds')) || 10_000);
 };
 
-/** HubSpot CRM v3 (private-app token, Bearer): lists search, memberships (cursor) then batch read of contacts. */
+/** The response inside the SDK's ApiException (`code`, `body`, `headers`); null when it never got one. */
+function hubspotFailure(err: unknown): TRemoteResponse | null {
+  const e = err as { code?: unknown; body?: unknown; headers?: unknown } | null;
+  if (!e || typeof e.code !== 'number') return null;
+  let body = e.body;
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      // a plain-text body stays as it is
+    }
+  }
+  return { status: e.code, headers: toHeaders(e.headers), body };
+}
+
+/**
+ * HubSpot CRM v3 through the official `@hubspot/api-client` (private-app token as its access token; `basePath` is
+ * the injectable base URL; its limiter and retries stay off so the job's back-off decides): lists search,
+ * memberships (cursor) then batch read of contacts.
+ */
 export function createHubspotAdapter(ctx: TAdapterContext): TIntegrationAdapter {
   const memberPage = Math.min(ctx.pageSize ?? MEMBERSHIP_PAGE, MEMBERSHIP_PAGE);
   const base = trimBase(ctx.baseUrls.hubspot ?? 'https://api.hubapi.com');
-  const request = createJsonClient(ctx, {
-    authHeaders: () => ({ authorization: `Bearer ${ctx.credentials.apiKey}` }),
+  // No `numberOfApiCallRetries` and no `limiterOptions`: the SDK neither retries nor queues.
+  const hubspot = new Client({ accessToken: ctx.credentials.apiKey, basePath: base });
+  const call = createSdkCaller(ctx, {
+    baseUrl: base,
+    readFailure: hubspotFailure,
     throttle: hubspotThrottle,
     errorMessage: (b) => (b as { message?: string } | null)?.message,
   });
+  /** `apiRequest` (endpoints the SDK has no typed API for) answers every status: failures thrown as the typed APIs do. */
+  const raw = async (path: string): Promise<unknown> => {
+    const res = await hubspot.apiRequest({ method: 'GET', path });
+    const text = await res.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = text;
+    }
+    if (res.status >= 400) throw Object.assign(new Error(`HubSpot answered ${res.status}`), { code: res.status, body, headers: Object.fromEntries(res.headers.entries()) });
+    return body;
+  };
+  const ok409 = async (fn: () => Promise<unknown>) => {
+    try {
+      await call(fn);
+    } catch (err) {
+      if ((err as { httpStatus?: number }).httpStatus !== 409) throw err;
+    }
+  };
   return {
     platform: 'hubspot',
     async verifyCredentials() {
-      await request({ url: `${base}/crm/v3/objects/contacts?limit=1` });
-      const info = (await request({ url: `${base}/account-info/v3/details` })).body as { portalId?: number };
-      return { accountLabel: info.portalId ? `Portal ${info.portalId}` : 'HubSpot account' };
+      await call(() => hubspot.crm.contacts.basicApi.getPage(1));
+      const info = (await call(() => raw('/account-info/v3/details'))) as { portalId?: number } | null;
+      return { accountLabel: info?.portalId ? `Portal ${info.portalId}` : 'HubSpot account' };
     },
     async listLists() {
       const out = [];
       for (let offset = 0; ; ) {
-        const body = (await request({ method: 'POST', url: `${base}/crm/v3/lists/search`, body: { query: '', count: 500, offset, additionalProperties: ['hs_list_size'] } })).body as {
-          lists: { listId: string; name: string; additionalProperties?: { hs_list_size?: string } }[];
-          hasMore: boolean;
-          offset: number;
-        };
+        const body = await call(() => hubspot.crm.lists.listsApi.doSearch({ query: '', count: 500, offset, additionalProperties: ['hs_list_size'] }));
         out.push(...body.lists.map((l) => ({ id: String(l.listId), name: l.name, memberCount: l.additionalProperties?.hs_list_size ? Number(l.additionalProperties.hs_list_size) : null })));
         if (!body.hasMore) return out;
         offset = body.offset;
       }
     },
     async listMembers(listId, cursor) {
-      const page = (await request({ url: `${base}/crm/v3/lists/${encodeURIComponent(listId)}/memberships?limit=${memberPage}${cursor ? `&after=${encodeURIComponent(cursor)}` : ''}` })).body as {
-        results: { recordId: string }[];
-        paging?: { next?: { after: string } };
-      };
+      const page = await call(() => hubspot.crm.lists.membershipsApi.getPage(listId, cursor ?? undefined, undefined, memberPage));
       const members = [];
       for (let i = 0; i < page.results.length; i += BATCH) {
-        const inputs = page.results.slice(i, i + BATCH).map((r) => ({ id: r.recordId }));
-        const read = (await request({ method: 'POST', url: `${base}/crm/v3/objects/contacts/batch/read`, body: { properties: ['email', 'firstname', 'lastname'], inputs } })).body as {
-          results: { id: string; properties: { email?: string | null; firstname?: string | null; lastname?: string | null } }[];
-        };
+        const inputs = page.results.slice(i, i + BATCH).map((r) => ({ id: String(r.recordId) }));
+        const read = await call(() => hubspot.crm.contacts.batchApi.read({ properties: ['email', 'firstname', 'lastname'], propertiesWithHistory: [], inputs }));
         for (const c of read.results) {
-          if (c.properties.email) members.push({ id: c.id, email: c.properties.email, firstName: c.properties.firstname ?? '', lastName: c.properties.lastname ?? '' });
+          const p = c.properties;
+          if (p.email) members.push({ id: c.id, email: p.email, firstName: p.firstname ?? '', lastName: p.lastname ?? '' });
         }
       }
       return { members, nextCursor: page.paging?.next?.after ?? null };
     },
     async prepareWriteBack(_listId, mode) {
       if (!mode.append) return;
-      const ok409 = async (req: Parameters<typeof request>[0]) => {
-        try {
-          await request(req);
-        } catch (err) {
-          if ((err as { httpStatus?: number }).httpStatus !== 409) throw err;
-        }
-      };
-      await ok409({ method: 'POST', url: `${base}/crm/v3/properties/contacts/groups`, body: { name: GROUP, label: 'Verilead Information' } });
+      await ok409(() => hubspot.crm.properties.groupsApi.create('contacts', { name: GROUP, label: 'Verilead Information' }));
       for (const [k, name] of Object.entries(PROPS) as [keyof typeof PROPS, string][]) {
-        await ok409({ method: 'POST', url: `${base}/crm/v3/properties/contacts`, body: { name, label: RESULT_FIELDS[k], type: 'string', fieldType: 'text', groupName: GROUP } });
+        await ok409(() => hubspot.crm.properties.coreApi.create('contacts', { name, label: RESULT_FIELDS[k], type: 'string' as PropertyCreate['type'], fieldType: 'text' as PropertyCreate['fieldType'], groupName: GROUP }));
       }
     },
     async writeBack(listId, items, mode) {
@@ -77,11 +107,11 @@ export function createHubspotAdapter(ctx: TAdapterContext): TIntegrationAdapter 
         const chunk = items.slice(i, i + BATCH);
         if (mode.append) {
           const inputs = chunk.map((it) => ({ id: it.member.id, properties: { [PROPS.status]: it.status, [PROPS.safeToSend]: it.safeToSend ? 'yes' : 'no', [PROPS.reason]: it.reason } }));
-          await request({ method: 'POST', url: `${base}/crm/v3/objects/contacts/batch/update`, body: { inputs } });
+          await call(() => hubspot.crm.contacts.batchApi.update({ inputs }));
         }
         const remove = chunk.filter((it) => it.undeliverable).map((it) => it.member.id);
         // Only static (MANUAL / SNAPSHOT) lists can lose members; HubSpot answers 400 for a DYNAMIC list.
-        if (mode.unsubscribe && remove.length > 0) await request({ method: 'PUT', url: `${base}/crm/v3/lists/${encodeURIComponent(listId)}/memberships/remove`, body: remove });
+        if (mode.unsubscribe && remove.length > 0) await call(() => hubspot.crm.lists.membershipsApi.remove(listId, remove));
       }
     },
   };

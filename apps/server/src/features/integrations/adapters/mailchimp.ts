@@ -17,14 +17,18 @@ export function subscriberHash(email: string): string {
   return createHash('md5').update(email.trim().toLowerCase()).digest('hex');
 }
 
-/** Mailchimp Marketing API 3.0 (API key with data centre; Basic auth). Plain fetch: the SDK hard-codes `https://{dc}.api.mailchimp.com`. */
+/**
+ * Mailchimp Marketing API 3.0: an API key with its data centre (Basic auth), or an OAuth token (Bearer) against the
+ * `api_endpoint` Mailchimp's metadata gave. Plain fetch: the SDK hard-codes `https://{dc}.api.mailchimp.com`.
+ */
 export function createMailchimpAdapter(ctx: TAdapterContext): TIntegrationAdapter {
   const memberPage = Math.min(ctx.pageSize ?? PAGE, PAGE);
   const key = ctx.credentials.apiKey;
-  const dc = mailchimpDataCentre(key);
-  const base = trimBase((ctx.baseUrls.mailchimp ?? 'https://{dc}.api.mailchimp.com/3.0').replace('{dc}', dc ?? 'us1'));
-  const request = createJsonClient(ctx, {
-    authHeaders: () => ({ authorization: `Basic ${Buffer.from(`verilead:${key}`).toString('base64')}` }),
+  const oauth = ctx.credentials.oauth;
+  const dc = oauth ? (oauth.dc ?? 'oauth') : mailchimpDataCentre(key);
+  const base = oauth ? `${trimBase(oauth.apiEndpoint)}/3.0` : trimBase((ctx.baseUrls.mailchimp ?? 'https://{dc}.api.mailchimp.com/3.0').replace('{dc}', dc ?? 'us1'));
+  const request = createJsonClient(oauth?.local ? { ...ctx, allowPrivate: true } : ctx, {
+    authHeaders: () => (oauth ? { authorization: `Bearer ${oauth.accessToken}` } : { authorization: `Basic ${Buffer.from(`verilead:${key}`).toString('base64')}` }),
     errorMessage: (b) => (b as { detail?: string } | null)?.detail,
   });
   const requireDc = () => {

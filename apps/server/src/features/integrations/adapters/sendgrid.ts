@@ -1,6 +1,8 @@
 import { gunzipSync } from 'node:zlib';
+import { Client } from '@sendgrid/client';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { createJsonClient, RateLimitedError, RemoteError, trimBase, type TThrottleRule } from './http';
+import { RateLimitedError, RemoteError, trimBase, type TRemoteResponse, type TThrottleRule } from './http';
+import { createSdkCaller, toHeaders } from './sdk-call';
 import { type TAdapterContext, type TIntegrationAdapter, type TRemoteMember } from './types';
 
 const PAGE = 1_000;
@@ -14,21 +16,41 @@ const sendgridThrottle: TThrottleRule = (res) => {
   return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 1_000;
 };
 
+/** The SDK's ResponseError (`code` = HTTP status, `response: { headers, body }`); null when it never got a response. */
+function sendgridFailure(err: unknown): TRemoteResponse | null {
+  const e = err as { code?: unknown; response?: { headers?: unknown; body?: unknown } } | null;
+  if (!e || typeof e.code !== 'number' || !e.response) return null;
+  return { status: e.code, headers: toHeaders(e.response.headers), body: e.response.body ?? null };
+}
+
 /**
- * SendGrid Marketing Campaigns (Bearer API key). There is no paged read of a list's contacts: an import asks for an
- * asynchronous export (`POST /v3/marketing/contacts/exports`), polls it, then reads the CSV file(s) it points to in
- * pages of 1,000 rows (cursor `export:<id>` while pending, `file:<id>:<url index>:<row offset>` after).
+ * SendGrid Marketing Campaigns (Bearer API key) through the official `@sendgrid/client` (one client per account,
+ * its `baseUrl` default request the injectable base URL; axios underneath, which never retries). There is no paged
+ * read of a list's contacts: an import asks for an asynchronous export (`POST /v3/marketing/contacts/exports`),
+ * polls it, then reads the CSV file(s) it points to in pages of 1,000 rows (cursor `export:<id>` while pending,
+ * `file:<id>:<url index>:<row offset>` after). The export files are signed storage URLs, not SendGrid's API: they
+ * are downloaded with plain `fetch`, without the API key.
  */
 export function createSendgridAdapter(ctx: TAdapterContext): TIntegrationAdapter {
   const memberPage = Math.min(ctx.pageSize ?? PAGE, PAGE);
   const base = trimBase(ctx.baseUrls.sendgrid ?? 'https://api.sendgrid.com');
-  const request = createJsonClient(ctx, {
-    authHeaders: () => ({ authorization: `Bearer ${ctx.credentials.apiKey}` }),
+  const sendgrid = new Client();
+  sendgrid.setApiKey(ctx.credentials.apiKey);
+  // After setApiKey, which resets the base URL to the account's region.
+  sendgrid.setDefaultRequest('baseUrl', base);
+  const call = createSdkCaller(ctx, {
+    baseUrl: base,
+    readFailure: sendgridFailure,
     throttle: sendgridThrottle,
     errorMessage: (b) => (b as { errors?: { message?: string }[] } | null)?.errors?.map((e) => e.message).join(' '),
   });
+  /** One API call; answers the response body. */
+  const request = async (req: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; qs?: Record<string, string>; body?: unknown }): Promise<unknown> => {
+    const [, body] = await call(() => sendgrid.request({ method: req.method ?? 'GET', url: req.url, ...(req.qs ? { qs: req.qs } : {}), ...(req.body !== undefined ? { body: req.body as object } : {}) }));
+    return body as unknown;
+  };
   const exportStatus = async (id: string) =>
-    (await request({ url: `${base}/v3/marketing/contacts/exports/${encodeURIComponent(id)}` })).body as { status: 'pending' | 'ready' | 'failure'; urls?: string[]; message?: string };
+    (await request({ url: `/v3/marketing/contacts/exports/${encodeURIComponent(id)}` })) as { status: 'pending' | 'ready' | 'failure'; urls?: string[]; message?: string };
 
   async function readExportFile(url: string): Promise<TRemoteMember[]> {
     const res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
@@ -39,29 +61,30 @@ export function createSendgridAdapter(ctx: TAdapterContext): TIntegrationAdapter
     return rows.filter((r) => r.EMAIL).map((r) => ({ id: r.CONTACT_ID ?? r.EMAIL!, email: r.EMAIL!, firstName: r.FIRST_NAME ?? '', lastName: r.LAST_NAME ?? '' }));
   }
   const fieldIds = async (): Promise<Map<string, string>> => {
-    const body = (await request({ url: `${base}/v3/marketing/field_definitions` })).body as { custom_fields?: { id: string; name: string }[] };
+    const body = (await request({ url: '/v3/marketing/field_definitions' })) as { custom_fields?: { id: string; name: string }[] };
     return new Map((body.custom_fields ?? []).map((f) => [f.name, f.id]));
   };
 
   return {
     platform: 'sendgrid',
     async verifyCredentials() {
-      await request({ url: `${base}/v3/scopes` });
+      await request({ url: '/v3/scopes' });
       return { accountLabel: 'SendGrid account' };
     },
     async listLists() {
       const out = [];
-      for (let url: string | null = `${base}/v3/marketing/lists?page_size=1000`; url; ) {
-        const body = (await request({ url })).body as { result: { id: string; name: string; contact_count?: number }[]; _metadata?: { next?: string } };
+      for (let qs: Record<string, string> | null = { page_size: '1000' }; qs; ) {
+        const body = (await request({ url: '/v3/marketing/lists', qs })) as { result: { id: string; name: string; contact_count?: number }[]; _metadata?: { next?: string } };
         out.push(...body.result.map((l) => ({ id: l.id, name: l.name, memberCount: l.contact_count ?? null })));
         const next: string | undefined = body._metadata?.next;
-        url = next ? `${base}/v3/marketing/lists?${new URL(next).searchParams.toString()}` : null;
+        // `next` is an absolute URL on SendGrid's host: only its query (page_token…) is followed, on our base URL.
+        qs = next ? Object.fromEntries(new URL(next).searchParams) : null;
       }
       return out;
     },
     async listMembers(listId, cursor) {
       if (!cursor) {
-        const body = (await request({ method: 'POST', url: `${base}/v3/marketing/contacts/exports`, body: { list_ids: [listId], file_type: 'csv' } })).body as { id: string };
+        const body = (await request({ method: 'POST', url: '/v3/marketing/contacts/exports', body: { list_ids: [listId], file_type: 'csv' } })) as { id: string };
         return { members: [], nextCursor: `export:${body.id}` };
       }
       const [kind, id = '', urlIndex = '0', offset = '0'] = cursor.split(':');
@@ -82,7 +105,7 @@ export function createSendgridAdapter(ctx: TAdapterContext): TIntegrationAdapter
       if (!mode.append) return;
       const have = await fieldIds();
       for (const name of Object.values(NAMES)) {
-        if (!have.has(name)) await request({ method: 'POST', url: `${base}/v3/marketing/field_definitions`, body: { name, field_type: 'Text' } });
+        if (!have.has(name)) await request({ method: 'POST', url: '/v3/marketing/field_definitions', body: { name, field_type: 'Text' } });
       }
     },
     async writeBack(listId, items, mode) {
@@ -98,11 +121,11 @@ export function createSendgridAdapter(ctx: TAdapterContext): TIntegrationAdapter
           return { email: it.member.email, custom_fields };
         });
         // Upserts are asynchronous on SendGrid (202 with a job id) and eventually consistent.
-        if (contacts.length > 0) await request({ method: 'PUT', url: `${base}/v3/marketing/contacts`, body: { contacts } });
+        if (contacts.length > 0) await request({ method: 'PUT', url: '/v3/marketing/contacts', body: { contacts } });
       }
       const remove = items.filter((it) => it.undeliverable).map((it) => it.member.id);
       if (mode.unsubscribe && remove.length > 0) {
-        await request({ method: 'DELETE', url: `${base}/v3/marketing/lists/${encodeURIComponent(listId)}/contacts?contact_ids=${remove.map(encodeURIComponent).join(',')}` });
+        await request({ method: 'DELETE', url: `/v3/marketing/lists/${encodeURIComponent(listId)}/contacts`, qs: { contact_ids: remove.join(',') } });
       }
     },
   };

@@ -1,4 +1,4 @@
-import type { TIntegration } from '@verilead/contracts';
+import type { TImportSource, TIntegration } from '@verilead/contracts';
 
 export type TRemoteListInfo = { id: string; name: string; memberCount: number | null };
 export type TRemoteMember = { id: string; email: string; firstName: string; lastName: string };
@@ -16,8 +16,30 @@ export type TWriteBackItem = {
 };
 export type TWriteBackMode = { unsubscribe: boolean; append: boolean };
 
-/** The stored credentials of an account (encrypted at rest as JSON). */
-export type TCredentials = { apiKey: string; apiUrl?: string };
+/** An account connected through OAuth (Mailchimp, Zoho CRM). */
+export type TOAuthCredentials = {
+  accessToken: string;
+  /** Where the account's API lives: Mailchimp's `api_endpoint` (from /oauth2/metadata), Zoho's `api_domain`. */
+  apiEndpoint: string;
+  refreshToken?: string;
+  /** Zoho: the accounts server of the user's data centre (token refreshes go there). */
+  accountsServer?: string;
+  /** Mailchimp: the data centre (`dc`) from the metadata. */
+  dc?: string;
+  /** Connected through the local fake of test mode: its loopback address may be reached. */
+  local?: boolean;
+};
+
+/** The stored credentials of an account (encrypted at rest as JSON). OAuth accounts have an empty apiKey. */
+export type TCredentials = {
+  apiKey: string;
+  apiUrl?: string;
+  /** CleverTap: the account (project) id; GoHighLevel: the location id. */
+  accountId?: string;
+  /** CleverTap: the region the account lives in. */
+  region?: string;
+  oauth?: TOAuthCredentials;
+};
 
 /** The result fields written back (names as the platforms show them). */
 export const RESULT_FIELDS = { status: 'Verilead Status', safeToSend: 'Verilead Safe To Send', reason: 'Verilead Reason' } as const;
@@ -29,7 +51,7 @@ export const UNDELIVERABLE_TAG = 'Verilead Undeliverable';
  * RemoteError.
  */
 export type TIntegrationAdapter = {
-  platform: TIntegration;
+  platform: TImportSource;
   /** Checks the credentials; answers what the platform calls the account. */
   verifyCredentials(): Promise<{ accountLabel: string }>;
   listLists(): Promise<TRemoteListInfo[]>;
@@ -54,4 +76,6 @@ export type TAdapterContext = {
   pageSize?: number;
   /** The longest in-process wait; a longer Retry-After is handed to the queue. */
   maxInlineWaitMs?: number;
+  /** The OAuth client of the platform (token refreshes). */
+  oauthClient?: { clientId: string; clientSecret: string };
 };

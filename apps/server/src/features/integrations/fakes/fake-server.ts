@@ -71,7 +71,9 @@ export async function startFakeServer(opts: {
         let body: unknown = null;
         const raw = Buffer.concat(chunks).toString('utf8');
         try {
-          body = raw ? JSON.parse(raw) : null;
+          // OAuth token endpoints and consent forms post form-encoded bodies; APIs post JSON.
+          if (String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(raw));
+          else body = raw ? JSON.parse(raw) : null;
         } catch {
           return send(res, { status: 400, body: { message: 'Invalid JSON' } });
         }
@@ -98,6 +100,8 @@ export async function startFakeServer(opts: {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  // A fake never keeps a process alive by itself (test mode starts them inside the server).
+  server.unref();
   fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${opts.pathPrefix ?? ''}`;
   return fake;
 }

@@ -1,14 +1,66 @@
+import { randomBytes } from 'node:crypto';
 import { subscriberHash } from '../adapters/mailchimp';
-import { findList, notFound, readLimit, startFakeServer, type TFakeSeed } from './fake-server';
+import { findList, notFound, readLimit, startFakeServer, type TFakeReply, type TFakeRequest, type TFakeSeed } from './fake-server';
+import { consentPage, htmlError, redirectBack, str } from './oauth-pages';
 
-/** Mailchimp Marketing API 3.0 on 127.0.0.1 (`/3.0`): Basic auth with any user and the key, offset paging (count ≤ 1000), bare 429. */
-export function startMailchimpFake(seed: TFakeSeed) {
+import { FAKE_CLIENTS } from '../oauth/providers';
+
+export const FAKE_MAILCHIMP_CLIENT = FAKE_CLIENTS.mailchimp;
+
+/**
+ * Mailchimp Marketing API 3.0 on 127.0.0.1 (`/3.0`): Basic auth with any user and the key, or an OAuth Bearer token;
+ * offset paging (count ≤ 1000), bare 429. Mailchimp's OAuth 2 server too (the origin's `/oauth2/authorize` consent
+ * page, `/oauth2/token`, `/oauth2/metadata` giving `dc` and `api_endpoint` = this server).
+ */
+export function startMailchimpFake(seed: TFakeSeed, client: { clientId: string; clientSecret: string } = FAKE_MAILCHIMP_CLIENT) {
   const mergeFields = new Map<string, { tag: string; name: string }[]>();
   const status = new Map<string, string>();
+  const codes = new Map<string, { redirectUri: string }>();
+  const tokens = new Set<string>();
+  const oauth = (req: TFakeRequest, origin: string): TFakeReply => {
+    if (req.path === '/oauth2/authorize' && req.method === 'GET') {
+      const q = req.query;
+      if (q.get('client_id') !== client.clientId) return htmlError(400, 'Invalid client_id');
+      if (q.get('response_type') !== 'code' || !q.get('redirect_uri')) return htmlError(400, 'response_type=code and redirect_uri are required');
+      return consentPage({
+        platform: 'Mailchimp',
+        account: 'Fake Chimp Co',
+        action: `${origin}/oauth2/authorize`,
+        fields: { client_id: q.get('client_id')!, redirect_uri: q.get('redirect_uri')!, state: q.get('state') ?? '' },
+      });
+    }
+    if (req.path === '/oauth2/authorize' && req.method === 'POST') {
+      const redirectUri = str(req.body, 'redirect_uri');
+      const state = str(req.body, 'state');
+      if (str(req.body, 'client_id') !== client.clientId || !redirectUri) return htmlError(400, 'Invalid client_id');
+      if (str(req.body, 'decision') !== 'allow') return redirectBack(redirectUri, { error: 'access_denied', state });
+      const code = randomBytes(12).toString('hex');
+      codes.set(code, { redirectUri });
+      return redirectBack(redirectUri, { code, state });
+    }
+    if (req.path === '/oauth2/token' && req.method === 'POST') {
+      if (str(req.body, 'client_id') !== client.clientId || str(req.body, 'client_secret') !== client.clientSecret) return { status: 401, body: { error: 'invalid_client' } };
+      const grant = codes.get(str(req.body, 'code'));
+      if (str(req.body, 'grant_type') !== 'authorization_code' || !grant || grant.redirectUri !== str(req.body, 'redirect_uri')) return { status: 400, body: { error: 'invalid_grant' } };
+      codes.delete(str(req.body, 'code'));
+      const token = randomBytes(16).toString('hex');
+      tokens.add(token);
+      return { status: 200, body: { access_token: token, expires_in: 0, scope: null } };
+    }
+    if (req.path === '/oauth2/metadata' && req.method === 'GET') {
+      const m = /^OAuth (.+)$/.exec(req.headers.authorization ?? '');
+      if (!m || !tokens.has(m[1]!)) return { status: 401, body: { error: 'invalid_token' } };
+      return { status: 200, body: { dc: 'us19', role: 'owner', accountname: 'Fake Chimp Co', user_id: 4242, login: { email: 'owner@chimp.test', login_name: 'owner' }, login_url: `${origin}/`, api_endpoint: origin } };
+    }
+    return notFound;
+  };
   return startFakeServer({
     seed,
     pathPrefix: '/3.0',
     authorise: (req) => {
+      if (req.path.startsWith('/oauth2/')) return null;
+      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+      if (bearer && tokens.has(bearer[1]!)) return null;
       const m = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
       const key = m ? Buffer.from(m[1]!, 'base64').toString('utf8').split(':').slice(1).join(':') : '';
       if (key === seed.apiKey) return null;
@@ -18,6 +70,7 @@ export function startMailchimpFake(seed: TFakeSeed) {
     throttle: () => ({ status: 429, body: { title: 'Too Many Requests', status: 429, detail: 'You have exceeded the limit of 10 simultaneous connections.' } }),
     route: (req, fake) => {
       const p = req.path;
+      if (p.startsWith('/oauth2/')) return oauth(req, new URL(fake.baseUrl).origin);
       if (p === '/ping') return { status: 200, body: { health_status: "Everything's Chimpy!" } };
       if (p === '/') return { status: 200, body: { account_name: 'Fake Chimp Co', email: 'owner@chimp.test' } };
       if (p === '/lists') {

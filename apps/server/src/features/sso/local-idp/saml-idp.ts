@@ -6,15 +6,17 @@ import { inflateRawSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { escapeHtml, readForm } from './http-form';
+import { join } from 'node:path';
+import { SERVER_ROOT } from '../../../config';
 
 /**
  * A local SAML 2.0 identity provider on 127.0.0.1 for tests and `npm start -- --demo-idp`: it reads the
  * service provider's AuthnRequest (HTTP-Redirect binding), asks for an e-mail, and posts a signed Response
  * (HTTP-POST binding) back to the assertion consumer. Its key is a test key: never trust it elsewhere.
  */
-const here = new URL('.', import.meta.url);
-export const DEMO_SAML_CERT = readFileSync(new URL('demo-saml-idp.cert.pem', here), 'utf8');
-const DEMO_SAML_KEY = readFileSync(new URL('demo-saml-idp.key.pem', here), 'utf8');
+const here = join(SERVER_ROOT, 'src', 'features', 'sso', 'local-idp');
+export const DEMO_SAML_CERT = readFileSync(join(here, 'demo-saml-idp.cert.pem'), 'utf8');
+const DEMO_SAML_KEY = readFileSync(join(here, 'demo-saml-idp.key.pem'), 'utf8');
 
 export type TAuthnRequest = { id: string; issuer: string; acsUrl: string };
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, Card, Group, Select, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconDownload } from '@tabler/icons-react';
-import { getJobActivityLabel, ZActivityType, type TActivityType } from '@verilead/contracts';
+import { getJobActivityLabel, getJobActivityStatusLabel, ZActivityType, type TActivityType, type TJobActivityStatus } from '@verilead/contracts';
 import { ActivityTypeBadge } from '../../../components/activity-type-badge';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
@@ -14,12 +14,12 @@ import { ActivityDownloadModal } from '../components/activity-download-modal';
 
 const TYPE_OPTIONS = ZActivityType.options.map((type) => ({ value: type, label: getJobActivityLabel(type, 'history') ?? humanizeKey(type) }));
 
-/** A job row's phase: queued or running while its metadata says so, else history. */
-function jobPhase(metadata: Record<string, unknown>): 'queued' | 'progress' | 'history' {
-  const state = metadata.state;
-  if (state === 'queued') return 'queued';
-  if (state === 'in_progress' || state === 'running') return 'progress';
-  return 'history';
+/** The badge colour of a job activity's status: waiting and running in yellow, failures red, the rest history. */
+function statusColor(status: TJobActivityStatus | null): string {
+  if (status === 'failed') return 'red';
+  if (status === 'cancelled') return 'gray';
+  if (status === 'queued' || status === 'in_progress') return 'yellow';
+  return 'cyan';
 }
 
 /** The log of the user's actions and jobs, paged, with its download. */
@@ -99,8 +99,7 @@ export function ActivitiesScreen() {
             onLimitChange={changeLimit}
           >
             {activities.data.items.map((row) => {
-              const phase = jobPhase(row.metadata);
-              const jobLabel = getJobActivityLabel(row.type, phase);
+              const jobLabel = getJobActivityStatusLabel(row.type, row.status);
               return (
                 <Table.Tr key={row.id}>
                   <Table.Td>
@@ -108,9 +107,16 @@ export function ActivitiesScreen() {
                   </Table.Td>
                   <Table.Td>
                     {jobLabel ? (
-                      <Badge variant="light" radius="sm" color={row.type === 'failed' ? 'red' : phase === 'history' ? 'cyan' : 'yellow'}>
-                        {jobLabel}
-                      </Badge>
+                      <Group gap={6} wrap="nowrap">
+                        <Badge variant="light" radius="sm" color={statusColor(row.status)}>
+                          {jobLabel}
+                        </Badge>
+                        {row.status === 'in_progress' && row.progress !== null ? (
+                          <Text size="xs" c="dimmed" aria-label="Progress">
+                            {row.progress}%
+                          </Text>
+                        ) : null}
+                      </Group>
                     ) : (
                       <ActivityTypeBadge type={row.type} />
                     )}

@@ -1,23 +1,11 @@
 import { useMemo } from 'react';
 import { Group, Select } from '@mantine/core';
 import { useSearchParams } from 'react-router';
-import { ZDateRange, type TDateRange, type TReportRequest } from '@verilead/contracts';
-import { DateRangeSelect } from '../../../components/date-range-select';
+import type { TDateRange, TReportRequest } from '@verilead/contracts';
+import { DateRangeSelect, readDateRangeParam, writeDateRangeParam } from '../../../components/date-range-select';
 import { useSessionStore } from '../../../lib/session-store';
 import { usePerformanceStats } from '../api/analytics-api';
 
-const DEFAULT_RANGE: TDateRange = 'last_30_days';
-
-function readRange(value: string | null): TDateRange {
-  if (!value) return DEFAULT_RANGE;
-  const [from, to] = value.split('..');
-  const parsed = ZDateRange.safeParse(to ? { from, to } : value);
-  return parsed.success ? parsed.data : DEFAULT_RANGE;
-}
-
-function writeRange(range: TDateRange): string {
-  return typeof range === 'string' ? range : `${range.from}..${range.to}`;
-}
 
 /** Whether the caller may look beyond their own usage (owners and managers). */
 export function useCanSeeTeam(): boolean {
@@ -32,7 +20,7 @@ export function useCanSeeTeam(): boolean {
 export function useAnalyticsFilters() {
   const [params, setParams] = useSearchParams();
   const canSeeTeam = useCanSeeTeam();
-  const range = readRange(params.get('range'));
+  const range = readDateRangeParam(params.get('range'));
   const view = canSeeTeam ? (params.get('view') ?? 'me') : 'me';
   const request = useMemo<TReportRequest>(() => {
     const base: TReportRequest = { date_range: range };
@@ -46,7 +34,7 @@ export function useAnalyticsFilters() {
     next.set(key, value);
     setParams(next, { replace: true });
   };
-  return { range, view, request, setRange: (r: TDateRange) => update('range', writeRange(r)), setView: (v: string) => update('view', v) };
+  return { range, view, request, setRange: (r: TDateRange) => update('range', writeDateRangeParam(r)), setView: (v: string) => update('view', v) };
 }
 
 /** The range picker and, for owners and managers, whose usage to show. */

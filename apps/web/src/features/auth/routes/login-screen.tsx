@@ -1,54 +1,45 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { z } from 'zod';
-import { ZLoginRequest, ZPasswordExpiredInfo } from '@verilead/contracts';
-import { isApiError } from '../../../lib/api-error';
+import { ZLoginRequest } from '@verilead/contracts';
 import { takeFlashNotice } from '../../../lib/flash-notice';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useSessionStore } from '../../../lib/session-store';
-import { isFirstLogin, useLogin } from '../api/auth-api';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 import { AuthCard } from '../components/auth-card';
 import { saveExpiredPasswordTicket } from '../stores/expired-password-store';
 
-type TLoginForm = z.input<typeof ZLoginRequest>;
+/** The log-in call and its response schemas: fetched when the form is first touched, not with the page. */
+const loadLoginCall = () => import('../api/login-call');
 
 export function LoginScreen() {
   const location = useLocation();
   const navigate = useNavigate();
-  const login = useLogin();
   const startLogin = useSessionStore((state) => state.startLogin);
   const fillSession = useSessionStore((state) => state.fillSession);
   const failLogin = useSessionStore((state) => state.failLogin);
   const [formError, setFormError] = useState<string | null>(null);
   const [flashNotice] = useState(takeFlashNotice);
   const notice = (location.state as { notice?: string } | null)?.notice ?? flashNotice;
-  const form = useForm<TLoginForm, unknown, z.output<typeof ZLoginRequest>>({
-    resolver: zodResolver(ZLoginRequest),
-    defaultValues: { email: '', password: '' },
-  });
+  const form = useSchemaForm(ZLoginRequest, { email: '', password: '' });
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     startLogin();
     try {
-      const data = await login.mutateAsync(values);
-      const firstLogin = await isFirstLogin(data.token);
+      const { logIn } = await loadLoginCall();
+      const outcome = await logIn(values);
+      if (outcome.kind === 'password-expired') {
+        failLogin();
+        saveExpiredPasswordTicket({ token: outcome.changeToken, email: values.email });
+        navigate(`/expired_password${location.search}`);
+        return;
+      }
       // The guard on /login sends the now logged-in user to ?redirect= or /.
-      fillSession(data, { firstLogin });
+      fillSession(outcome.data, { firstLogin: outcome.firstLogin });
     } catch (error) {
       failLogin();
-      if (isApiError(error) && error.code === 'password_expired') {
-        const info = ZPasswordExpiredInfo.safeParse(error.additionalInfo);
-        if (info.success) {
-          saveExpiredPasswordTicket({ token: info.data.change_token, email: values.email });
-          navigate(`/expired_password${location.search}`);
-          return;
-        }
-      }
       setFormError(applyServerErrors(error, form.setError, ['email', 'password']));
     }
   });
@@ -65,7 +56,7 @@ export function LoginScreen() {
         </>
       }
     >
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={onSubmit} onFocus={() => void loadLoginCall()} noValidate>
         <Stack gap="md">
           {notice ? (
             <Alert color="teal" variant="light">

@@ -17,6 +17,7 @@ import {
   useSetDefaultCard,
   useStartSetupIntent,
 } from '../api/payments-api';
+import { PaymentActionAlert } from '../components/payment-action-alert';
 import { formatAmount } from '../components/money';
 
 function CardsSection() {
@@ -142,6 +143,11 @@ function PaymentsTable({ which }: { which: keyof typeof LISTS }) {
                 </Badge>
               </Table.Td>
               <Table.Td ta="right">
+                {p.action_url ? (
+                  <Button component="a" href={p.action_url} size="xs" variant="light" color="orange" mr={4}>
+                    Confirm payment
+                  </Button>
+                ) : null}
                 <Button size="xs" variant="subtle" leftSection={<IconDownload size={14} />} onClick={() => void download(p.id)}>
                   PDF
                 </Button>
@@ -170,6 +176,7 @@ export function BillingScreen() {
     <>
       <PageHeader title="Billing" description="Cards, invoices and receipts of your organisation." />
       <Stack gap="lg">
+        <PaymentActionAlert />
         <CardsSection />
         <Card>
           <Tabs defaultValue="all">

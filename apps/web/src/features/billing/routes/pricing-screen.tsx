@@ -12,6 +12,7 @@ import { useCreditsAndLimits, useCurrentPlan } from '../../../lib/user-queries';
 import { usePlans, usePriceSlabs } from '../api/payments-api';
 import { BuyCreditsModal } from '../components/buy-credits-modal';
 import { formatAmount } from '../components/money';
+import { PaymentActionAlert } from '../components/payment-action-alert';
 import { CancelSubscriptionButton, SubscribeButton } from '../components/plan-actions';
 
 /** /pricing: the balance, the price slabs per currency, plans, and the buy-credits modal (opened by ?buy=1 from the header). */
@@ -46,6 +47,7 @@ export function PricingScreen() {
       />
       <BuyCreditsModal opened={buyOpen} onClose={() => setBuyOpen(false)} />
       <Stack gap="lg">
+        <PaymentActionAlert />
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
           {credits.isPending ? <LoadingScreen minHeight={120} /> : null}
           {credits.isError ? <ErrorState error={credits.error} onRetry={() => void credits.refetch()} /> : null}

@@ -2,7 +2,16 @@ import { useState } from 'react';
 import { Alert, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { BULK_FILE_SIZE_LIMIT_BYTES, ZFinderList } from '@verilead/contracts';
+import {
+  BULK_FILE_SIZE_LIMIT_BYTES,
+  detectFinderColumns,
+  FINDER_COLUMN_ROLES,
+  isDomainLike,
+  listFinderMappingProblems,
+  ZFinderList,
+  type TFinderColumnRole,
+  type TFinderMapping,
+} from '@verilead/contracts';
 import { BulkListUploadForm, useBulkListUpload } from '../../../components/bulk-list-upload';
 import { FilePreviewTable, getPreviewColumnLabels } from '../../../components/file-preview-table';
 import { PageHeader } from '../../../components/page-header';
@@ -11,18 +20,7 @@ import { formatNumber } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
 import { uploadBulkFile } from '../../../lib/upload-bulk-file';
 import { checkFinderDuplicate, finderQueryKeys } from '../api/email-finder-api';
-import {
-  assignFinderColumn,
-  detectFinderColumns,
-  FINDER_COLUMN_ROLES,
-  FINDER_ROLE_LABELS,
-  getMappingTags,
-  listMappingProblems,
-  toFinderUploadFields,
-  type TFinderColumnRole,
-  type TFinderMapping,
-} from '../utils/finder-columns';
-import { isDomainLike } from '../utils/finder-format';
+import { assignFinderColumn, FINDER_ROLE_LABELS, getMappingTags, toFinderUploadFields } from '../utils/finder-columns';
 
 /** The finder takes CSV and XLSX files. */
 const FINDER_FILE_KINDS: readonly TBulkFileKind[] = ['csv', 'xlsx'];
@@ -44,7 +42,7 @@ export function FinderAddListScreen() {
   });
   const [clickRole, setClickRole] = useState<TFinderColumnRole>('first_name');
   const { chosen } = state;
-  const problems = chosen ? listMappingProblems(chosen.columns) : [];
+  const problems = chosen ? listFinderMappingProblems(chosen.columns) : [];
 
   const upload = async () => {
     if (!chosen || problems.length > 0) return;

@@ -13,7 +13,8 @@ import { finderQueryKeys, useFinderList, useFinderProgress } from '../api/email-
 import { FinderListStateBadge } from '../components/finder-list-state-badge';
 import { FinderResultChart, FinderStatCards } from '../components/finder-stats';
 import { useFinderListActions } from '../components/use-finder-list-actions';
-import { FINDER_ROLE_LABELS, FINDER_COLUMN_ROLES } from '../utils/finder-columns';
+import { FINDER_COLUMN_ROLES } from '@verilead/contracts';
+import { FINDER_ROLE_LABELS } from '../utils/finder-columns';
 import { canCancelFinderList, canDownloadFinderList, canFindEmails } from '../utils/finder-list-rules';
 
 /** Live progress from bulk/progress_status while the search runs; the list is re-read when it ends. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeFinderReason, FINDER_LIST_STATE_LOOKS, getConfidenceLook, isDomainLike, listFinderFlags } from './finder-format';
+import { describeFinderReason, FINDER_LIST_STATE_LOOKS, getConfidenceLook, listFinderFlags } from './finder-format';
 
 describe('finder formatting', () => {
   it('labels confidence by the spec bands', () => {
@@ -24,11 +24,5 @@ describe('finder formatting', () => {
   it('lists the flags that are on', () => {
     const flags = listFinderFlags({ business: true, role: false, catch_all: true });
     expect(flags.filter((flag) => flag.on).map((flag) => flag.key)).toEqual(['business', 'catch_all']);
-  });
-  it('tells a domain from a company name', () => {
-    expect(isDomainLike('acme.com')).toBe(true);
-    expect(isDomainLike('https://www.acme.co.uk/about')).toBe(true);
-    expect(isDomainLike('Acme Inc')).toBe(false);
-    expect(isDomainLike('acme')).toBe(false);
   });
 });

@@ -49,8 +49,3 @@ export function listFinderFlags(result: Pick<TFinderResult, 'business' | 'role' 
   ];
 }
 
-/** True when `value` looks like a domain (acme.com) rather than a company name. */
-export function isDomainLike(value: string): boolean {
-  const text = value.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/\/.*$/, '');
-  return /^(?=.{1,253}$)([a-z0-9\p{L}](?:[a-z0-9\p{L}-]{0,61}[a-z0-9\p{L}])?\.)+[a-z\p{L}]{2,63}$/u.test(text);
-}

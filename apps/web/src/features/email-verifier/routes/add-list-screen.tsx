@@ -9,7 +9,7 @@ import { formatNumber } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
 import { uploadBulkFile } from '../../../lib/upload-bulk-file';
 import { checkDuplicateFileName, verifierQueryKeys } from '../api/email-verifier-api';
-import { detectEmailColumn, isEmailLike } from '../utils/email-column';
+import { detectEmailColumn, isEmailLike } from '@verilead/contracts';
 
 function detectColumns(rows: string[][]) {
   const guess = detectEmailColumn(rows);

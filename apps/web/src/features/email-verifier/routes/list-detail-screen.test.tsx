@@ -44,7 +44,7 @@ describe('ListDetailScreen', () => {
         }
         // The progress poll lags behind: it still says 2 of 3.
         if (url.includes('/email_verify/bulk/progress_status')) {
-          return ok({ list_id: running.id, state: 'in_progress', activity: 'verify', analysis: running.analysis, progress: 66, verified: 2, total: 3, stats: running.stats, stopped_reason: null });
+          return ok({ list_id: running.id, state: 'in_progress', activity: 'verify', analysis: running.analysis, progress: 66, verified: 2, total: 3, stats: running.stats, greylist: running.greylist, stopped_reason: null });
         }
         if (url.includes('/user/credits_and_limits')) {
           creditCalls += 1;
@@ -75,5 +75,44 @@ describe('ListDetailScreen', () => {
     expect(await screen.findByText('Verification complete', {}, { timeout: 5_000 })).toBeTruthy();
     expect(await screen.findByText('3 of 3 unique addresses verified')).toBeTruthy();
     await waitFor(() => expect(creditCalls).toBeGreaterThan(1));
+  }, 15_000);
+
+  it('says how many addresses wait for a greylist re-check and when, in the user\'s time zone, while showing the results so far', async () => {
+    useSessionStore.getState().setTimezone('Asia/Kolkata');
+    const nextAt = new Date(Date.now() + 10 * 60_000);
+    const running = buildList({
+      state: 'in_progress',
+      activity: 'verify',
+      counts: { rows: 40, unique: 40, duplicate: 0, syntax_error: 0, verified: 28, remaining: 12 },
+      progress: 70,
+      greylist: { waiting: 12, next_recheck_at: nextAt.toISOString() },
+    });
+    const live = { ...running.stats, total: 40, valid: 20, invalid: 6, unknown: 2 };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url.includes('/email_verify/list')) return ok({ items: [running], total: 1, page: 1, limit: 25 });
+        if (url.includes('/email_verify/bulk/progress_status')) {
+          return ok({ list_id: running.id, state: 'in_progress', activity: 'verify', analysis: running.analysis, progress: 70, verified: 28, total: 40, stats: live, greylist: running.greylist, stopped_reason: null });
+        }
+        return new Response('{}', { status: 404 });
+      }),
+    );
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <MemoryRouter initialEntries={[`/email_verifier/lists/${running.id}`]}>
+          <Routes>
+            <Route path="/email_verifier/lists/:listId" element={<ListDetailScreen />} />
+          </Routes>
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    // 10 minutes from now on the clock of India (UTC+05:30), not the browser's
+    const hm = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Kolkata', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(nextAt);
+    const wait = await screen.findByTestId('greylist-wait');
+    expect(wait.textContent).toMatch(new RegExp(`^12 addresses wait for a greylist re-check at (\\d+ \\w+ \\d{4}, )?${hm}; the results so far are below\\.$`));
+    expect(screen.getByText('28 of 40 unique addresses verified')).toBeTruthy();
+    // the results so far (the live poll's stats) are on screen
+    await waitFor(() => expect(screen.getAllByText('20').length).toBeGreaterThan(0));
   }, 15_000);
 });

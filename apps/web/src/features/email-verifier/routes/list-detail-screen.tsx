@@ -3,17 +3,24 @@ import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text } from '@ma
 import { IconAlertTriangle, IconDownload, IconLoader2, IconPlayerStop, IconShieldCheck, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { TVerifyList } from '@verilead/contracts';
+import type { TGreylistWait, TVerifyList } from '@verilead/contracts';
 import { ErrorState } from '../../../components/state-views';
 import { ListCount, ListDetailHeader, ListJobProgressCard, ListStatsRow } from '../../../components/list-detail-parts';
 import { LoadingScreen } from '../../../components/loading-screen';
-import { formatDateTime, formatNumber, humanizeKey } from '../../../lib/format';
+import { formatDateTime, formatNumber, formatTime, humanizeKey } from '../../../lib/format';
 import { userQueryKeys } from '../../../lib/user-queries';
 import { useProgressStatus, useVerifyList, verifierQueryKeys } from '../api/email-verifier-api';
 import { ListResultChart, ListStatCards } from '../components/list-stats';
 import { ListStateBadge } from '../components/list-state-badge';
 import { useListActions } from '../components/use-list-actions';
 import { canCancelList, canExportList, canVerifyList } from '../utils/list-actions-rules';
+
+/** "12 addresses wait for a greylist re-check at 14:05" (the user's time zone), or null when none waits. */
+export function describeGreylistWait(wait: TGreylistWait): string | null {
+  if (wait.waiting <= 0) return null;
+  const subject = wait.waiting === 1 ? '1 address waits' : `${formatNumber(wait.waiting)} addresses wait`;
+  return `${subject} for a greylist re-check${wait.next_recheck_at ? ` at ${formatTime(wait.next_recheck_at)}` : ''}`;
+}
 
 /** Live verification progress from bulk/progress_status while the job runs. */
 function VerificationProgress({ list }: { list: TVerifyList }) {
@@ -26,6 +33,7 @@ function VerificationProgress({ list }: { list: TVerifyList }) {
   const progress = live?.progress ?? list.progress;
   const verified = live?.verified ?? list.counts.verified;
   const total = live?.total ?? list.counts.unique;
+  const greylistWait = running ? describeGreylistWait(live?.greylist ?? list.greylist) : null;
   const finished = running && status.data !== undefined && status.data.state !== 'in_progress';
 
   // The poll saw the end before the list did: refresh the list (and with it, useRefreshWhenJobsEnd, the credits).
@@ -45,9 +53,28 @@ function VerificationProgress({ list }: { list: TVerifyList }) {
       cancelled={list.state === 'cancelled'}
       percentTestId="verification-percent"
       progressLabel="Verification progress"
-      summary={`${formatNumber(verified)} of ${formatNumber(total)} unique addresses verified`}
+      summary={
+        <>
+          {`${formatNumber(verified)} of ${formatNumber(total)} unique addresses verified`}
+          {greylistWait ? (
+            <Text span display="block" size="sm" c="dimmed" data-testid="greylist-wait">
+              {greylistWait}; the results so far are below.
+            </Text>
+          ) : null}
+        </>
+      }
     />
   );
+}
+
+/** The result stats: while the list runs, those of the live poll (the first results show while others wait). */
+function ListResults({ list }: { list: TVerifyList }) {
+  const running = list.state === 'in_progress';
+  const status = useProgressStatus(list.id, running);
+  const live = running ? status.data : undefined;
+  const stats = live?.stats ?? list.stats;
+  const pending = live ? Math.max(0, live.total - live.verified) : list.counts.remaining;
+  return <ListStatsRow cards={<ListStatCards stats={stats} />} chart={<ListResultChart stats={stats} pending={pending} />} />;
 }
 
 /** /email_verifier/lists/:listId: counts, cost, progress, stats metrics and chart of one list. */
@@ -138,7 +165,7 @@ export function ListDetailScreen() {
 
         <VerificationProgress list={list} />
 
-        <ListStatsRow cards={<ListStatCards stats={list.stats} />} chart={<ListResultChart stats={list.stats} pending={list.counts.remaining} />} />
+        <ListResults list={list} />
       </Stack>
       {actions.dialogs}
     </>

@@ -1,7 +1,8 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { Button, Card, Group, SegmentedControl, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { Link, useSearchParams } from 'react-router';
+import type { TDateRange } from '@verilead/contracts';
+import { Button, Card, Group, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { IconAt, IconPhone, IconShieldCheck, IconUser } from '@tabler/icons-react';
+import { DateRangeSelect, readDateRangeParam, writeDateRangeParam } from '../../../components/date-range-select';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
@@ -9,18 +10,18 @@ import { StatCard } from '../../../components/stat-card';
 import { formatNumber } from '../../../lib/format';
 import { useJsWidgetUsage } from '../api/form-guard-api';
 
-const RANGES = { '7': 'Last 7 days', '30': 'Last 30 days', '365': 'Last year' } as const;
-
-function rangeOf(days: number) {
-  const to = new Date();
-  const from = new Date(to.getTime() - (days - 1) * 86_400_000);
-  return { from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) };
-}
 
 /** Form guard analytics: checks by field type, refused, credits, per day and per guard. */
 export function FormGuardAnalyticsScreen() {
-  const [days, setDays] = useState<keyof typeof RANGES>('30');
-  const usage = useJsWidgetUsage({ date_range: rangeOf(Number(days)) });
+  // The twelve presets (or days), kept in the address like the other analytics screens, read in the user's time zone.
+  const [params, setParams] = useSearchParams();
+  const range = readDateRangeParam(params.get('range'));
+  const setRange = (next: TDateRange) => {
+    const updated = new URLSearchParams(params);
+    updated.set('range', writeDateRangeParam(next));
+    setParams(updated, { replace: true });
+  };
+  const usage = useJsWidgetUsage({ date_range: range });
   return (
     <>
       <PageHeader
@@ -33,7 +34,7 @@ export function FormGuardAnalyticsScreen() {
         }
       />
       <Group mb="md">
-        <SegmentedControl aria-label="Date range" value={days} onChange={(d) => setDays(d as keyof typeof RANGES)} data={Object.entries(RANGES).map(([value, label]) => ({ value, label }))} />
+        <DateRangeSelect value={range} onChange={setRange} />
       </Group>
       {usage.isPending ? (
         <LoadingScreen />

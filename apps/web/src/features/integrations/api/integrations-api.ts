@@ -1,6 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { ZIntegrationImport, ZLinkedAccount, ZRemoteList, type TConnectAccountRequest, type TIntegration, type TVerifyListRequest } from '@verilead/contracts';
+import {
+  ZIntegrationImport,
+  ZLeadsSourceList,
+  ZLinkedAccount,
+  ZOAuthResult,
+  ZRemoteList,
+  type TConnectAccountRequest,
+  type TIntegration,
+  type TLeadsVerifyRequest,
+  type TVerifyListRequest,
+} from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
 
 export const integrationQueryKeys = {
@@ -8,11 +18,13 @@ export const integrationQueryKeys = {
   accounts: (p: TIntegration) => ['integrations', 'accounts', p] as const,
   lists: (p: TIntegration, accountId: string) => ['integrations', 'lists', p, accountId] as const,
   imports: ['integrations', 'imports'] as const,
+  leads: ['integrations', 'leads'] as const,
 };
 
 const ZItems = z.object({ items: z.array(ZLinkedAccount) });
 const ZImports = z.object({ items: z.array(ZIntegrationImport) });
 const ZAccountLists = z.object({ account: ZLinkedAccount, lists: z.array(ZRemoteList) });
+const ZLeadsLists = z.object({ items: z.array(ZLeadsSourceList) });
 const ACTIVE = new Set(['importing', 'verifying', 'writing_back']);
 
 /** GET /integration/linked_accounts */
@@ -64,6 +76,31 @@ export function useVerifyList(platform: TIntegration) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: TVerifyListRequest) => requestApi({ method: 'POST', path: `/integration/account/${platform}/verify_list`, body, schema: ZIntegrationImport }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: integrationQueryKeys.imports }),
+  });
+}
+
+/** GET /oauth/{platform}: the consent URL to send the browser to (with `name`, Zoho `region`), or, with the platform's `code` and `state`, the connected account. */
+export function useOAuthConnect(platform: TIntegration) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (query: Record<string, string>) => requestApi({ path: `/oauth/${platform}`, query, schema: ZOAuthResult }),
+    onSuccess: (r) => {
+      if (r.account) void queryClient.invalidateQueries({ queryKey: ['integrations'] });
+    },
+  });
+}
+
+/** GET /integration/leads/lists: prospect lists that can be verified (the `leads` source). */
+export function useLeadsSources() {
+  return useQuery({ queryKey: integrationQueryKeys.leads, queryFn: ({ signal }) => requestApi({ path: '/integration/leads/lists', schema: ZLeadsLists, signal }) });
+}
+
+/** POST /integration/leads/verify_list */
+export function useVerifyLeads() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TLeadsVerifyRequest) => requestApi({ method: 'POST', path: '/integration/leads/verify_list', body, schema: ZIntegrationImport }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: integrationQueryKeys.imports }),
   });
 }

@@ -69,7 +69,7 @@ export function ImportsTable({ platform }: { platform?: TIntegration }) {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    {INTEGRATION_CATALOG[i.integration].label} · {i.account_name}
+                    {i.integration === 'leads' ? 'Leads' : INTEGRATION_CATALOG[i.integration].label} · {i.account_name}
                   </Table.Td>
                   <Table.Td>
                     <Badge color={s.color} variant="light">

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { AppProviders } from '../../../app/providers';
 import { createQueryClient } from '../../../lib/query-client';
@@ -66,9 +66,84 @@ describe('ConnectScreen', () => {
     expect(await screen.findByText('Kit did not accept these credentials')).toBeTruthy();
   });
 
+  it('CleverTap: asks for the region (a picker), the account ID and the passcode, and sends all three', async () => {
+    renderAt('/integrations/clevertap/connect');
+    fireEvent.change(screen.getByLabelText(/Account name/), { target: { value: 'Mobile app' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(await screen.findByText('Please choose the region of this CleverTap account')).toBeTruthy();
+    expect(screen.getByText('Please enter the Account ID')).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole('combobox', { name: /Region/ }));
+    fireEvent.click(await screen.findByRole('option', { name: 'India (in1)', hidden: true }));
+    fireEvent.change(screen.getByRole('textbox', { name: /Account ID/ }), { target: { value: 'W88-R65-9Z7Z' } });
+    fireEvent.change(screen.getByLabelText(/Passcode/), { target: { value: 'secret-passcode' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(await screen.findByText('Integration page')).toBeTruthy();
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toContain('/integration/account/clevertap');
+    expect(JSON.parse(String(init.body))).toEqual({ name: 'Mobile app', api_key: 'secret-passcode', account_id: 'W88-R65-9Z7Z', region: 'in1' });
+  });
+
+  it('GoHighLevel: asks for the location ID and the private integration token; a refusal lands on its field', async () => {
+    answer = () =>
+      new Response(
+        JSON.stringify({ status: 'failed', error: { code: 'validation_failed', message: 'x', reasons: [{ field: 'account_id', location: 'body', messages: ['Please enter the Location ID'] }] } }),
+        { status: 400 },
+      );
+    renderAt('/integrations/go_high_level/connect');
+    fireEvent.change(screen.getByLabelText(/Account name/), { target: { value: 'Agency' } });
+    fireEvent.change(screen.getByRole('textbox', { name: /Location ID/ }), { target: { value: 'loc-1' } });
+    fireEvent.change(screen.getByLabelText(/Private integration token/), { target: { value: 'pit-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(await screen.findByText('Please enter the Location ID')).toBeTruthy();
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(JSON.parse(String(init.body))).toEqual({ name: 'Agency', api_key: 'pit-1', account_id: 'loc-1' });
+  });
+
   it('explains why a defunct platform cannot be connected', () => {
     renderAt('/integrations/automizy/connect');
     expect(screen.getByText(/Automizy has shut down its service/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Connect' })).toBeNull();
+  });
+
+  it('offers "Connect with Mailchimp" (OAuth) besides the API key, and sends the browser to the consent page', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    answer = () => new Response(JSON.stringify({ status: 'success', data: { authorize_url: 'https://login.mailchimp.test/oauth2/authorize?state=s', account: null } }), { status: 200 });
+    renderAt('/integrations/mailchimp/connect');
+    expect(screen.getByLabelText(/^API key/)).toBeTruthy();
+    const oauth = screen.getByTestId('oauth-connect');
+    fireEvent.click(within(oauth).getByRole('button', { name: 'Connect with Mailchimp' }));
+    expect(await within(oauth).findByText('Please enter a name for this account')).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+    fireEvent.change(within(oauth).getByLabelText(/Account name/), { target: { value: 'Chimp' } });
+    fireEvent.click(within(oauth).getByRole('button', { name: 'Connect with Mailchimp' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://login.mailchimp.test/oauth2/authorize?state=s'));
+    expect(String((fetchMock.mock.calls[0] as [string])[0])).toMatch(/\/oauth\/mailchimp\?name=Chimp$/);
+  });
+
+  it('back from the consent page: hands code and state over once and opens the integration', async () => {
+    answer = () => new Response(JSON.stringify({ status: 'success', data: { authorize_url: null, account: { ...account, integration: 'mailchimp' } } }), { status: 200 });
+    renderAt('/integrations/mailchimp/connect?code=abc&state=s1');
+    expect(await screen.findByText('Integration page')).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(String((fetchMock.mock.calls[0] as [string])[0])).toMatch(/\/oauth\/mailchimp\?code=abc&state=s1$/);
+  });
+
+  it("shows the server's refusal when the connection cannot be finished", async () => {
+    answer = () => new Response(JSON.stringify({ status: 'failed', error: { code: 'validation_failed', message: 'This connection attempt has expired or was already used; please start again', reasons: [] } }), { status: 400 });
+    renderAt('/integrations/mailchimp/connect?code=abc&state=old');
+    expect(await screen.findByText(/expired or was already used/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('Zoho CRM connects only through OAuth and asks for the data centre', async () => {
+    renderAt('/integrations/zoho/connect');
+    expect(screen.queryByLabelText(/API key/)).toBeNull();
+    fireEvent.change(screen.getByLabelText(/Account name/), { target: { value: 'Zoho EU' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Connect with Zoho CRM' }));
+    expect(await screen.findByText('Please choose your Zoho data centre')).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

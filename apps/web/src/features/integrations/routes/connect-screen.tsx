@@ -1,19 +1,20 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useNavigate } from 'react-router';
+import { Alert, Button, Card, Divider, Group, Modal, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useNavigate, useSearchParams } from 'react-router';
 import { INTEGRATION_CATALOG, KIT_PAID_PLAN_MESSAGE, type TIntegration } from '@verilead/contracts';
 import { getErrorMessage, isApiError } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
 import { useConnectAccount } from '../api/integrations-api';
 import { IntegrationPage } from '../components/integration-page';
+import { OAuthConnect, OAuthReturn } from '../components/oauth-connect';
 
-type TFieldErrors = Partial<Record<'name' | 'api_key' | 'api_url' | 'paid_plan_confirmed', string>>;
+type TFieldErrors = Partial<Record<'name' | 'api_key' | 'api_url' | 'account_id' | 'region' | 'paid_plan_confirmed', string>>;
 
 function ConnectForm({ platform }: { platform: TIntegration }) {
   const info = INTEGRATION_CATALOG[platform];
   const connect = useConnectAccount(platform);
   const navigate = useNavigate();
-  const [values, setValues] = useState({ name: '', api_key: '', api_url: '' });
+  const [values, setValues] = useState({ name: '', api_key: '', api_url: '', account_id: '', region: '' });
   const [errors, setErrors] = useState<TFieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -28,6 +29,9 @@ function ConnectForm({ platform }: { platform: TIntegration }) {
     if (!values.name.trim()) local.name = 'Please enter a name for this account';
     if (!values.api_key.trim()) local.api_key = 'Please enter the API key';
     if (info.fields.some((f) => f.key === 'api_url') && !values.api_url.trim()) local.api_url = 'Please enter the API URL';
+    const accountIdField = info.fields.find((f) => f.key === 'account_id');
+    if (accountIdField && !values.account_id.trim()) local.account_id = `Please enter the ${accountIdField.label}`;
+    if (info.fields.some((f) => f.key === 'region') && !values.region) local.region = `Please choose the region of this ${info.label} account`;
     setErrors(local);
     setFormError(null);
     if (Object.keys(local).length > 0) return;
@@ -40,6 +44,8 @@ function ConnectForm({ platform }: { platform: TIntegration }) {
         name: values.name.trim(),
         api_key: values.api_key.trim(),
         ...(values.api_url.trim() ? { api_url: values.api_url.trim() } : {}),
+        ...(values.account_id.trim() ? { account_id: values.account_id.trim() } : {}),
+        ...(values.region ? { region: values.region } : {}),
         ...(paidPlanConfirmed ? { paid_plan_confirmed: true } : {}),
       });
       showToast({ title: 'Account connected', message: `${info.label} account "${values.name.trim()}" is connected`, kind: 'success' });
@@ -53,14 +59,27 @@ function ConnectForm({ platform }: { platform: TIntegration }) {
   };
 
   return (
-    <Card maw={560}>
+    <Card maw={560} data-testid="api-key-connect">
       <Stack gap="md">
         <TextInput label="Account name" description="A friendly name, unique among your accounts of this platform" required value={values.name} onChange={set('name')} error={errors.name} />
         {info.fields.map((f) =>
           f.key === 'api_key' ? (
             <PasswordInput key={f.key} label={f.label} description={f.help} placeholder={f.placeholder} required value={values.api_key} onChange={set('api_key')} error={errors.api_key} />
+          ) : f.key === 'region' ? (
+            <Select
+              key={f.key}
+              label={f.label}
+              description={f.help}
+              placeholder={f.placeholder}
+              required
+              data={f.options ?? []}
+              value={values.region || null}
+              onChange={(v) => setValues((old) => ({ ...old, region: v ?? '' }))}
+              error={errors.region}
+              allowDeselect={false}
+            />
           ) : (
-            <TextInput key={f.key} label={f.label} description={f.help} placeholder={f.placeholder} required value={values.api_url} onChange={set('api_url')} error={errors.api_url} />
+            <TextInput key={f.key} label={f.label} description={f.help} placeholder={f.placeholder} required value={values[f.key]} onChange={set(f.key)} error={errors[f.key]} />
           ),
         )}
         {errors.paid_plan_confirmed ? <Text c="red" size="sm">{errors.paid_plan_confirmed}</Text> : null}
@@ -103,13 +122,27 @@ function ConnectForm({ platform }: { platform: TIntegration }) {
   );
 }
 
+/** OAuth (Mailchimp, Zoho CRM) and / or the API key form; back from a consent page, the connection is finished. */
+function ConnectOptions({ platform }: { platform: TIntegration }) {
+  const info = INTEGRATION_CATALOG[platform];
+  const [params] = useSearchParams();
+  if (info.oauth && (params.get('code') || params.get('error'))) return <OAuthReturn platform={platform} params={Object.fromEntries(params)} />;
+  return (
+    <Stack gap="lg">
+      {info.oauth ? <OAuthConnect platform={platform} /> : null}
+      {info.oauth && info.fields.length > 0 ? <Divider maw={560} label="Or connect with an API key" labelPosition="center" /> : null}
+      {info.fields.length > 0 ? <ConnectForm platform={platform} /> : null}
+    </Stack>
+  );
+}
+
 /** Connect an account of one platform (owner/admin; some platforms owner only). */
 export function ConnectScreen() {
   return (
     <IntegrationPage title={(info) => `Connect ${info.label}`}>
       {(platform, info) =>
         info.available ? (
-          <ConnectForm platform={platform} />
+          <ConnectOptions platform={platform} />
         ) : (
           <Alert color="gray" variant="light" role="alert" maw={560}>
             {info.unavailable_reason}

@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useLinkedAccounts } from '../api/integrations-api';
 import { DisconnectButton } from '../components/disconnect-button';
 import { ImportsTable } from '../components/imports-table';
+import { LeadsSourceCard } from '../components/leads-source-card';
 
 /** Connected accounts of the organisation (owner/admin), and the imports with their progress. */
 export function ConnectedAccountsScreen() {
@@ -70,6 +71,7 @@ export function ConnectedAccountsScreen() {
             </Table>
           )}
         </Card>
+        <LeadsSourceCard />
         <ImportsTable />
       </Stack>
     </>

@@ -1,10 +1,9 @@
 import type { ReactNode } from 'react';
 import { Card, Group, Pagination, Stack, Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { TProspectSearchData } from '@verilead/contracts';
+import { PROSPECT_SEARCH_COUNT_CAP, prospectTotalLabel, type TProspectSearchData } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
-import { formatNumber } from '../../../lib/format';
 
 /** The results card of a people or company search: the total, loading, error and empty states, the table and paging. */
 export function SearchResults({
@@ -31,7 +30,7 @@ export function SearchResults({
     <Card padding="md" withBorder>
       <Group justify="space-between" mb="sm">
         <Text size="sm" data-testid="search-total">
-          {search.data ? `${formatNumber(total)}${total >= 50_000 ? '+' : ''} ${noun}` : ' '}
+          {search.data ? prospectTotalLabel(total, search.data.total_capped, noun) : ' '}
         </Text>
         {toolbar}
       </Group>
@@ -44,7 +43,7 @@ export function SearchResults({
       ) : (
         <Stack>
           {children}
-          <Pagination total={Math.max(1, Math.ceil(Math.min(total, 50_000) / 25))} value={page} onChange={onPage} />
+          <Pagination total={Math.max(1, Math.ceil(Math.min(total, PROSPECT_SEARCH_COUNT_CAP) / 25))} value={page} onChange={onPage} />
         </Stack>
       )}
     </Card>

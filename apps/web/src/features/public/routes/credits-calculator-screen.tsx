@@ -3,8 +3,10 @@ import { Alert, Anchor, Group, NumberInput, Paper, SegmentedControl, Stack, Tabl
 import { IconInfoCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatNumber } from '../../../lib/format';
-import { useIpLocation } from '../api/public-pages-api';
-import { estimateCreditPrice, formatCurrency, type TCurrency } from '../utils/credit-estimate';
+import { MAX_PURCHASE_CREDITS, MIN_PURCHASE_CREDITS } from '@verilead/contracts';
+import { ErrorState } from '../../../components/state-views';
+import { useIpLocation, usePublicPrice } from '../api/public-pages-api';
+import { formatCurrency, type TCurrency } from '../utils/credit-estimate';
 
 /** /public/credits: how much a number of credits costs (the currency follows where the visitor is). */
 export function CreditsCalculatorScreen() {
@@ -13,8 +15,10 @@ export function CreditsCalculatorScreen() {
   const [chosen, setChosen] = useState<TCurrency | null>(null);
   const currency: TCurrency = chosen ?? location.data?.currency ?? 'USD';
   const amount = typeof credits === 'number' ? credits : Number(credits);
-  const valid = Number.isInteger(amount) && amount >= 100 && amount <= 10_000_000;
-  const price = valid ? estimateCreditPrice(amount, currency) : null;
+  const valid = Number.isInteger(amount) && amount >= MIN_PURCHASE_CREDITS && amount <= MAX_PURCHASE_CREDITS;
+  // The quote comes from the price slabs billing sells at (GET /public/price).
+  const quote = usePublicPrice(amount, currency, valid);
+  const price = valid ? quote.data : undefined;
   const money = (v: number) => formatCurrency(v, currency);
 
   return (
@@ -26,27 +30,28 @@ export function CreditsCalculatorScreen() {
         <Text size="sm" c="dimmed">
           One credit verifies one e-mail address or finds one e-mail. Duplicates and unknown results are free.
         </Text>
-        {location.isPending ? <Text size="sm">Loading...</Text> : null}
+        {location.isPending || (valid && quote.isPending) ? <Text size="sm">Loading...</Text> : null}
         <Group align="flex-end" grow>
           <NumberInput
             label="Credits"
             value={credits}
             onChange={setCredits}
-            min={100}
-            max={10_000_000}
+            min={MIN_PURCHASE_CREDITS}
+            max={MAX_PURCHASE_CREDITS}
             step={1000}
             thousandSeparator=","
             allowDecimal={false}
-            error={valid ? null : 'Please enter between 100 and 10,000,000 credits'}
+            error={valid ? null : `Please enter between ${formatNumber(MIN_PURCHASE_CREDITS)} and ${formatNumber(MAX_PURCHASE_CREDITS)} credits`}
           />
           <SegmentedControl aria-label="Currency" value={currency} onChange={(v) => setChosen(v as TCurrency)} data={['USD', 'INR']} />
         </Group>
+        {valid && quote.isError && !price ? <ErrorState error={quote.error} onRetry={() => void quote.refetch()} /> : null}
         {price ? (
           <Table aria-label="Estimate">
             <Table.Tbody>
               <Table.Tr>
                 <Table.Td>Price per credit</Table.Td>
-                <Table.Td ta="right">{`${currency} ${price.perCredit}`}</Table.Td>
+                <Table.Td ta="right" data-testid="credits-unit-price">{`${currency} ${price.unit_price}`}</Table.Td>
               </Table.Tr>
               <Table.Tr>
                 <Table.Td>{formatNumber(amount)} credits</Table.Td>
@@ -54,7 +59,7 @@ export function CreditsCalculatorScreen() {
               </Table.Tr>
               {currency === 'INR' ? (
                 <Table.Tr>
-                  <Table.Td>GST 18%</Table.Td>
+                  <Table.Td>{`GST ${price.tax_percent}%`}</Table.Td>
                   <Table.Td ta="right">{money(price.tax)}</Table.Td>
                 </Table.Tr>
               ) : null}
@@ -68,7 +73,7 @@ export function CreditsCalculatorScreen() {
           </Table>
         ) : null}
         <Alert color="indigo" variant="light" icon={<IconInfoCircle size={18} />}>
-          An indicative estimate; the price you pay is shown when you buy credits.{' '}
+          Today's prices; taxes and coupons are settled when you buy credits.{' '}
           <Anchor component={Link} to="/signup">
             Create an account
           </Anchor>

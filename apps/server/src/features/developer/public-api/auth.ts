@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateLimitOptions } from '@fastify/rate-limit';
+import { PUBLIC_API_ERROR_CODES as CODES, PUBLIC_API_PREFIX, RATE_WINDOW_SECONDS } from '@verilead/contracts';
+import type { TDeps } from '../../../platform/deps';
+import { resolveAppToken, type TAppCaller } from '../service';
+import { fail, INVALID_TOKEN } from './errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The /v2 caller: the app behind the bearer token, resolved once per request (onRequest). */
+    appCaller: TAppCaller | null;
+  }
+}
+
+/** The request's app caller (after the /v2 authentication); 401 when there is none. */
+export function publicCaller(req: FastifyRequest): TAppCaller {
+  const c = req.appCaller;
+  if (!c) throw fail(401, CODES.invalidToken, INVALID_TOKEN);
+  return c;
+}
+
+const rateLimitMessage = (resetAt: number) =>
+  `You have reached API rate limit, try calling after ${new Date(resetAt).toString()} or to increase limit raise the app's rate limit`;
+
+/**
+ * The /v2 rate limit, as every /v2 route's `config.rateLimit` (@fastify/rate-limit, Redis store with REDIS_URL so every
+ * API process counts in one place). It runs as a preHandler, after the token is resolved: the app's own window, max
+ * and scope (per IP or global) decide; a call without an app (the public document) counts per IP. Answers carry
+ * X-RateLimit-Limit/Remaining/Reset (seconds until the window resets), and a 429 Retry-After.
+ */
+export function publicRateLimit(deps: TDeps): RateLimitOptions {
+  const { rateLimit } = deps.config;
+  return {
+    hook: 'preHandler',
+    keyGenerator: async (req) => {
+      const c = req.appCaller;
+      if (!c) return `v2ip|${req.ip}`;
+      const r = c.app.rateLimit;
+      return `v2app|${c.app.id}|${r.window}|${r.scope === 'ip' ? req.ip : '*'}`;
+    },
+    max: async (req) => req.appCaller?.app.rateLimit.max ?? rateLimit.publicMax,
+    timeWindow: async (req) => {
+      const c = req.appCaller;
+      return c ? RATE_WINDOW_SECONDS[c.app.rateLimit.window] * 1000 : rateLimit.windowMs;
+    },
+    errorResponseBuilder: (_req, context) => fail(429, null, rateLimitMessage(Date.now() + context.ttl)),
+  };
+}
+
+/**
+ * The one authentication path of /v2: the bearer token is resolved once per request (through the few-seconds caller
+ * cache) into `request.appCaller`; an unknown token answers 401 (counted per IP first), a client app only its origins.
+ */
+export function registerPublicApiAuth(v2: FastifyInstance, deps: TDeps): void {
+  const { database, config } = deps;
+  v2.decorateRequest('appCaller', null);
+  const anonymous = v2.createRateLimit({ keyGenerator: (req) => `v2anon|${req.ip}`, max: config.rateLimit.publicMax, timeWindow: config.rateLimit.windowMs });
+  v2.addHook('onRequest', async (req, reply) => {
+    // CORS preflight of browser (client) apps: the real call is then checked against the app's origins.
+    if (req.method === 'OPTIONS') return;
+    if (req.url.split('?')[0] === `${PUBLIC_API_PREFIX}/openapi.json`) return;
+    const header = req.headers.authorization ?? '';
+    const token = /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] ?? '';
+    const found = token ? await resolveAppToken(database.db, token) : null;
+    if (!found) {
+      const limit = await anonymous(req);
+      if (!limit.isAllowed) {
+        reply.header('X-RateLimit-Limit', String(limit.max)).header('X-RateLimit-Remaining', String(limit.remaining)).header('X-RateLimit-Reset', String(limit.ttlInSeconds));
+        if (limit.isExceeded) {
+          reply.header('Retry-After', String(limit.ttlInSeconds));
+          throw fail(429, null, rateLimitMessage(Date.now() + limit.ttl));
+        }
+      }
+      throw fail(401, CODES.invalidToken, INVALID_TOKEN);
+    }
+    if (found.app.type === 'client') {
+      const origin = req.headers.origin;
+      if (!origin || !found.app.allowedOrigins.includes(origin)) throw fail(401, CODES.notAuthorized, 'This origin is not allowed to use this app token');
+      reply.header('Access-Control-Allow-Origin', origin);
+      reply.header('Vary', 'Origin');
+    }
+    req.appCaller = found;
+  });
+}

@@ -1,0 +1,101 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { PUBLIC_API_ERROR_CODES as CODES } from '@verilead/contracts';
+import { isAppError } from '../../../platform/errors/app-error';
+import { buildPublicFailure, buildValidationFailure, type TPublicFailure } from '../public-api-format';
+
+export const INVALID_TOKEN = 'Invalid API Token, please generate new token';
+export const NO_CREDITS = 'You have exhausted your credits, please add additional credits to continue';
+export const DAILY_LIMIT = 'You have reached daily verify limit, please try next day or contact us@clearout.io';
+export const LIFE_TIME_LIMIT = 'You have reached the credit limit of this app, please raise it on the Apps page';
+export const LIST_NOT_AVAILABLE = 'List is not available';
+
+/** Codes of the reference's Email finder operations (beside the shared PUBLIC_API_ERROR_CODES). */
+export const FINDER_ERROR_CODES = {
+  /** 200: a name with characters no address can hold. */
+  unsupportedName: 1088,
+  /** 402 on instant: no credit left for a search. */
+  instantNoCredits: 1099,
+  /** 402 on bulk: too few credits to start finding a list. */
+  bulkNoCredits: 1028,
+  /** 200 on bulk: the file is missing, not CSV/XLSX, unreadable or has no name and domain columns. */
+  invalidFile: 1100,
+  /** 200 on queue_status: no such queued search. */
+  invalidQueueId: 1104,
+  /** 200 on queue_status: the queued search has not finished yet. */
+  stillQueued: 1105,
+} as const;
+
+/** A failure with the HTTP status it is answered with. */
+export class PublicApiError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly body: TPublicFailure,
+  ) {
+    super(body.error.message);
+  }
+}
+
+export const fail = (httpStatus: number, code: number | null, message: string, extra: Omit<TPublicFailure['error'], 'code' | 'message'> = {}) =>
+  new PublicApiError(httpStatus, buildPublicFailure(code, message, extra));
+
+export const invalidInput = (field: string, message: string, type = 'any.invalid') =>
+  new PublicApiError(400, buildValidationFailure([{ field, location: 'body', message, type }]));
+
+/** A timeout in milliseconds: an integer, or a string of digits (form posts); `true` or `[]` are not numbers. */
+export const ZTimeoutMs = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/, { message: 'must be a number' })])
+  .transform((v) => Number(v))
+  .pipe(z.number().int().min(1).max(180_000));
+export const ZListIdBody = z.object({ list_id: z.string().trim().min(1) });
+export const ZRemoveBody = ZListIdBody.extend({ ignore_result: z.union([z.boolean(), z.string()]).optional() });
+
+/** Parses a body or query against a schema, failing in the reference's validation shape. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: 'body' | 'query'): z.output<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  throw new PublicApiError(
+    400,
+    buildValidationFailure(
+      parsed.error.issues.map((i) => {
+        const field = String(i.path[0] ?? 'body');
+        const missing = i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined;
+        const empty = i.code === 'too_small';
+        return {
+          field,
+          location,
+          message: missing ? `"${field}" is required` : empty ? `"${field}" is not allowed to be empty` : `"${field}" ${i.message}`,
+          type: missing ? 'any.required' : empty ? 'any.empty' : 'any.invalid',
+        };
+      }),
+    ),
+  );
+}
+
+/** The multipart file part; a body that is not valid multipart answers the reference's validation failure. */
+export async function readPublicFile(req: FastifyRequest) {
+  try {
+    return await req.file();
+  } catch {
+    throw invalidInput('file', '"file" must be sent as multipart/form-data');
+  }
+}
+
+export const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
+/** Maps a Verilead service error to the public API's answer. */
+export function mapServiceError(err: unknown, notFound: { status: number; code: number; message: string } = { status: 200, code: CODES.listNotAvailable, message: LIST_NOT_AVAILABLE }): never {
+  if (err instanceof PublicApiError) throw err;
+  if (isAppError(err)) {
+    // The member's own limits first: they answer 402 too, but the organisation is not out of credits.
+    if (err.code === 'daily_limit_exceeded') throw fail(200, CODES.dailyLimit, DAILY_LIMIT);
+    if (err.code === 'life_time_limit_exceeded') throw fail(200, CODES.dailyLimit, err.message);
+    if (err.httpStatus === 402) throw fail(402, CODES.noCredits, NO_CREDITS);
+    if (err.httpStatus === 404) throw fail(notFound.status, notFound.code, notFound.message);
+    if (err.httpStatus === 400 || err.httpStatus === 413 || err.httpStatus === 415) {
+      const field = err.extra.reasons?.[0]?.field ?? 'file';
+      throw invalidInput(field, err.message);
+    }
+  }
+  throw err;
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { TVerificationResult } from '@verilead/contracts';
+import type { TDeps } from '../../../platform/deps';
+import type { TVerifier } from '../../../platform/verifier/verifier';
+import { getCreditsAndLimits } from '../../credits/service';
+import { toPublicVerdict } from '../public-api-format';
+import { publicCaller, publicRateLimit } from './auth';
+import { parseInput, ZTimeoutMs } from './errors';
+import { verifyForApp } from './instant-service';
+
+const ZEmailBody = z.object({ email: z.string().trim().min(1).max(320), timeout: ZTimeoutMs.optional() });
+
+/** /v2 instant verification, its single-attribute checks and the credits: thin routes over verifyForApp. */
+export function registerPublicVerifyRoutes(v2: FastifyInstance, deps: TDeps, verifier: TVerifier): void {
+  const config = { rateLimit: publicRateLimit(deps) };
+
+  v2.get('/email_verify/getcredits', { config }, async (req) => {
+    const c = publicCaller(req);
+    const credits = await getCreditsAndLimits(deps.database.db, c.ctx);
+    const daily = credits.limits.daily;
+    const tomorrow = new Date();
+    tomorrow.setUTCHours(24, 0, 0, 0);
+    return {
+      status: 'success',
+      data: {
+        available_credits: credits.credits,
+        credits: {
+          available: credits.credits,
+          ...(daily.remaining !== null ? { available_daily_verify_limit: String(daily.remaining), reset_daily_verify_limit_date: tomorrow.toISOString() } : {}),
+          total: credits.org_credits,
+        },
+        low_credit_balance_min_threshold: credits.low_credit_alert.threshold,
+      },
+    };
+  });
+
+  const verifyOne = (req: { body: unknown } & Parameters<typeof publicCaller>[0]) => verifyForApp(deps, verifier, publicCaller(req), parseInput(ZEmailBody, req.body, 'body'));
+
+  v2.post('/email_verify/instant', { config }, async (req) => ({ status: 'success', data: toPublicVerdict(await verifyOne(req)) }));
+
+  const single = (path: string, field: string, read: (r: TVerificationResult) => boolean) =>
+    v2.post(path, { config }, async (req) => {
+      const r = await verifyOne(req);
+      return { status: 'success', data: { email_address: r.email, [field]: read(r) ? 'yes' : 'no', verified_on: r.verified_on, time_taken: Math.round(r.time_taken) } };
+    });
+  single('/email/verify/catchall', 'catchall', (r) => r.status === 'catch_all');
+  single('/email/verify/disposable', 'disposable', (r) => r.disposable);
+  single('/email/verify/business', 'business_account', (r) => !r.free_account && !r.disposable);
+  single('/email/verify/free', 'free_account', (r) => r.free_account);
+  single('/email/verify/role', 'role_account', (r) => r.role_account);
+  single('/email/verify/gibberish', 'gibberish', (r) => r.gibberish);
+}

@@ -1,0 +1,101 @@
+import {
+  EMAIL_VERIFIER_EVENTS,
+  SAFE_TO_SEND_WINDOW_HOURS,
+  type TInstantSource,
+  type TInstantVerifyData,
+  type TPublicVerifyData,
+  type TRecentInstantData,
+  type TVerificationResult,
+} from '@verilead/contracts';
+import type { TDatabase, TDb } from '../../platform/db/database';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import type { TVerifier } from '../../platform/verifier/verifier';
+import { getVerifierPreferences } from '../settings/service';
+import { selectRecentInstant } from './queries';
+import { assertCanPayOne, storeInstantResult, type TChargeApp } from './instant-charge';
+import { isBillable } from './list-view';
+
+function addHours(iso: string, hours: number): string {
+  const t = Date.parse(iso);
+  return new Date((Number.isNaN(t) ? Date.now() : t) + hours * 3_600_000).toISOString();
+}
+
+function toInstantView(row: { id: string; result: Record<string, unknown>; billable: boolean; creditsCharged: number }): TInstantVerifyData {
+  const result = row.result as unknown as TVerificationResult;
+  return { ...result, id: row.id, billable: row.billable, credits_charged: row.creditsCharged, safe_to_send_until: addHours(result.verified_on, SAFE_TO_SEND_WINDOW_HOURS) };
+}
+
+/** POST /email_verify/instant: verifies, then stores the result, charges it (valid/invalid/catch_all) and records the event in one statement. */
+export type TInstantOptions = {
+  /**
+   * Cancels the call (a caller's timeout). Until the charge begins, a cancelled call rejects with the signal's reason and
+   * stores and charges nothing; once the charge has begun it completes, and the result is answered.
+   */
+  signal?: AbortSignal;
+  /** The API app the call came through: its usage and credit limit move in the charge itself (AppCreditLimitRefused). */
+  app?: TChargeApp;
+};
+
+/** Rejects with the signal's reason as soon as it aborts, else settles as `work` does. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * Round trips: the preferences (cached a few seconds), a credit check that runs while the address is verified (skipped
+ * for a second after a payer is seen with plenty of room), and one statement that stores and charges.
+ */
+export async function verifyInstant(
+  database: TDatabase,
+  verifier: TVerifier,
+  ctx: TCallerContext,
+  email: string,
+  options: TInstantOptions = {},
+): Promise<TInstantVerifyData> {
+  const prefs = await getVerifierPreferences(database.db, ctx);
+  // The credit check runs beside the verification: when it refuses, the verification is cancelled.
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const check = assertCanPayOne(database.db, ctx.orgId, ctx.userId).catch((err: unknown) => {
+    stop.abort(err);
+    throw err;
+  });
+  const verifying = verifier.verify(email, { ...prefs, signal });
+  verifying.catch(() => undefined); // a cancelled verification's own rejection is not this call's answer
+  check.catch(() => undefined);
+  const result = await untilAborted(verifying, signal);
+  await check;
+  if (options.signal?.aborted) throw options.signal.reason;
+  const row = await storeInstantResult(database.db, {
+    orgId: ctx.orgId,
+    userId: ctx.userId,
+    email: result.email,
+    status: result.status,
+    source: ctx.via === 'session' ? 'app' : 'api',
+    result: result as unknown as Record<string, unknown>,
+    billable: isBillable(result),
+    event: {
+      type: EMAIL_VERIFIER_EVENTS.instantCompleted,
+      payload: { email: result.email, status: result.status, reason: result.reason.code, safe_to_send: result.safe_to_send },
+    },
+    app: options.app,
+  });
+  return toInstantView(row);
+}
+
+export async function listRecentInstant(exec: TDb, ctx: TCallerContext, limit: number, source?: TInstantSource): Promise<TRecentInstantData> {
+  const rows = await selectRecentInstant(exec, { orgId: ctx.orgId, userId: ctx.userId, limit, source });
+  return { items: rows.map(toInstantView) };
+}
+
+/** POST /public/verify: no account, nothing stored or charged (the route is rate-limited per IP). */
+export async function verifyPublic(verifier: TVerifier, email: string): Promise<TPublicVerifyData> {
+  const result = await verifier.verify(email, { mode: 'fastest_turnaround' });
+  return { ...result, safe_to_send_until: addHours(result.verified_on, SAFE_TO_SEND_WINDOW_HOURS) };
+}

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApolloFake } from '../fakes/apollo-fake';
+import { startClevertapFake, CLEVERTAP_FAKE_ACCOUNT_ID } from '../fakes/clevertap-fake';
+import type { TFakePlatform } from '../fakes/fake-server';
+import { GHL_FAKE_LOCATION_ID, startGoHighLevelFake } from '../fakes/go-high-level-fake';
+import { startLemlistFake } from '../fakes/lemlist-fake';
+import { makeWorldMembers } from '../test-support';
+import { createApolloAdapter, apolloThrottle } from './apollo';
+import { createClevertapAdapter } from './clevertap';
+import { ghlThrottle } from './go-high-level';
+import { RemoteAuthError, type TRemoteResponse } from './http';
+import { lemlistThrottle } from './lemlist';
+
+const res = (status: number, headers: Record<string, string>): TRemoteResponse => ({ status, headers: new Headers(headers), body: null });
+
+describe('throttling signals of CleverTap, lemlist, GoHighLevel and Apollo', () => {
+  it("GoHighLevel: Retry-After, else the burst window, else an hour when the day's allowance is spent", () => {
+    expect(ghlThrottle(res(200, {}))).toBeNull();
+    expect(ghlThrottle(res(429, { 'x-ratelimit-interval-milliseconds': '10000', 'x-ratelimit-daily-remaining': '5' }))).toBe(10_000);
+    expect(ghlThrottle(res(429, { 'x-ratelimit-interval-milliseconds': '10000', 'x-ratelimit-daily-remaining': '0' }))).toBe(3_600_000);
+    expect(ghlThrottle(res(429, { 'retry-after': '3' }))).toBe(3_000);
+  });
+
+  it('lemlist: Retry-After in seconds, else X-RateLimit-Reset as a date string', () => {
+    expect(lemlistThrottle(res(429, { 'retry-after': '2' }))).toBe(2_000);
+    const wait = lemlistThrottle(res(429, { 'x-ratelimit-reset': new Date(Date.now() + 60_000).toString() }))!;
+    expect(wait).toBeGreaterThan(50_000);
+    expect(wait).toBeLessThanOrEqual(60_000);
+  });
+
+  it('Apollo: retry-after, else a spent hourly window waits an hour and a minute window a minute', () => {
+    expect(apolloThrottle(res(429, { 'retry-after': '5' }))).toBe(5_000);
+    expect(apolloThrottle(res(429, { 'x-hourly-requests-left': '0' }))).toBe(3_600_000);
+    expect(apolloThrottle(res(429, { 'x-minute-requests-left': '0', 'x-hourly-requests-left': '10' }))).toBe(60_000);
+  });
+});
+
+describe('platform specifics against the fakes', () => {
+  const fakes: TFakePlatform[] = [];
+  let apollo: TFakePlatform;
+  let clevertap: TFakePlatform;
+  let ghl: TFakePlatform;
+  let lemlist: TFakePlatform;
+  beforeAll(async () => {
+    apollo = await startApolloFake({ apiKey: 'master', lists: [{ id: 'lbl-a', name: 'Leads', members: makeWorldMembers(3) }] }, { nonMasterKey: 'plain' });
+    clevertap = await startClevertapFake({ apiKey: 'pass', lists: [{ id: 'Charged', name: 'Charged', members: makeWorldMembers(12) }] });
+    ghl = await startGoHighLevelFake({ apiKey: 'pit', lists: [{ id: 't', name: 'vip', members: makeWorldMembers(3) }] });
+    lemlist = await startLemlistFake({ apiKey: 'key', lists: [{ id: 'cam_1', name: 'Outreach', members: makeWorldMembers(3) }] });
+    fakes.push(apollo, clevertap, ghl, lemlist);
+  });
+  afterAll(async () => {
+    for (const f of fakes) await f.close();
+  });
+
+  it("Apollo: a key that is not a master key is refused with Apollo's reason", async () => {
+    const adapter = createApolloAdapter({ credentials: { apiKey: 'plain' }, baseUrls: { apollo: apollo.baseUrl }, allowPrivate: true });
+    const err = await adapter.verifyCredentials().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RemoteAuthError);
+    expect((err as Error).message).toMatch(/not accessible with this api_key: please use a master API key/);
+  });
+
+  it('Apollo: undeliverable contacts keep their labels and gain "Verilead Undeliverable" once', async () => {
+    const adapter = createApolloAdapter({ credentials: { apiKey: 'master' }, baseUrls: { apollo: apollo.baseUrl }, allowPrivate: true });
+    const item = { member: { id: 'c1', email: 'missing0@strict.test' }, status: 'invalid', safeToSend: false, reason: 'rejected_email', undeliverable: true };
+    await adapter.writeBack('lbl-a', [item], { unsubscribe: true, append: false });
+    await adapter.writeBack('lbl-a', [item], { unsubscribe: true, append: false });
+    const labelled = apollo.writes.filter((w) => w.kind === 'unsubscribe');
+    expect(labelled).toHaveLength(1);
+    expect(labelled[0]!.data).toEqual(['Leads', 'Verilead Undeliverable']);
+  });
+
+  it('CleverTap: the download is cursor-based (a cursor first, then batches until no next_cursor); unsubscribe-only uploads MSG-email alone', async () => {
+    const adapter = createClevertapAdapter({ credentials: { apiKey: 'pass', accountId: CLEVERTAP_FAKE_ACCOUNT_ID, region: 'in1' }, baseUrls: { clevertap: `${clevertap.baseUrl}/{region}/1` }, allowPrivate: true, pageSize: 5 });
+    const first = await adapter.listMembers('Charged', null);
+    expect(first.members).toHaveLength(0);
+    const sizes: number[] = [];
+    for (let cursor = first.nextCursor; cursor; ) {
+      const page = await adapter.listMembers('Charged', cursor);
+      sizes.push(page.members.length);
+      cursor = page.nextCursor;
+    }
+    expect(sizes).toEqual([5, 5, 2]);
+    await adapter.writeBack('Charged', [{ member: { id: 'c1', email: 'x@y.test' }, status: 'invalid', safeToSend: false, reason: 'r', undeliverable: true }], { unsubscribe: true, append: false });
+    expect(clevertap.writes).toEqual([{ kind: 'unsubscribe', memberId: 'c1', email: 'missing0@strict.test' }]);
+  });
+
+  it('GoHighLevel refuses a call without the Version header; lemlist refuses Bearer and exports nothing without `state`', async () => {
+    const noVersion = await fetch(`${ghl.baseUrl}/locations/${GHL_FAKE_LOCATION_ID}/tags`, { headers: { authorization: 'Bearer pit' } });
+    expect(noVersion.status).toBe(400);
+    const bearer = await fetch(`${lemlist.baseUrl}/team`, { headers: { authorization: 'Bearer key' } });
+    expect(bearer.status).toBe(401);
+    const basic = { authorization: `Basic ${Buffer.from(':key').toString('base64')}` };
+    const noState = await fetch(`${lemlist.baseUrl}/campaigns/cam_1/export/leads?format=json`, { headers: basic });
+    expect(await noState.json()).toEqual([]);
+    const all = await fetch(`${lemlist.baseUrl}/campaigns/cam_1/export/leads?state=all&format=json`, { headers: basic });
+    expect(await all.json()).toHaveLength(3);
+  });
+});

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { ZOHO_REGIONS, type TIntegration } from '@verilead/contracts';
+import type { TConfig } from '../../../config';
+import type { TFakeMember, TFakePlatform, TFakeSeed } from '../fakes/fake-server';
+
+/** An OAuth client of a platform; `local`: the built-in fake of test mode (no client configured). */
+export type TOAuthClient = { clientId: string; clientSecret: string; local: boolean };
+export type TMailchimpOAuth = TOAuthClient & { baseUrl: string };
+export type TZohoOAuth = TOAuthClient & {
+  /** The accounts server of a data centre. */
+  accountsServer(region: string): string;
+  /** Accounts servers a redirect's `accounts-server` may name (the client secret is only ever sent to these). */
+  trusted: Set<string>;
+};
+
+export const FAKE_CLIENTS = {
+  mailchimp: { clientId: 'fake-mailchimp-client', clientSecret: 'fake-mailchimp-secret' },
+  zoho: { clientId: '1000.FAKEZOHOCLIENT', clientSecret: 'fake-zoho-secret' },
+} as const;
+
+/** Zoho's accounts server per data centre (the multi-DC list). */
+export const ZOHO_ACCOUNTS: Record<string, string> = Object.fromEntries(ZOHO_REGIONS.map((r) => [r, `https://accounts.zoho.${r}`]));
+/** Zoho's redirect says `location=us|eu|in|au|jp|cn`. */
+export const ZOHO_LOCATIONS: Record<string, string> = { us: 'com', eu: 'eu', in: 'in', au: 'com.au', jp: 'jp', cn: 'com.cn' };
+
+/** Demo contacts of the test-mode fakes: on the demo mail world's domains, so they verify to real verdicts there. */
+function demoMembers(n: number): TFakeMember[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `d${i + 1}`, email: i % 4 === 0 ? `nobody${i}@strict.test` : `reader${i}@acceptall.test`, firstName: `Demo${i}`, lastName: 'Reader' }));
+}
+const demoSeed = (): TFakeSeed => ({ apiKey: randomBytes(16).toString('hex'), lists: [{ id: 'demo-audience', name: 'Demo audience', members: demoMembers(24) }] });
+
+const fakes = new WeakMap<TConfig, Partial<Record<TIntegration, Promise<TFakePlatform>>>>();
+
+/** The local fake of a platform for this configuration (test mode), started on first use. */
+function localFake(config: TConfig, platform: 'mailchimp' | 'zoho'): Promise<TFakePlatform> {
+  const mine = fakes.get(config) ?? {};
+  fakes.set(config, mine);
+  mine[platform] ??=
+    platform === 'mailchimp'
+      ? import('../fakes/mailchimp-fake').then((m) => m.startMailchimpFake(demoSeed(), FAKE_CLIENTS.mailchimp))
+      : import('../fakes/zoho-fake').then((m) => m.startZohoFake(demoSeed(), FAKE_CLIENTS.zoho));
+  return mine[platform];
+}
+
+/** Stops this configuration's test-mode fakes (tests). */
+export async function closeOAuthFakes(config: TConfig): Promise<void> {
+  for (const f of Object.values(fakes.get(config) ?? {})) await (await f).close();
+  fakes.delete(config);
+}
+
+/** Mailchimp's OAuth server: the configured app, or (no client id) a local fake Mailchimp. */
+export async function mailchimpOAuthOf(config: TConfig): Promise<TMailchimpOAuth> {
+  const c = config.integrationOAuth.mailchimp;
+  if (c.clientId && c.clientSecret) return { clientId: c.clientId, clientSecret: c.clientSecret, baseUrl: c.baseUrl, local: false };
+  const fake = await localFake(config, 'mailchimp');
+  return { ...FAKE_CLIENTS.mailchimp, baseUrl: new URL(fake.baseUrl).origin, local: true };
+}
+
+/** Zoho's accounts servers: the configured client (ZOHO_ACCOUNTS_URL overriding every data centre), or a local fake Zoho. */
+export async function zohoOAuthOf(config: TConfig): Promise<TZohoOAuth> {
+  const c = config.integrationOAuth.zoho;
+  if (c.clientId && c.clientSecret) {
+    const override = c.accountsUrl;
+    return {
+      clientId: c.clientId,
+      clientSecret: c.clientSecret,
+      local: false,
+      accountsServer: (r) => override ?? ZOHO_ACCOUNTS[r] ?? ZOHO_ACCOUNTS.com!,
+      trusted: new Set(override ? [override] : Object.values(ZOHO_ACCOUNTS)),
+    };
+  }
+  const origin = new URL((await localFake(config, 'zoho')).baseUrl).origin;
+  return { ...FAKE_CLIENTS.zoho, local: true, accountsServer: () => origin, trusted: new Set([origin]) };
+}
+
+/** The OAuth client an adapter refreshes tokens with (configured, or the test-mode fake's). */
+export function oauthClientOf(config: TConfig, platform: TIntegration): { clientId: string; clientSecret: string } | undefined {
+  if (platform !== 'zoho' && platform !== 'mailchimp') return undefined;
+  const c = config.integrationOAuth[platform];
+  return c.clientId && c.clientSecret ? { clientId: c.clientId, clientSecret: c.clientSecret } : FAKE_CLIENTS[platform];
+}
+
+/** Where the platform sends the browser back: the connect screen, which hands `code` and `state` to GET /oauth/{platform}. */
+export const oauthRedirectUri = (config: TConfig, platform: TIntegration) => `${config.publicUrl}/integrations/${platform}/connect`;

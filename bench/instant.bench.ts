@@ -1,0 +1,279 @@
+// Instant path benchmark (issue 12): `autocannon` on POST /v2/email_verify/instant with an app token, for one
+// mail-world address whose host delays its greeting by 100 ms (realistic preset; 1 ms per command reply), on
+// PostgreSQL and on PGlite. The server's shared engine keeps warm SMTP sessions, so repeated calls reuse them.
+// Prints req/s, p50, p99 and the load average, and checks every call was billed exactly once (ledger charges ==
+// 2xx billable answers).
+// Run: npx tsx bench/instant.bench.ts   (BENCH_SECONDS=15, BENCH_CONNECTIONS=50, BENCH_ENGINES=postgres,pglite,
+//      BENCH_REDIS_URL=redis://127.0.0.1:6379 to count rate limits in Redis, BENCH_CPU_PROF=1 to write --cpu-prof files)
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { startMailWorld, type TMailWorld } from '@verilead/mailworld';
+import { grantCredits } from '../apps/server/src/platform/credits/ledger';
+import { openPglite, openPostgres, selectRows, sql, type TDatabase } from '../apps/server/src/platform/db/database';
+import { seedDemoIfEmpty } from '../apps/server/src/seed';
+import { serverEntry } from './server-entry';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',').filter(Boolean);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const CPU_PROF = process.env.BENCH_CPU_PROF === '1';
+const DEMO = { email: 'owner@demo.verilead.test', password: 'Demo-Password-1' };
+const ADDRESS = process.env.BENCH_ADDRESS ?? 'alice@strict.test';
+const BILLABLE = new Set(['valid', 'invalid', 'catch_all']);
+const TARGETS: Record<string, { rps: number; p99?: number }> = { postgres: { rps: 1_000, p99: 50 }, pglite: { rps: 300 } };
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function startServer(env: Record<string, string>, profDir: string): Promise<{ child: ChildProcess; base: string }> {
+  const port = await findFreePort();
+  const nodeArgs = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...(await serverEntry()), '--role=all'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PROSPECT_DEMO_DIRECTORY: 'false', RATE_LIMIT_AUTH_MAX: '100000', WEB_DIST_DIR: '/nonexistent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 180_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Verilead is running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}):\n${output}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+async function stopServer(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  });
+}
+
+/** The demo organisation with enough credits for the whole run. */
+async function prepare(db: TDatabase) {
+  await db.migrate();
+  await seedDemoIfEmpty(db);
+  const orgs = await selectRows<{ id: string }>(db.db, sql`select id from organisations order by created_at limit 1`);
+  await db.transaction((tx) => grantCredits(tx, { orgId: orgs[0]!.id, amount: 5_000_000, reason: 'Bench credits' }));
+}
+
+/** Ledger charges of instant calls, and the distinct billable results they charge (each must be charged once). */
+async function countCharges(db: TDatabase): Promise<{ charges: number; charged: number; billableRows: number }> {
+  const rows = await selectRows<{ charges: number; charged: number; billable_rows: number }>(
+    db.db,
+    sql`select (select count(*)::int from credit_transactions where kind = 'charge' and source_agent = 'instant_verify') as charges,
+               (select count(distinct object_id)::int from credit_transactions where kind = 'charge' and source_agent = 'instant_verify') as charged,
+               (select count(*)::int from instant_verifications where billable) as billable_rows`,
+  );
+  const r = rows[0]!;
+  return { charges: r.charges, charged: r.charged, billableRows: r.billable_rows };
+}
+
+async function json<T>(res: Response): Promise<T> {
+  const body = (await res.json()) as { data?: T };
+  if (!res.ok || !body.data) throw new Error(`${res.url}: ${res.status} ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+function runCannon(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
+}
+
+/** CPU time (user + system, ms) a process has used so far (Linux). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+async function runEngine(engine: string, world: TMailWorld) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vl-bench-instant-'));
+  const worldEnv = {
+    DNS_SERVERS: world.dnsServers.join(','),
+    VERIFIER_SMTP_PORT: String(world.smtpPort),
+    VERIFIER_CONNECT_TIMEOUT_MS: '2000',
+    VERIFIER_REPLY_TIMEOUT_MS: '2000',
+    REDIS_URL: process.env.BENCH_REDIS_URL ?? '',
+  };
+  let env: Record<string, string>;
+  let reopen: () => Promise<TDatabase>;
+  let dropDatabase = async () => {};
+  if (engine === 'postgres') {
+    const name = `vl_bench_instant_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(PG_URL);
+    url.pathname = `/${name}`;
+    const db = openPostgres(url.toString(), 2);
+    await prepare(db);
+    await db.close();
+    env = { ...worldEnv, DATABASE_URL: url.toString(), DATA_DIR: dataDir };
+    reopen = async () => openPostgres(url.toString(), 2);
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  } else {
+    const db = await openPglite(join(dataDir, 'pglite'));
+    await prepare(db);
+    await db.close();
+    env = { ...worldEnv, DATABASE_URL: '', DATA_DIR: dataDir };
+    reopen = () => openPglite(join(dataDir, 'pglite'));
+  }
+
+  const { child, base } = await startServer(env, join(ROOT, 'bench', '.profiles'));
+  let billed = 0;
+  let other = 0;
+  let result: autocannon.Result;
+  try {
+    const headers = { 'content-type': 'application/json', 'x-app-version': '31.3.1' };
+    const session = (await json<{ token: string }>(await fetch(`${base}/api/v1/user/login`, { method: 'POST', headers, body: JSON.stringify(DEMO) }))).token;
+    const app = await json<{ token: string }>(
+      await fetch(`${base}/api/v1/apps/create`, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${session}` },
+        body: JSON.stringify({ name: 'Bench', type: 'server', rate_limit: { window: 'minute', max: 1_000_000, scope: 'global' } }),
+      }),
+    );
+    const callHeaders = { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ email: ADDRESS });
+    // Warm-up: the first call greets the host (100 ms); later ones reuse the engine's warm sessions.
+    for (let i = 0; i < 20; i += 1) {
+      const res = await fetch(`${base}/v2/email_verify/instant`, { method: 'POST', headers: callHeaders, body });
+      const answer = (await res.json()) as { status: string; data?: { status: string } };
+      if (res.ok && answer.status === 'success' && BILLABLE.has(answer.data?.status ?? '')) billed += 1;
+      else other += 1;
+    }
+    const loadBefore = load();
+    const cpuBefore = cpuMs(child.pid!);
+    result = await runCannon({
+      url: `${base}/v2/email_verify/instant`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: callHeaders,
+      body,
+      requests: [
+        {
+          onResponse: (status: number, text: string) => {
+            try {
+              const answer = JSON.parse(text) as { status: string; data?: { status: string } };
+              if (status >= 200 && status < 300 && answer.status === 'success' && BILLABLE.has(answer.data?.status ?? '')) billed += 1;
+              else other += 1;
+            } catch {
+              other += 1;
+            }
+          },
+        },
+      ],
+    });
+    const loadAfter = load();
+    const cpuPerCall = (cpuMs(child.pid!) - cpuBefore) / Math.max(1, result.requests.total);
+    const db = engine === 'postgres' ? await reopen() : null;
+    const charges = db ? await countCharges(db) : null;
+    await db?.close();
+    await stopServer(child);
+    const ledger = charges ??  await (async () => {
+      const lite = await reopen();
+      try {
+        return await countCharges(lite);
+      } finally {
+        await lite.close();
+      }
+    })();
+    const target = TARGETS[engine]!;
+    const rps = Math.round(result.requests.average);
+    console.log(
+      `| ${engine} | ${CONNECTIONS} | ${SECONDS} s | ${rps} | ${result.latency.p50} | ${result.latency.p99} | ${result.requests.total} | ${result.non2xx} | ${result.errors + result.timeouts} | ${cpuPerCall.toFixed(2)} | ${billed} | ${ledger.charges} | ${loadBefore} → ${loadAfter} |`,
+    );
+    // autocannon drops the calls still running when the time is up; the server completes and bills them (a call whose
+    // verification has begun either completes or charges nothing). So: every billable result charged exactly once, and
+    // the charges are the billable answers plus at most one cut call per connection.
+    const cut = ledger.charges - billed;
+    const exact = ledger.charges === ledger.charged && ledger.charged === ledger.billableRows && cut >= 0 && cut <= CONNECTIONS;
+    console.log(
+      `  ${engine}: ${ledger.charges} ledger charges for ${ledger.billableRows} billable results (${ledger.charged} distinct); ${billed} billable 2xx answers + ${cut} calls cut at the end of the run; ${other} other answers${exact ? ' → billed exactly once' : ' → NOT billed exactly once'}`,
+    );
+    const misses = [rps < target.rps ? `req/s ${rps} < ${target.rps}` : '', target.p99 !== undefined && result.latency.p99 > target.p99 ? `p99 ${result.latency.p99} ms > ${target.p99} ms` : '']
+      .filter(Boolean)
+      .join(', ');
+    if (misses) console.log(`  ${engine}: below target (${misses}) at load ${loadAfter} on a shared 2-core machine`);
+    if (!exact || result.non2xx > 0) process.exitCode = 1;
+  } finally {
+    await stopServer(child);
+    await dropDatabase().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const world = await startMailWorld({ preset: 'realistic', greetingDelayMs: [100, 100], commandLatencyMs: [1, 1], preferPort25: false });
+  try {
+    console.log(`\nPOST /v2/email_verify/instant for ${ADDRESS} (greeting 100 ms), autocannon -c ${CONNECTIONS} -d ${SECONDS}`);
+    console.log('| engine | connections | duration | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU ms/call | billable 2xx | ledger charges | load avg (1/5/15 min) before → after |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const engine of ENGINES) await runEngine(engine, world);
+  } finally {
+    await world.stop();
+  }
+  printRouteJavaScript();
+}
+
+type TRouteReport = { route: string; files: number; gzipBytes: number; budgetBytes?: number };
+
+/** The sign-in pages' gzipped JavaScript, as the web build measures it (dist/route-js-report.json; built when missing). */
+function printRouteJavaScript(): void {
+  const report = join(ROOT, 'apps/web/dist/route-js-report.json');
+  if (!existsSync(report)) spawnSync('npm', ['run', 'build', '-w', '@verilead/web'], { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(report)) {
+    console.log('\nThe web build failed: no route JavaScript figures');
+    return;
+  }
+  console.log('\nJavaScript the browser loads before the page is usable (gzipped, as built):');
+  for (const r of JSON.parse(readFileSync(report, 'utf8')) as TRouteReport[]) {
+    const budget = r.budgetBytes ? ` (budget ${(r.budgetBytes / 1024).toFixed(1)} KB)` : '';
+    console.log(`  ${r.route}: ${(r.gzipBytes / 1024).toFixed(1)} KB in ${r.files} files${budget}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
