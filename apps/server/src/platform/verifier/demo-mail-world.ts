@@ -9,10 +9,15 @@ export type TDemoMailWorld = {
   stop(): Promise<void>;
 };
 
+/** greylist5.test greylists a new triplet for 300 s; the second re-check comes after that. */
+const DEMO_GREYLIST5_RECHECK_MS = 310_000;
+
 /**
  * `--demo-mail-world`: starts a local mail world (makeCorpus(500, 1), plus `extraCorpus`: the demo prospect directory's
  * mailboxes) so every verdict can be tried with no internet.
- * Timeouts and the greylisting retry are shortened to fit the world (tarpit 3 s, greylisting 1 s).
+ * Timeouts and the greylisting retries are fitted to the world: a first re-check just after greylist.test's 1 s, and a
+ * second after greylist5.test's five minutes (310 s), so a list with greylist5 addresses really waits for its re-check
+ * and then gets the mailbox's answer, as it would on the internet.
  */
 export async function startDemoMailWorld(extraCorpus: readonly TCorpusEntry[] = []): Promise<TDemoMailWorld> {
   const world = await startMailWorld({ corpus: [...makeCorpus(500, 1), ...extraCorpus] });
@@ -22,7 +27,7 @@ export async function startDemoMailWorld(extraCorpus: readonly TCorpusEntry[] = 
       verifierSmtpPort: world.smtpPort,
       verifierConnectTimeoutMs: 2_000,
       verifierReplyTimeoutMs: 2_000,
-      verifierGreylistScheduleMs: [world.greylistDelayMs + 250],
+      verifierGreylistScheduleMs: [world.greylistDelayMs + 250, DEMO_GREYLIST5_RECHECK_MS],
     },
     summary: describeMailWorld(world),
     stop: () => world.stop(),
