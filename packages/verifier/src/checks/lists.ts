@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { domainToASCII } from 'node:url';
+import { toAsciiDomain } from '../syntax/idn';
 import { isProviderMisspelling } from './typo';
 
 /*
@@ -47,7 +47,7 @@ function loadRoles(): Set<string> {
 function toDomain(addressOrDomain: string): string {
   const at = addressOrDomain.lastIndexOf('@');
   const raw = (at >= 0 ? addressOrDomain.slice(at + 1) : addressOrDomain).trim().toLowerCase();
-  return domainToASCII(raw) || raw;
+  return toAsciiDomain(raw) || raw;
 }
 
 /** The domain itself and each parent domain: a.b.c.com → [a.b.c.com, b.c.com, c.com]. */

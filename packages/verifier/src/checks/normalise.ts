@@ -1,4 +1,4 @@
-import { domainToASCII } from 'node:url';
+import { toAsciiDomain } from '../syntax/idn';
 
 /** Providers that ignore dots in the local part. */
 const DOTLESS_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
@@ -23,7 +23,7 @@ export function normaliseForDedupe(address: string): string {
   if (at <= 0) return text;
   let local = text.slice(0, at);
   let domain = text.slice(at + 1);
-  domain = domainToASCII(domain) || domain;
+  domain = toAsciiDomain(domain) || domain;
   if (domain === 'googlemail.com') domain = 'gmail.com';
   if (PLUS_TAG_DOMAINS.has(domain)) {
     const plus = local.indexOf('+');

@@ -1,4 +1,4 @@
-import { domainToASCII, domainToUnicode } from 'node:url';
+import { toAsciiDomain, toUnicodeDomain } from './idn';
 
 export type TParsedAddress = {
   ok: true;
@@ -108,7 +108,7 @@ export function parseAddress(input: string): TParseResult {
   }
   if (/\s/.test(rawDomain)) return fail('the domain contains white space', local, rawDomain);
   if (rawDomain.endsWith('.')) return fail('the domain ends with a dot', local, rawDomain);
-  const ascii = domainToASCII(rawDomain);
+  const ascii = toAsciiDomain(rawDomain);
   if (!ascii) return fail('the domain is not a valid internationalised domain name (UTS-46)', local, rawDomain);
   const domainError = checkDomainLabels(ascii);
   if (domainError) return fail(domainError, local, ascii);
@@ -120,7 +120,7 @@ export function parseAddress(input: string): TParseResult {
     ok: true,
     local,
     domain: ascii,
-    domainUnicode: domainToUnicode(ascii) || ascii,
+    domainUnicode: toUnicodeDomain(ascii),
     address,
     quoted,
     // eslint-disable-next-line no-control-regex

@@ -56,20 +56,29 @@ export async function runAnalyseJob(
   // Keys of earlier batches, 4 bytes each: only a row whose key may have come before is looked up in the database.
   const earlier = new SeenKeys(1 << 16);
 
+  // One batch is stored while the next is read and parsed (on PostgreSQL the two run on separate cores). A batch is
+  // sent only once the one before it is stored, so its duplicate look-ups see every earlier row.
+  let storing: Promise<void> = Promise.resolve();
   const flush = async () => {
+    await storing;
     if (batch.length === 0) return;
+    const rows = batch;
+    batch = [];
     // Duplicates inside the batch are marked here; the statement checks the possible ones of earlier batches.
     const seen = new Set<string>();
-    for (const r of batch) {
+    for (const r of rows) {
       if (r.kind !== 'unique') continue;
       if (seen.has(r.dedupeKey)) r.kind = 'duplicate';
       else seen.add(r.dedupeKey);
     }
-    for (const r of batch) if (r.kind === 'unique' && earlier.add(r.dedupeKey)) r.kind = 'first_seen';
-    const counts = await insertListEmailsDeduped(database.db, listId, batch);
-    unique += counts.unique;
-    duplicate += counts.duplicate;
-    batch = [];
+    for (const r of rows) if (r.kind === 'unique' && earlier.add(r.dedupeKey)) r.kind = 'first_seen';
+    const stored = insertListEmailsDeduped(database.db, listId, rows).then((counts) => {
+      unique += counts.unique;
+      duplicate += counts.duplicate;
+    });
+    // Kept handled until the next flush awaits it: a failed insert surfaces there (or at the final flush).
+    stored.catch(() => undefined);
+    storing = stored;
   };
 
   const source = storage.read(list.storageKey);
@@ -92,8 +101,10 @@ export async function runAnalyseJob(
       }
     }
     await flush();
+    await storing;
   } catch (err) {
     source.destroy();
+    await storing.catch(() => undefined);
     // A file that cannot be read fails the analysis at once; other errors are retried, and fail it on the last attempt.
     if (err instanceof FileParseError || job.attempt >= maxAttempts) {
       await deleteListEmails(database.db, listId);
