@@ -3,80 +3,20 @@
 // then, with autocannon, logs in once and GETs /api/v1/user/profile at a steady concurrency, and
 // measures POST /api/v1/user/login separately at a lower concurrency (argon2id is deliberately slow).
 // Run: npx tsx bench/api.bench.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=20, BENCH_PG_URL to override)
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
 import pg from 'pg';
-import { serverEntry } from './server-entry';
+import { DEMO_OWNER as DEMO, runCannon, startServer as startBenchServer, stopServer } from './bench-server';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const LOGIN_CONNECTIONS = 4;
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DEMO = { email: 'owner@demo.verilead.test', password: 'Demo-Password-1' };
 
 type TFigures = { engine: string; scenario: string; connections: number; rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number };
-
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const port = await findFreePort();
-  const child = spawn(process.execPath, [...(await serverEntry()), '--role=all'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_MAX: '100000000', WEB_DIST_DIR: '/nonexistent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Verilead is running')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-  child.removeAllListeners('exit');
-  return { child, base: `http://127.0.0.1:${port}` };
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
-
-function runCannon(opts: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
-  });
-}
 
 function toFigures(engine: string, scenario: string, connections: number, r: autocannon.Result): TFigures {
   return {
@@ -93,7 +33,7 @@ function toFigures(engine: string, scenario: string, connections: number, r: aut
 }
 
 async function benchEngine(engine: string, env: Record<string, string>): Promise<TFigures[]> {
-  const { child, base } = await startServer(env);
+  const { child, origin: base } = await startBenchServer(env);
   try {
     const headers = { 'content-type': 'application/json', 'x-app-version': '31.3.1' };
     const login = await fetch(`${base}/api/v1/user/login`, { method: 'POST', headers, body: JSON.stringify(DEMO) });

@@ -4,85 +4,23 @@
 // webhook on a local receiver subscribed to email_verifier.instant.completed, N verifications, and the
 // time until the receiver has every signed delivery.
 // Run: npx tsx bench/developer-api.bench.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=10, BENCH_WEBHOOK_EVENTS=300)
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { serverEntry } from './server-entry';
+import { join } from 'node:path';
+import { DEMO_OWNER, runCannon, startServer as startBenchServer, stopServer } from './bench-server';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 300);
-const DEMO = { email: 'owner@demo.verilead.test', password: 'Demo-Password-1' };
 const ADDRESS = 'alice@strict.test';
 
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
-  const port = await findFreePort();
-  const child = spawn(process.execPath, [...(await serverEntry()), '--role=all', '--demo-mail-world'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_AUTH_MAX: '100000000',
-      WEB_DIST_DIR: '/nonexistent',
-      ALLOW_PRIVATE_WEBHOOKS: 'true',
-      JOB_CONCURRENCY: '4',
-      JOB_POLL_INTERVAL_MS: '50',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Verilead is running')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-  child.removeAllListeners('exit');
-  return { child, base: `http://127.0.0.1:${port}` };
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
-
-function runCannon(opts: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
+/** The server on the embedded database in `dataDir`, with the demo mail world and private webhooks allowed. */
+function startServer(dataDir: string) {
+  return startBenchServer(
+    { DATA_DIR: dataDir, DATABASE_URL: '', ALLOW_PRIVATE_WEBHOOKS: 'true', JOB_CONCURRENCY: '4', JOB_POLL_INTERVAL_MS: '50' },
+    { args: ['--demo-mail-world'] },
+  );
 }
 
 async function api<T>(base: string, path: string, token: string, body?: unknown): Promise<T> {
@@ -98,7 +36,7 @@ async function api<T>(base: string, path: string, token: string, body?: unknown)
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'vl-bench-dev-'));
-  const { child, base } = await startServer(dataDir);
+  const { child, origin: base } = await startServer(dataDir);
   const received: number[] = [];
   const receiver = createHttpServer((req, res) => {
     req.resume();
@@ -109,7 +47,7 @@ async function main() {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   try {
-    const login = await fetch(`${base}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-app-version': '31.3.1' }, body: JSON.stringify(DEMO) });
+    const login = await fetch(`${base}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-app-version': '31.3.1' }, body: JSON.stringify(DEMO_OWNER) });
     const session = ((await login.json()) as { data: { token: string } }).data.token;
     const app = await api<{ token: string }>(base, '/apps/create', session, { name: 'Bench', rate_limit: { window: 'minute', max: 1_000_000, scope: 'global' } });
     const headers = { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' };

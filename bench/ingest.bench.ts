@@ -3,66 +3,31 @@
 // dir) and waits until the list's analysis is ready. Prints seconds, rows/s and the server's peak RSS.
 // Run: npx tsx bench/ingest.bench.ts [rows]   (default 1000000; BENCH_PG_URL=postgres://… also runs it on a fresh
 // PostgreSQL database, dropped after, to show the server's own memory without the embedded database in the process)
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { serverEntry } from './server-entry';
+import { DEMO_OWNER, readPeakRssMiB, startServer as startBenchServer, stopServer } from './bench-server';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export { readPeakRssMiB } from './bench-server';
+
 const ROWS = Number(process.argv[2] ?? 1_000_000);
-const DEMO = { email: 'owner@demo.verilead.test', password: 'Demo-Password-1' };
 
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
+/** A server on a fresh embedded database (or `DATABASE_URL` in `env`), answering its API base (`…/api/v1`). */
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<{ child: ChildProcess; base: string; dataDir: string }> {
-  const port = await findFreePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'vl-bench-'));
-  const child = spawn(process.execPath, [...(await serverEntry()), '--role=all', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PROSPECT_DEMO_DIRECTORY: 'false', RATE_LIMIT_AUTH_MAX: '100000', WEB_DIST_DIR: '/nonexistent', JOB_POLL_INTERVAL_MS: '100', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 180_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Verilead is running')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
-  });
-  return { child, base: `http://127.0.0.1:${port}/api/v1`, dataDir };
-}
-
-/** Peak RSS (VmHWM) of a process, in MiB (Linux). */
-export function readPeakRssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const m = /VmHWM:\s+(\d+) kB/.exec(status);
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+  const { child, origin } = await startBenchServer(
+    { DATABASE_URL: '', DATA_DIR: dataDir, PROSPECT_DEMO_DIRECTORY: 'false', RATE_LIMIT_AUTH_MAX: '100000', JOB_POLL_INTERVAL_MS: '100', ...env },
+    { args },
+  );
+  return { child, base: `${origin}/api/v1`, dataDir };
 }
 
 export async function login(base: string): Promise<string> {
-  const res = await fetch(`${base}/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO) });
+  const res = await fetch(`${base}/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_OWNER) });
   const body = (await res.json()) as { data: { token: string } };
   return body.data.token;
 }
@@ -109,8 +74,7 @@ async function runOnce(csv: Buffer, label: string, env: Record<string, string>) 
     console.log(`[${label}] counts: total ${list.stats.total}, unique ${list.total}, duplicate ${list.stats.duplicate}, syntax_error ${list.stats.syntax_error}`);
     console.log(`[${label}] server peak RSS: ${readPeakRssMiB(child.pid!)} MiB`);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
+    await stopServer(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

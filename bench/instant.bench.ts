@@ -5,80 +5,31 @@
 // 2xx billable answers).
 // Run: npx tsx bench/instant.bench.ts   (BENCH_SECONDS=15, BENCH_CONNECTIONS=50, BENCH_ENGINES=postgres,pglite,
 //      BENCH_REDIS_URL=redis://127.0.0.1:6379 to count rate limits in Redis, BENCH_CPU_PROF=1 to write --cpu-prof files)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
 import pg from 'pg';
 import { startMailWorld, type TMailWorld } from '@verilead/mailworld';
 import { grantCredits } from '../apps/server/src/platform/credits/ledger';
 import { openPglite, openPostgres, selectRows, sql, type TDatabase } from '../apps/server/src/platform/db/database';
 import { seedDemoIfEmpty } from '../apps/server/src/seed';
-import { serverEntry } from './server-entry';
+import { DEMO_OWNER as DEMO, ROOT, runCannon, startServer as startBenchServer, stopServer } from './bench-server';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',').filter(Boolean);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CPU_PROF = process.env.BENCH_CPU_PROF === '1';
-const DEMO = { email: 'owner@demo.verilead.test', password: 'Demo-Password-1' };
 const ADDRESS = process.env.BENCH_ADDRESS ?? 'alice@strict.test';
 const BILLABLE = new Set(['valid', 'invalid', 'catch_all']);
 const TARGETS: Record<string, { rps: number; p99?: number }> = { postgres: { rps: 1_000, p99: 50 }, pglite: { rps: 300 } };
 
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function startServer(env: Record<string, string>, profDir: string): Promise<{ child: ChildProcess; base: string }> {
-  const port = await findFreePort();
-  const nodeArgs = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
-  const child = spawn(process.execPath, [...nodeArgs, ...(await serverEntry()), '--role=all'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PROSPECT_DEMO_DIRECTORY: 'false', RATE_LIMIT_AUTH_MAX: '100000', WEB_DIST_DIR: '/nonexistent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 180_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Verilead is running')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}):\n${output}`));
-    });
-  });
-  child.removeAllListeners('exit');
-  return { child, base: `http://127.0.0.1:${port}` };
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-  });
+/** The server on the bench's database, with `--cpu-prof` files in `profDir` when BENCH_CPU_PROF=1. */
+function startServer(env: Record<string, string>, profDir: string) {
+  return startBenchServer({ PROSPECT_DEMO_DIRECTORY: 'false', RATE_LIMIT_AUTH_MAX: '100000', ...env }, { nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
 }
 
 /** The demo organisation with enough credits for the whole run. */
@@ -107,9 +58,6 @@ async function json<T>(res: Response): Promise<T> {
   return body.data;
 }
 
-function runCannon(opts: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
-}
 
 /** CPU time (user + system, ms) a process has used so far (Linux). */
 function cpuMs(pid: number): number {
@@ -158,7 +106,7 @@ async function runEngine(engine: string, world: TMailWorld) {
     reopen = () => openPglite(join(dataDir, 'pglite'));
   }
 
-  const { child, base } = await startServer(env, join(ROOT, 'bench', '.profiles'));
+  const { child, origin: base } = await startServer(env, join(ROOT, 'bench', '.profiles'));
   let billed = 0;
   let other = 0;
   let result: autocannon.Result;

@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { CLEVERTAP_FAKE_ACCOUNT_ID, startClevertapFake } from '../apps/server/src/features/integrations/fakes/clevertap-fake';
 import type { TFakeMember, TFakePlatform } from '../apps/server/src/features/integrations/fakes/fake-server';
 import { GHL_FAKE_LOCATION_ID, startGoHighLevelFake } from '../apps/server/src/features/integrations/fakes/go-high-level-fake';
-import { E2E_APP_SECRET, MAIL_CATCHER_PORT, MAIN_PORT } from './playwright.config';
+import { MAIN_PORT } from './playwright.config';
+import { startOwnServer } from './support/own-server';
 import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm } from './support/session';
 
 // Its own server (same build, demo mail world) whose CleverTap and GoHighLevel base URLs point at local fakes started
@@ -34,33 +33,9 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   clevertap = await startClevertapFake({ apiKey: PASSCODE, lists: [{ id: 'App Launched', name: 'App Launched', members }] });
   ghl = await startGoHighLevelFake({ apiKey: GHL_TOKEN, lists: [{ id: 't1', name: 'webinar signups', members: members.slice(0, 4) }] });
-  server = spawn(process.execPath, ['scripts/start.mjs', '--no-build', '--demo-mail-world'], {
-    cwd: root,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(join(tmpdir(), `verilead-e2e-${PORT}-`)),
-      PUBLIC_URL: BASE,
-      RATE_LIMIT_AUTH_MAX: '100000',
-      RATE_LIMIT_PUBLIC_MAX: '100000',
-      SMTP_URL: `smtp://127.0.0.1:${MAIL_CATCHER_PORT}`,
-      APP_SECRET: E2E_APP_SECRET,
-      ALLOW_PRIVATE_WEBHOOKS: 'true',
-      JOB_POLL_INTERVAL_MS: '200',
-      INTEGRATION_BASE_URLS: `clevertap=${clevertap.baseUrl}/{region}/1,go_high_level=${ghl.baseUrl}`,
-    },
+  server = await startOwnServer(PORT, {
+    INTEGRATION_BASE_URLS: `clevertap=${clevertap.baseUrl}/{region}/1,go_high_level=${ghl.baseUrl}`,
   });
-  for (let i = 0; i < 240; i += 1) {
-    try {
-      if ((await fetch(`${BASE}/api/v1/openapi.json`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error('the integrations server did not start');
 });
 
 test.afterAll(async () => {

@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startKitFake } from '../apps/server/src/features/integrations/fakes/kit-fake';
 import { FAKE_MAILCHIMP_CLIENT, startMailchimpFake } from '../apps/server/src/features/integrations/fakes/mailchimp-fake';
 import type { TFakeMember, TFakePlatform } from '../apps/server/src/features/integrations/fakes/fake-server';
-import { E2E_APP_SECRET, MAIL_CATCHER_PORT, MAIN_PORT } from './playwright.config';
+import { MAIN_PORT } from './playwright.config';
+import { startOwnServer } from './support/own-server';
 import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm } from './support/session';
 
 // This spec runs its own server (same build, demo mail world) whose integration base URLs point at local fakes of
@@ -35,39 +34,15 @@ test.beforeAll(async () => {
   test.setTimeout(270_000);
   mailchimp = await startMailchimpFake({ apiKey: MAILCHIMP_KEY, lists: [{ id: 'aud1', name: 'Customers', members }] });
   kit = await startKitFake({ apiKey: KIT_KEY, lists: [{ id: '77', name: 'Trial users', members: members.slice(0, 3) }] });
-  server = spawn(process.execPath, ['scripts/start.mjs', '--no-build', '--demo-mail-world'], {
-    cwd: root,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(join(tmpdir(), `verilead-e2e-${PORT}-`)),
-      PUBLIC_URL: BASE,
-      RATE_LIMIT_AUTH_MAX: '100000',
-      RATE_LIMIT_PUBLIC_MAX: '100000',
-      SMTP_URL: `smtp://127.0.0.1:${MAIL_CATCHER_PORT}`,
-      APP_SECRET: E2E_APP_SECRET,
-      ALLOW_PRIVATE_WEBHOOKS: 'true',
-      JOB_POLL_INTERVAL_MS: '200',
-      // Integrations need no prospect directory: skip seeding its 20,000 demo people.
-      PROSPECT_DEMO_DIRECTORY: 'false',
-      INTEGRATION_BASE_URLS: `mailchimp=${mailchimp.baseUrl},kit=${kit.baseUrl}`,
-      // "Connect with Mailchimp": the fake's OAuth server (consent page, /oauth2/token, /oauth2/metadata).
-      MAILCHIMP_CLIENT_ID: FAKE_MAILCHIMP_CLIENT.clientId,
-      MAILCHIMP_CLIENT_SECRET: FAKE_MAILCHIMP_CLIENT.clientSecret,
-      MAILCHIMP_OAUTH_URL: new URL(mailchimp.baseUrl).origin,
-    },
+  server = await startOwnServer(PORT, {
+    // Integrations need no prospect directory: skip seeding its 20,000 demo people.
+    PROSPECT_DEMO_DIRECTORY: 'false',
+    INTEGRATION_BASE_URLS: `mailchimp=${mailchimp.baseUrl},kit=${kit.baseUrl}`,
+    // "Connect with Mailchimp": the fake's OAuth server (consent page, /oauth2/token, /oauth2/metadata).
+    MAILCHIMP_CLIENT_ID: FAKE_MAILCHIMP_CLIENT.clientId,
+    MAILCHIMP_CLIENT_SECRET: FAKE_MAILCHIMP_CLIENT.clientSecret,
+    MAILCHIMP_OAUTH_URL: new URL(mailchimp.baseUrl).origin,
   });
-  for (let i = 0; i < 480; i += 1) {
-    try {
-      if ((await fetch(`${BASE}/api/v1/openapi.json`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error('the integrations server did not start');
 });
 
 test.afterAll(async () => {

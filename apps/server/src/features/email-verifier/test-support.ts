@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,4 +65,45 @@ export async function fetchListExport(w: TWorldApp, token: string, listId: strin
   const file = await w.t.app.inject({ method: 'GET', url: d.download_url! });
   expect(file.statusCode).toBe(200);
   return { d, file };
+}
+
+const SERVER_MAIN = join(import.meta.dirname, '../../main.ts');
+
+/**
+ * A `--role worker` OS process on the world app's PostgreSQL database, storage and mail world, as production runs
+ * it (PostgreSQL only: PGlite is one process's database); `env` adds to or overrides the defaults (one job at a time
+ * per queue is the caller's to set; a dead worker's job is given up after 3 s without a heartbeat). Resolves once its
+ * queues run; the caller kills it.
+ */
+export async function startWorkerProcess(w: TWorldApp, dataDir: string, env: Record<string, string>): Promise<ChildProcess> {
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${w.t.db.name}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_MAIN, '--role', 'worker'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url.toString(),
+      REDIS_URL: '',
+      APP_SECRET: 'test-secret',
+      DATA_DIR: dataDir,
+      STORAGE_DIR: w.storageDir,
+      DNS_SERVERS: w.world.dnsServers.join(','),
+      VERIFIER_SMTP_PORT: String(w.world.smtpPort),
+      JOB_EXPIRE_SECONDS: '3',
+      JOB_SUPERVISE_INTERVAL_SECONDS: '1',
+      JOB_POLL_INTERVAL_MS: '100',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('job worker started')) resolve();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before starting:\n${output}`)));
+  });
+  return child;
 }

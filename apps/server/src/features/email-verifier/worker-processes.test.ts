@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,13 +9,12 @@ import { creditTransactions } from '../../platform/credits/tables';
 import { selectRows } from '../../platform/db/database';
 import { VERIFY_CHUNK_JOB } from './verify-list-job';
 import { verifyListEmails, verifyLists } from './tables';
-import { buildMultipart, createWorldApp, type TWorldApp } from './test-support';
+import { buildMultipart, createWorldApp, startWorkerProcess, type TWorldApp } from './test-support';
 
 /**
  * Scale-out as it runs in production: separate `--role worker` OS processes against one PostgreSQL share a list's
  * chunk jobs. PGlite is one process's embedded database, so these run on PostgreSQL only (CI's second pass).
  */
-const MAIN = join(import.meta.dirname, '../../main.ts');
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
 describe.skipIf(!onPostgres)('bulk verification across worker processes (PostgreSQL)', () => {
@@ -36,44 +35,16 @@ describe.skipIf(!onPostgres)('bulk verification across worker processes (Postgre
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** A `--role worker` process on the test's database and mail world; resolves once its queues run. */
+  /** A `--role worker` process on the test's database and mail world: one small chunk at a time. */
   async function startWorker(): Promise<ChildProcess> {
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${w.t.db.name}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--role', 'worker'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: url.toString(),
-        REDIS_URL: '',
-        APP_SECRET: 'test-secret',
-        DATA_DIR: dataDir,
-        STORAGE_DIR: w.storageDir,
-        DNS_SERVERS: w.world.dnsServers.join(','),
-        VERIFIER_SMTP_PORT: String(w.world.smtpPort),
-        VERIFIER_CONNECT_TIMEOUT_MS: '1000',
-        VERIFIER_REPLY_TIMEOUT_MS: '1000',
-        VERIFIER_GREYLIST_SCHEDULE_MS: '300',
-        // One chunk at a time per process, small chunks, and a dead worker's chunk given up after 3 s of silence.
-        JOB_CONCURRENCY_VERIFICATION: '1',
-        BULK_CHUNK_SIZE: '40',
-        JOB_EXPIRE_SECONDS: '3',
-        JOB_SUPERVISE_INTERVAL_SECONDS: '1',
-        JOB_POLL_INTERVAL_MS: '100',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = await startWorkerProcess(w, dataDir, {
+      VERIFIER_CONNECT_TIMEOUT_MS: '1000',
+      VERIFIER_REPLY_TIMEOUT_MS: '1000',
+      VERIFIER_GREYLIST_SCHEDULE_MS: '300',
+      JOB_CONCURRENCY_VERIFICATION: '1',
+      BULK_CHUNK_SIZE: '40',
     });
     children.add(child);
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('job worker started')) resolve();
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before starting:\n${output}`)));
-    });
     return child;
   }
 

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count, countDistinct, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../platform/db/database';
-import { createWorldApp, type TWorldApp } from '../email-verifier/test-support';
+import { createWorldApp, startWorkerProcess, type TWorldApp } from '../email-verifier/test-support';
 import { verifyLists } from '../email-verifier/tables';
 import { makeMembers, type TFakePlatform } from './fakes/fake-server';
 import { startMailchimpFake } from './fakes/mailchimp-fake';
@@ -18,7 +18,6 @@ import { GOOD_KEYS } from './test-support';
  * reach over HTTP (the local Mailchimp, started here; its base URL goes to the workers through
  * INTEGRATION_BASE_URLS). PGlite is one process's embedded database, so this runs on PostgreSQL only.
  */
-const MAIN = join(import.meta.dirname, '../../main.ts');
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const CONTACTS = 25_000;
 
@@ -40,41 +39,14 @@ describe.skipIf(!onPostgres)('a 25,000-contact import across worker processes (P
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** A `--role worker` process on the test's database, storage and fake Mailchimp; resolves once its queues run. */
+  /** A `--role worker` process on the test's database, storage and fake Mailchimp: one import page at a time. */
   async function startWorker(): Promise<ChildProcess> {
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${w.t.db.name}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--role', 'worker'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: url.toString(),
-        REDIS_URL: '',
-        APP_SECRET: 'test-secret',
-        DATA_DIR: dataDir,
-        STORAGE_DIR: w.storageDir,
-        DNS_SERVERS: w.world.dnsServers.join(','),
-        VERIFIER_SMTP_PORT: String(w.world.smtpPort),
-        INTEGRATION_BASE_URLS: `mailchimp=${fake.baseUrl}`,
-        ALLOW_PRIVATE_WEBHOOKS: 'true',
-        JOB_CONCURRENCY_INTEGRATIONS: '1',
-        // A dead worker's page is given up after 3 s without a heartbeat, checked every second.
-        JOB_EXPIRE_SECONDS: '3',
-        JOB_SUPERVISE_INTERVAL_SECONDS: '1',
-        JOB_POLL_INTERVAL_MS: '100',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = await startWorkerProcess(w, dataDir, {
+      INTEGRATION_BASE_URLS: `mailchimp=${fake.baseUrl}`,
+      ALLOW_PRIVATE_WEBHOOKS: 'true',
+      JOB_CONCURRENCY_INTEGRATIONS: '1',
     });
     children.add(child);
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('job worker started')) resolve();
-      });
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before starting:\n${output}`)));
-    });
     return child;
   }
 
