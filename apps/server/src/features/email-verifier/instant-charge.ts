@@ -34,6 +34,11 @@ export class AppCreditLimitRefused extends Error {
 
 const REFUSED = /charge refused: (member|balance|app_daily|app_life_time)/;
 
+/** Whether `err` is the database's refusal of a charge statement (nothing of the statement was stored). */
+export function isChargeRefusal(err: unknown): boolean {
+  return refusalOf(err) !== null;
+}
+
 function refusalOf(err: unknown): string | null {
   for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth += 1) {
     const m = REFUSED.exec(String((e as { message?: unknown }).message ?? ''));

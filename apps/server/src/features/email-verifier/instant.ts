@@ -12,7 +12,8 @@ import type { TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { getVerifierPreferences } from '../settings/service';
 import { selectRecentInstant } from './queries';
-import { assertCanPayOne, storeInstantResult, type TChargeApp } from './instant-charge';
+import { assertCanPayOne, type TChargeApp } from './instant-charge';
+import { chargeInstantResult } from './instant-charge-batch';
 import { isBillable } from './list-view';
 
 function addHours(iso: string, hours: number): string {
@@ -72,7 +73,7 @@ export async function verifyInstant(
   const result = await untilAborted(verifying, signal);
   await check;
   if (options.signal?.aborted) throw options.signal.reason;
-  const row = await storeInstantResult(database.db, {
+  const row = await chargeInstantResult(database.db, {
     orgId: ctx.orgId,
     userId: ctx.userId,
     email: result.email,

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestDb, type TTestDb } from '../../test/test-db';
+import { getMemberLimits, getOrgBalance, grantCredits, setMemberLimits } from '../../platform/credits/ledger';
+import { selectRows } from '../../platform/db/database';
+import { isAppError } from '../../platform/errors/app-error';
+import { memberships, organisations, users } from '../../platform/tenancy/tables';
+import { AppCreditLimitRefused, type TInstantRowInput } from './instant-charge';
+import { chargeInstantResult } from './instant-charge-batch';
+
+async function createPayer(t: TTestDb, name: string, credits: number) {
+  const [org] = await t.db.insert(organisations).values({ name }).returning();
+  const [user] = await t.db.insert(users).values({ email: `${name.toLowerCase()}@charge-batch.test`, name }).returning();
+  await t.db.insert(memberships).values({ orgId: org!.id, userId: user!.id, role: 'owner' });
+  await t.transaction((tx) => grantCredits(tx, { orgId: org!.id, amount: credits, reason: 'test grant' }));
+  return { orgId: org!.id, userId: user!.id };
+}
+
+async function createApp(t: TTestDb, orgId: string, userId: string, creditLimit: { type: 'daily' | 'life_time'; value: number } | null) {
+  const rows = await selectRows<{ id: string }>(
+    t.db,
+    sql`insert into apps (org_id, user_id, name, type, token_hash, token_hint, rate_limit, credit_limit)
+        values (${orgId}, ${userId}, 'Batch test', 'server', ${`hash-${Math.random()}`}, 'vl_…test', '{"window":"minute","max":1000,"scope":"global"}'::jsonb,
+                ${creditLimit ? JSON.stringify(creditLimit) : null}::jsonb)
+        returning id`,
+  );
+  return rows[0]!.id;
+}
+
+function row(payer: { orgId: string; userId: string }, i: number, extra: Partial<TInstantRowInput> = {}): TInstantRowInput {
+  const email = `person${i}@strict.test`;
+  return {
+    orgId: payer.orgId,
+    userId: payer.userId,
+    email,
+    status: 'valid',
+    source: 'api',
+    result: { email, status: 'valid' },
+    billable: true,
+    event: { type: 'email_verifier.instant.completed', payload: { email, status: 'valid' } },
+    ...extra,
+  };
+}
+
+/** The ledger's instant charges of an organisation: how many, their distinct balances after, and in how many transactions. */
+async function ledgerOf(t: TTestDb, orgId: string) {
+  const rows = await selectRows<{ n: number; balances: number; commits: number; results: number; events: number }>(
+    t.db,
+    sql`select count(*)::int as n, count(distinct balance_after)::int as balances, count(distinct created_at)::int as commits,
+               (select count(*)::int from instant_verifications where org_id = ${orgId} and billable) as results,
+               (select count(*)::int from events where org_id = ${orgId} and type = 'email_verifier.instant.completed') as events
+        from credit_transactions where org_id = ${orgId} and kind = 'charge' and source_agent = 'instant_verify'`,
+  );
+  return rows[0]!;
+}
+
+describe('instant charges grouped per payer', () => {
+  let t: TTestDb;
+  beforeAll(async () => {
+    t = await createTestDb();
+  });
+  afterAll(async () => {
+    await t.dispose();
+  });
+
+  it('charges 200 overlapping calls of one payer once each, in fewer commits, with one balance per ledger entry', async () => {
+    const payer = await createPayer(t, 'Overlap', 1_000);
+    const stored = await Promise.all(Array.from({ length: 200 }, (_, i) => chargeInstantResult(t.db, row(payer, i))));
+    expect(new Set(stored.map((s) => s.id)).size).toBe(200);
+    expect(stored.every((s) => s.creditsCharged === 1)).toBe(true);
+    expect(await getOrgBalance(t.db, payer.orgId)).toBe(800);
+    const ledger = await ledgerOf(t, payer.orgId);
+    expect(ledger).toMatchObject({ n: 200, balances: 200, results: 200, events: 200 });
+    // Grouped: far fewer transactions than calls (each transaction has its own now()).
+    expect(ledger.commits).toBeLessThan(200);
+    const range = await selectRows<{ lo: number; hi: number }>(
+      t.db,
+      sql`select min(balance_after)::int as lo, max(balance_after)::int as hi from credit_transactions where org_id = ${payer.orgId} and kind = 'charge'`,
+    );
+    expect(range[0]).toEqual({ lo: 800, hi: 999 });
+    expect((await getMemberLimits(t.db, payer.orgId, payer.userId)).life_time.used).toBe(200);
+    // The analytics roll-ups (kept by the ledger's statement trigger) count every grouped charge once.
+    const rollups = await selectRows<{ quarter: number; hourly: number }>(
+      t.db,
+      sql`select (select coalesce(sum(charges), 0)::int from usage_rollups where org_id = ${payer.orgId} and feature = 'email_verifier') as quarter,
+                 (select coalesce(sum(charges), 0)::int from usage_rollups_hourly where org_id = ${payer.orgId} and feature = 'email_verifier' and phase = 30) as hourly`,
+    );
+    expect(rollups[0]).toEqual({ quarter: 200, hourly: 200 });
+  });
+
+  it('never passes the balance: 120 overlapping calls against 50 credits charge exactly 50 and refuse 70 with 402', async () => {
+    const payer = await createPayer(t, 'Short', 50);
+    const settled = await Promise.allSettled(Array.from({ length: 120 }, (_, i) => chargeInstantResult(t.db, row(payer, i))));
+    const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(50);
+    expect(refused).toHaveLength(70);
+    expect(refused.every((r) => isAppError(r.reason) && r.reason.httpStatus === 402 && r.reason.code === 'insufficient_credits')).toBe(true);
+    expect(await getOrgBalance(t.db, payer.orgId)).toBe(0);
+    expect(await ledgerOf(t, payer.orgId)).toMatchObject({ n: 50, balances: 50, results: 50, events: 50 });
+  });
+
+  it("never passes a member's daily limit: 100 overlapping calls with a limit of 30 charge 30 and refuse 70 with the limit's code", async () => {
+    const payer = await createPayer(t, 'Daily', 1_000);
+    await setMemberLimits(t.db, payer.orgId, payer.userId, { daily: 30, lifeTime: null });
+    const settled = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => chargeInstantResult(t.db, row(payer, i))));
+    const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+    expect(refused).toHaveLength(70);
+    expect(refused.every((r) => isAppError(r.reason) && r.reason.code === 'daily_limit_exceeded')).toBe(true);
+    expect(await getOrgBalance(t.db, payer.orgId)).toBe(970);
+    expect((await getMemberLimits(t.db, payer.orgId, payer.userId)).daily.used).toBe(30);
+  });
+
+  it("never passes an app's credit limit, and counts the app's usage with each charge", async () => {
+    const payer = await createPayer(t, 'Capped', 1_000);
+    for (const type of ['daily', 'life_time'] as const) {
+      const appId = await createApp(t, payer.orgId, payer.userId, { type, value: 40 });
+      const app = { id: appId, day: new Date().toISOString().slice(0, 10) };
+      const settled = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => chargeInstantResult(t.db, row(payer, i, { app }))));
+      const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+      expect(refused, type).toHaveLength(60);
+      expect(refused.every((r) => r.reason instanceof AppCreditLimitRefused && r.reason.limit === type), type).toBe(true);
+      const usage = await selectRows<{ life: number; today: number }>(
+        t.db,
+        sql`select a.credits_used_life_time as life, coalesce((select credits from app_daily_usage d where d.app_id = a.id), 0) as today from apps a where a.id = ${appId}`,
+      );
+      expect(usage[0], type).toEqual({ life: 40, today: 40 });
+    }
+    expect(await getOrgBalance(t.db, payer.orgId)).toBe(920);
+  });
+
+  it('stores a free result without a charge', async () => {
+    const payer = await createPayer(t, 'Free', 10);
+    const stored = await Promise.all(Array.from({ length: 5 }, (_, i) => chargeInstantResult(t.db, row(payer, i, { billable: false, status: 'unknown' }))));
+    expect(stored.every((s) => s.creditsCharged === 0 && !s.billable)).toBe(true);
+    expect(await getOrgBalance(t.db, payer.orgId)).toBe(10);
+  });
+});
