@@ -2,7 +2,8 @@
 // the real POST /api/v1/email_verify/bulk_upload endpoint of a freshly started server (embedded PGlite, fresh data
 // dir) and waits until the list's analysis is ready. Prints seconds, rows/s and the server's peak RSS.
 // Run: npx tsx bench/ingest.bench.ts [rows]   (default 1000000; BENCH_PG_URL=postgres://… also runs it on a fresh
-// PostgreSQL database, dropped after, to show the server's own memory without the embedded database in the process)
+// PostgreSQL database, dropped after, to show the server's own memory without the embedded database in the process;
+// BENCH_ENGINES=postgres skips PGlite; BENCH_CPU_PROF=1 writes the server's --cpu-prof file to bench/.profiles/)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { DEMO_OWNER, readPeakRssMiB, startServer as startBenchServer, stopServer } from './bench-server';
+import { DEMO_OWNER, readPeakRssMiB, ROOT, startServer as startBenchServer, stopServer } from './bench-server';
 
 export { readPeakRssMiB } from './bench-server';
 
@@ -21,7 +22,7 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   const dataDir = mkdtempSync(join(tmpdir(), 'vl-bench-'));
   const { child, origin } = await startBenchServer(
     { DATABASE_URL: '', DATA_DIR: dataDir, PROSPECT_DEMO_DIRECTORY: 'false', RATE_LIMIT_AUTH_MAX: '100000', JOB_POLL_INTERVAL_MS: '100', ...env },
-    { args },
+    { args, nodeArgs: process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', '.profiles')}`] : [] },
   );
   return { child, base: `${origin}/api/v1`, dataDir };
 }
@@ -83,9 +84,10 @@ async function main() {
   const csv = buildCsv(ROWS);
   console.log(`ingest bench: ${ROWS.toLocaleString('en-US')} rows, ${(csv.length / 1e6).toFixed(1)} MB CSV`);
   if (csv.length > 20_000_000) console.log('note: the file is over the 20,000,000-byte cap; the server will refuse it');
-  await runOnce(csv, 'pglite', {});
+  const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
+  if (engines.includes('pglite')) await runOnce(csv, 'pglite', {});
   const pgUrl = process.env.BENCH_PG_URL;
-  if (pgUrl) {
+  if (pgUrl && engines.includes('postgres')) {
     const name = `vl_bench_${randomBytes(5).toString('hex')}`;
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();

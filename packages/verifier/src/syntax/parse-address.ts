@@ -26,9 +26,18 @@ const MAX_LABEL_OCTETS = 63;
 // RFC 5322 atext plus RFC 6531 UTF8-non-ascii.
 const ATEXT = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+$/u;
 const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+/** A dot-atom local part as nearly every address has one: atoms of atext joined by single dots. */
+const DOT_ATOM = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+(?:\.[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+)*$/u;
+/** A host name of letter-digit-hyphen labels of at most 63 characters, two labels or more, the last not all digits. */
+const PLAIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z-])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/** UTF-8 octets of `text`: a UTF-16 code unit takes at most 3, so short strings need no count. */
 function countOctets(text: string): number {
   return Buffer.byteLength(text, 'utf8');
+}
+
+function octetsOver(text: string, max: number): boolean {
+  return text.length * 3 > max && countOctets(text) > max;
 }
 
 function fail(error: string, local = '', domain = ''): TParseFailure {
@@ -55,6 +64,7 @@ function checkQuotedLocal(local: string): string | null {
 }
 
 function checkDotAtomLocal(local: string): string | null {
+  if (DOT_ATOM.test(local)) return null;
   if (local.startsWith('.')) return 'the local part starts with a dot';
   if (local.endsWith('.')) return 'the local part ends with a dot';
   if (local.includes('..')) return 'the local part contains consecutive dots';
@@ -68,6 +78,7 @@ function checkDotAtomLocal(local: string): string | null {
 }
 
 function checkDomainLabels(ascii: string): string | null {
+  if (ascii.length <= MAX_DOMAIN_OCTETS && PLAIN_HOST.test(ascii)) return null;
   if (countOctets(ascii) > MAX_DOMAIN_OCTETS) return `the domain is longer than ${MAX_DOMAIN_OCTETS} characters`;
   const labels = ascii.split('.');
   if (labels.length < 2) return 'the domain has no top-level domain (a dot is missing)';
@@ -101,7 +112,7 @@ export function parseAddress(input: string): TParseResult {
   const quoted = local.length >= 2 && local.startsWith('"') && local.endsWith('"');
   const localError = quoted ? checkQuotedLocal(local) : local.includes('@') ? 'the address has more than one @ sign outside quotes' : checkDotAtomLocal(local);
   if (localError) return fail(localError, local, rawDomain);
-  if (countOctets(local) > MAX_LOCAL_OCTETS) return fail(`the local part is longer than ${MAX_LOCAL_OCTETS} octets`, local, rawDomain);
+  if (octetsOver(local, MAX_LOCAL_OCTETS)) return fail(`the local part is longer than ${MAX_LOCAL_OCTETS} octets`, local, rawDomain);
 
   if (rawDomain.startsWith('[') || /^[0-9.]+$/.test(rawDomain) || rawDomain.includes(':')) {
     return fail('the domain is an IP address literal, which is not verifiable', local, rawDomain);
@@ -114,7 +125,7 @@ export function parseAddress(input: string): TParseResult {
   if (domainError) return fail(domainError, local, ascii);
 
   const address = `${local}@${ascii}`;
-  if (countOctets(address) > MAX_ADDRESS_OCTETS) return fail(`the address is longer than ${MAX_ADDRESS_OCTETS} octets`, local, ascii);
+  if (octetsOver(address, MAX_ADDRESS_OCTETS)) return fail(`the address is longer than ${MAX_ADDRESS_OCTETS} octets`, local, ascii);
 
   return {
     ok: true,

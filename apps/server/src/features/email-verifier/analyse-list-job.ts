@@ -5,8 +5,8 @@ import type { TDatabase } from '../../platform/db/database';
 import { SeenKeys } from '../../platform/bulk/seen-keys';
 import type { TJobContext } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
-import { FileParseError, readRows } from './file-parsing';
-import { deleteListEmails, insertListEmailsDeduped, selectListById, updateList } from './queries';
+import { FileParseError, readRowBatches } from './file-parsing';
+import { deleteListEmails, insertListEmails, markListDuplicates, selectListById, updateList } from './queries';
 import { recordActivity } from '../activities/service';
 
 export const ANALYSE_JOB = 'email_verifier.analyse';
@@ -14,27 +14,44 @@ export const ANALYSE_JOB = 'email_verifier.analyse';
 /** A row of an uploaded file as the analysis numbers it: blank rows are skipped, the header row (if any) is row 0, data rows count from 1. */
 export type TNumberedRow = { rowNumber: number; header: boolean; cells: string[] };
 
-/** Numbers the rows of an uploaded file: the one numbering the analysis stores and the exports read back. */
-export async function* numberDataRows(rows: AsyncIterable<string[]>, hasHeader: boolean): AsyncGenerator<TNumberedRow> {
+/**
+ * Numbers the rows of an uploaded file, one row at a time: null for a blank row (skipped), 0 for the header row (if
+ * any), data rows from 1. The one numbering the analysis stores and the exports read back.
+ */
+export function createRowNumbering(hasHeader: boolean): (cells: string[]) => number | null {
   let headerSkipped = !hasHeader;
   let rowNumber = 0;
-  for await (const cells of rows) {
-    if (cells.every((c) => c.trim() === '')) continue;
+  return (cells) => {
+    if (cells.every((c) => c.trim() === '')) return null;
     if (!headerSkipped) {
       headerSkipped = true;
-      yield { rowNumber: 0, header: true, cells };
-      continue;
+      return 0;
     }
     rowNumber += 1;
-    yield { rowNumber, header: false, cells };
+    return rowNumber;
+  };
+}
+
+/** The rows of an uploaded file with their numbers (createRowNumbering), blank rows left out. */
+export async function* numberDataRows(rows: AsyncIterable<string[]>, hasHeader: boolean): AsyncGenerator<TNumberedRow> {
+  const numberOf = createRowNumbering(hasHeader);
+  for await (const cells of rows) {
+    const rowNumber = numberOf(cells);
+    if (rowNumber !== null) yield { rowNumber, header: rowNumber === 0, cells };
   }
 }
 
 const ANALYSE_BATCH = 5_000;
-/** `first_seen`: a unique row whose key no earlier batch had for sure (inserted as unique without a lookup). */
-type TAnalysedRow = { rowNumber: number; email: string; dedupeKey: string; kind: 'unique' | 'first_seen' | 'duplicate' | 'syntax_error' };
+type TAnalysedRow = { rowNumber: number; email: string; dedupeKey: string; syntaxError: boolean };
 
-/** The `analyse` activity: reads every row, counts syntax errors and duplicates (normalised), stores one row per data row. Idempotent. */
+/**
+ * The `analyse` activity: reads every row, stores one row per data row (syntax errors marked), then marks the
+ * duplicates (normalised keys) in one statement. Idempotent.
+ *
+ * Duplicates: a 4-byte hash of every key seen so far tells, for each row, whether its key is new for sure; the keys
+ * that may repeat (true repeats and rare hash collisions) are kept, and once the whole file is stored one statement
+ * ranks the rows of those keys only, so no index on the keys is kept up while a million rows are inserted.
+ */
 export async function runAnalyseJob(
   database: TDatabase,
   storage: TFileStorage,
@@ -48,34 +65,22 @@ export async function runAnalyseJob(
   // A retried run starts over: rows of an interrupted run are removed first.
   await deleteListEmails(database.db, listId);
   let rowNumber = 0;
-  let unique = 0;
-  let duplicate = 0;
   let syntaxError = 0;
+  let duplicate = 0;
   let batch: TAnalysedRow[] = [];
   let readBytes = 0;
-  // Keys of earlier batches, 4 bytes each: only a row whose key may have come before is looked up in the database.
-  const earlier = new SeenKeys(1 << 16);
+  let flushes = 0;
+  const seen = new SeenKeys(1 << 16);
+  const mayRepeat = new Set<string>();
 
-  // One batch is stored while the next is read and parsed (on PostgreSQL the two run on separate cores). A batch is
-  // sent only once the one before it is stored, so its duplicate look-ups see every earlier row.
+  // One batch is stored while the next is read and parsed (on PostgreSQL the two run on separate cores).
   let storing: Promise<void> = Promise.resolve();
   const flush = async () => {
     await storing;
     if (batch.length === 0) return;
     const rows = batch;
     batch = [];
-    // Duplicates inside the batch are marked here; the statement checks the possible ones of earlier batches.
-    const seen = new Set<string>();
-    for (const r of rows) {
-      if (r.kind !== 'unique') continue;
-      if (seen.has(r.dedupeKey)) r.kind = 'duplicate';
-      else seen.add(r.dedupeKey);
-    }
-    for (const r of rows) if (r.kind === 'unique' && earlier.add(r.dedupeKey)) r.kind = 'first_seen';
-    const stored = insertListEmailsDeduped(database.db, listId, rows).then((counts) => {
-      unique += counts.unique;
-      duplicate += counts.duplicate;
-    });
+    const stored = insertListEmails(database.db, listId, rows);
     // Kept handled until the next flush awaits it: a failed insert surfaces there (or at the final flush).
     stored.catch(() => undefined);
     storing = stored;
@@ -84,24 +89,31 @@ export async function runAnalyseJob(
   const source = storage.read(list.storageKey);
   source.on('data', (chunk: Buffer) => (readBytes += chunk.length));
   try {
-    for await (const numbered of numberDataRows(readRows(source, list.fileType as TUploadFileType), list.hasHeader)) {
-      if (numbered.header) continue;
-      rowNumber = numbered.rowNumber;
-      const email = (numbered.cells[list.emailColumn] ?? '').trim().slice(0, 500);
-      const parsed = email ? parseAddress(email) : null;
-      if (!parsed || !parsed.ok) {
-        syntaxError += 1;
-        batch.push({ rowNumber, email, dedupeKey: email.toLowerCase(), kind: 'syntax_error' });
-      } else {
-        batch.push({ rowNumber, email, dedupeKey: normaliseForDedupe(parsed.address), kind: 'unique' });
+    const numberOf = createRowNumbering(list.hasHeader);
+    for await (const rows of readRowBatches(source, list.fileType as TUploadFileType)) {
+      for (const cells of rows) {
+        const n = numberOf(cells);
+        if (!n) continue; // a blank row, or the header
+        rowNumber = n;
+        const email = (cells[list.emailColumn] ?? '').trim().slice(0, 500);
+        const parsed = email ? parseAddress(email) : null;
+        if (!parsed || !parsed.ok) {
+          syntaxError += 1;
+          batch.push({ rowNumber, email, dedupeKey: email.toLowerCase(), syntaxError: true });
+        } else {
+          const dedupeKey = normaliseForDedupe(parsed.address);
+          if (!seen.add(dedupeKey)) mayRepeat.add(dedupeKey);
+          batch.push({ rowNumber, email, dedupeKey, syntaxError: false });
+        }
       }
       if (batch.length >= ANALYSE_BATCH) {
         await flush();
-        if (rowNumber % (ANALYSE_BATCH * 25) === 0) await job.reportProgress((readBytes / Math.max(1, list.sizeBytes)) * 100);
+        if (++flushes % 25 === 0) await job.reportProgress((readBytes / Math.max(1, list.sizeBytes)) * 100);
       }
     }
     await flush();
     await storing;
+    duplicate = await markListDuplicates(database.db, listId, mayRepeat);
   } catch (err) {
     source.destroy();
     await storing.catch(() => undefined);
@@ -123,7 +135,7 @@ export async function runAnalyseJob(
       analysisState: 'ready',
       activity: null,
       rowCount: rowNumber,
-      uniqueCount: unique,
+      uniqueCount: rowNumber - syntaxError - duplicate,
       duplicateCount: duplicate,
       syntaxErrorCount: syntaxError,
     });
@@ -131,8 +143,8 @@ export async function runAnalyseJob(
       orgId: list.orgId,
       userId: list.userId,
       type: 'analyse',
-      description: `Analysed the list "${list.name}": ${rowNumber} rows, ${unique} unique addresses`,
-      metadata: { list_id: listId, file_name: list.fileName, rows: rowNumber, unique },
+      description: `Analysed the list "${list.name}": ${rowNumber} rows, ${rowNumber - syntaxError - duplicate} unique addresses`,
+      metadata: { list_id: listId, file_name: list.fileName, rows: rowNumber, unique: rowNumber - syntaxError - duplicate },
     });
   });
   // A /v2 bulk upload waits for this analysis (waitForCompletion).

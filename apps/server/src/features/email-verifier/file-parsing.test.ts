@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { checkFileHead, detectFileType, FileParseError, inspectRows, readRows } from './file-parsing';
+import { checkFileHead, detectFileType, FileParseError, inspectRows, readRowBatches, readRows } from './file-parsing';
 
 async function collect(text: string, type: 'csv' | 'txt') {
   const rows: string[][] = [];
@@ -60,5 +60,40 @@ describe('file parsing', () => {
     await expect(inspectRows(rows([['name'], ['Ada']]), { fileName: 'x.csv', fileType: 'csv' })).rejects.toThrow(/No column with email/);
     await expect(inspectRows(rows([]), { fileName: 'x.csv', fileType: 'csv' })).rejects.toThrow(/no rows/);
     await expect(inspectRows(rows([['a', 'b@strict.test']]), { fileName: 'x.csv', fileType: 'csv', emailColumn: 0 })).rejects.toThrow(/holds no email/);
+  });
+
+  it('reads a large CSV in batches: quoted line breaks, blank lines, and UTF-8 characters split across chunks', async () => {
+    const lines = ['name,email'];
+    for (let i = 0; i < 20_000; i += 1) lines.push(i % 1000 === 5 ? `"Line\nbreak, ${i}",über${i}@strict.test` : i % 777 === 0 ? '' : `Zoë ${i},zoë${i}@strict.test`);
+    const bytes = Buffer.from(lines.join('\n') + '\n', 'utf8');
+    // Chunks of 1,001 bytes cut through the two-byte ë and ü again and again.
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 1001) chunks.push(bytes.subarray(at, at + 1001));
+    let batches = 0;
+    const rows: string[][] = [];
+    for await (const batch of readRowBatches(Readable.from(chunks), 'csv')) {
+      batches += 1;
+      rows.push(...batch);
+    }
+    const expected = lines.filter((l) => l !== '').length;
+    expect(rows).toHaveLength(expected);
+    expect(batches).toBeLessThan(expected / 10);
+    expect(rows.filter((r) => r[1]!.startsWith('zoë')).length + rows.filter((r) => r[1]!.startsWith('über')).length).toBe(expected - 1);
+    expect(rows.find((r) => r[1] === 'über5@strict.test')).toEqual(['Line\nbreak, 5', 'über5@strict.test']);
+    expect(rows.some((r) => r.join(',').includes('\uFFFD'))).toBe(false);
+  });
+
+  it('answers a file that fails while it is read with a readable error', async () => {
+    const failing = new Readable({
+      read() {
+        this.push(Buffer.from('email\na@strict.test\n'));
+        this.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', syscall: 'read' }));
+      },
+    });
+    await expect(
+      (async () => {
+        for await (const batch of readRowBatches(failing, 'csv')) void batch;
+      })(),
+    ).rejects.toThrow(/could not be read; please upload it again/);
   });
 });

@@ -3,7 +3,7 @@ import { parseAddress } from '@verilead/verifier';
 import { FileParseError } from '../../platform/bulk/file-parsing';
 
 // The generic pieces (file type, head check, streaming row reader) live in platform/bulk and are shared with the email finder.
-export { checkFileHead, detectFileType, FileParseError, readRows } from '../../platform/bulk/file-parsing';
+export { checkFileHead, detectFileType, FileParseError, readRowBatches, readRows } from '../../platform/bulk/file-parsing';
 
 /** True when the cell holds something shaped like an address (the full syntax check comes later). */
 export function looksLikeEmail(cell: string): boolean {

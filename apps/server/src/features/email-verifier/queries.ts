@@ -157,36 +157,45 @@ export async function deleteListEmails(exec: TDb, listId: string): Promise<void>
 }
 
 /**
- * Inserts a batch of rows (in-batch duplicates already marked), turning `unique` rows whose key already has a unique
- * row in the list into `duplicate`; `first_seen` rows (the caller knows no earlier row has their key) are inserted as
- * unique without that lookup. One statement; rows travel as one JSON parameter. Answers the final kinds' counts.
+ * Inserts a batch of analysed rows as they are: `unique` or `syntax_error` (duplicates are marked once the whole file
+ * is stored, by markListDuplicates). One statement; rows travel as one JSON parameter, the dedupe key only when it
+ * differs from the address.
  */
-export async function insertListEmailsDeduped(
-  exec: TDb,
-  listId: string,
-  rows: { rowNumber: number; email: string; dedupeKey: string; kind: string }[],
-): Promise<{ unique: number; duplicate: number; syntax_error: number }> {
-  if (rows.length === 0) return { unique: 0, duplicate: 0, syntax_error: 0 };
-  const json = JSON.stringify(rows.map((r) => ({ r: r.rowNumber, e: r.email, k: r.dedupeKey, t: r.kind })));
-  const result = await selectRows<{ unique: number; duplicate: number; syntax_error: number }>(
-    exec,
-    sql`with ins as (
-          insert into verify_list_emails (list_id, row_number, email, dedupe_key, kind)
-          select ${listId}::uuid, x.r, x.e, x.k,
-                 case when x.t = 'first_seen' then 'unique'
-                      when x.t <> 'unique' then x.t
-                      when exists (
-                        select 1 from verify_list_emails v where v.list_id = ${listId}::uuid and v.dedupe_key = x.k and v.kind = 'unique'
-                      ) then 'duplicate' else 'unique' end
-          from json_to_recordset(${json}::json) as x(r int, e text, k text, t text)
-          returning kind
-        )
-        select (count(*) filter (where kind = 'unique'))::int as unique,
-               (count(*) filter (where kind = 'duplicate'))::int as duplicate,
-               (count(*) filter (where kind = 'syntax_error'))::int as syntax_error
-        from ins`,
+export async function insertListEmails(exec: TDb, listId: string, rows: { rowNumber: number; email: string; dedupeKey: string; syntaxError: boolean }[]): Promise<void> {
+  if (rows.length === 0) return;
+  const json = JSON.stringify(rows.map((r) => (r.syntaxError ? { r: r.rowNumber, e: r.email, k: r.dedupeKey, s: 1 } : r.dedupeKey === r.email ? { r: r.rowNumber, e: r.email } : { r: r.rowNumber, e: r.email, k: r.dedupeKey })));
+  await exec.execute(
+    sql`insert into verify_list_emails (list_id, row_number, email, dedupe_key, kind)
+        select ${listId}::uuid, x.r, x.e, coalesce(x.k, x.e), case when x.s = 1 then 'syntax_error' else 'unique' end
+        from json_to_recordset(${json}::json) as x(r int, e text, k text, s int)`,
   );
-  return result[0] ?? { unique: 0, duplicate: 0, syntax_error: 0 };
+}
+
+/**
+ * Marks the repeats among the rows whose key is in `keys` (the keys the analysis may have seen more than once): of the
+ * unique rows sharing a key, the first in file order stays unique, the others become duplicates of it (`first_row`).
+ * One statement over the list's rows (no index on the keys to keep up while a file is stored). Answers how many rows
+ * became duplicates.
+ */
+export async function markListDuplicates(exec: TDb, listId: string, keys: Iterable<string>): Promise<number> {
+  const json = JSON.stringify(Array.from(keys));
+  if (json === '[]') return 0;
+  const rows = await selectRows<{ n: number }>(
+    exec,
+    sql`with ranked as (
+          select e.row_number, min(e.row_number) over (partition by e.dedupe_key) as first_row
+          from verify_list_emails e
+          where e.list_id = ${listId}::uuid and e.kind = 'unique' and e.dedupe_key in (select json_array_elements_text(${json}::json))
+        ),
+        marked as (
+          update verify_list_emails v set kind = 'duplicate', first_row = r.first_row
+          from ranked r
+          where v.list_id = ${listId}::uuid and v.row_number = r.row_number and r.row_number <> r.first_row
+          returning 1
+        )
+        select count(*)::int as n from marked`,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** Pending unique rows after `afterRow` (and up to `toRow` when given: one chunk's range), in row order. */
@@ -316,11 +325,7 @@ export async function selectListRowsPage(exec: TDb, listId: string, afterRow: nu
                coalesce(e.status, u.status) as status,
                coalesce(e.result, u.result) as result
         from verify_list_emails e
-        left join lateral (
-          select status, result from verify_list_emails x
-          where e.kind = 'duplicate' and x.list_id = e.list_id and x.dedupe_key = e.dedupe_key and x.kind = 'unique'
-          limit 1
-        ) u on true
+        left join verify_list_emails u on e.kind = 'duplicate' and u.list_id = e.list_id and u.row_number = e.first_row
         where e.list_id = ${listId} and e.row_number > ${afterRow}
         order by e.row_number
         limit ${limit}`,

@@ -76,6 +76,8 @@ export const verifyListEmails = pgTable(
     dedupeKey: text('dedupe_key').notNull(),
     /** unique | duplicate | syntax_error */
     kind: text('kind').notNull(),
+    /** A duplicate's unique row: the first row of the file with the same dedupe key. */
+    firstRow: integer('first_row'),
     status: text('status'),
     result: jsonb('result').$type<Record<string, unknown>>(),
     billable: boolean('billable').notNull().default(false),
@@ -86,7 +88,6 @@ export const verifyListEmails = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.listId, t.rowNumber] }),
-    index('verify_list_emails_dedupe_idx').on(t.listId, t.dedupeKey),
     index('verify_list_emails_pending_idx')
       .on(t.listId, t.rowNumber)
       .where(sql`${t.kind} = 'unique' and ${t.status} is null`),

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestDb, type TTestDb } from '../../test/test-db';
+import { selectRows } from '../../platform/db/database';
+import { memberships, organisations, users } from '../../platform/tenancy/tables';
+import { EMPTY_COUNTERS, insertList, insertListEmails, markListDuplicates, selectListRowsPage } from './queries';
+
+describe('duplicates of a list, marked once its file is stored', () => {
+  let t: TTestDb;
+  let listId: string;
+
+  beforeAll(async () => {
+    t = await createTestDb();
+    const [org] = await t.db.insert(organisations).values({ name: 'Dupes' }).returning();
+    const [user] = await t.db.insert(users).values({ email: 'owner@dupes.test', name: 'Owner' }).returning();
+    await t.db.insert(memberships).values({ orgId: org!.id, userId: user!.id, role: 'owner' });
+    listId = randomUUID();
+    await insertList(t.db, {
+      id: listId,
+      orgId: org!.id,
+      userId: user!.id,
+      name: 'dupes',
+      fileName: 'dupes.csv',
+      fileType: 'csv',
+      source: 'upload',
+      storageKey: `uploads/${listId}`,
+      sizeBytes: 1,
+      emailColumn: 0,
+      hasHeader: false,
+      state: 'non_verified',
+      activity: null,
+      analysisState: 'processing',
+      counters: { ...EMPTY_COUNTERS },
+    });
+  });
+  afterAll(async () => {
+    await t.dispose();
+  });
+
+  it('keeps the first row of each key unique and points its repeats at it, across batches; a key seen once stays unique', async () => {
+    const row = (rowNumber: number, email: string, dedupeKey = email.toLowerCase(), syntaxError = false) => ({ rowNumber, email, dedupeKey, syntaxError });
+    // Two insert batches, as the analysis stores them; the repeats of a@x.test come in both.
+    await insertListEmails(t.db, listId, [row(1, 'a@x.test'), row(2, 'B@x.test'), row(3, 'A@X.test'), row(4, 'not-an-address', 'not-an-address', true)]);
+    await insertListEmails(t.db, listId, [row(5, 'c@x.test'), row(6, 'a@x.test'), row(7, 'b@x.test'), row(8, 'not-an-address', 'not-an-address', true)]);
+    // c@x.test is among the keys that "may repeat" (as a hash collision would put it) but has one row: it stays unique.
+    const marked = await markListDuplicates(t.db, listId, new Set(['a@x.test', 'b@x.test', 'c@x.test', 'not-an-address']));
+    expect(marked).toBe(3);
+    const rows = await selectRows<{ row_number: number; kind: string; first_row: number | null }>(
+      t.db,
+      sql`select row_number, kind, first_row from verify_list_emails where list_id = ${listId} order by row_number`,
+    );
+    expect(rows).toEqual([
+      { row_number: 1, kind: 'unique', first_row: null },
+      { row_number: 2, kind: 'unique', first_row: null },
+      { row_number: 3, kind: 'duplicate', first_row: 1 },
+      { row_number: 4, kind: 'syntax_error', first_row: null },
+      { row_number: 5, kind: 'unique', first_row: null },
+      { row_number: 6, kind: 'duplicate', first_row: 1 },
+      { row_number: 7, kind: 'duplicate', first_row: 2 },
+      { row_number: 8, kind: 'syntax_error', first_row: null },
+    ]);
+  });
+
+  it("answers each duplicate with its unique row's result in exports", async () => {
+    await t.db.execute(
+      sql`update verify_list_emails set status = 'valid', result = '{"status":"valid"}'::jsonb where list_id = ${listId} and row_number = 1`,
+    );
+    const page = await selectListRowsPage(t.db, listId, 0, 10);
+    expect(page.filter((r) => r.row_number === 3 || r.row_number === 6).map((r) => [r.status, r.result])).toEqual([
+      ['valid', { status: 'valid' }],
+      ['valid', { status: 'valid' }],
+    ]);
+    expect(page.find((r) => r.row_number === 7)!.status).toBeNull();
+  });
+});
