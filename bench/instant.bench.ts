@@ -7,8 +7,8 @@
 //      BENCH_REDIS_URL=redis://127.0.0.1:6379 to count rate limits in Redis, BENCH_CPU_PROF=1 to write --cpu-prof files)
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import pg from 'pg';
@@ -63,6 +63,19 @@ async function json<T>(res: Response): Promise<T> {
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** CPU time (ms) of every PostgreSQL server process (its backends do the queries of all the calls). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(pid));
+    } catch {
+      /* the process ended */
+    }
+  }
+  return total;
 }
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -131,6 +144,9 @@ async function runEngine(engine: string, world: TMailWorld) {
     }
     const loadBefore = load();
     const cpuBefore = cpuMs(child.pid!);
+    const benchCpuBefore = process.cpuUsage();
+    const pgCpuBefore = postgresCpuMs();
+    const wallBefore = performance.now();
     result = await runCannon({
       url: `${base}/v2/email_verify/instant`,
       method: 'POST',
@@ -154,6 +170,14 @@ async function runEngine(engine: string, world: TMailWorld) {
     });
     const loadAfter = load();
     const cpuPerCall = (cpuMs(child.pid!) - cpuBefore) / Math.max(1, result.requests.total);
+    // Where the machine's cores went: the server, this process (autocannon and the mail world), PostgreSQL.
+    const wall = performance.now() - wallBefore;
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    const shares = {
+      server: ((cpuPerCall * result.requests.total) / wall).toFixed(2),
+      bench: ((benchCpu.user + benchCpu.system) / 1000 / wall).toFixed(2),
+      postgres: engine === 'postgres' ? ((postgresCpuMs() - pgCpuBefore) / wall).toFixed(2) : '-',
+    };
     const db = engine === 'postgres' ? await reopen() : null;
     const charges = db ? await countCharges(db) : null;
     await db?.close();
@@ -176,6 +200,7 @@ async function runEngine(engine: string, world: TMailWorld) {
     // the charges are the billable answers plus at most one cut call per connection.
     const cut = ledger.charges - billed;
     const exact = ledger.charges === ledger.charged && ledger.charged === ledger.billableRows && cut >= 0 && cut <= CONNECTIONS;
+    console.log(`  ${engine}: cores busy during the run: server ${shares.server}, load generator and mail world ${shares.bench}, PostgreSQL ${shares.postgres} (of ${cpus().length})`);
     console.log(
       `  ${engine}: ${ledger.charges} ledger charges for ${ledger.billableRows} billable results (${ledger.charged} distinct); ${billed} billable 2xx answers + ${cut} calls cut at the end of the run; ${other} other answers${exact ? ' → billed exactly once' : ' → NOT billed exactly once'}`,
     );

@@ -3,7 +3,7 @@ import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 
 // Lazy screens load through dynamic imports, which can be slow when the whole suite runs in parallel.
-configure({ asyncUtilTimeout: 8000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
