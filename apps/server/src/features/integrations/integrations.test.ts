@@ -1,12 +1,28 @@
-import { eq } from 'drizzle-orm';
+import { count, countDistinct, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TIntegration } from '@verilead/contracts';
 import { verifyLists } from '../email-verifier/tables';
-import { integrationAccounts } from './tables';
-import { BAD_KEYS, connectBody, createIntegrationWorld, makeWorldMembers, runImport, topUp, type TIntegrationWorld } from './test-support';
+import { IMPORT_PAGE_JOB, WRITE_BACK_JOB } from './service';
+import { integrationAccounts, integrationImportMembers } from './tables';
+import { BAD_KEYS, connectBody, createIntegrationWorld, makeWorldMembers, runImport, startDelayOf, throttleWhenQueued, topUp, type TIntegrationWorld } from './test-support';
 
-const PLATFORMS: TIntegration[] = ['mailchimp', 'hubspot', 'active_campaign', 'mailerlite', 'moosend', 'kit', 'sendgrid'];
+const PLATFORMS = ['mailchimp', 'hubspot', 'active_campaign', 'mailerlite', 'moosend', 'kit', 'sendgrid'] as const satisfies TIntegration[];
 const MEMBERS = 23; // pages of 7: four pages (the last short)
+
+/**
+ * The wait (ms, exclusive minimum and maximum) each fake's throttling signal asks for: Mailchimp's and Kit's bare 429
+ * (1 s by default), HubSpot's rate-limit window (1,000 ms), Retry-After: 1 (ActiveCampaign, MailerLite), SendGrid's
+ * X-RateLimit-Reset (the next second but one, in epoch seconds), Moosend's HTTP 200 {Code: 429} (10 s).
+ */
+const THROTTLE_WAIT_MS: Record<(typeof PLATFORMS)[number], [number, number]> = {
+  mailchimp: [999, 1_000],
+  hubspot: [999, 1_000],
+  active_campaign: [999, 1_000],
+  mailerlite: [999, 1_000],
+  moosend: [9_999, 10_000],
+  kit: [999, 1_000],
+  sendgrid: [0, 2_000],
+};
 
 describe('integrations against local fakes of each platform', () => {
   let world: TIntegrationWorld;
@@ -78,34 +94,65 @@ describe('integrations against local fakes of each platform', () => {
       expect((await call('DELETE', `/integration/account/${platform}?account_id=${accountId}`, other.token)).status).toBe(404);
     });
 
-    it('imports page by page through a 429, verifies, and writes results back (unsubscribe + fields)', async () => {
+    it("imports page by page, verifies and writes back; a 429 on a members page and on a write-back puts the job back on the queue with the platform's delay", async () => {
       const fake = world.fakes[platform]!;
+      const queue = world.w.t.deps.queue;
       const lists = await call('GET', `/integration/account/${platform}/${accountId}`, owner.token);
       const listId = lists.body.data.lists[0].id as string;
       const before = fake.throttled;
-      fake.throttleNext(1);
       const start = await call('POST', `/integration/account/${platform}/verify_list`, owner.token, { account_id: accountId, list_id: listId, write_back: { unsubscribe: true, append: true } });
       expect(start.status, JSON.stringify(start.body)).toBe(200);
-      // The first page meets the platform's throttling signal; the job waits as told and carries on.
-      const row = await runImport(world, start.body.data.id);
+      // The job of the second page and the first write-back chunk each meet the platform's throttling signal on their first call.
+      const throttle = throttleWhenQueued(queue, fake, [
+        { name: IMPORT_PAGE_JOB, when: (p) => p.page === 1 },
+        { name: WRITE_BACK_JOB, when: (p) => p.afterSeq === 0 },
+      ]);
+      let row;
+      try {
+        row = await runImport(world, start.body.data.id);
+      } finally {
+        throttle.restore();
+      }
       expect(row.error).toBeNull();
       expect(row.state).toBe('completed');
-      expect(fake.throttled).toBe(before + 1);
+      expect(throttle.unfired).toEqual([]);
+      expect(fake.throttled).toBe(before + 2);
+      // Each throttled job was queued again, as itself, with the wait the platform's signal asked for; pg-boss holds it that long.
+      expect(throttle.requeues.map((r) => r.name)).toEqual([IMPORT_PAGE_JOB, WRITE_BACK_JOB]);
+      expect(throttle.requeues[0]!.payload).toEqual({ importId: row.id, page: 1 });
+      // The write-back chunk resumes after the members already written: Mailchimp writes four at a time, and the
+      // three beside the throttled one went through; the other platforms' first call of the chunk was the throttled one.
+      const resumeAfter = (throttle.requeues[1]!.payload.written as string[] | undefined) ?? [];
+      expect(throttle.requeues[1]!.payload).toMatchObject({ importId: row.id, afterSeq: 0 });
+      expect(resumeAfter).toHaveLength(platform === 'mailchimp' ? 3 : 0);
+      for (const r of throttle.requeues) {
+        const [min, max] = THROTTLE_WAIT_MS[platform];
+        expect(r.delayMs).toBeGreaterThan(min);
+        expect(r.delayMs).toBeLessThanOrEqual(max);
+        expect(await startDelayOf(queue, r.jobId)).toBe(Math.ceil(r.delayMs / 1000) * 1000);
+      }
+
       expect(row.imported).toBe(MEMBERS);
       // SendGrid reads an asynchronous export: one page asks for it, one waits for it to be ready, then the file's pages.
       expect(row.pagesDone).toBe(Math.ceil(MEMBERS / 7) + (platform === 'sendgrid' ? 2 : 0));
+      const [stored] = await world.w.t.db.db.select({ rows: count(), remote: countDistinct(integrationImportMembers.remoteId) }).from(integrationImportMembers).where(eq(integrationImportMembers.importId, row.id));
+      expect(stored).toEqual({ rows: MEMBERS, remote: MEMBERS });
 
       const list = (await world.w.t.db.db.select().from(verifyLists).where(eq(verifyLists.id, row.verifyListId)))[0]!;
       expect(list.source).toBe(platform);
       expect(list.state).toBe('verified');
       expect(list.uniqueCount).toBe(MEMBERS);
 
+      // After the retry every contact was written back once: undeliverable ones unsubscribed, everyone's result fields.
       const invalid = fake.seed.lists[0]!.members.filter((m) => m.email.startsWith('missing'));
       const unsubscribed = fake.writes.filter((w) => w.kind === 'unsubscribe');
       expect(unsubscribed).toHaveLength(invalid.length);
+      expect(new Set(unsubscribed.map((w) => w.memberId ?? w.email)).size).toBe(invalid.length);
       const fieldWrites = fake.writes.filter((w) => w.kind === 'fields');
       // One write per member (ActiveCampaign writes each field value separately).
       expect(fieldWrites.length).toBe(platform === 'active_campaign' ? MEMBERS * 3 : MEMBERS);
+      expect(new Set(fieldWrites.map((w) => `${w.memberId ?? w.email}:${Object.keys(w.data as object).join()}`)).size).toBe(fieldWrites.length);
+      expect(new Set(fieldWrites.map((w) => w.memberId ?? w.email)).size).toBe(MEMBERS);
       expect(fake.writes.filter((w) => w.kind === 'field_created').length).toBeGreaterThanOrEqual(3);
       expect(JSON.stringify(fieldWrites)).toContain('invalid');
       expect(row.writtenBack).toBe(MEMBERS);

@@ -289,12 +289,12 @@ async function adapterOfImport(deps: TServiceDeps, rt: TIntegrationRuntime, row:
  * Runs a step that talks to the platform: a throttling signal re-queues the same job after the wait the platform
  * asked for; rejected credentials fail the import; other errors are retried, and fail it on the last attempt.
  */
-async function withPlatform(deps: TServiceDeps, row: TImportRow, job: TJobCtx, retry: { name: string; payload: unknown }, step: () => Promise<void>): Promise<void> {
+async function withPlatform(deps: TServiceDeps, row: TImportRow, job: TJobCtx, retry: { name: string; payload: () => unknown }, step: () => Promise<void>): Promise<void> {
   try {
     await step();
   } catch (err) {
     if (err instanceof RateLimitedError) {
-      await deps.queue.enqueue(retry.name, retry.payload, { orgId: row.orgId, userId: row.userId, delayMs: err.retryAfterMs });
+      await deps.queue.enqueue(retry.name, retry.payload(), { orgId: row.orgId, userId: row.userId, delayMs: err.retryAfterMs });
       return;
     }
     const name = label(row.platform as TIntegration);
@@ -322,7 +322,7 @@ export async function runImportPage(deps: TServiceDeps, rt: TIntegrationRuntime,
   if (!row || row.state !== 'importing' || row.pagesDone !== p.page) return;
   const adapter = await adapterOfImport(deps, rt, row);
   if (!adapter) return;
-  await withPlatform(deps, row, job, { name: IMPORT_PAGE_JOB, payload: p }, async () => {
+  await withPlatform(deps, row, job, { name: IMPORT_PAGE_JOB, payload: () => p }, async () => {
     const page = await adapter.listMembers(row.remoteListId, row.cursor);
     await deps.database.transaction(async (tx) => {
       const current = await selectImportForUpdate(tx, row.id);
@@ -414,7 +414,7 @@ export async function runAdvance(deps: TServiceDeps, rt: TIntegrationRuntime, p:
   // verified: create the fields / properties write-back needs, then write back chunk by chunk.
   const adapter = await adapterOfImport(deps, rt, row);
   if (!adapter) return;
-  await withPlatform(deps, row, job, { name: ADVANCE_JOB, payload: p }, async () => {
+  await withPlatform(deps, row, job, { name: ADVANCE_JOB, payload: () => p }, async () => {
     if (row.writeBack.append || row.writeBack.unsubscribe) await adapter.prepareWriteBack(row.remoteListId, row.writeBack);
     await deps.database.transaction(async (tx) => {
       const current = await selectImportForUpdate(tx, row.id);
@@ -444,8 +444,12 @@ function toWriteBackItem(member: { remoteId: string; email: string }, r: Awaited
   };
 }
 
-/** One chunk of the write-back: members after `afterSeq` with their results go to the platform; the cursor moves in the same transaction as the next chunk is queued. */
-export async function runWriteBack(deps: TServiceDeps, rt: TIntegrationRuntime, p: { importId: string; afterSeq: number }, job: TJobCtx): Promise<void> {
+/**
+ * One chunk of the write-back: members after `afterSeq` with their results go to the platform; the cursor moves in the
+ * same transaction as the next chunk is queued. A chunk that meets a throttle part-way is queued again with the
+ * members already written (`written`), which the retry skips.
+ */
+export async function runWriteBack(deps: TServiceDeps, rt: TIntegrationRuntime, p: { importId: string; afterSeq: number; written?: string[] }, job: TJobCtx): Promise<void> {
   const row = await selectImport(deps.database.db, p.importId);
   if (!row || row.state !== 'writing_back' || row.writeCursor !== p.afterSeq) return;
   const members = await selectMembersPage(deps.database.db, row.id, p.afterSeq, WRITE_BACK_CHUNK);
@@ -459,8 +463,15 @@ export async function runWriteBack(deps: TServiceDeps, rt: TIntegrationRuntime, 
   // Row numbers of the verifier list are the members' sequence numbers.
   const rows = new Map((await readListRowsPage(deps.database.db, row.verifyListId, p.afterSeq, lastSeq - p.afterSeq)).map((r) => [r.row_number, r]));
   const items = members.map((m) => toWriteBackItem(m, rows.get(m.seq))).filter((i): i is TWriteBackItem => i !== null);
-  await withPlatform(deps, row, job, { name: WRITE_BACK_JOB, payload: p }, async () => {
-    if (items.length > 0) await adapter.writeBack(row.remoteListId, items, row.writeBack);
+  const written = new Set(p.written ?? []);
+  const todo = items.filter((i) => !written.has(i.member.id));
+  const retry = () => ({ importId: p.importId, afterSeq: p.afterSeq, ...(written.size > 0 ? { written: [...written] } : {}) });
+  await withPlatform(deps, row, job, { name: WRITE_BACK_JOB, payload: retry }, async () => {
+    if (todo.length > 0) {
+      await adapter.writeBack(row.remoteListId, todo, row.writeBack, (ids) => {
+        for (const id of ids) written.add(id);
+      });
+    }
     await deps.database.transaction(async (tx) => {
       const current = await selectImportForUpdate(tx, row.id);
       if (!current || current.state !== 'writing_back' || current.writeCursor !== p.afterSeq) return;

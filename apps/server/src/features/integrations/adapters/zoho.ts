@@ -108,13 +108,18 @@ export function createZohoAdapter(ctx: TAdapterContext): TIntegrationAdapter {
         await request({ method: 'POST', url: `${base}/settings/fields?module=${module}`, body: { fields: missing.map((k) => ({ field_label: RESULT_FIELDS[k], data_type: 'text', length: 255 })) } });
       }
     },
-    async writeBack(_listId, items, mode) {
+    async writeBack(_listId, items, mode, written) {
       for (const module of MODULES) {
-        const records = items.filter((i) => i.member.id.startsWith(`${module}:`)).map((i) => record(i)).filter((r): r is Record<string, unknown> => r !== null);
-        for (let i = 0; i < records.length; i += UPDATE_BATCH) {
-          const res = await request({ method: 'PUT', url: `${base}/${module}`, body: { data: records.slice(i, i + UPDATE_BATCH) } });
+        const pairs = items.filter((i) => i.member.id.startsWith(`${module}:`)).flatMap((i) => {
+          const r = record(i);
+          return r ? [{ id: i.member.id, r }] : [];
+        });
+        for (let i = 0; i < pairs.length; i += UPDATE_BATCH) {
+          const batch = pairs.slice(i, i + UPDATE_BATCH);
+          const res = await request({ method: 'PUT', url: `${base}/${module}`, body: { data: batch.map((b) => b.r) } });
           const failed = ((res.body as { data?: { status?: string; message?: string }[] } | null)?.data ?? []).find((d) => d.status === 'error');
           if (failed) throw new RemoteError(`Zoho CRM refused an update: ${failed.message ?? 'error'}`, 400);
+          written?.(batch.map((b) => b.id));
         }
       }
       function record(item: TWriteBackItem): Record<string, unknown> | null {
