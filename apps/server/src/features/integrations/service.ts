@@ -24,7 +24,7 @@ import { createSourcedList } from '../email-verifier/upload-list';
 import { RateLimitedError, RemoteAuthError, RemoteError } from './adapters/http';
 import { ADAPTERS } from './adapters/registry';
 import { createLeadsAdapter } from './leads-source';
-import { oauthClientOf } from './oauth/providers';
+import { isOwnLocalFake, oauthClientOf } from './oauth/providers';
 import type { TAdapterContext, TCredentials, TIntegrationAdapter, TWriteBackItem } from './adapters/types';
 import {
   countMembers,
@@ -81,7 +81,9 @@ export function getAdapter(rt: TIntegrationRuntime, platform: TIntegration, cred
   const make = ADAPTERS[platform];
   if (!info.available || !make) throw new AppError(400, 'validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
   const oauthClient = oauthClientOf(rt.config, platform);
-  return make({ credentials, baseUrls: rt.config.integrationBaseUrls, allowPrivate: rt.config.allowPrivateWebhooks, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });
+  // Loopback addresses need ALLOW_PRIVATE_WEBHOOKS, except the test-mode fake this server started itself (exact base URL).
+  const allowPrivate = rt.config.allowPrivateWebhooks || isOwnLocalFake(rt.config, platform, credentials.oauth);
+  return make({ credentials, baseUrls: rt.config.integrationBaseUrls, allowPrivate, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });
 }
 
 /** A platform failure as a readable 4xx (never a 500). */

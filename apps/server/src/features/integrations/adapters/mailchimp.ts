@@ -27,7 +27,7 @@ export function createMailchimpAdapter(ctx: TAdapterContext): TIntegrationAdapte
   const oauth = ctx.credentials.oauth;
   const dc = oauth ? (oauth.dc ?? 'oauth') : mailchimpDataCentre(key);
   const base = oauth ? `${trimBase(oauth.apiEndpoint)}/3.0` : trimBase((ctx.baseUrls.mailchimp ?? 'https://{dc}.api.mailchimp.com/3.0').replace('{dc}', dc ?? 'us1'));
-  const request = createJsonClient(oauth?.local ? { ...ctx, allowPrivate: true } : ctx, {
+  const request = createJsonClient(ctx, {
     authHeaders: () => (oauth ? { authorization: `Bearer ${oauth.accessToken}` } : { authorization: `Basic ${Buffer.from(`verilead:${key}`).toString('base64')}` }),
     errorMessage: (b) => (b as { detail?: string } | null)?.detail,
   });

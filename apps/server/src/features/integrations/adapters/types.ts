@@ -28,8 +28,6 @@ export type TOAuthCredentials = {
   accountsServer?: string;
   /** Mailchimp: the data centre (`dc`) from the metadata. */
   dc?: string;
-  /** Connected through the local fake of test mode: its loopback address may be reached. */
-  local?: boolean;
 };
 
 /** The stored credentials of an account (encrypted at rest as JSON). OAuth accounts have an empty apiKey. */

@@ -38,13 +38,12 @@ export function createZohoAdapter(ctx: TAdapterContext): TIntegrationAdapter {
   const memberPage = Math.min(ctx.pageSize ?? PER_PAGE, PER_PAGE);
   const base = `${trimBase(oauth?.apiEndpoint ?? ctx.baseUrls.zoho ?? 'https://www.zohoapis.com')}/crm/v8`;
   let token = oauth?.accessToken ?? ctx.credentials.apiKey;
-  const adapterCtx = oauth?.local ? { ...ctx, allowPrivate: true } : ctx;
-  const raw = createJsonClient(adapterCtx, {
+  const raw = createJsonClient(ctx, {
     authHeaders: () => ({ authorization: `Zoho-oauthtoken ${token}` }),
     throttle: zohoThrottle,
     errorMessage: (b) => (b as { message?: string } | null)?.message ?? (b as { data?: { message?: string }[] } | null)?.data?.[0]?.message,
   });
-  const accounts = createJsonClient(adapterCtx, { authHeaders: () => ({}), errorMessage: (b) => (b as { error?: string } | null)?.error });
+  const accounts = createJsonClient(ctx, { authHeaders: () => ({}), errorMessage: (b) => (b as { error?: string } | null)?.error });
   let refreshed = false;
   async function refresh(): Promise<boolean> {
     if (refreshed || !oauth?.refreshToken || !oauth.accountsServer || !ctx.oauthClient) return false;
