@@ -1,7 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { count, countDistinct, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TIntegration } from '@verilead/contracts';
+import { getStorage } from '../../platform/storage/storage';
 import { verifyLists } from '../email-verifier/tables';
+import { createSourcedList } from '../email-verifier/upload-list';
+import { insertImport } from './queries';
 import { IMPORT_PAGE_JOB, WRITE_BACK_JOB } from './service';
 import { integrationAccounts, integrationImportMembers } from './tables';
 import { BAD_KEYS, connectBody, createIntegrationWorld, makeWorldMembers, runImport, startDelayOf, throttleWhenQueued, topUp, type TIntegrationWorld } from './test-support';
@@ -46,6 +51,34 @@ describe('integrations against local fakes of each platform', () => {
     expect(a.body.error.message).toMatch(/Automizy has shut down/);
     const s = await call('POST', '/integration/account/skylead', owner.token, { name: 'S', api_key: 'x' });
     expect(s.body.error.message).toMatch(/no API reference/);
+  });
+
+  it('keeps lists imported earlier from Automizy, with `automizy` as their source, while connecting Automizy is refused', async () => {
+    const { t } = world.w;
+    const owner2 = await t.createOwner('automizy@integrations.test');
+    // An import from the days Automizy still ran: its account is gone, its verifier list (source automizy) stays.
+    const verifyListId = randomUUID();
+    const storageKey = `uploads/${owner2.orgId}/${verifyListId}`;
+    const { size } = await getStorage(t.deps.config).write(storageKey, Readable.from(['email,first_name,last_name\n', 'ann@acceptall.test,Ann,Old\n', 'bob@acceptall.test,Bob,Old\n']));
+    await createSourcedList(t.deps, { orgId: owner2.orgId, userId: owner2.userId }, { listId: verifyListId, name: 'Spring newsletter (Automizy)', fileName: 'Spring newsletter (Automizy).csv', source: 'automizy', storageKey, sizeBytes: size });
+    await t.db.transaction((tx) =>
+      insertImport(tx, { orgId: owner2.orgId, userId: owner2.userId, accountId: null, accountName: 'Old Automizy', platform: 'automizy', remoteListId: '42', remoteListName: 'Spring newsletter', remoteTotal: 2, state: 'completed', imported: 2, verifyListId, verifyListCreated: 1, writeBack: { unsubscribe: false, append: false } }),
+    );
+    await t.deps.queue.runUntilIdle();
+
+    const refused = await call('POST', '/integration/account/automizy', owner2.token, { name: 'Again', api_key: 'old-key' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/Automizy has shut down/);
+    expect(await t.db.db.select().from(integrationAccounts).where(eq(integrationAccounts.orgId, owner2.orgId))).toHaveLength(0);
+
+    // The list is still shown, with its source and its contacts; so is the import on the integrations screen.
+    const lists = await call('POST', '/email_verify/list', owner2.token, {});
+    expect(lists.status, JSON.stringify(lists.body)).toBe(200);
+    const shown = (lists.body.data.items as { id: string; source: string; name: string; analysis: { state: string }; counts: { unique: number } }[]).find((l) => l.id === verifyListId);
+    expect(shown).toMatchObject({ source: 'automizy', name: 'Spring newsletter (Automizy)', analysis: { state: 'ready' }, counts: { unique: 2 } });
+    const imports = await call('GET', '/integration/imports', owner2.token);
+    expect(imports.status, JSON.stringify(imports.body)).toBe(200);
+    expect(imports.body.data.items).toEqual([expect.objectContaining({ integration: 'automizy', remote_list_name: 'Spring newsletter', state: 'completed', verify_list_id: verifyListId, account_id: null })]);
   });
 
   it('asks Kit users to confirm a paid plan before connecting', async () => {
