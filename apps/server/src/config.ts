@@ -78,6 +78,8 @@ const ZEnv = z.object({
   BULK_CHUNK_SIZE: z.coerce.number().int().min(10).max(20_000).default(1_000),
   TRUST_PROXY: ZBool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `production`: a live deployment; test-mode fakes that stand in for an unconfigured provider are never started. */
+  NODE_ENV: ZOptionalString,
   WEB_DIST_DIR: ZOptionalString,
   ALLOW_PRIVATE_WEBHOOKS: ZBool.default(false),
   /** `platform=url,…`: where integration platforms' APIs live (demos and tests point them at local fakes). */
@@ -172,6 +174,8 @@ export type TConfig = {
   /** The job system (pg-boss): one queue per kind, each with its own concurrency and expiry. */
   jobs: TJobsConfig;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+  /** NODE_ENV=production: an unconfigured OAuth provider is refused with a message, never replaced by a local fake. */
+  production: boolean;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits per client). */
   trustProxy: boolean;
   webDistDir: string;
@@ -277,6 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       chunkSize: e.BULK_CHUNK_SIZE,
     },
     logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
     trustProxy: e.TRUST_PROXY,
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,

@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   'app_version_outdated',
   'sso_required',
   'sso_not_configured',
+  'integration_not_configured',
   'sso_failed',
   'internal_error',
 ] as const;

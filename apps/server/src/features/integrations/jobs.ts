@@ -3,7 +3,7 @@ import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
 import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
 import { getStorage } from '../../platform/storage/storage';
-import { ADVANCE_JOB, IMPORT_FINISH_JOB, IMPORT_PAGE_JOB, runAdvance, runImportFinish, runImportPage, runWriteBack, WRITE_BACK_JOB, type TIntegrationRuntime } from './service';
+import { ADVANCE_JOB, IMPORT_FINISH_JOB, IMPORT_PAGE_JOB, runAdvance, runImportFinish, runImportPage, runWriteBack, WRITE_BACK_CHUNK, WRITE_BACK_JOB, type TIntegrationRuntime } from './service';
 
 /**
  * The integration jobs, one chunk each: a page of an import, the finish (the members become a verifier list),
@@ -27,7 +27,7 @@ export function createIntegrationJobs(opts: { database: TDatabase; config: TConf
     defineJob({
       name: WRITE_BACK_JOB,
       queue: 'integrations',
-      payload: ZImport.extend({ afterSeq: z.number().int().min(0) }),
+      payload: ZImport.extend({ afterSeq: z.number().int().min(0), written: z.array(z.string()).max(WRITE_BACK_CHUNK).optional() }),
       maxAttempts: 8,
       backoffMs: 2_000,
       handler: (p, ctx) => runWriteBack(deps(), rt, p, ctx),

@@ -24,7 +24,7 @@ import { createSourcedList } from '../email-verifier/upload-list';
 import { RateLimitedError, RemoteAuthError, RemoteError } from './adapters/http';
 import { ADAPTERS } from './adapters/registry';
 import { createLeadsAdapter } from './leads-source';
-import { oauthClientOf } from './oauth/providers';
+import { isOwnLocalFake, oauthClientOf } from './oauth/providers';
 import type { TAdapterContext, TCredentials, TIntegrationAdapter, TWriteBackItem } from './adapters/types';
 import {
   countMembers,
@@ -81,7 +81,9 @@ export function getAdapter(rt: TIntegrationRuntime, platform: TIntegration, cred
   const make = ADAPTERS[platform];
   if (!info.available || !make) throw new AppError(400, 'validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
   const oauthClient = oauthClientOf(rt.config, platform);
-  return make({ credentials, baseUrls: rt.config.integrationBaseUrls, allowPrivate: rt.config.allowPrivateWebhooks, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });
+  // Loopback addresses need ALLOW_PRIVATE_WEBHOOKS, except the test-mode fake this server started itself (exact base URL).
+  const allowPrivate = rt.config.allowPrivateWebhooks || isOwnLocalFake(rt.config, platform, credentials.oauth);
+  return make({ credentials, baseUrls: rt.config.integrationBaseUrls, allowPrivate, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });
 }
 
 /** A platform failure as a readable 4xx (never a 500). */
@@ -289,12 +291,12 @@ async function adapterOfImport(deps: TServiceDeps, rt: TIntegrationRuntime, row:
  * Runs a step that talks to the platform: a throttling signal re-queues the same job after the wait the platform
  * asked for; rejected credentials fail the import; other errors are retried, and fail it on the last attempt.
  */
-async function withPlatform(deps: TServiceDeps, row: TImportRow, job: TJobCtx, retry: { name: string; payload: unknown }, step: () => Promise<void>): Promise<void> {
+async function withPlatform(deps: TServiceDeps, row: TImportRow, job: TJobCtx, retry: { name: string; payload: () => unknown }, step: () => Promise<void>): Promise<void> {
   try {
     await step();
   } catch (err) {
     if (err instanceof RateLimitedError) {
-      await deps.queue.enqueue(retry.name, retry.payload, { orgId: row.orgId, userId: row.userId, delayMs: err.retryAfterMs });
+      await deps.queue.enqueue(retry.name, retry.payload(), { orgId: row.orgId, userId: row.userId, delayMs: err.retryAfterMs });
       return;
     }
     const name = label(row.platform as TIntegration);
@@ -322,7 +324,7 @@ export async function runImportPage(deps: TServiceDeps, rt: TIntegrationRuntime,
   if (!row || row.state !== 'importing' || row.pagesDone !== p.page) return;
   const adapter = await adapterOfImport(deps, rt, row);
   if (!adapter) return;
-  await withPlatform(deps, row, job, { name: IMPORT_PAGE_JOB, payload: p }, async () => {
+  await withPlatform(deps, row, job, { name: IMPORT_PAGE_JOB, payload: () => p }, async () => {
     const page = await adapter.listMembers(row.remoteListId, row.cursor);
     await deps.database.transaction(async (tx) => {
       const current = await selectImportForUpdate(tx, row.id);
@@ -414,7 +416,7 @@ export async function runAdvance(deps: TServiceDeps, rt: TIntegrationRuntime, p:
   // verified: create the fields / properties write-back needs, then write back chunk by chunk.
   const adapter = await adapterOfImport(deps, rt, row);
   if (!adapter) return;
-  await withPlatform(deps, row, job, { name: ADVANCE_JOB, payload: p }, async () => {
+  await withPlatform(deps, row, job, { name: ADVANCE_JOB, payload: () => p }, async () => {
     if (row.writeBack.append || row.writeBack.unsubscribe) await adapter.prepareWriteBack(row.remoteListId, row.writeBack);
     await deps.database.transaction(async (tx) => {
       const current = await selectImportForUpdate(tx, row.id);
@@ -444,8 +446,12 @@ function toWriteBackItem(member: { remoteId: string; email: string }, r: Awaited
   };
 }
 
-/** One chunk of the write-back: members after `afterSeq` with their results go to the platform; the cursor moves in the same transaction as the next chunk is queued. */
-export async function runWriteBack(deps: TServiceDeps, rt: TIntegrationRuntime, p: { importId: string; afterSeq: number }, job: TJobCtx): Promise<void> {
+/**
+ * One chunk of the write-back: members after `afterSeq` with their results go to the platform; the cursor moves in the
+ * same transaction as the next chunk is queued. A chunk that meets a throttle part-way is queued again with the
+ * members already written (`written`), which the retry skips.
+ */
+export async function runWriteBack(deps: TServiceDeps, rt: TIntegrationRuntime, p: { importId: string; afterSeq: number; written?: string[] }, job: TJobCtx): Promise<void> {
   const row = await selectImport(deps.database.db, p.importId);
   if (!row || row.state !== 'writing_back' || row.writeCursor !== p.afterSeq) return;
   const members = await selectMembersPage(deps.database.db, row.id, p.afterSeq, WRITE_BACK_CHUNK);
@@ -459,8 +465,15 @@ export async function runWriteBack(deps: TServiceDeps, rt: TIntegrationRuntime, 
   // Row numbers of the verifier list are the members' sequence numbers.
   const rows = new Map((await readListRowsPage(deps.database.db, row.verifyListId, p.afterSeq, lastSeq - p.afterSeq)).map((r) => [r.row_number, r]));
   const items = members.map((m) => toWriteBackItem(m, rows.get(m.seq))).filter((i): i is TWriteBackItem => i !== null);
-  await withPlatform(deps, row, job, { name: WRITE_BACK_JOB, payload: p }, async () => {
-    if (items.length > 0) await adapter.writeBack(row.remoteListId, items, row.writeBack);
+  const written = new Set(p.written ?? []);
+  const todo = items.filter((i) => !written.has(i.member.id));
+  const retry = () => ({ importId: p.importId, afterSeq: p.afterSeq, ...(written.size > 0 ? { written: [...written] } : {}) });
+  await withPlatform(deps, row, job, { name: WRITE_BACK_JOB, payload: retry }, async () => {
+    if (todo.length > 0) {
+      await adapter.writeBack(row.remoteListId, todo, row.writeBack, (ids) => {
+        for (const id of ids) written.add(id);
+      });
+    }
     await deps.database.transaction(async (tx) => {
       const current = await selectImportForUpdate(tx, row.id);
       if (!current || current.state !== 'writing_back' || current.writeCursor !== p.afterSeq) return;

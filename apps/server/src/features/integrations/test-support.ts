@@ -10,6 +10,7 @@ import { createIntegrationJobs } from './jobs';
 import { FAKE_CLIENTS } from './oauth/providers';
 import { integrationImports } from './tables';
 import type { TIntegrationRuntime } from './service';
+import type { TJobQueue } from '../../platform/jobs/jobs';
 
 /** Good keys in each platform's own format. */
 export const GOOD_KEYS: Partial<Record<TIntegration, string>> = {
@@ -153,3 +154,53 @@ export async function runImport(world: TIntegrationWorld, importId: string, roun
   throw new Error('the import did not finish');
 }
 
+
+/** A job the import queued again after the platform's throttling signal: the delay the job system was given and the job's id. */
+export type TRequeue = { name: string; payload: Record<string, unknown>; delayMs: number; jobId: string };
+
+/**
+ * Makes the import itself meet the platform's throttling signal: when the import queues a job `name` whose payload
+ * matches `when` (first time only), the fake's next request, that job's first call to the platform, answers the
+ * platform's 429. Records the job's next delayed enqueue of the same kind: its retry after the throttle (other
+ * delayed jobs, e.g. a poll for a SendGrid export, are not retries). Until `restore()`.
+ */
+export function throttleWhenQueued(queue: TJobQueue, fake: TFakePlatform, triggers: { name: string; when(payload: Record<string, unknown>): boolean }[]) {
+  const original = queue.enqueue;
+  const pending = [...triggers];
+  const awaitingRetry: string[] = [];
+  const requeues: TRequeue[] = [];
+  queue.enqueue = async (name, payload, opts) => {
+    const p = payload as Record<string, unknown>;
+    const jobId = await original.call(queue, name, payload, opts);
+    if (opts?.delayMs) {
+      const i = awaitingRetry.indexOf(name);
+      if (i >= 0) {
+        awaitingRetry.splice(i, 1);
+        requeues.push({ name, payload: p, delayMs: opts.delayMs, jobId });
+      }
+      return jobId;
+    }
+    const i = pending.findIndex((t) => t.name === name && t.when(p));
+    if (i >= 0) {
+      pending.splice(i, 1);
+      awaitingRetry.push(name);
+      fake.throttleNext(1);
+    }
+    return jobId;
+  };
+  return {
+    requeues,
+    /** Triggers that never fired (the import never queued such a job). */
+    unfired: pending,
+    restore: () => {
+      queue.enqueue = original;
+    },
+  };
+}
+
+/** How long after its creation pg-boss lets a job start (its `start_after` minus `created_on`), in ms. */
+export async function startDelayOf(queue: TJobQueue, jobId: string): Promise<number> {
+  const job = await queue.get(jobId);
+  if (!job) throw new Error(`no job ${jobId}`);
+  return job.runAt.getTime() - job.createdAt.getTime();
+}

@@ -8,10 +8,11 @@ import { selectRows } from '../../platform/db/database';
 import { createWorldApp, startWorkerProcess, type TWorldApp } from '../email-verifier/test-support';
 import { verifyLists } from '../email-verifier/tables';
 import { makeMembers, type TFakePlatform } from './fakes/fake-server';
+import { startKitFake } from './fakes/kit-fake';
 import { startMailchimpFake } from './fakes/mailchimp-fake';
-import { IMPORT_PAGE_JOB } from './service';
+import { IMPORT_PAGE_JOB, WRITE_BACK_CHUNK, WRITE_BACK_JOB } from './service';
 import { integrationImportMembers, integrationImports } from './tables';
-import { GOOD_KEYS } from './test-support';
+import { GOOD_KEYS, topUp } from './test-support';
 
 /**
  * The import as it runs in production: `--role worker` OS processes on one PostgreSQL, the platform a server they
@@ -24,25 +25,30 @@ const CONTACTS = 25_000;
 describe.skipIf(!onPostgres)('a 25,000-contact import across worker processes (PostgreSQL)', () => {
   let w: TWorldApp;
   let fake: TFakePlatform;
+  let kit: TFakePlatform;
   let dataDir: string;
   const children = new Set<ChildProcess>();
 
   beforeAll(async () => {
     fake = await startMailchimpFake({ apiKey: GOOD_KEYS.mailchimp!, lists: [{ id: 'big', name: 'Big audience', members: makeMembers(CONTACTS, { domain: 'example.test' }) }] });
-    w = await createWorldApp(undefined, { allowPrivateWebhooks: true, integrationBaseUrls: { mailchimp: fake.baseUrl } });
+    // Kit (tag 77): 300 subscribers with Kit's numeric ids, two write-back chunks (250 + 50).
+    const readers = makeMembers(300, { domain: 'example.test', local: 'reader' }).map((m, i) => ({ ...m, id: String(5_000 + i) }));
+    kit = await startKitFake({ apiKey: GOOD_KEYS.kit!, lists: [{ id: '77', name: 'Readers', members: readers }] });
+    w = await createWorldApp(undefined, { allowPrivateWebhooks: true, integrationBaseUrls: { mailchimp: fake.baseUrl, kit: kit.baseUrl } });
     dataDir = await mkdtemp(join(tmpdir(), 'vl-int-workers-'));
   });
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL');
     await w?.close();
     await fake?.close();
+    await kit?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** A `--role worker` process on the test's database, storage and fake Mailchimp: one import page at a time. */
+  /** A `--role worker` process on the test's database, storage and fake Mailchimp and Kit: one integration job at a time. */
   async function startWorker(): Promise<ChildProcess> {
     const child = await startWorkerProcess(w, dataDir, {
-      INTEGRATION_BASE_URLS: `mailchimp=${fake.baseUrl}`,
+      INTEGRATION_BASE_URLS: `mailchimp=${fake.baseUrl},kit=${kit.baseUrl}`,
       ALLOW_PRIVATE_WEBHOOKS: 'true',
       JOB_CONCURRENCY_INTEGRATIONS: '1',
     });
@@ -100,5 +106,43 @@ describe.skipIf(!onPostgres)('a 25,000-contact import across worker processes (P
     expect(list.rowCount).toBe(CONTACTS);
     expect(list.uniqueCount).toBe(CONTACTS);
     expect(list.duplicateCount).toBe(0);
+  }, 300_000);
+
+  it('resumes a write-back after kill -9 of its worker at its second chunk: every contact written back once', async () => {
+    // Only this test's workers: the previous test's are stopped first (the held request must be worker A's).
+    await Promise.all([...children].map((c) => (c.exitCode !== null || c.signalCode !== null ? undefined : new Promise((r) => (c.once('exit', r), c.kill('SIGKILL'))))));
+    children.clear();
+    const owner = await w.t.createOwner('kill9-writeback@integrations.test');
+    await topUp(w, owner.orgId);
+    const acc = await w.t.call({ method: 'POST', url: '/api/v1/integration/account/kit', token: owner.token, payload: { name: 'Readers', api_key: GOOD_KEYS.kit!, paid_plan_confirmed: true } });
+    expect(acc.status, JSON.stringify(acc.body)).toBe(200);
+    const fieldWrites = () => kit.writes.filter((x) => x.kind === 'fields');
+    // Worker A writes the first chunk back (250 subscribers); the second chunk's first call (Kit's custom fields) never answers.
+    const heldAt = kit.holdNext((r) => r.method === 'GET' && r.path === '/custom_fields' && fieldWrites().length === WRITE_BACK_CHUNK);
+    const a = await startWorker();
+    const start = await w.t.call({ method: 'POST', url: '/api/v1/integration/account/kit/verify_list', token: owner.token, payload: { account_id: acc.body.data.id, list_id: '77', write_back: { unsubscribe: false, append: true } } });
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    const importId = start.body.data.id as string;
+    const readImport = async () => (await w.t.db.db.select().from(integrationImports).where(eq(integrationImports.id, importId)))[0]!;
+    await heldAt;
+    expect(await readImport()).toMatchObject({ state: 'writing_back', imported: 300, writeCursor: WRITE_BACK_CHUNK, writtenBack: WRITE_BACK_CHUNK });
+
+    const exited = new Promise((r) => a.once('exit', r));
+    a.kill('SIGKILL');
+    await exited;
+    await startWorker();
+    await waitFor('worker B finishes the write-back', async () => (await readImport()).state !== 'writing_back');
+
+    const done = await readImport();
+    expect(done).toMatchObject({ state: 'completed', error: null, writtenBack: 300 });
+    // The chunk A held was given up when its heartbeat stopped and run again by B; no subscriber was written twice.
+    const retried = await selectRows<{ n: number }>(
+      w.t.db.db,
+      sql`select count(*)::int as n from pgboss.job where data->>'kind' = ${WRITE_BACK_JOB} and data->'payload'->>'importId' = ${importId} and (data->'payload'->>'afterSeq')::int = ${WRITE_BACK_CHUNK} and retry_count > 0`,
+    );
+    expect(retried[0]!.n).toBe(1);
+    const ids = fieldWrites().map((x) => x.memberId);
+    expect(ids).toHaveLength(300);
+    expect(new Set(ids).size).toBe(300);
   }, 300_000);
 });

@@ -5,8 +5,9 @@ import { createZohoAdapter, zohoThrottle } from './adapters/zoho';
 import { makeMembers } from './fakes/fake-server';
 import { startZohoFake, zohoModuleOf, type TZohoFake } from './fakes/zoho-fake';
 import { FAKE_CLIENTS } from './oauth/providers';
+import { IMPORT_PAGE_JOB, WRITE_BACK_JOB } from './service';
 import { integrationAccounts } from './tables';
-import { completeConsent, createIntegrationWorld, runImport, topUp, type TIntegrationWorld } from './test-support';
+import { completeConsent, createIntegrationWorld, runImport, startDelayOf, throttleWhenQueued, topUp, type TIntegrationWorld } from './test-support';
 
 const MEMBERS = 23;
 
@@ -80,25 +81,49 @@ describe('Zoho CRM against its local fake (multi-DC OAuth, campaigns, Contacts a
     expect((await call('POST', '/integration/account/zoho/verify_list', other.token, { account_id: accountId, list_id: 'list-a' })).status).toBe(404);
   });
 
-  it('imports Contacts then Leads page by page through a 429, verifies, and writes opt-out and fields back', async () => {
+  it("imports Contacts then Leads page by page, verifies, and writes opt-out and fields back; a 429 on a members page and on a write-back re-queues the job with Zoho's wait", async () => {
     const f = fake();
+    const queue = world.w.t.deps.queue;
     const before = f.throttled;
-    f.throttleNext(1);
     const start = await call('POST', '/integration/account/zoho/verify_list', owner.token, { account_id: accountId, list_id: 'list-a', write_back: { unsubscribe: true, append: true } });
     expect(start.status, JSON.stringify(start.body)).toBe(200);
-    const row = await runImport(world, start.body.data.id);
+    const throttle = throttleWhenQueued(queue, f, [
+      { name: IMPORT_PAGE_JOB, when: (p) => p.page === 1 },
+      { name: WRITE_BACK_JOB, when: (p) => p.afterSeq === 0 },
+    ]);
+    let row;
+    try {
+      row = await runImport(world, start.body.data.id);
+    } finally {
+      throttle.restore();
+    }
     expect(row.error).toBeNull();
     expect(row.state).toBe('completed');
-    expect(f.throttled).toBe(before + 1);
+    expect(throttle.unfired).toEqual([]);
+    expect(f.throttled).toBe(before + 2);
+    // Zoho's X-RATELIMIT-RESET is an epoch in ms one second ahead: the job goes back on the queue for (at most) that second.
+    expect(throttle.requeues.map((r) => [r.name, r.payload])).toEqual([
+      [IMPORT_PAGE_JOB, { importId: row.id, page: 1 }],
+      // The first update of the chunk was the throttled one: nothing to skip on the retry.
+      [WRITE_BACK_JOB, { importId: row.id, afterSeq: 0 }],
+    ]);
+    for (const r of throttle.requeues) {
+      expect(r.delayMs).toBeGreaterThan(0);
+      expect(r.delayMs).toBeLessThanOrEqual(1_000);
+      expect(await startDelayOf(queue, r.jobId)).toBe(1_000);
+    }
     expect(row.imported).toBe(MEMBERS);
     // Pages of 7: 18 Contacts (3 pages) then 5 Leads (1 page).
     expect(row.pagesDone).toBe(4);
     const list = (await world.w.t.db.db.select().from(verifyLists).where(eq(verifyLists.id, row.verifyListId)))[0]!;
     expect(list.source).toBe('zoho');
     expect(list.uniqueCount).toBe(MEMBERS);
+    // After the retries every contact lands once.
     const invalid = f.seed.lists[0]!.members.filter((m) => m.email.startsWith('missing'));
     expect(f.writes.filter((w) => w.kind === 'unsubscribe').map((w) => w.email).sort()).toEqual(invalid.map((m) => m.email).sort());
-    expect(f.writes.filter((w) => w.kind === 'fields')).toHaveLength(MEMBERS);
+    const fields = f.writes.filter((w) => w.kind === 'fields');
+    expect(fields).toHaveLength(MEMBERS);
+    expect(new Set(fields.map((w) => w.email)).size).toBe(MEMBERS);
     expect(f.writes.filter((w) => w.kind === 'field_created')).toHaveLength(6);
     expect(row.writtenBack).toBe(MEMBERS);
   });

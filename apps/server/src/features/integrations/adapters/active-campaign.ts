@@ -54,18 +54,22 @@ export function createActiveCampaignAdapter(ctx: TAdapterContext): TIntegrationA
         await request({ method: 'POST', url: `${base}/fieldRels`, body: { fieldRel: { field: String(created.field.id), relid: 0 } } });
       }
     },
-    async writeBack(listId, items, mode) {
+    async writeBack(listId, items, mode, written) {
       const ids = mode.append ? await fieldIds() : new Map<string, string>();
       for (const it of items) {
         if (mode.unsubscribe && it.undeliverable) {
           await request({ method: 'POST', url: `${base}/contactLists`, body: { contactList: { list: listId, contact: it.member.id, status: 2 } } });
         }
-        if (!mode.append) continue;
+        if (!mode.append) {
+          written?.([it.member.id]);
+          continue;
+        }
         const values = { status: it.status, safeToSend: it.safeToSend ? 'yes' : 'no', reason: it.reason };
         for (const [k, perstag] of Object.entries(PERSTAGS) as [keyof typeof PERSTAGS, string][]) {
           const field = ids.get(perstag);
           if (field) await request({ method: 'POST', url: `${base}/fieldValues`, body: { fieldValue: { contact: it.member.id, field, value: values[k] } } });
         }
+        written?.([it.member.id]);
       }
     },
   };

@@ -71,7 +71,7 @@ export function createApolloAdapter(ctx: TAdapterContext): TIntegrationAdapter {
         if (!have.has(name)) await request({ method: 'POST', url: `${base}/typed_custom_fields`, body: { name, type: 'string', modality: 'contact' } });
       }
     },
-    async writeBack(_labelId, items, mode) {
+    async writeBack(_labelId, items, mode, written) {
       if (mode.append) {
         const ids = await fieldIds();
         const attrs = items.map((it) => {
@@ -85,7 +85,11 @@ export function createApolloAdapter(ctx: TAdapterContext): TIntegrationAdapter {
           put(RESULT_FIELDS.reason, it.reason);
           return { id: it.member.id, typed_custom_fields };
         });
-        for (let i = 0; i < attrs.length; i += BULK) await request({ method: 'POST', url: `${base}/contacts/bulk_update`, body: { contact_attributes: attrs.slice(i, i + BULK) } });
+        for (let i = 0; i < attrs.length; i += BULK) {
+          await request({ method: 'POST', url: `${base}/contacts/bulk_update`, body: { contact_attributes: attrs.slice(i, i + BULK) } });
+          // Members that get no label are done once their fields are written.
+          written?.(items.slice(i, i + BULK).filter((it) => !(mode.unsubscribe && it.undeliverable)).map((it) => it.member.id));
+        }
       }
       const undeliverable = mode.unsubscribe ? items.filter((it) => it.undeliverable) : [];
       if (undeliverable.length === 0) return;
@@ -95,8 +99,8 @@ export function createApolloAdapter(ctx: TAdapterContext): TIntegrationAdapter {
         const url = `${base}/contacts/${encodeURIComponent(it.member.id)}`;
         const contact = ((await request({ url })).body as { contact?: { label_ids?: string[] } }).contact;
         const current = (contact?.label_ids ?? []).map((id) => names.get(id)).filter((n): n is string => !!n);
-        if (current.includes(UNDELIVERABLE_TAG)) continue;
-        await request({ method: 'PUT', url, body: { label_names: [...current, UNDELIVERABLE_TAG] } });
+        if (!current.includes(UNDELIVERABLE_TAG)) await request({ method: 'PUT', url, body: { label_names: [...current, UNDELIVERABLE_TAG] } });
+        written?.([it.member.id]);
       }
     },
   };

@@ -72,7 +72,7 @@ export function createClevertapAdapter(ctx: TAdapterContext): TIntegrationAdapte
     async prepareWriteBack() {
       // Custom profile properties come into being with their first upload.
     },
-    async writeBack(_eventName, items, mode) {
+    async writeBack(_eventName, items, mode, written) {
       const d = items
         .map((it) => {
           const profileData: Record<string, unknown> = {};
@@ -86,6 +86,7 @@ export function createClevertapAdapter(ctx: TAdapterContext): TIntegrationAdapte
         ensureSuccess(body, 'update the profiles');
         const failed = body.unprocessed ?? [];
         if (failed.length > 0) throw new RemoteError(`CleverTap refused ${failed.length} profile update(s): ${failed[0]?.error ?? 'unprocessed'}`, 400);
+        written?.(d.slice(i, i + UPLOAD).map((r) => r.identity));
       }
     },
   };

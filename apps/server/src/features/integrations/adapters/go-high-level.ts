@@ -73,7 +73,7 @@ export function createGoHighLevelAdapter(ctx: TAdapterContext): TIntegrationAdap
         if (!have.has(name)) await request({ method: 'POST', url: `${base}/locations/${location}/customFields`, body: { name, dataType: 'TEXT', model: 'contact' } });
       }
     },
-    async writeBack(tag, items, mode) {
+    async writeBack(tag, items, mode, written) {
       const ids = mode.append ? await fieldIds() : new Map<string, string>();
       for (const it of items) {
         const contact = `${base}/contacts/${encodeURIComponent(it.member.id)}`;
@@ -91,6 +91,7 @@ export function createGoHighLevelAdapter(ctx: TAdapterContext): TIntegrationAdap
           await request({ method: 'POST', url: `${contact}/tags`, body: { tags: [UNDELIVERABLE_TAG] } });
           await request({ method: 'DELETE', url: `${contact}/tags`, body: { tags: [tag] } });
         }
+        written?.([it.member.id]);
       }
     },
   };

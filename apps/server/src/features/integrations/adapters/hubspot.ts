@@ -10,7 +10,7 @@ const GROUP = 'verilead_information';
 const PROPS = { status: 'verilead_status', safeToSend: 'verilead_safe_to_send', reason: 'verilead_reason' } as const;
 
 /** 429 with Retry-After, else the rolling window of `X-HubSpot-RateLimit-Interval-Milliseconds`. */
-const hubspotThrottle: TThrottleRule = (res) => {
+export const hubspotThrottle: TThrottleRule = (res) => {
   if (res.status !== 429) return null;
   return parseRetryAfter(res.headers.get('retry-after')) ?? (Number(res.headers.get('x-hubspot-ratelimit-interval-milliseconds')) || 10_000);
 };
@@ -102,7 +102,7 @@ export function createHubspotAdapter(ctx: TAdapterContext): TIntegrationAdapter 
         await ok409(() => hubspot.crm.properties.coreApi.create('contacts', { name, label: RESULT_FIELDS[k], type: 'string' as PropertyCreate['type'], fieldType: 'text' as PropertyCreate['fieldType'], groupName: GROUP }));
       }
     },
-    async writeBack(listId, items, mode) {
+    async writeBack(listId, items, mode, written) {
       for (let i = 0; i < items.length; i += BATCH) {
         const chunk = items.slice(i, i + BATCH);
         if (mode.append) {
@@ -112,6 +112,7 @@ export function createHubspotAdapter(ctx: TAdapterContext): TIntegrationAdapter 
         const remove = chunk.filter((it) => it.undeliverable).map((it) => it.member.id);
         // Only static (MANUAL / SNAPSHOT) lists can lose members; HubSpot answers 400 for a DYNAMIC list.
         if (mode.unsubscribe && remove.length > 0) await call(() => hubspot.crm.lists.membershipsApi.remove(listId, remove));
+        written?.(chunk.map((it) => it.member.id));
       }
     },
   };

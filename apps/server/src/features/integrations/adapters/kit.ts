@@ -50,7 +50,7 @@ export function createKitAdapter(ctx: TAdapterContext): TIntegrationAdapter {
         if (!have.has(label)) await request({ method: 'POST', url: `${base}/custom_fields`, body: { label } });
       }
     },
-    async writeBack(tagId, items, mode) {
+    async writeBack(tagId, items, mode, written) {
       const keys = mode.append ? await fieldKeys() : new Map<string, string>();
       for (const it of items) {
         if (mode.append) {
@@ -66,6 +66,7 @@ export function createKitAdapter(ctx: TAdapterContext): TIntegrationAdapter {
         }
         // Tags are Kit's lists: "unsubscribe" removes the tag, never the subscriber account-wide.
         if (mode.unsubscribe && it.undeliverable) await request({ method: 'DELETE', url: `${base}/tags/${encodeURIComponent(tagId)}/subscribers/${encodeURIComponent(it.member.id)}` });
+        written?.([it.member.id]);
       }
     },
   };

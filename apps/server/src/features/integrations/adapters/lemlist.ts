@@ -58,7 +58,7 @@ export function createLemlistAdapter(ctx: TAdapterContext): TIntegrationAdapter 
     async prepareWriteBack() {
       // lemlist variables live on each lead: they are added with the first write.
     },
-    async writeBack(campaignId, items, mode) {
+    async writeBack(campaignId, items, mode, written) {
       for (const it of items) {
         if (mode.append) {
           const q = new URLSearchParams({ [VARS.status]: it.status, [VARS.safeToSend]: it.safeToSend ? 'yes' : 'no', [VARS.reason]: it.reason || '-' }).toString();
@@ -79,6 +79,7 @@ export function createLemlistAdapter(ctx: TAdapterContext): TIntegrationAdapter 
             if (!(err instanceof RemoteError) || err.httpStatus !== 404) throw err;
           }
         }
+        written?.([it.member.id]);
       }
     },
   };

@@ -27,7 +27,7 @@ export function createMailchimpAdapter(ctx: TAdapterContext): TIntegrationAdapte
   const oauth = ctx.credentials.oauth;
   const dc = oauth ? (oauth.dc ?? 'oauth') : mailchimpDataCentre(key);
   const base = oauth ? `${trimBase(oauth.apiEndpoint)}/3.0` : trimBase((ctx.baseUrls.mailchimp ?? 'https://{dc}.api.mailchimp.com/3.0').replace('{dc}', dc ?? 'us1'));
-  const request = createJsonClient(oauth?.local ? { ...ctx, allowPrivate: true } : ctx, {
+  const request = createJsonClient(ctx, {
     authHeaders: () => (oauth ? { authorization: `Bearer ${oauth.accessToken}` } : { authorization: `Basic ${Buffer.from(`verilead:${key}`).toString('base64')}` }),
     errorMessage: (b) => (b as { detail?: string } | null)?.detail,
   });
@@ -74,10 +74,15 @@ export function createMailchimpAdapter(ctx: TAdapterContext): TIntegrationAdapte
         if (!have.has(tag)) await request({ method: 'POST', url: `${base}/lists/${encodeURIComponent(listId)}/merge-fields`, body: { tag, name: RESULT_FIELDS[k], type: 'text' } });
       }
     },
-    async writeBack(listId, items, mode) {
-      // Mailchimp allows 10 concurrent connections per user: a few at a time.
+    async writeBack(listId, items, mode, written) {
+      // Mailchimp allows 10 concurrent connections per user: a few at a time. When one of them is refused (a 429),
+      // the others of its group still count as written.
       for (let i = 0; i < items.length; i += 4) {
-        await Promise.all(items.slice(i, i + 4).map((item) => writeOne(listId, item)));
+        const group = items.slice(i, i + 4);
+        const results = await Promise.allSettled(group.map((item) => writeOne(listId, item)));
+        written?.(group.filter((_, k) => results[k]!.status === 'fulfilled').map((it) => it.member.id));
+        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
       }
       async function writeOne(list: string, item: TWriteBackItem) {
         const body: Record<string, unknown> = {};

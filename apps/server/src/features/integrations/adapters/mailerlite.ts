@@ -53,12 +53,13 @@ export function createMailerliteAdapter(ctx: TAdapterContext): TIntegrationAdapt
         if (!have.has(key)) await call(() => mailerlite.fields.create({ name: RESULT_FIELDS[k], type: 'text' }));
       }
     },
-    async writeBack(_listId, items, mode) {
+    async writeBack(_listId, items, mode, written) {
       for (const it of items) {
         const body: { status?: 'unsubscribed'; fields?: Record<string, string> } = {};
         if (mode.unsubscribe && it.undeliverable) body.status = 'unsubscribed';
         if (mode.append) body.fields = { [KEYS.status]: it.status, [KEYS.safeToSend]: it.safeToSend ? 'yes' : 'no', [KEYS.reason]: it.reason };
         if (Object.keys(body).length > 0) await call(() => mailerlite.subscribers.update(it.member.id, body));
+        written?.([it.member.id]);
       }
     },
   };

@@ -5,7 +5,7 @@ const PAGE = 1_000;
 type TEnvelope<T> = { Code: number; Error: string | null; Context: T };
 
 /** Moosend reports throttling as HTTP 200 with `{ Code: 429 }` (and sometimes a real 429): wait out its 10 s window. */
-const moosendThrottle: TThrottleRule = (res) => {
+export const moosendThrottle: TThrottleRule = (res) => {
   if (res.status === 429) return 10_000;
   return (res.body as TEnvelope<unknown> | null)?.Code === 429 ? 10_000 : null;
 };
@@ -60,13 +60,14 @@ export function createMoosendAdapter(ctx: TAdapterContext): TIntegrationAdapter 
         if (!have.has(name)) await call('POST', `/lists/${encodeURIComponent(listId)}/customfields/create.json`, { Name: name, CustomFieldType: 'Text' });
       }
     },
-    async writeBack(listId, items, mode) {
+    async writeBack(listId, items, mode, written) {
       for (const it of items) {
         if (mode.append) {
           const CustomFields = [`${RESULT_FIELDS.status}=${it.status}`, `${RESULT_FIELDS.safeToSend}=${it.safeToSend ? 'yes' : 'no'}`, `${RESULT_FIELDS.reason}=${it.reason}`];
           await call('POST', `/subscribers/${encodeURIComponent(listId)}/subscribe.json`, { Email: it.member.email, CustomFields, HasExternalDoubleOptIn: true });
         }
         if (mode.unsubscribe && it.undeliverable) await call('POST', `/subscribers/${encodeURIComponent(listId)}/unsubscribe.json`, { Email: it.member.email });
+        written?.([it.member.id]);
       }
     },
   };

@@ -3,13 +3,18 @@ import { startApolloFake } from '../fakes/apollo-fake';
 import { startClevertapFake, CLEVERTAP_FAKE_ACCOUNT_ID } from '../fakes/clevertap-fake';
 import type { TFakePlatform } from '../fakes/fake-server';
 import { GHL_FAKE_LOCATION_ID, startGoHighLevelFake } from '../fakes/go-high-level-fake';
+import { startKitFake } from '../fakes/kit-fake';
 import { startLemlistFake } from '../fakes/lemlist-fake';
 import { makeWorldMembers } from '../test-support';
 import { createApolloAdapter, apolloThrottle } from './apollo';
 import { createClevertapAdapter } from './clevertap';
 import { ghlThrottle } from './go-high-level';
-import { RemoteAuthError, type TRemoteResponse } from './http';
+import { RateLimitedError, RemoteAuthError, type TRemoteResponse } from './http';
+import { hubspotThrottle } from './hubspot';
+import { createKitAdapter } from './kit';
 import { lemlistThrottle } from './lemlist';
+import { moosendThrottle } from './moosend';
+import { sendgridThrottle } from './sendgrid';
 
 const res = (status: number, headers: Record<string, string>): TRemoteResponse => ({ status, headers: new Headers(headers), body: null });
 
@@ -32,6 +37,35 @@ describe('throttling signals of CleverTap, lemlist, GoHighLevel and Apollo', () 
     expect(apolloThrottle(res(429, { 'retry-after': '5' }))).toBe(5_000);
     expect(apolloThrottle(res(429, { 'x-hourly-requests-left': '0' }))).toBe(3_600_000);
     expect(apolloThrottle(res(429, { 'x-minute-requests-left': '0', 'x-hourly-requests-left': '10' }))).toBe(60_000);
+  });
+});
+
+describe('throttling signals of HubSpot, SendGrid and Moosend', () => {
+  const body = (status: number, b: unknown): TRemoteResponse => ({ status, headers: new Headers(), body: b });
+
+  it('HubSpot: Retry-After, else the rolling window of X-HubSpot-RateLimit-Interval-Milliseconds, else ten seconds', () => {
+    expect(hubspotThrottle(res(200, { 'x-hubspot-ratelimit-remaining': '0' }))).toBeNull();
+    expect(hubspotThrottle(res(429, { 'retry-after': '4' }))).toBe(4_000);
+    expect(hubspotThrottle(res(429, { 'x-hubspot-ratelimit-max': '190', 'x-hubspot-ratelimit-remaining': '0', 'x-hubspot-ratelimit-interval-milliseconds': '10000' }))).toBe(10_000);
+    expect(hubspotThrottle(res(429, { 'x-hubspot-ratelimit-interval-milliseconds': '2500' }))).toBe(2_500);
+    expect(hubspotThrottle(res(429, {}))).toBe(10_000);
+  });
+
+  it('SendGrid: X-RateLimit-Reset is an epoch in seconds (wait until then); without it a second', () => {
+    expect(sendgridThrottle(res(200, { 'x-ratelimit-remaining': '0' }))).toBeNull();
+    const wait = sendgridThrottle(res(429, { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30) }))!;
+    expect(wait).toBeGreaterThan(28_000);
+    expect(wait).toBeLessThanOrEqual(30_000);
+    // A reset already past: go again at once.
+    expect(sendgridThrottle(res(429, { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) - 5) }))).toBe(0);
+    expect(sendgridThrottle(res(429, {}))).toBe(1_000);
+  });
+
+  it('Moosend: HTTP 200 with {Code: 429} (or a real 429) waits out its 10-second window; other envelopes are no throttle', () => {
+    expect(moosendThrottle(body(200, { Code: 429, Error: 'Too many requests', Context: null }))).toBe(10_000);
+    expect(moosendThrottle(body(429, null))).toBe(10_000);
+    expect(moosendThrottle(body(200, { Code: 0, Error: null, Context: [] }))).toBeNull();
+    expect(moosendThrottle(body(200, { Code: 102, Error: 'API KEY is invalid', Context: null }))).toBeNull();
   });
 });
 
@@ -94,5 +128,32 @@ describe('platform specifics against the fakes', () => {
     expect(await noState.json()).toEqual([]);
     const all = await fetch(`${lemlist.baseUrl}/campaigns/cam_1/export/leads?state=all&format=json`, { headers: basic });
     expect(await all.json()).toHaveLength(3);
+  });
+});
+
+describe('a write-back chunk that meets a throttle part-way', () => {
+  it('reports the members it finished before the 429, and the retry of the rest writes each member once', async () => {
+    const members = makeWorldMembers(6, 2, true);
+    const kit = await startKitFake({ apiKey: 'key', lists: [{ id: '9', name: 'Tag', members }] });
+    try {
+      const adapter = createKitAdapter({ credentials: { apiKey: 'key' }, baseUrls: { kit: kit.baseUrl }, allowPrivate: true, maxInlineWaitMs: 0 });
+      const mode = { unsubscribe: true, append: true };
+      await adapter.prepareWriteBack('9', mode);
+      const items = members.map((m) => ({ member: { id: m.id, email: m.email }, status: m.email.startsWith('missing') ? 'invalid' : 'catch_all', safeToSend: false, reason: 'r', undeliverable: m.email.startsWith('missing') }));
+      // The fourth member's field update meets Kit's bare 429.
+      kit.throttleNext(1, (r) => r.method === 'PUT' && r.path === `/subscribers/${members[3]!.id}`);
+      const done: string[] = [];
+      const err = await adapter.writeBack('9', items, mode, (ids) => done.push(...ids)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RateLimitedError);
+      expect((err as RateLimitedError).retryAfterMs).toBe(1_000);
+      expect(done).toEqual(members.slice(0, 3).map((m) => m.id));
+      await adapter.writeBack('9', items.filter((i) => !done.includes(i.member.id)), mode, (ids) => done.push(...ids));
+      expect(done).toEqual(members.map((m) => m.id));
+      const fields = kit.writes.filter((w) => w.kind === 'fields').map((w) => w.memberId);
+      expect(fields).toEqual(members.map((m) => m.id));
+      expect(kit.writes.filter((w) => w.kind === 'unsubscribe').map((w) => w.memberId)).toEqual(members.filter((m) => m.email.startsWith('missing')).map((m) => m.id));
+    } finally {
+      await kit.close();
+    }
   });
 });

@@ -10,7 +10,7 @@ const EXPORT_POLL_MS = 2_000;
 const NAMES = { status: 'verilead_status', safeToSend: 'verilead_safe_to_send', reason: 'verilead_reason' } as const;
 
 /** 429 with `X-RateLimit-Reset` (epoch seconds): wait until then. */
-const sendgridThrottle: TThrottleRule = (res) => {
+export const sendgridThrottle: TThrottleRule = (res) => {
   if (res.status !== 429) return null;
   const reset = Number(res.headers.get('x-ratelimit-reset'));
   return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 1_000;
@@ -108,7 +108,7 @@ export function createSendgridAdapter(ctx: TAdapterContext): TIntegrationAdapter
         if (!have.has(name)) await request({ method: 'POST', url: '/v3/marketing/field_definitions', body: { name, field_type: 'Text' } });
       }
     },
-    async writeBack(listId, items, mode) {
+    async writeBack(listId, items, mode, written) {
       if (mode.append) {
         const ids = await fieldIds();
         const contacts = items.map((it) => {
@@ -124,8 +124,11 @@ export function createSendgridAdapter(ctx: TAdapterContext): TIntegrationAdapter
         if (contacts.length > 0) await request({ method: 'PUT', url: '/v3/marketing/contacts', body: { contacts } });
       }
       const remove = items.filter((it) => it.undeliverable).map((it) => it.member.id);
+      // The members not removed from the list are done once their fields are upserted.
+      written?.(items.filter((it) => !(mode.unsubscribe && it.undeliverable)).map((it) => it.member.id));
       if (mode.unsubscribe && remove.length > 0) {
         await request({ method: 'DELETE', url: `/v3/marketing/lists/${encodeURIComponent(listId)}/contacts`, qs: { contact_ids: remove.join(',') } });
+        written?.(remove);
       }
     },
   };

@@ -15,6 +15,8 @@ export type TWriteBackItem = {
   undeliverable: boolean;
 };
 export type TWriteBackMode = { unsubscribe: boolean; append: boolean };
+/** Told the (platform) ids of members whose write-back is complete. */
+export type TWrittenBack = (memberIds: string[]) => void;
 
 /** An account connected through OAuth (Mailchimp, Zoho CRM). */
 export type TOAuthCredentials = {
@@ -26,8 +28,6 @@ export type TOAuthCredentials = {
   accountsServer?: string;
   /** Mailchimp: the data centre (`dc`) from the metadata. */
   dc?: string;
-  /** Connected through the local fake of test mode: its loopback address may be reached. */
-  local?: boolean;
 };
 
 /** The stored credentials of an account (encrypted at rest as JSON). OAuth accounts have an empty apiKey. */
@@ -58,8 +58,12 @@ export type TIntegrationAdapter = {
   listMembers(listId: string, cursor: string | null): Promise<TMemberPage>;
   /** Creates the fields / properties / tags write-back needs (idempotent). */
   prepareWriteBack(listId: string, mode: TWriteBackMode): Promise<void>;
-  /** Writes one chunk of results back (idempotent: setting a field or status twice changes nothing). */
-  writeBack(listId: string, items: TWriteBackItem[], mode: TWriteBackMode): Promise<void>;
+  /**
+   * Writes one chunk of results back (idempotent: setting a field or status twice changes nothing). `written` hears
+   * the members whose writes are all done as they finish, so that a chunk which meets a throttle part-way resumes
+   * after them instead of writing them twice.
+   */
+  writeBack(listId: string, items: TWriteBackItem[], mode: TWriteBackMode, written?: TWrittenBack): Promise<void>;
 };
 
 /** Where each platform's API lives; every one is injectable (tests and demos point them at local fakes). */

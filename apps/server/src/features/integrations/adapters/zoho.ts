@@ -38,13 +38,12 @@ export function createZohoAdapter(ctx: TAdapterContext): TIntegrationAdapter {
   const memberPage = Math.min(ctx.pageSize ?? PER_PAGE, PER_PAGE);
   const base = `${trimBase(oauth?.apiEndpoint ?? ctx.baseUrls.zoho ?? 'https://www.zohoapis.com')}/crm/v8`;
   let token = oauth?.accessToken ?? ctx.credentials.apiKey;
-  const adapterCtx = oauth?.local ? { ...ctx, allowPrivate: true } : ctx;
-  const raw = createJsonClient(adapterCtx, {
+  const raw = createJsonClient(ctx, {
     authHeaders: () => ({ authorization: `Zoho-oauthtoken ${token}` }),
     throttle: zohoThrottle,
     errorMessage: (b) => (b as { message?: string } | null)?.message ?? (b as { data?: { message?: string }[] } | null)?.data?.[0]?.message,
   });
-  const accounts = createJsonClient(adapterCtx, { authHeaders: () => ({}), errorMessage: (b) => (b as { error?: string } | null)?.error });
+  const accounts = createJsonClient(ctx, { authHeaders: () => ({}), errorMessage: (b) => (b as { error?: string } | null)?.error });
   let refreshed = false;
   async function refresh(): Promise<boolean> {
     if (refreshed || !oauth?.refreshToken || !oauth.accountsServer || !ctx.oauthClient) return false;
@@ -108,13 +107,18 @@ export function createZohoAdapter(ctx: TAdapterContext): TIntegrationAdapter {
         await request({ method: 'POST', url: `${base}/settings/fields?module=${module}`, body: { fields: missing.map((k) => ({ field_label: RESULT_FIELDS[k], data_type: 'text', length: 255 })) } });
       }
     },
-    async writeBack(_listId, items, mode) {
+    async writeBack(_listId, items, mode, written) {
       for (const module of MODULES) {
-        const records = items.filter((i) => i.member.id.startsWith(`${module}:`)).map((i) => record(i)).filter((r): r is Record<string, unknown> => r !== null);
-        for (let i = 0; i < records.length; i += UPDATE_BATCH) {
-          const res = await request({ method: 'PUT', url: `${base}/${module}`, body: { data: records.slice(i, i + UPDATE_BATCH) } });
+        const pairs = items.filter((i) => i.member.id.startsWith(`${module}:`)).flatMap((i) => {
+          const r = record(i);
+          return r ? [{ id: i.member.id, r }] : [];
+        });
+        for (let i = 0; i < pairs.length; i += UPDATE_BATCH) {
+          const batch = pairs.slice(i, i + UPDATE_BATCH);
+          const res = await request({ method: 'PUT', url: `${base}/${module}`, body: { data: batch.map((b) => b.r) } });
           const failed = ((res.body as { data?: { status?: string; message?: string }[] } | null)?.data ?? []).find((d) => d.status === 'error');
           if (failed) throw new RemoteError(`Zoho CRM refused an update: ${failed.message ?? 'error'}`, 400);
+          written?.(batch.map((b) => b.id));
         }
       }
       function record(item: TWriteBackItem): Record<string, unknown> | null {

@@ -19,8 +19,8 @@ export type TFakePlatform = {
   requests: { method: string; path: string }[];
   writes: TFakeWrite[];
   seed: TFakeSeed;
-  /** The next `n` requests answer the platform's throttling signal. */
-  throttleNext(n: number): void;
+  /** The next `n` requests (those matching `match`, when given) answer the platform's throttling signal. */
+  throttleNext(n: number, match?: (req: TFakeRequest) => boolean): void;
   throttled: number;
   /** The next request matching `match` is never answered (a platform that hangs; tests kill the worker waiting on it). */
   holdNext(match: (req: TFakeRequest) => boolean): Promise<void>;
@@ -39,6 +39,7 @@ export async function startFakeServer(opts: {
   route(req: TFakeRequest, fake: TFakePlatform): TFakeReply | Promise<TFakeReply>;
 }): Promise<TFakePlatform> {
   let throttleLeft = 0;
+  let throttleMatch: ((req: TFakeRequest) => boolean) | null = null;
   let hold: { match: (req: TFakeRequest) => boolean; reached: () => void } | null = null;
   const fake: TFakePlatform = {
     baseUrl: '',
@@ -46,8 +47,9 @@ export async function startFakeServer(opts: {
     writes: [],
     seed: opts.seed,
     throttled: 0,
-    throttleNext: (n) => {
+    throttleNext: (n, match) => {
       throttleLeft = n;
+      throttleMatch = match ?? null;
     },
     holdNext: (match) => new Promise<void>((reached) => (hold = { match, reached })),
     close: () =>
@@ -84,7 +86,7 @@ export async function startFakeServer(opts: {
           hold = null;
           return;
         }
-        if (throttleLeft > 0) {
+        if (throttleLeft > 0 && (!throttleMatch || throttleMatch(fr))) {
           throttleLeft -= 1;
           fake.throttled += 1;
           return send(res, opts.throttle());

@@ -28,7 +28,7 @@ export async function exchangeMailchimpCode(o: TMailchimpOAuth, allowPrivate: bo
   if (!token) throw new RemoteError('Mailchimp gave no access token');
   const meta = (await client(allowPrivate || o.local, () => ({ authorization: `OAuth ${token}` }))({ url: `${o.baseUrl}/oauth2/metadata` })).body as { dc?: string; api_endpoint?: string } | null;
   if (!meta?.api_endpoint || !/^https?:\/\//.test(meta.api_endpoint)) throw new RemoteError('Mailchimp did not say where the account lives (api_endpoint)');
-  return { oauth: { accessToken: token, apiEndpoint: meta.api_endpoint, ...(meta.dc ? { dc: meta.dc } : {}), ...(o.local ? { local: true } : {}) } };
+  return { oauth: { accessToken: token, apiEndpoint: meta.api_endpoint, ...(meta.dc ? { dc: meta.dc } : {}) } };
 }
 
 /** Zoho CRM scopes: read contacts and leads, update them, create the result fields, read the current user. */
@@ -56,7 +56,6 @@ export async function exchangeZohoCode(o: TZohoOAuth, allowPrivate: boolean, acc
       apiEndpoint: body.api_domain,
       accountsServer,
       ...(body.refresh_token ? { refreshToken: body.refresh_token } : {}),
-      ...(o.local ? { local: true } : {}),
     },
   };
 }

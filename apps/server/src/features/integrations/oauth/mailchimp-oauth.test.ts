@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_PAGE_JOB } from '../service';
 import { integrationAccounts, integrationOauthStates } from '../tables';
-import { completeConsent, createIntegrationWorld, runImport, topUp, type TIntegrationWorld } from '../test-support';
+import { completeConsent, createIntegrationWorld, runImport, throttleWhenQueued, topUp, type TIntegrationWorld } from '../test-support';
 
 describe('Mailchimp OAuth: GET /oauth/mailchimp against the local Mailchimp (consent page, /oauth2/token, /oauth2/metadata)', () => {
   let world: TIntegrationWorld;
@@ -62,8 +63,22 @@ describe('Mailchimp OAuth: GET /oauth/mailchimp against the local Mailchimp (con
       payload: { account_id: account.id, list_id: 'list-a', write_back: { unsubscribe: true, append: false } },
     });
     expect(imp.status, JSON.stringify(imp.body)).toBe(200);
-    const row = await runImport(world, imp.body.data.id);
+    // The third page meets Mailchimp's bare 429: the job goes back on the queue for the default second and carries on.
+    const fake = world.fakes.mailchimp!;
+    const throttledBefore = fake.throttled;
+    const throttle = throttleWhenQueued(world.w.t.deps.queue, fake, [{ name: IMPORT_PAGE_JOB, when: (p) => p.page === 2 }]);
+    let row;
+    try {
+      row = await runImport(world, imp.body.data.id);
+    } finally {
+      throttle.restore();
+    }
     expect(row.state).toBe('completed');
+    expect(fake.throttled).toBe(throttledBefore + 1);
+    expect(throttle.requeues.map((r) => [r.name, r.payload, r.delayMs])).toEqual([[IMPORT_PAGE_JOB, { importId: row.id, page: 2 }, 1_000]]);
+    // Pages of 7 through the OAuth token: four pages, every contact once.
+    expect(row.pagesDone).toBe(4);
+    expect(fake.requests.filter((r) => r.method === 'GET' && r.path === '/lists/list-a/members')).toHaveLength(5);
     expect(row.imported).toBe(23);
     expect(world.fakes.mailchimp!.writes.filter((w) => w.kind === 'unsubscribe')).toHaveLength(5);
   });

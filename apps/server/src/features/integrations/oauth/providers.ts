@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { ZOHO_REGIONS, type TIntegration } from '@verilead/contracts';
 import type { TConfig } from '../../../config';
+import { AppError } from '../../../platform/errors/app-error';
+import type { TOAuthCredentials } from '../adapters/types';
 import type { TFakeMember, TFakePlatform, TFakeSeed } from '../fakes/fake-server';
 
-/** An OAuth client of a platform; `local`: the built-in fake of test mode (no client configured). */
+type TOAuthPlatform = 'mailchimp' | 'zoho';
+
+/** An OAuth client of a platform; `local`: the fake this server started itself (test mode: no client configured). */
 export type TOAuthClient = { clientId: string; clientSecret: string; local: boolean };
 export type TMailchimpOAuth = TOAuthClient & { baseUrl: string };
 export type TZohoOAuth = TOAuthClient & {
@@ -29,16 +33,33 @@ function demoMembers(n: number): TFakeMember[] {
 }
 const demoSeed = (): TFakeSeed => ({ apiKey: randomBytes(16).toString('hex'), lists: [{ id: 'demo-audience', name: 'Demo audience', members: demoMembers(24) }] });
 
-const fakes = new WeakMap<TConfig, Partial<Record<TIntegration, Promise<TFakePlatform>>>>();
+const fakes = new WeakMap<TConfig, Partial<Record<TOAuthPlatform, Promise<TFakePlatform>>>>();
+/** The exact base URL (origin) of each fake this server itself started, once it listens. */
+const started = new WeakMap<TConfig, Partial<Record<TOAuthPlatform, string>>>();
+const LABELS: Record<TOAuthPlatform, { label: string; env: string }> = {
+  mailchimp: { label: 'Mailchimp', env: 'MAILCHIMP_CLIENT_ID and MAILCHIMP_CLIENT_SECRET' },
+  zoho: { label: 'Zoho CRM', env: 'ZOHO_CLIENT_ID and ZOHO_CLIENT_SECRET' },
+};
 
-/** The local fake of a platform for this configuration (test mode), started on first use. */
-function localFake(config: TConfig, platform: 'mailchimp' | 'zoho'): Promise<TFakePlatform> {
+/**
+ * The local fake of a platform for this configuration (test mode), started on first use. A production server
+ * (NODE_ENV=production) never starts one: connecting answers 503 with what the operator has to configure.
+ */
+function localFake(config: TConfig, platform: TOAuthPlatform): Promise<TFakePlatform> {
+  if (config.production) {
+    const { label, env } = LABELS[platform];
+    throw new AppError(503, 'integration_not_configured', `Connecting with ${label} is not configured on this server: its operator has to set ${env}.`);
+  }
   const mine = fakes.get(config) ?? {};
   fakes.set(config, mine);
-  mine[platform] ??=
+  mine[platform] ??= (
     platform === 'mailchimp'
       ? import('../fakes/mailchimp-fake').then((m) => m.startMailchimpFake(demoSeed(), FAKE_CLIENTS.mailchimp))
-      : import('../fakes/zoho-fake').then((m) => m.startZohoFake(demoSeed(), FAKE_CLIENTS.zoho));
+      : import('../fakes/zoho-fake').then((m) => m.startZohoFake(demoSeed(), FAKE_CLIENTS.zoho))
+  ).then((fake) => {
+    started.set(config, { ...started.get(config), [platform]: new URL(fake.baseUrl).origin });
+    return fake;
+  });
   return mine[platform];
 }
 
@@ -46,9 +67,23 @@ function localFake(config: TConfig, platform: 'mailchimp' | 'zoho'): Promise<TFa
 export async function closeOAuthFakes(config: TConfig): Promise<void> {
   for (const f of Object.values(fakes.get(config) ?? {})) await (await f).close();
   fakes.delete(config);
+  started.delete(config);
 }
 
-/** Mailchimp's OAuth server: the configured app, or (no client id) a local fake Mailchimp. */
+/**
+ * True when every address of these OAuth credentials is exactly the base URL of the local fake this server itself
+ * started (test mode): only that loopback server is exempt from the outbound guard, never an address an account
+ * merely claims.
+ */
+export function isOwnLocalFake(config: TConfig, platform: TIntegration, oauth: TOAuthCredentials | undefined): boolean {
+  if (!oauth || (platform !== 'mailchimp' && platform !== 'zoho')) return false;
+  const origin = started.get(config)?.[platform];
+  if (!origin) return false;
+  const addresses = [oauth.apiEndpoint, ...(oauth.accountsServer !== undefined ? [oauth.accountsServer] : [])];
+  return addresses.every((a) => a.replace(/\/+$/, '') === origin);
+}
+
+/** Mailchimp's OAuth server: the configured app, or (no client id; not in production) a local fake Mailchimp. */
 export async function mailchimpOAuthOf(config: TConfig): Promise<TMailchimpOAuth> {
   const c = config.integrationOAuth.mailchimp;
   if (c.clientId && c.clientSecret) return { clientId: c.clientId, clientSecret: c.clientSecret, baseUrl: c.baseUrl, local: false };
@@ -56,7 +91,7 @@ export async function mailchimpOAuthOf(config: TConfig): Promise<TMailchimpOAuth
   return { ...FAKE_CLIENTS.mailchimp, baseUrl: new URL(fake.baseUrl).origin, local: true };
 }
 
-/** Zoho's accounts servers: the configured client (ZOHO_ACCOUNTS_URL overriding every data centre), or a local fake Zoho. */
+/** Zoho's accounts servers: the configured client (ZOHO_ACCOUNTS_URL overriding every data centre), or (not in production) a local fake Zoho. */
 export async function zohoOAuthOf(config: TConfig): Promise<TZohoOAuth> {
   const c = config.integrationOAuth.zoho;
   if (c.clientId && c.clientSecret) {
@@ -73,11 +108,12 @@ export async function zohoOAuthOf(config: TConfig): Promise<TZohoOAuth> {
   return { ...FAKE_CLIENTS.zoho, local: true, accountsServer: () => origin, trusted: new Set([origin]) };
 }
 
-/** The OAuth client an adapter refreshes tokens with (configured, or the test-mode fake's). */
+/** The OAuth client an adapter refreshes tokens with (configured, or outside production the test-mode fake's). */
 export function oauthClientOf(config: TConfig, platform: TIntegration): { clientId: string; clientSecret: string } | undefined {
   if (platform !== 'zoho' && platform !== 'mailchimp') return undefined;
   const c = config.integrationOAuth[platform];
-  return c.clientId && c.clientSecret ? { clientId: c.clientId, clientSecret: c.clientSecret } : FAKE_CLIENTS[platform];
+  if (c.clientId && c.clientSecret) return { clientId: c.clientId, clientSecret: c.clientSecret };
+  return config.production ? undefined : FAKE_CLIENTS[platform];
 }
 
 /** Where the platform sends the browser back: the connect screen, which hands `code` and `state` to GET /oauth/{platform}. */

@@ -26,10 +26,11 @@ export async function handleOAuth(deps: Pick<TDeps, 'database' | 'queue'>, rt: T
   if (!q.code) {
     if (!q.name) throwFieldError('name', 'Please enter a name for this account');
     if (platform === 'zoho' && !q.region) throwFieldError('region', 'Please choose your Zoho data centre');
+    // The provider first: a server with no OAuth client in production answers that before anything is stored.
+    const provider = platform === 'mailchimp' ? await mailchimpOAuthOf(rt.config) : await zohoOAuthOf(rt.config);
     await requireFreeName(db, ctx, platform, q.name);
     const state = await createOAuthState(db, rt.config.appSecret, ctx, platform, { name: q.name, region: q.region ?? null });
-    const url =
-      platform === 'mailchimp' ? mailchimpAuthorizeUrl(await mailchimpOAuthOf(rt.config), redirectUri, state) : zohoAuthorizeUrl(await zohoOAuthOf(rt.config), q.region!, redirectUri, state);
+    const url = 'baseUrl' in provider ? mailchimpAuthorizeUrl(provider, redirectUri, state) : zohoAuthorizeUrl(provider, q.region!, redirectUri, state);
     return { authorize_url: url, account: null };
   }
   if (!q.state) throwFieldError('state', 'This connection attempt has expired or was already used; please start again');
