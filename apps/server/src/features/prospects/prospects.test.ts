@@ -1,21 +1,17 @@
 import { Readable } from 'node:stream';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PEOPLE_DOMAINS, startMailWorld, type TMailWorld } from '@verilead/mailworld';
-import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { PEOPLE_DOMAINS } from '@verilead/mailworld';
+import { getOrgBalance } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { selectRows } from '../../platform/db/database';
-import { createTestApp, type TTestApp } from '../../test/test-app';
-import { importDirectory, seedDirectory } from './directory-import';
-import { directoryCorpus, generateCompanies, generatePeople, type TGeneratedPerson } from './generator';
+import type { TTestApp } from '../../test/test-app';
+import { importDirectory } from './directory-import';
+import { generateCompanies, generatePeople, type TGeneratedPerson } from './generator';
+import { startProspectWorld, type TProspectUser, type TProspectWorld } from './test-support';
 
-type TUser = { token: string; userId: string; orgId: string };
 const SEED = 11;
-const MEMBER_PASSWORD = 'Member-Password-1';
 
 describe('demo directory generator', () => {
   it('is deterministic, with valid phones and addresses on the mail world', () => {
@@ -43,17 +39,15 @@ describe('demo directory generator', () => {
 });
 
 describe('prospect API', () => {
-  let world: TMailWorld;
+  let w: TProspectWorld;
   let t: TTestApp;
-  let storageDir: string;
-  let owner: TUser;
-  let analyst: TUser;
-  let stranger: TUser;
+  let owner: TProspectUser;
+  let analyst: TProspectUser;
+  let stranger: TProspectUser;
   let people: TGeneratedPerson[];
-  const idOf = new Map<string, string>();
+  let idOf: Map<string, string>;
 
-  const call = (user: TUser | null, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.call({ method, url: `/api/v1${url}`, token: user?.token, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  const call = (user: TProspectUser | null, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => w.call(user, method, url, payload);
   const charges = (orgId: string) =>
     t.db.db
       .select()
@@ -62,33 +56,12 @@ describe('prospect API', () => {
   const pick = (pred: (p: TGeneratedPerson) => boolean, n: number) => people.filter(pred).slice(0, n);
   const strictDomains = new Set(PEOPLE_DOMAINS.filter((d) => d.scenario === 'strict').map((d) => d.domain));
 
-  async function addMember(email: string, role: 'admin' | 'analyst'): Promise<TUser> {
-    const add = await call(owner, 'POST', '/admin/member/add', { email, role });
-    if (add.status !== 200) throw new Error(`add failed: ${JSON.stringify(add.body)}`);
-    const setup = await t.mailedToken(email, '/setup_password');
-    await t.call({ method: 'POST', url: '/api/v1/user/password/setup', payload: { token: setup, password: MEMBER_PASSWORD } });
-    const res = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email, password: MEMBER_PASSWORD } });
-    return { token: res.body.data.token, userId: res.body.data.user.id, orgId: owner.orgId };
-  }
-
   beforeAll(async () => {
-    const companies = generateCompanies(25, SEED);
-    people = [...generatePeople(240, companies, SEED)];
-    world = await startMailWorld({ corpus: directoryCorpus(people), greylistDelayMs: 100 });
-    storageDir = await mkdtemp(join(tmpdir(), 'vl-prospect-'));
-    t = await createTestApp({ dnsServers: world.dnsServers, verifierSmtpPort: world.smtpPort, verifierConnectTimeoutMs: 2_500, verifierReplyTimeoutMs: 2_500, storageDir });
-    await seedDirectory(t.deps.database, { companies: 25, people: 240, seed: SEED });
-    const rows = await selectRows<{ id: string; external_id: string }>(t.db.db, sql`select id, external_id from directory_people`);
-    for (const r of rows) idOf.set(r.external_id, r.id);
-    owner = await t.createOwner('owner@prospect.test');
-    stranger = await t.createOwner('stranger@prospect.test');
-    analyst = await addMember('exec@prospect.test', 'analyst');
-    await t.deps.database.transaction((tx) => grantCredits(tx, { orgId: owner.orgId, amount: 1_000, reason: 'test' }));
+    w = await startProspectWorld({ companies: 25, people: 240, seed: SEED });
+    ({ t, owner, stranger, analyst, people, idOf } = w);
   }, 60_000);
   afterAll(async () => {
-    await t?.close();
-    await world?.stop();
-    await rm(storageDir, { recursive: true, force: true });
+    await w?.close();
   });
 
   describe('search', () => {
