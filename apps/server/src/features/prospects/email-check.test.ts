@@ -43,6 +43,19 @@ describe('address checks of a reveal', () => {
     expect(any.calls).toHaveLength(0);
   });
 
+  it('in a request: does not wait for a check that ignores its cancellation, nor act on its late verdict', async () => {
+    const hanging = { verify: () => new Promise<never>(() => undefined) } as unknown as TVerifier;
+    expect(await boundedEmailCheck(hanging, prefs, { deadline: AbortSignal.timeout(20) })('a@b.test')).toEqual({ status: 'out_of_time' });
+    const closed = new AbortController();
+    const late = {
+      verify: async () => {
+        closed.abort(new Error('gone'));
+        return { status: 'valid', reason: { code: 'valid_mailbox', text: '' } } as unknown as TVerificationResult;
+      },
+    } as unknown as TVerifier;
+    await expect(boundedEmailCheck(late, prefs, { deadline: open(), closed: closed.signal })('a@b.test')).rejects.toThrow('gone');
+  });
+
   it("in a list: the member's mode, greylisting waited out, one more try after a pause when the check failed", async () => {
     const flaky = scripted([
       ['unknown', 'connection_failed'],

@@ -29,6 +29,16 @@ function isTransient(v: { status: string; reason?: TReasonCode }): boolean {
   return v.status === 'unknown' && !!v.reason && TRANSIENT.has(v.reason);
 }
 
+/** Settles as `work` does, or rejects with the signal's reason as soon as it aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** In a request: bounded by `deadline` (the request's budget) and cancelled by `closed` (the client went away). */
 export function boundedEmailCheck(verifier: TVerifier, prefs: TPrefs, signals: { deadline: AbortSignal; closed?: AbortSignal }): TEmailCheck {
   const { deadline, closed } = signals;
@@ -37,7 +47,12 @@ export function boundedEmailCheck(verifier: TVerifier, prefs: TPrefs, signals: {
     if (closed?.aborted) throw closed.reason;
     if (deadline.aborted) return { status: 'out_of_time' };
     try {
-      const r = await verifier.verify(email, { mode: 'fastest_turnaround', greylisting: 'defer', gibberishThreshold: prefs.gibberishThreshold, wbList: prefs.wbList, signal });
+      const verifying = verifier.verify(email, { mode: 'fastest_turnaround', greylisting: 'defer', gibberishThreshold: prefs.gibberishThreshold, wbList: prefs.wbList, signal });
+      verifying.catch(() => undefined); // once abandoned, its own end is nobody's answer
+      // The engine stops a cancelled check at its next step (an SMTP command in flight is let finish): the request
+      // does not wait for that, and a verdict that comes after the client left is not acted on.
+      const r = await untilAborted(verifying, signal);
+      if (closed?.aborted) throw closed.reason;
       return { status: r.status, reason: r.reason.code };
     } catch (err) {
       if (closed?.aborted) throw closed.reason;

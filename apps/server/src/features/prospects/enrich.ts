@@ -182,6 +182,7 @@ export async function enrichLeads(
   let outcomes: TRevealOutcome[];
   try {
     outcomes = await mapPool(people, ENRICH_REQUEST_CONCURRENCY, async (person) => {
+      if (run.closed?.aborted) throw run.closed.reason;
       const out = await revealPerson(database, revealCtx, person, opts, check);
       await bump(database.db, requestId, person.id, out);
       return out;

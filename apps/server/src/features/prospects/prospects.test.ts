@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -333,11 +334,11 @@ describe('prospect API', () => {
     it('leaves an address unconfirmed within the time budget hidden and free, and stops when the request closes', async () => {
       await importDirectory(
         t.deps.database,
-        Readable.from([JSON.stringify({ record: 'person', external_id: 'slow-1', first_name: 'Sam', last_name: 'Slow', title: 'CFO', seniority: 'c_suite', department: 'finance', country: 'US', email: 'sam.slow@timeout.test', phone: '+14155550123', phone_type: 'mobile' })]),
+        Readable.from([JSON.stringify({ record: 'person', external_id: 'slow-1', first_name: 'Sam', last_name: 'Slow', title: 'CFO', seniority: 'c_suite', department: 'finance', country: 'US', email: 'sam@slowpoke.test', phone: '+14155550123', phone_type: 'mobile' })]),
         'ndjson',
       );
       const slow = (await selectRows<{ id: string }>(t.db.db, sql`select id from directory_people where external_id = 'slow-1'`))[0]!.id;
-      // timeout.test takes the connection and never greets: its check cannot finish within a 200 ms budget.
+      // slowpoke.test waits 700 ms before each reply: its check (greeting, EHLO, MAIL, RCPT…) cannot finish within 200 ms.
       const ctx = { orgId: owner.orgId, userId: owner.userId, role: 'owner' as const, sessionId: null, via: 'session' as const };
       const verifier = getVerifier(t.deps.config);
       const before = await getOrgBalance(t.db.db, owner.orgId);
@@ -359,6 +360,30 @@ describe('prospect API', () => {
       expect(last[0]).toMatchObject({ state: 'cancelled', credits_charged: 0 });
       expect(last[0]!.error).toMatch(/closed before it finished/);
       expect(before - (await getOrgBalance(t.db.db, owner.orgId))).toBe(2);
+    });
+
+    it('stops checking when the client closes POST /prospect/enrich', async () => {
+      const slow = (await selectRows<{ id: string }>(t.db.db, sql`select id from directory_people where external_id = 'slow-1'`))[0]!.id;
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const before = await getOrgBalance(t.db.db, owner.orgId);
+      // slowpoke.test's check is still running when the client hangs up.
+      await new Promise<void>((resolve) => {
+        const req = request(`${address}/api/v1/prospect/enrich`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` } });
+        req.on('error', () => resolve());
+        req.end(JSON.stringify({ person_ids: [slow], options: { emails: 'all', phones: 'all' } }));
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 300);
+      });
+      let last: { state: string; error: string | null } | undefined;
+      for (let i = 0; i < 400; i += 1) {
+        last = (await selectRows<{ state: string; error: string | null }>(t.db.db, sql`select state, error from prospect_enrich_requests where org_id = ${owner.orgId} and kind = 'lead' order by created_at desc limit 1`))[0];
+        if (last && last.state !== 'in_progress') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(last).toMatchObject({ state: 'cancelled', error: expect.stringMatching(/closed before it finished/) });
+      expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before);
     });
 
     it("uses the member's settings: the admin's prospect defaults, the member's own choice over them, and the block list", async () => {
