@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROSPECT_SEARCH_COUNT_CAP, ZProspectMetaData, ZProspectSearchData, prospectTotalLabel } from './prospect';
+import { PROSPECT_SEARCH_COUNT_CAP, ZProspectMetaData, ZProspectSearchData, describeUnrevealed, prospectTotalLabel, type TRevealFieldCode, type TRevealResult } from './prospect';
 
 describe('prospect search totals', () => {
   it('labels a capped count with a plus, as Apollo does, and an exact one without', () => {
@@ -16,5 +16,23 @@ describe('prospect search totals', () => {
     const meta = { total: 2_000, facets: {}, options: { seniorities: [], departments: [], size_ranges: [], revenue_ranges: [] } };
     expect(ZProspectMetaData.safeParse(meta).success).toBe(false);
     expect(ZProspectMetaData.safeParse({ ...meta, sampled: true }).success).toBe(true);
+  });
+});
+
+describe('what an enrichment left unrevealed', () => {
+  const result = (email: TRevealFieldCode, phone: TRevealFieldCode): TRevealResult => ({
+    person_id: 'p',
+    email: { code: email, credits: email === 'revealed' ? 1 : 0, reason: null },
+    phone: { code: phone, credits: phone === 'revealed' ? 2 : 0, reason: null },
+  });
+
+  it('says nothing when all asked for was revealed (now or before)', () => {
+    expect(describeUnrevealed([result('revealed', 'revealed'), result('already_revealed', 'already_revealed')])).toBeNull();
+  });
+
+  it('names the addresses to try again apart from those that cannot be revealed', () => {
+    expect(describeUnrevealed([result('unverified', 'revealed'), result('out_of_time', 'none'), result('undeliverable', 'excluded'), result('excluded', 'excluded')])).toBe(
+      'Not revealed and not charged: 2 e-mails could not be confirmed right now (try again in a few minutes, or enrich a list, which waits for slow mail servers); 1 e-mail cannot receive mail; 3 left out by your enrich options; 1 not in the directory.',
+    );
   });
 });

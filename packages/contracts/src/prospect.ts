@@ -318,7 +318,49 @@ export type TEnrichRequest = z.infer<typeof ZEnrichRequest>;
 
 /** POST /prospect/enrich: reveal chosen people now (options default to the member's prospect settings). */
 export const ZEnrichLeadsRequest = z.object({ person_ids: ZPersonIds.max(25, { message: 'Please enrich at most 25 people at once, or add them to a list' }), options: ZEnrichOptions.optional() });
-export const ZEnrichLeadsData = z.object({ request: ZEnrichRequest, people: z.array(ZProspectPerson) });
+
+/**
+ * What became of one field (e-mail or phone) of one person in an enrichment. Only `revealed` is charged:
+ * - `revealed`: shown now and charged; `already_revealed`: the organisation revealed it before (free);
+ * - `none`: the directory holds no such data; `excluded`: it does not fit the enrich options;
+ * - `undeliverable`: the verifier found the address cannot receive mail;
+ * - `unverified`: the mail server did not confirm it now (greylisting, a timeout): try again later, or in a list;
+ * - `out_of_time`: the request's time for checks ran out before this address was confirmed.
+ */
+export const REVEAL_FIELD_CODES = ['revealed', 'already_revealed', 'none', 'excluded', 'undeliverable', 'unverified', 'out_of_time'] as const;
+export type TRevealFieldCode = (typeof REVEAL_FIELD_CODES)[number];
+export const ZRevealField = z.object({
+  code: z.enum(REVEAL_FIELD_CODES),
+  credits: z.number().int().nonnegative(),
+  /** Why the field was not revealed, for people (null when it shows). */
+  reason: z.string().nullable(),
+});
+export type TRevealField = z.infer<typeof ZRevealField>;
+export const ZRevealResult = z.object({ person_id: z.string(), email: ZRevealField, phone: ZRevealField });
+export type TRevealResult = z.infer<typeof ZRevealResult>;
+export const ZEnrichLeadsData = z.object({ request: ZEnrichRequest, people: z.array(ZProspectPerson), results: z.array(ZRevealResult) });
+export type TEnrichLeadsData = z.infer<typeof ZEnrichLeadsData>;
+
+/**
+ * One sentence on what an enrichment left unrevealed (and uncharged), for the screens' notices: null when every
+ * e-mail and phone asked for was revealed. Addresses a mail server did not confirm in time are named apart, since
+ * trying again later (or enriching a list) can reveal them.
+ */
+export function describeUnrevealed(results: readonly TRevealResult[]): string | null {
+  const count = (field: 'email' | 'phone', codes: TRevealFieldCode[]) => results.filter((r) => codes.includes(r[field].code)).length;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const parts: string[] = [];
+  const pending = count('email', ['unverified', 'out_of_time']);
+  const undeliverable = count('email', ['undeliverable']);
+  const excluded = count('email', ['excluded']) + count('phone', ['excluded']);
+  const missing = count('email', ['none']) + count('phone', ['none']);
+  if (pending > 0) parts.push(`${plural(pending, 'e-mail')} could not be confirmed right now (try again in a few minutes, or enrich a list, which waits for slow mail servers)`);
+  if (undeliverable > 0) parts.push(`${plural(undeliverable, 'e-mail')} cannot receive mail`);
+  if (excluded > 0) parts.push(`${excluded} left out by your enrich options`);
+  if (missing > 0) parts.push(`${missing} not in the directory`);
+  if (parts.length === 0) return null;
+  return `Not revealed and not charged: ${parts.join('; ')}.`;
+}
 /** POST /prospect/list/enrich: start (or, with `cancel`, stop) enriching a whole list. */
 export const ZListEnrichRequest = z.object({ list_id: ZListId, options: ZEnrichOptions.optional(), cancel: z.boolean().optional() });
 export const ZEnrichStatusQuery = z.object({ request_id: z.uuid({ message: 'Please choose a request' }) });

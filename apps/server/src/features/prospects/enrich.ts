@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { TEnrichRequest, TEnrichSettings } from '@verilead/contracts';
+import type { TEnrichLeadsData, TEnrichRequest, TEnrichSettings, TRevealResult } from '@verilead/contracts';
 import { selectRows, type TDatabase, type TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
@@ -7,9 +7,10 @@ import type { TJobContext } from '../../platform/jobs/jobs';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity, type TRunningJobActivity } from '../activities/service';
-import { getUserPreferences } from '../settings/service';
+import { getUserPreferences, getVerifierPreferences } from '../settings/service';
+import { boundedEmailCheck, thoroughEmailCheck } from './email-check';
 import { getList, visible } from './lists';
-import { loadPeople, revealPerson } from './reveal';
+import { loadPeople, revealPerson, type TRevealOutcome } from './reveal';
 import { toPersonViews } from './views';
 
 /**
@@ -17,10 +18,15 @@ import { toPersonViews } from './views';
  * per chunk of 25 leads (`prospect.enrich_chunk`): the request row holds the cursor (the last lead done) and the
  * counters, each chunk enqueues the next in the transaction that saves its progress, and a cancel is seen between
  * leads. Charges go through reveal.ts (once per organisation and field), so a retried chunk never charges twice.
+ * Chosen people are checked within the request's time budget (email-check.ts: bounded), a list's leads thoroughly.
  */
 
 export const ENRICH_CHUNK_JOB = 'prospect.enrich_chunk';
 export const ENRICH_CHUNK_SIZE = 25;
+/** The time POST /prospect/enrich gives its address checks, all together; what is not confirmed by then stays hidden (free). */
+export const ENRICH_REQUEST_BUDGET_MS = 30_000;
+/** Addresses POST /prospect/enrich checks at once. */
+const ENRICH_REQUEST_CONCURRENCY = 4;
 
 type TRequestRow = {
   id: string;
@@ -124,34 +130,77 @@ async function resolveOptions(exec: TDb, ctx: TCallerContext, options?: TEnrichS
   return options ?? (await getUserPreferences(exec, ctx)).prospect_settings.person_enrich_settings;
 }
 
-/** POST /prospect/enrich: reveals up to 25 chosen people now. */
-export async function enrichLeads(deps: TDeps, verifier: TVerifier, ctx: TCallerContext, personIds: string[], options?: TEnrichSettings) {
+export type TEnrichLeadsRun = {
+  /** Aborts when the request closes (the client went away): checks stop, the request is cancelled, nothing more is charged. */
+  closed?: AbortSignal;
+  /** The time the address checks may take together (default ENRICH_REQUEST_BUDGET_MS). */
+  budgetMs?: number;
+};
+
+/** Runs `work` over `items`, `concurrency` at a time, in order; after a failure no new item starts, and the first failure is thrown. */
+async function mapPool<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  let failure: { err: unknown } | null = null;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      const i = next++;
+      try {
+        out[i] = await work(items[i]!);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  if (failure) throw (failure as { err: unknown }).err;
+  return out;
+}
+
+/** POST /prospect/enrich: reveals up to 25 chosen people now, checking their addresses within the request's budget. */
+export async function enrichLeads(
+  deps: TDeps,
+  verifier: TVerifier,
+  ctx: TCallerContext,
+  personIds: string[],
+  options?: TEnrichSettings,
+  run: TEnrichLeadsRun = {},
+): Promise<TEnrichLeadsData> {
   const { database } = deps;
   const ids = [...new Set(personIds)];
   const people = await loadPeople(database.db, ids);
   if (people.length < ids.length) throwNotFound('Person');
-  const opts = await resolveOptions(database.db, ctx, options);
+  const [opts, prefs] = await Promise.all([resolveOptions(database.db, ctx, options), getVerifierPreferences(database.db, ctx)]);
   const created = await selectRows<{ id: string }>(
     database.db,
     sql`insert into prospect_enrich_requests (org_id, user_id, kind, state, options, person_ids, total)
         values (${ctx.orgId}, ${ctx.userId}, 'lead', 'in_progress', ${JSON.stringify(opts)}::jsonb, ${JSON.stringify(ids)}::jsonb, ${ids.length}) returning id`,
   );
   const requestId = created[0]!.id;
-  let failure: unknown = null;
-  for (const person of people) {
-    try {
-      const out = await revealPerson(database, verifier, { orgId: ctx.orgId, userId: ctx.userId, sourceAgent: 'enrich_lead', objectId: requestId }, person, opts);
+  const check = boundedEmailCheck(verifier, prefs, { deadline: AbortSignal.timeout(run.budgetMs ?? ENRICH_REQUEST_BUDGET_MS), closed: run.closed });
+  const revealCtx = { orgId: ctx.orgId, userId: ctx.userId, sourceAgent: 'enrich_lead' as const, objectId: requestId };
+  let outcomes: TRevealOutcome[];
+  try {
+    outcomes = await mapPool(people, ENRICH_REQUEST_CONCURRENCY, async (person) => {
+      if (run.closed?.aborted) throw run.closed.reason;
+      const out = await revealPerson(database, revealCtx, person, opts, check);
       await bump(database.db, requestId, person.id, out);
-    } catch (err) {
-      failure = err;
-      break;
-    }
+      return out;
+    });
+  } catch (failure) {
+    const closed = run.closed?.aborted === true;
+    const message = closed
+      ? 'The request was closed before it finished; what was revealed until then stays revealed'
+      : failure instanceof AppError
+        ? failure.message
+        : 'The enrichment stopped on an error';
+    await database.db.execute(sql`update prospect_enrich_requests set state = ${closed ? 'cancelled' : 'failed'}, error = ${message}, updated_at = now() where id = ${requestId}`);
+    throw failure;
   }
-  const message = failure instanceof AppError ? failure.message : failure ? 'The enrichment stopped on an error' : null;
-  await database.db.execute(sql`update prospect_enrich_requests set state = ${failure ? 'failed' : 'completed'}, error = ${message}, updated_at = now() where id = ${requestId}`);
-  if (failure) throw failure;
+  await database.db.execute(sql`update prospect_enrich_requests set state = 'completed', updated_at = now() where id = ${requestId}`);
   await recordActivity(database.db, { orgId: ctx.orgId, userId: ctx.userId, type: 'enrich', description: `Enriched ${ids.length} prospect(s)`, metadata: { feature: 'prospect', request_id: requestId } });
-  return { request: await getRequest(database.db, ctx, requestId), people: await toPersonViews(database.db, ctx.orgId, people) };
+  const results: TRevealResult[] = people.map((p, i) => ({ person_id: p.id, email: outcomes[i]!.email, phone: outcomes[i]!.phone }));
+  return { request: await getRequest(database.db, ctx, requestId), people: await toPersonViews(database.db, ctx.orgId, people), results };
 }
 
 async function bump(exec: TDb, requestId: string, personId: string, out: { emailsRevealed: number; phonesRevealed: number; credits: number }) {
@@ -254,12 +303,13 @@ export async function runEnrichChunk(database: TDatabase, verifier: TVerifier, d
   );
   const byId = new Map(people.map((p) => [p.id, p]));
   const ctx = { orgId: r.org_id, userId: r.user_id, sourceAgent: 'enrich_list' as const, objectId: requestId };
+  const check = thoroughEmailCheck(verifier, await getVerifierPreferences(database.db, ctx));
   for (const { person_id } of chunk) {
     const state = await selectRows<{ state: string }>(database.db, sql`select state from prospect_enrich_requests where id = ${requestId}`);
     if (state[0]?.state !== 'in_progress' || (await job.isCancelled())) return;
     const person = byId.get(person_id);
     try {
-      const out = person ? await revealPerson(database, verifier, ctx, person, r.options) : { emailsRevealed: 0, phonesRevealed: 0, credits: 0 };
+      const out = person ? await revealPerson(database, ctx, person, r.options, check) : { emailsRevealed: 0, phonesRevealed: 0, credits: 0 };
       await bump(database.db, requestId, person_id, out);
     } catch (err) {
       if (err instanceof AppError && err.httpStatus === 402) {

@@ -1,21 +1,22 @@
+import { request } from 'node:http';
 import { Readable } from 'node:stream';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PEOPLE_DOMAINS, startMailWorld, type TMailWorld } from '@verilead/mailworld';
-import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { PEOPLE_DOMAINS } from '@verilead/mailworld';
+import { getOrgBalance } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { selectRows } from '../../platform/db/database';
-import { createTestApp, type TTestApp } from '../../test/test-app';
-import { importDirectory, seedDirectory } from './directory-import';
-import { directoryCorpus, generateCompanies, generatePeople, type TGeneratedPerson } from './generator';
+import type { TTestApp } from '../../test/test-app';
+import { getVerifier } from '../../platform/verifier/verifier';
+import { importDirectory } from './directory-import';
+import { enrichLeads } from './enrich';
+import { generateCompanies, generatePeople, type TGeneratedPerson } from './generator';
+import { startProspectWorld, type TProspectUser, type TProspectWorld } from './test-support';
 
-type TUser = { token: string; userId: string; orgId: string };
 const SEED = 11;
-const MEMBER_PASSWORD = 'Member-Password-1';
+/** Mailboxes on a greylisting host (the operator's data can hold such addresses; the demo generator's never does). */
+const GREYLISTED = ['gina.now@greylist.test', 'greg.later@greylist.test'];
 
 describe('demo directory generator', () => {
   it('is deterministic, with valid phones and addresses on the mail world', () => {
@@ -43,17 +44,15 @@ describe('demo directory generator', () => {
 });
 
 describe('prospect API', () => {
-  let world: TMailWorld;
+  let w: TProspectWorld;
   let t: TTestApp;
-  let storageDir: string;
-  let owner: TUser;
-  let analyst: TUser;
-  let stranger: TUser;
+  let owner: TProspectUser;
+  let analyst: TProspectUser;
+  let stranger: TProspectUser;
   let people: TGeneratedPerson[];
-  const idOf = new Map<string, string>();
+  let idOf: Map<string, string>;
 
-  const call = (user: TUser | null, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.call({ method, url: `/api/v1${url}`, token: user?.token, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  const call = (user: TProspectUser | null, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => w.call(user, method, url, payload);
   const charges = (orgId: string) =>
     t.db.db
       .select()
@@ -62,33 +61,20 @@ describe('prospect API', () => {
   const pick = (pred: (p: TGeneratedPerson) => boolean, n: number) => people.filter(pred).slice(0, n);
   const strictDomains = new Set(PEOPLE_DOMAINS.filter((d) => d.scenario === 'strict').map((d) => d.domain));
 
-  async function addMember(email: string, role: 'admin' | 'analyst'): Promise<TUser> {
-    const add = await call(owner, 'POST', '/admin/member/add', { email, role });
-    if (add.status !== 200) throw new Error(`add failed: ${JSON.stringify(add.body)}`);
-    const setup = await t.mailedToken(email, '/setup_password');
-    await t.call({ method: 'POST', url: '/api/v1/user/password/setup', payload: { token: setup, password: MEMBER_PASSWORD } });
-    const res = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email, password: MEMBER_PASSWORD } });
-    return { token: res.body.data.token, userId: res.body.data.user.id, orgId: owner.orgId };
-  }
-
   beforeAll(async () => {
-    const companies = generateCompanies(25, SEED);
-    people = [...generatePeople(240, companies, SEED)];
-    world = await startMailWorld({ corpus: directoryCorpus(people), greylistDelayMs: 100 });
-    storageDir = await mkdtemp(join(tmpdir(), 'vl-prospect-'));
-    t = await createTestApp({ dnsServers: world.dnsServers, verifierSmtpPort: world.smtpPort, verifierConnectTimeoutMs: 2_500, verifierReplyTimeoutMs: 2_500, storageDir });
-    await seedDirectory(t.deps.database, { companies: 25, people: 240, seed: SEED });
-    const rows = await selectRows<{ id: string; external_id: string }>(t.db.db, sql`select id, external_id from directory_people`);
-    for (const r of rows) idOf.set(r.external_id, r.id);
-    owner = await t.createOwner('owner@prospect.test');
-    stranger = await t.createOwner('stranger@prospect.test');
-    analyst = await addMember('exec@prospect.test', 'analyst');
-    await t.deps.database.transaction((tx) => grantCredits(tx, { orgId: owner.orgId, amount: 1_000, reason: 'test' }));
+    w = await startProspectWorld({
+      companies: 25,
+      people: 240,
+      seed: SEED,
+      extraCorpus: GREYLISTED.map((email) => ({ email, expected: { status: 'valid', reason: 'valid_mailbox' }, tags: ['person'] })),
+      // greylist.test lets a (client, sender, recipient) triplet through 100 ms after first seeing it: a thorough check
+      // waits 400 ms and asks again.
+      config: { verifierGreylistScheduleMs: [400] },
+    });
+    ({ t, owner, stranger, analyst, people, idOf } = w);
   }, 60_000);
   afterAll(async () => {
-    await t?.close();
-    await world?.stop();
-    await rm(storageDir, { recursive: true, force: true });
+    await w?.close();
   });
 
   describe('search', () => {
@@ -210,6 +196,12 @@ describe('prospect API', () => {
       expect(before - (await getOrgBalance(t.db.db, owner.orgId))).toBe(6);
       const stalePerson = res.body.data.people.find((p: { id: string }) => p.id === ids[2]);
       expect(stalePerson.email_revealed).toBe(false);
+      const results = new Map(res.body.data.results.map((x: { person_id: string }) => [x.person_id, x]));
+      expect(results.get(ids[0])).toMatchObject({ email: { code: 'revealed', credits: 1, reason: null }, phone: { code: 'revealed', credits: 2, reason: null } });
+      expect(results.get(ids[2])).toMatchObject({
+        email: { code: 'undeliverable', credits: 0, reason: 'The mail server says this mailbox does not exist.' },
+        phone: { code: 'none', credits: 0 },
+      });
       expect(res.body.data.people.find((p: { id: string }) => p.id === ids[0]).email).toBe(live[0]!.email);
       // Again, and twice at once for someone new: each field is charged once.
       const fresh = pick((p) => p.mailbox_exists && strictDomains.has(p.email!.split('@')[1]!), 5)[4]!;
@@ -236,6 +228,13 @@ describe('prospect API', () => {
       const id = idOf.get(personal.external_id)!;
       const res = await call(owner, 'POST', '/prospect/enrich', { person_ids: [id], options: { emails: 'business_only', phones: 'mobile_only' } });
       expect(res.body.data.request).toMatchObject({ emails_revealed: 0, phones_revealed: 0, credits_charged: 0 });
+      expect(res.body.data.results).toEqual([
+        {
+          person_id: id,
+          email: { code: 'excluded', credits: 0, reason: 'A personal address: your enrich options reveal business addresses only.' },
+          phone: { code: 'excluded', credits: 0, reason: 'A fixed line: your enrich options reveal mobile numbers only.' },
+        },
+      ]);
       const poor = await call(stranger, 'GET', '/user/credits_and_limits');
       const balance = poor.body.data.credits ?? poor.body.data.balance ?? (await getOrgBalance(t.db.db, stranger.orgId));
       await t.db.db.execute(sql`update organisations set credits_balance = 0 where id = ${stranger.orgId}`);
@@ -300,6 +299,130 @@ describe('prospect API', () => {
       const dl = await call(owner, 'POST', '/prospect/download', { person_ids: members.slice(0, 3), file_type: 'xlsx' });
       expect(dl.status).toBe(200);
       expect((await call(owner, 'GET', '/prospect/recent_activities')).body.data.items.length).toBeGreaterThan(0);
+    });
+
+    it('checks addresses within the request: a greylisting host is not waited for, nothing unconfirmed is charged, a list waits', async () => {
+      const ndjson = [
+        ['gina', 'Gina', 'Now', GREYLISTED[0]],
+        ['greg', 'Greg', 'Later', GREYLISTED[1]],
+      ].map(([key, first, last, email]) => JSON.stringify({ record: 'person', external_id: `grey-${key}`, first_name: first, last_name: last, title: 'CTO', seniority: 'c_suite', department: 'engineering', country: 'US', email }));
+      await importDirectory(t.deps.database, Readable.from([ndjson.join('\n')]), 'ndjson');
+      const rows = await selectRows<{ id: string; external_id: string }>(t.db.db, sql`select id, external_id from directory_people where external_id like 'grey-%'`);
+      const gina = rows.find((r) => r.external_id === 'grey-gina')!.id;
+      const greg = rows.find((r) => r.external_id === 'grey-greg')!.id;
+      const before = await getOrgBalance(t.db.db, owner.orgId);
+      // In the request: the host's "try again later" is the answer (a thorough check would wait 400 ms and reveal it).
+      const now = await call(owner, 'POST', '/prospect/enrich', { person_ids: [gina], options: { emails: 'all', phones: 'all' } });
+      expect(now.status, JSON.stringify(now.body)).toBe(200);
+      expect(now.body.data.results[0].email).toEqual({
+        code: 'unverified',
+        credits: 0,
+        reason: 'The mail server asked to be checked again later (greylisting). Try again in a few minutes, or enrich the person in a list, which waits for it.',
+      });
+      expect(now.body.data.people[0]).toMatchObject({ email_revealed: false, email: expect.stringContaining('•••') });
+      expect(now.body.data.request).toMatchObject({ state: 'completed', emails_revealed: 0, credits_charged: 0 });
+      expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before);
+      // A list's job waits greylisting out: revealed, and charged once.
+      const list = await call(owner, 'POST', '/prospect/search/add_profiles', { list_name: 'Greylisted', person_ids: [greg] });
+      const run = await call(owner, 'POST', '/prospect/list/enrich', { list_id: list.body.data.list.id, options: { emails: 'all', phones: 'all' } });
+      await t.deps.queue.runUntilIdle();
+      const done = await call(owner, 'GET', `/prospect/lead/enrich/status?request_id=${run.body.data.request_id}`);
+      expect(done.body.data).toMatchObject({ state: 'completed', emails_revealed: 1, credits_charged: 1 });
+      expect(before - (await getOrgBalance(t.db.db, owner.orgId))).toBe(1);
+    });
+
+    it('leaves an address unconfirmed within the time budget hidden and free, and stops when the request closes', async () => {
+      await importDirectory(
+        t.deps.database,
+        Readable.from([JSON.stringify({ record: 'person', external_id: 'slow-1', first_name: 'Sam', last_name: 'Slow', title: 'CFO', seniority: 'c_suite', department: 'finance', country: 'US', email: 'sam@slowpoke.test', phone: '+14155550123', phone_type: 'mobile' })]),
+        'ndjson',
+      );
+      const slow = (await selectRows<{ id: string }>(t.db.db, sql`select id from directory_people where external_id = 'slow-1'`))[0]!.id;
+      // slowpoke.test waits 700 ms before each reply: its check (greeting, EHLO, MAIL, RCPT…) cannot finish within 200 ms.
+      const ctx = { orgId: owner.orgId, userId: owner.userId, role: 'owner' as const, sessionId: null, via: 'session' as const };
+      const verifier = getVerifier(t.deps.config);
+      const before = await getOrgBalance(t.db.db, owner.orgId);
+      const out = await enrichLeads(t.deps, verifier, ctx, [slow], { emails: 'all', phones: 'all' }, { budgetMs: 200 });
+      expect(out.results[0]).toMatchObject({ email: { code: 'out_of_time', credits: 0 }, phone: { code: 'revealed', credits: 2 } });
+      expect(out.results[0]!.email.reason).toMatch(/did not finish in the time this request allows/);
+      expect(out.request).toMatchObject({ state: 'completed', emails_revealed: 0, phones_revealed: 1, credits_charged: 2 });
+      expect(before - (await getOrgBalance(t.db.db, owner.orgId))).toBe(2);
+
+      // The client goes away while the address is being checked: the request stops, cancelled, and charges nothing.
+      const closed = new AbortController();
+      const pending = enrichLeads(t.deps, verifier, ctx, [slow], { emails: 'all', phones: 'all' }, { closed: closed.signal });
+      setTimeout(() => closed.abort(new Error('The client went away')), 100);
+      await expect(pending).rejects.toThrow('The client went away');
+      const last = await selectRows<{ state: string; error: string; credits_charged: number }>(
+        t.db.db,
+        sql`select state, error, credits_charged from prospect_enrich_requests where org_id = ${owner.orgId} and kind = 'lead' order by created_at desc limit 1`,
+      );
+      expect(last[0]).toMatchObject({ state: 'cancelled', credits_charged: 0 });
+      expect(last[0]!.error).toMatch(/closed before it finished/);
+      expect(before - (await getOrgBalance(t.db.db, owner.orgId))).toBe(2);
+    });
+
+    it('stops checking when the client closes POST /prospect/enrich', async () => {
+      const slow = (await selectRows<{ id: string }>(t.db.db, sql`select id from directory_people where external_id = 'slow-1'`))[0]!.id;
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const before = await getOrgBalance(t.db.db, owner.orgId);
+      // slowpoke.test's check is still running when the client hangs up.
+      await new Promise<void>((resolve) => {
+        const req = request(`${address}/api/v1/prospect/enrich`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` } });
+        req.on('error', () => resolve());
+        req.end(JSON.stringify({ person_ids: [slow], options: { emails: 'all', phones: 'all' } }));
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 300);
+      });
+      let last: { state: string; error: string | null } | undefined;
+      for (let i = 0; i < 400; i += 1) {
+        last = (await selectRows<{ state: string; error: string | null }>(t.db.db, sql`select state, error from prospect_enrich_requests where org_id = ${owner.orgId} and kind = 'lead' order by created_at desc limit 1`))[0];
+        if (last && last.state !== 'in_progress') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(last).toMatchObject({ state: 'cancelled', error: expect.stringMatching(/closed before it finished/) });
+      expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before);
+    });
+
+    it("uses the member's settings: the admin's prospect defaults, the member's own choice over them, and the block list", async () => {
+      // People no earlier test revealed (the list test enriches the first 40).
+      const late = people.slice(200);
+      const personal = late.find((p) => p.mailbox_exists && p.email!.endsWith('@gmail.com') && !!p.phone)!;
+      const id = idOf.get(personal.external_id)!;
+      const admin = await call(owner, 'PUT', '/admin/settings/prospect', { person_enrich_settings: { emails: 'business_only', phones: 'no_phones' } });
+      expect(admin.status, JSON.stringify(admin.body)).toBe(200);
+      const before = await getOrgBalance(t.db.db, owner.orgId);
+      // The Executive chose nothing: the organisation's defaults apply, and a personal address and a phone are left out.
+      const inherited = await call(analyst, 'POST', '/prospect/enrich', { person_ids: [id] });
+      expect(inherited.status, JSON.stringify(inherited.body)).toBe(200);
+      expect(inherited.body.data.request).toMatchObject({ options: { emails: 'business_only', phones: 'no_phones' }, emails_revealed: 0, phones_revealed: 0, credits_charged: 0 });
+      expect(inherited.body.data.results[0]).toMatchObject({ email: { code: 'excluded' }, phone: { code: 'excluded', reason: 'Your enrich options reveal no phone numbers.' } });
+      expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before);
+      // The same for a list the Executive enriches.
+      const list = await call(analyst, 'POST', '/prospect/search/add_profiles', { list_name: 'Exec list', person_ids: [id] });
+      const run = await call(analyst, 'POST', '/prospect/list/enrich', { list_id: list.body.data.list.id });
+      expect(run.body.data.options).toEqual({ emails: 'business_only', phones: 'no_phones' });
+      await t.deps.queue.runUntilIdle();
+      expect((await call(analyst, 'GET', `/prospect/lead/enrich/status?request_id=${run.body.data.request_id}`)).body.data).toMatchObject({ state: 'completed', credits_charged: 0 });
+      expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before);
+
+      // The member's own choice wins over the default.
+      const own = await call(analyst, 'PUT', '/user_preferences/prospect_settings/enrich', { person_enrich_settings: { emails: 'all', phones: 'no_phones' } });
+      expect(own.status, JSON.stringify(own.body)).toBe(200);
+      const mine = await call(analyst, 'POST', '/prospect/enrich', { person_ids: [id] });
+      expect(mine.body.data.results[0]).toMatchObject({ email: { code: 'revealed', credits: 1 }, phone: { code: 'excluded' } });
+      expect(before - (await getOrgBalance(t.db.db, owner.orgId))).toBe(1);
+      await call(owner, 'PUT', '/admin/settings/prospect', { person_enrich_settings: { emails: 'all', phones: 'all' } });
+
+      // The member's block list (e-mail verifier settings) keeps an address hidden and free.
+      const blocked = late.find((p) => p.mailbox_exists && strictDomains.has(p.email!.split('@')[1]!))!;
+      const block = await call(owner, 'PUT', '/user_preferences/email_verification_settings/wb_list', { action: 'add', list_type: 'block', entries: [blocked.email] });
+      expect(block.status, JSON.stringify(block.body)).toBe(200);
+      const refused = await call(owner, 'POST', '/prospect/enrich', { person_ids: [idOf.get(blocked.external_id)], options: { emails: 'all', phones: 'no_phones' } });
+      expect(refused.body.data.results[0].email).toEqual({ code: 'undeliverable', credits: 0, reason: 'The address or its domain is on your block list.' });
+      await call(owner, 'PUT', '/user_preferences/email_verification_settings/wb_list', { action: 'remove', list_type: 'block', entries: [blocked.email] });
     });
   });
 

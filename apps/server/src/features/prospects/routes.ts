@@ -59,6 +59,7 @@ import { z } from 'zod';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import { selectRows } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
+import { requestClosedSignal } from '../../platform/http/request-closed';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { getVerifier } from '../../platform/verifier/verifier';
 import { cancelListEnrich, enrichLeads, getRequest, latestListRequest, listRequests, removeRequest, startListEnrich } from './enrich';
@@ -159,8 +160,8 @@ export function registerProspectRoutes(app: FastifyInstance, deps: TDeps, guards
   // ----- enrichment -----
   r.post(
     '/prospect/enrich',
-    { ...auth, schema: { ...base, summary: 'Reveal the contact data of up to 25 people now (charged only for what is revealed)', body: ZEnrichLeadsRequest, response: res(ZEnrichLeadsData, { 402: ZFailure }) } },
-    async (req) => ok(await enrichLeads(deps, verifier, getCaller(req), req.body.person_ids, req.body.options)),
+    { ...auth, schema: { ...base, summary: 'Reveal the contact data of up to 25 people now (charged only for what is revealed; each field says why it was not)', body: ZEnrichLeadsRequest, response: res(ZEnrichLeadsData, { 402: ZFailure }) } },
+    async (req, reply) => ok(await enrichLeads(deps, verifier, getCaller(req), req.body.person_ids, req.body.options, { closed: requestClosedSignal(reply) })),
   );
   r.post(
     '/prospect/list/enrich',

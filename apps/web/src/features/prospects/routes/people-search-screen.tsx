@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Anchor, Button, Checkbox, Grid, Group, Select, Table, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import type { TProspectFilters } from '@verilead/contracts';
+import { describeUnrevealed, type TProspectFilters } from '@verilead/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { getErrorMessage } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
@@ -42,7 +42,9 @@ export function PeopleSearchScreen() {
         onSuccess: (d) =>
           showToast({
             title: 'Contact data revealed',
-            message: `${d.request.emails_revealed} e-mail(s), ${d.request.phones_revealed} phone(s) revealed for ${d.request.credits_charged} credit(s).`,
+            message: [`${d.request.emails_revealed} e-mail(s), ${d.request.phones_revealed} phone(s) revealed for ${d.request.credits_charged} credit(s).`, describeUnrevealed(d.results)]
+              .filter(Boolean)
+              .join(' '),
             kind: 'success',
           }),
         onError: (e) => showToast({ title: 'Could not reveal', message: getErrorMessage(e), kind: 'error' }),

@@ -52,7 +52,10 @@ export function PersonProfileScreen() {
                 enrich.mutate(
                   { person_ids: [p.id] },
                   {
-                    onSuccess: (d) => showToast({ title: 'Revealed', message: `${d.request.credits_charged} credit(s) used.`, kind: 'success' }),
+                    onSuccess: (d) => {
+                      const why = [d.results[0]?.email.reason, d.results[0]?.phone.reason].filter(Boolean).join(' ');
+                      showToast({ title: 'Revealed', message: [`${d.request.credits_charged} credit(s) used.`, why].filter(Boolean).join(' '), kind: 'success' });
+                    },
                     onError: (e) => showToast({ title: 'Could not reveal', message: getErrorMessage(e), kind: 'error' }),
                   },
                 )
