@@ -295,7 +295,7 @@ describe('every report adds up to the ledger and the result tables, by local day
     await t.db.db.insert(instantVerifications).values(
       INSTANTS.map((at) => ({ orgId: stranger.orgId, userId: stranger.userId, email: 'x@example.test', status: 'valid', result: { deliverability_score: 1 }, billable: true, creditsCharged: 1, createdAt: new Date(at) })),
     );
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await t?.close();
   });
