@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DATE_PRESETS, getZonedInstant, listBucketLabels, resolveDateRange, ZDateRange } from './date-presets';
+import { DATE_PRESETS, formatZonedDateTime, getZonedInstant, listBucketLabels, resolveDateRange, ZDateRange } from './date-presets';
 
 // Wednesday 11 March 2026, 02:00 in Kolkata (still the 10th in UTC and in New York).
 const NOW = new Date('2026-03-10T20:30:00Z');
@@ -37,6 +37,15 @@ describe('date presets', () => {
   it('lists hour buckets of a half-hour zone and month buckets of a year', () => {
     expect(listBucketLabels(resolveDateRange('today', 'Asia/Kolkata', NOW))).toHaveLength(24);
     expect(listBucketLabels(resolveDateRange('last_year', 'Asia/Kolkata', NOW))).toHaveLength(12);
+  });
+
+  it('writes an instant as the wall time of a zone with its offset', () => {
+    const at = new Date('2026-03-09T18:40:07Z');
+    expect(formatZonedDateTime(at, 'Asia/Kolkata')).toBe('2026-03-10T00:10:07+05:30');
+    expect(formatZonedDateTime(at, 'America/New_York')).toBe('2026-03-09T14:40:07-04:00');
+    expect(formatZonedDateTime(new Date('2026-01-15T12:00:00Z'), 'America/New_York')).toBe('2026-01-15T07:00:00-05:00');
+    expect(formatZonedDateTime(at, 'UTC')).toBe('2026-03-09T18:40:07+00:00');
+    expect(formatZonedDateTime(new Date('2026-06-30T23:59:59Z'), 'Pacific/Chatham')).toBe('2026-07-01T12:44:59+12:45');
   });
 
   it('refuses reversed or overlong custom ranges with readable messages', () => {

@@ -113,6 +113,19 @@ export function getLocalDay(instant: Date, timeZone: string): string {
   return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 
+/**
+ * `instant` as the wall time of `timeZone` with its UTC offset, in ISO 8601: 2026-03-10T00:10:00+05:30. For files a
+ * person opens (the activity download): the time they see is their own, and it still names one instant.
+ */
+export function formatZonedDateTime(instant: Date, timeZone: string): string {
+  const p = getLocalParts(instant, timeZone);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const offset = Math.round(offsetAt(instant.getTime(), timeZone) / 60_000);
+  const abs = Math.abs(offset);
+  const seconds = Math.floor((((instant.getTime() % 60_000) + 60_000) % 60_000) / 1000);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(seconds)}${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
 function pickBucket(from: Date, to: Date): TBucketSize {
   const hours = (to.getTime() - from.getTime()) / 3_600_000;
   if (hours <= 49) return 'hour';

@@ -20,7 +20,8 @@ function stubApi() {
     },
     '/api/v1/user/activities': { items: [], total: 0, page: 1, limit: 25 },
     '/api/v1/user/announcement': { announcement: null, timestamp: 0 },
-    '/api/v1/user/profile': buildProfile(),
+    // The same credits as credits_and_limits: the shell reads both, as the server would answer them.
+    '/api/v1/user/profile': buildProfile({ credits: 1234, timezone: 'Asia/Kolkata', organisation: { ...buildProfile().organisation, credits: 1234 } }),
     '/api/v1/user/current_plan': buildProfile().current_plan,
   };
   vi.stubGlobal(
@@ -136,5 +137,12 @@ describe('app routes and guards', () => {
     logInAs('owner');
     renderAppAt('/');
     await waitFor(() => expect(screen.getByTestId('credits-balance').textContent).toBe('1.2k'));
+  });
+
+  it('takes the time zone setting from the profile on every load (changed on another device, dates follow)', async () => {
+    logInAs('owner');
+    useSessionStore.getState().setTimezone('UTC');
+    renderAppAt('/');
+    await waitFor(() => expect(useSessionStore.getState().timezone).toBe('Asia/Kolkata'));
   });
 });

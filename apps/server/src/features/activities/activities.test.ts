@@ -4,11 +4,16 @@ import { getJobActivityStatusLabel, ZActivitiesResponse, type TActivity } from '
 import { TEST_PASSWORD } from '../../test/test-app';
 import { inviteMember } from '../auth/service';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
+import type { TFakePlatform } from '../integrations/fakes';
+import { startMailchimpFake } from '../integrations/fakes/mailchimp-fake';
+import { connectBody, makeSeed } from '../integrations/test-support';
+import { seedDirectory } from '../prospects/directory-import';
 
 type TUser = { token: string; userId: string; orgId: string };
 
 describe('activities: every job kind queued, in progress and in history', () => {
   let w: TWorldApp;
+  let mailchimp: TFakePlatform;
   let owner: TUser;
   let exec: TUser;
   let stranger: TUser;
@@ -50,7 +55,10 @@ describe('activities: every job kind queued, in progress and in history', () => 
   }
 
   beforeAll(async () => {
-    w = await createWorldApp();
+    // A local Mailchimp (a list of 6 on the mail world's domains) and a small prospect directory, for syncs and enrichments.
+    mailchimp = await startMailchimpFake(makeSeed('mailchimp', 6));
+    w = await createWorldApp(undefined, { allowPrivateWebhooks: true, integrationBaseUrls: { mailchimp: mailchimp.baseUrl } });
+    await seedDirectory(w.t.deps.database, { companies: 4, people: 12, seed: 16 });
     owner = await w.t.createOwner('owner@activities.test', 'Olive Owner');
     stranger = await w.t.createOwner('stranger@activities.test');
     await inviteMember(w.t.deps, { ...owner, role: 'owner', sessionId: null, via: 'session' }, { email: 'exec@activities.test', name: 'Ed Exec', role: 'analyst' });
@@ -62,6 +70,7 @@ describe('activities: every job kind queued, in progress and in history', () => 
 
   afterAll(async () => {
     await w?.close();
+    await mailchimp?.close();
   });
 
   it('a verifier list: analysis queued, analysing, analysed; verification queued, verifying with progress, verified', async () => {
@@ -160,6 +169,62 @@ describe('activities: every job kind queued, in progress and in history', () => 
     await run(sql`update integration_imports set state = 'completed' where id = ${importId}`);
     expect(await about(owner, importId)).toEqual([]);
   });
+
+  it('a finished integration sync and finished or cancelled enrichments are history, with their wording', async () => {
+    const account = await call(owner, '/integration/account/mailchimp', connectBody('mailchimp', mailchimp, 'Main'));
+    expect(account.status, JSON.stringify(account.body)).toBe(200);
+    const lists = await w.t.call({ method: 'GET', url: `/api/v1/integration/account/mailchimp/${account.body.data.id}`, token: owner.token });
+    const start = await call(owner, '/integration/account/mailchimp/verify_list', {
+      account_id: account.body.data.id,
+      list_id: lists.body.data.lists[0].id,
+      write_back: { unsubscribe: false, append: true },
+    });
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    const importId = start.body.data.id as string;
+    expect((await about(owner, importId))[0]).toMatchObject({ type: 'sync', status: 'queued' });
+    await runUntil(async () => (await about(owner, importId))[0]?.status === 'completed', 200);
+    const synced = await about(owner, importId);
+    // One row: the running entry made way for the history row.
+    expect(synced).toHaveLength(1);
+    expect(synced[0]).toMatchObject({ type: 'sync', status: 'completed', description: 'Synced "Newsletter" from Mailchimp: 6 contacts imported, 6 written back' });
+    expect(getJobActivityStatusLabel(synced[0]!.type, synced[0]!.status)).toBe('Synced');
+
+    const people = (await w.t.db.db.execute(sql`select id from directory_people order by id limit 5`)) as unknown as { rows: { id: string }[] };
+    const ids = people.rows.map((r) => r.id);
+    // Enriching chosen leads finishes inside the request.
+    const now = await call(owner, '/prospect/enrich', { person_ids: ids.slice(0, 2), options: { emails: 'all', phones: 'no_phones' } });
+    expect(now.status, JSON.stringify(now.body)).toBe(200);
+    const leads = await about(owner, now.body.data.request.request_id);
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({ type: 'enrich', status: 'completed', description: 'Enriched 2 prospect(s)' });
+    expect(getJobActivityStatusLabel(leads[0]!.type, leads[0]!.status)).toBe('Enriched');
+
+    // A list enrichment: queued, then history once its job ran.
+    const list = await call(owner, '/prospect/search/add_profiles', { list_name: 'Trade fair', person_ids: ids.slice(2, 5) });
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    const listId = list.body.data.list.id as string;
+    const started = await call(owner, '/prospect/list/enrich', { list_id: listId, options: { emails: 'all', phones: 'no_phones' } });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const requestId = started.body.data.request_id as string;
+    expect((await about(owner, requestId))[0]).toMatchObject({ type: 'enrich', status: 'queued' });
+    await runUntil(async () => (await about(owner, requestId))[0]?.status === 'completed');
+    const enriched = await about(owner, requestId);
+    expect(enriched).toHaveLength(1);
+    expect(enriched[0]).toMatchObject({ type: 'enrich', status: 'completed', description: 'Enriched the list "Trade fair"', metadata: { list_id: listId } });
+
+    // Stopped before it ran: history says so.
+    const again = await call(owner, '/prospect/list/enrich', { list_id: listId, options: { emails: 'all', phones: 'no_phones' } });
+    const stopped = await call(owner, '/prospect/list/enrich', { list_id: listId, cancel: true });
+    expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
+    const cancelled = await about(owner, again.body.data.request_id);
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]).toMatchObject({ type: 'enrich', status: 'cancelled', description: 'Cancelled enriching the list "Trade fair": 0 of 3 leads done' });
+    expect(getJobActivityStatusLabel(cancelled[0]!.type, cancelled[0]!.status)).toBe('Enrichment cancelled');
+    await w.t.deps.queue.runUntilIdle({ includeDelayed: true });
+    // None of it is another member's.
+    expect(await about(exec, importId)).toEqual([]);
+    expect(await about(exec, requestId)).toEqual([]);
+  }, 120_000);
 
   it('running jobs stay the member’s own: another member and another organisation see none of them, and filters apply', async () => {
     const listId = await uploadVerifierList(owner, 'activity-scope');

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { type TPaymentStatus } from '@verilead/contracts';
+import { getLocalDay, type TPaymentStatus } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
+import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
 import { selectPayment, selectPaymentsPage } from './queries';
 import { renderInvoicePdf } from './invoice-pdf';
 import { organisations, users } from '../../platform/tenancy/tables';
@@ -27,6 +28,8 @@ export async function renderPaymentDocument(db: TDb, ctx: TCallerContext, id: st
   const org = await db.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, ctx.orgId)).limit(1);
   const user = await db.select({ email: users.email }).from(users).where(eq(users.id, p.userId ?? ctx.userId)).limit(1);
   const api = paymentToApi(p);
-  const pdf = await renderInvoicePdf(kind, api, { orgName: org[0]?.name ?? '', email: user[0]?.email ?? '' });
+  // Dates as the requesting user's day (their time zone setting).
+  const timeZone = await selectUserTimeZone(db, ctx.userId);
+  const pdf = await renderInvoicePdf(kind, api, { orgName: org[0]?.name ?? '', email: user[0]?.email ?? '' }, (iso) => getLocalDay(new Date(iso), timeZone));
   return { pdf, fileName: `${kind}-${api.number}.pdf` };
 }

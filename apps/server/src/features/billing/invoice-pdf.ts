@@ -6,8 +6,16 @@ function money(currency: string, amount: number): string {
   return `${currency} ${amount.toFixed(2)}`;
 }
 
-/** Renders an invoice (any status) or a receipt (paid) as a one-page PDF. */
-export async function renderInvoicePdf(kind: 'invoice' | 'receipt', p: TPayment, party: TInvoiceParty): Promise<Buffer> {
+/**
+ * Renders an invoice (any status) or a receipt (paid) as a one-page PDF. `formatDay` writes a date-time of the payment
+ * as the day the reader sees (their time zone); the UTC day when not given.
+ */
+export async function renderInvoicePdf(
+  kind: 'invoice' | 'receipt',
+  p: TPayment,
+  party: TInvoiceParty,
+  formatDay: (iso: string) => string = (iso) => iso.slice(0, 10),
+): Promise<Buffer> {
   // pdfkit (~14 MB of fonts and code) is loaded on the first invoice, not by every server process at start.
   const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
@@ -22,8 +30,8 @@ export async function renderInvoicePdf(kind: 'invoice' | 'receipt', p: TPayment,
     doc.moveDown(0.5).fontSize(11);
     doc.text(`Billed to: ${party.orgName}`);
     doc.text(`E-mail: ${party.email}`);
-    doc.text(`Date: ${p.created_at.slice(0, 10)}`);
-    doc.text(`Status: ${p.status === 'paid' ? `Paid on ${(p.paid_at ?? '').slice(0, 10)}` : p.status.replace('_', ' ')}`);
+    doc.text(`Date: ${formatDay(p.created_at)}`);
+    doc.text(`Status: ${p.status === 'paid' ? `Paid on ${p.paid_at ? formatDay(p.paid_at) : ''}` : p.status.replace('_', ' ')}`);
     doc.moveDown();
 
     const rows: [string, string][] = [

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZActivitiesDownloadResponse, ZDownloadResponse } from '@verilead/contracts';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
@@ -80,6 +80,27 @@ describe('downloads', () => {
     const bad = await w.t.call({ method: 'GET', url: '/api/v1/download/result/status?queue_id=not-a-uuid', token: owner.token });
     expect(bad.status).toBe(400);
     expect((await w.t.call({ method: 'GET', url: '/api/v1/public/download' })).status).toBe(400);
+  });
+
+  it("writes the activity file's times in its owner's time zone", async () => {
+    const who = await w.t.createOwner('zones@dl.test');
+    // 18:40 UTC on 9 March: 00:10 on the 10th in Kolkata, 14:40 on the 9th in New York.
+    await w.t.db.db.execute(
+      sql`insert into activities (org_id, user_id, type, description, created_at) values (${who.orgId}, ${who.userId}, 'login', 'Logged in at the boundary', '2026-03-09T18:40:00Z')`,
+    );
+    const exportLine = async (timezone: string) => {
+      expect((await w.t.call({ method: 'POST', url: '/api/v1/user/timezone/edit', token: who.token, payload: { timezone } })).status).toBe(200);
+      const confirm = await w.t.call({ method: 'POST', url: '/api/v1/download/activities/confirm', token: who.token, payload: { file_type: 'csv' } });
+      expect(confirm.status).toBe(200);
+      await w.t.deps.queue.runUntilIdle();
+      const st = ZDownloadResponse.parse((await w.t.call({ method: 'GET', url: `/api/v1/download/result/status?queue_id=${confirm.body.data.queue_id}`, token: who.token })).body).data;
+      const file = await w.t.app.inject({ method: 'GET', url: st.download_url! });
+      const lines = file.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+      expect(lines[0]).toBe('created_at,type,description');
+      return lines.find((l) => l.endsWith('Logged in at the boundary'));
+    };
+    expect(await exportLine('Asia/Kolkata')).toBe('2026-03-10T00:10:00+05:30,login,Logged in at the boundary');
+    expect(await exportLine('America/New_York')).toBe('2026-03-09T14:40:00-04:00,login,Logged in at the boundary');
   });
 
   it('cancels an export whose list was removed before it ran', async () => {

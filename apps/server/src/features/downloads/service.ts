@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import {
   DOWNLOAD_RETENTION_DAYS,
   DOWNLOAD_TOKEN_TTL_HOURS,
+  formatZonedDateTime,
   STANDARD_RESULT_COLUMNS,
   ZResultColumn,
   type TActivitiesDownloadData,
@@ -23,6 +24,7 @@ import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/jobs';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
+import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
 import { inputColumnNames, withInputCells } from '../../platform/bulk/input-columns';
 import { listActivities, recordActivity, type TRunningJobActivity } from '../activities/service';
 import { readRows } from '../email-verifier/file-parsing';
@@ -395,12 +397,14 @@ function activityQuery(p: TActivityParams, page: number, limit: number) {
 async function* activityRows(exec: TDb, d: TDownloadRow, counter: { rows: number }) {
   const p = d.params as TActivityParams;
   const ctx: TCallerContext = { userId: d.userId, orgId: d.orgId, role: p.role, sessionId: null, via: 'session' };
+  // Times as the file's owner sees them: their time zone setting, with its offset.
+  const timeZone = await selectUserTimeZone(exec, d.userId);
   yield ['created_at', 'type', 'description'];
   for (let page = 1; ; page += 1) {
     const res = await listActivities(exec, ctx, activityQuery(p, page, 500));
     for (const item of res.items) {
       counter.rows += 1;
-      yield [item.created_at, item.type, item.description];
+      yield [formatZonedDateTime(new Date(item.created_at), timeZone), item.type, item.description];
     }
     if (res.items.length < 500) return;
   }

@@ -117,5 +117,6 @@ export const instantVerifications = pgTable(
     creditsCharged: integer('credits_charged').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('instant_verifications_user_created_idx').on(t.userId, t.createdAt)],
+  // By member (their history, their reports) and by organisation (organisation-wide reports and the dashboard over a range).
+  (t) => [index('instant_verifications_user_created_idx').on(t.userId, t.createdAt), index('instant_verifications_org_created_idx').on(t.orgId, t.createdAt)],
 );

@@ -179,7 +179,8 @@ export async function validateField(
           amount: credits,
           reason: `Form guard ${input.type} check`,
           sourceAgent: 'js_widget',
-          objectType: 'form_guard_check',
+          // The field checked (form_guard_email, _phone or _name): the analytics report splits form guard usage by it.
+          objectType: `form_guard_${input.type}`,
           objectId: inserted.id,
         });
         await setCheckCredits(tx, inserted.id, credits);

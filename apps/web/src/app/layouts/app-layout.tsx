@@ -33,7 +33,7 @@ import { LoadingScreen } from '../../components/loading-screen';
 import { formatCompactNumber, formatNumber } from '../../lib/format';
 import { useSessionStore } from '../../lib/session-store';
 import { signOutUser } from '../../lib/sign-out';
-import { useCreditsAndLimits } from '../../lib/user-queries';
+import { useCreditsAndLimits, useProfile } from '../../lib/user-queries';
 import { AnnouncementBar } from '../../features/announcements/components/announcement-bar';
 import { WelcomeModal } from '../../features/account/components/welcome-modal';
 import { findActiveMenuPath } from '../active-menu';
@@ -58,6 +58,8 @@ export function AppLayout() {
   const email = useSessionStore((state) => state.email);
   const credits = useSessionStore((state) => state.credits);
   useCreditsAndLimits();
+  // The profile on every load: a time zone (or name) changed elsewhere reaches this session's dates at once.
+  useProfile();
 
   const groups = useMemo(() => (role ? groupMenusByArea(visibleMenus(role, BUILT_SCREENS)) : []), [role]);
   const activePath = findActiveMenuPath(

@@ -19,7 +19,7 @@ import { DATE_PRESET_LABELS, DATE_PRESETS, findMenuEntry, isMenuAllowed, type TA
 import { BillableSplitCard } from '../../../components/billable-split-card';
 import { UsageTrendChart } from '../../../components/usage-trend-chart';
 import { useDashboard } from '../api/dashboard-api';
-import { useShownWidgets, WidgetPicker } from './dashboard-widgets';
+import { useShownWidgets, WIDGET_LABELS, WidgetPicker } from './dashboard-widgets';
 import { ActivityTypeBadge } from '../../../components/activity-type-badge';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
@@ -98,7 +98,7 @@ export function OverviewScreen() {
       {show.has('credits') && credits.isPending ? <LoadingScreen minHeight={120} /> : null}
       {show.has('credits') && credits.isError ? <ErrorState error={credits.error} onRetry={() => void credits.refetch()} /> : null}
       {show.has('credits') && credits.data ? (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg" role="region" aria-label={WIDGET_LABELS.credits}>
           <StatCard
             label="Credits balance"
             value={formatNumber(credits.data.credits)}
@@ -139,37 +139,38 @@ export function OverviewScreen() {
       {data && (show.has('usage_trend') || show.has('usage_split')) ? (
         <Grid gap="lg">
           {show.has('usage_trend') && data.usage_trend ? (
-            <Grid.Col span={{ base: 12, lg: show.has('usage_split') ? 8 : 12 }}>
+            <Grid.Col span={{ base: 12, lg: show.has('usage_split') ? 8 : 12 }} role="region" aria-label={WIDGET_LABELS.usage_trend}>
               <UsageTrendChart points={data.usage_trend} fileName="dashboard-credits-over-time.csv" />
             </Grid.Col>
           ) : null}
           {show.has('usage_split') && data.usage_split ? (
-            <Grid.Col span={{ base: 12, lg: show.has('usage_trend') ? 4 : 12 }}>
+            <Grid.Col span={{ base: 12, lg: show.has('usage_trend') ? 4 : 12 }} role="region" aria-label={WIDGET_LABELS.usage_split}>
               <BillableSplitCard split={data.usage_split} fileName="dashboard-billable-split.csv" />
             </Grid.Col>
           ) : null}
         </Grid>
       ) : null}
       {data && (show.has('email_verifier') || show.has('email_finder')) ? (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
+        // Each widget is a region (named as in the Widgets picker): two figures side by side, the two widgets in one row on wide screens.
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
           {data.email_verifier ? (
-            <>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" role="region" aria-label={WIDGET_LABELS.email_verifier}>
               <StatCard label="Emails verified" value={formatNumber(data.email_verifier.total)} icon={<IconChecks size={22} />} hint={`${formatNumber(data.email_verifier.valid)} valid, ${formatNumber(data.email_verifier.invalid)} invalid`} />
               <StatCard label="Deliverability" value={`${data.email_verifier.deliverability_score}%`} icon={<IconChecks size={22} />} color="grape" hint={`${formatNumber(data.email_verifier.safe_to_send)} safe to send`} />
-            </>
+            </SimpleGrid>
           ) : null}
           {data.email_finder ? (
-            <>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" role="region" aria-label={WIDGET_LABELS.email_finder}>
               <StatCard label="Emails found" value={formatNumber(data.email_finder.found)} icon={<IconUserSearch size={22} />} color="teal" hint={`of ${formatNumber(data.email_finder.total)} searches`} />
               <StatCard label="Finder confidence" value={`${data.email_finder.confidence_score}`} icon={<IconUserSearch size={22} />} color="orange" hint="Average score of found emails" />
-            </>
+            </SimpleGrid>
           ) : null}
         </SimpleGrid>
       ) : null}
 
       <Grid gap="lg">
         {show.has('recent_activity') ? (
-        <Grid.Col span={{ base: 12, lg: 8 }}>
+        <Grid.Col span={{ base: 12, lg: 8 }} role="region" aria-label={WIDGET_LABELS.recent_activity}>
         <Card h="100%">
           <Group justify="space-between" mb="sm">
             <Title order={4} fz={16}>

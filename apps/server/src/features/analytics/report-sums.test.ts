@@ -1,0 +1,527 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import {
+  USAGE_FEATURES,
+  ZDashboardResponse,
+  ZFinderUsageResponse,
+  ZFormGuardUsageResponse,
+  ZOverviewUsageResponse,
+  ZPerformanceStatsResponse,
+  ZProspectUsageResponse,
+  ZVerifierUsageResponse,
+  type TSourceAgent,
+  type TUsageFeature,
+} from '@verilead/contracts';
+import { selectRows } from '../../platform/db/database';
+import { creditTransactions } from '../../platform/credits/tables';
+import { createTestApp, TEST_PASSWORD, type TTestApp } from '../../test/test-app';
+import { inviteMember } from '../auth/service';
+import { instantVerifications } from '../email-verifier/tables';
+import { finderInstant } from '../email-finder/tables';
+
+/**
+ * Every report and the dashboard against what the test reads itself from the ledger (`credit_transactions`) and the
+ * result tables (verifier and finder lists and instant results), for local days on both sides of midnight in two
+ * time zones: Kolkata (UTC+5:30, midnight at 18:30 UTC) and New York (UTC-4 in March 2026, midnight at 04:00 UTC).
+ */
+
+type TUser = { token: string; userId: string; orgId: string };
+type TLedgerRow = { user_id: string; kind: 'charge' | 'refund'; amount: number; source_agent: string | null; object_type: string | null };
+
+const KOLKATA = 'Asia/Kolkata';
+const NEW_YORK = 'America/New_York';
+const ZONES = [KOLKATA, NEW_YORK];
+/** 9, 10 and 11 March: rows sit a minute either side of both zones' midnights between them, and at midday. */
+const DAYS = ['2026-03-09', '2026-03-10', '2026-03-11'];
+const INSTANTS = [
+  '2026-03-09T06:00:00Z',
+  '2026-03-09T18:29:00Z', // Kolkata 9th 23:59
+  '2026-03-09T18:30:00Z', // Kolkata 10th 00:00
+  '2026-03-10T03:59:00Z', // New York 9th 23:59
+  '2026-03-10T04:00:00Z', // New York 10th 00:00
+  '2026-03-10T12:00:00Z',
+  '2026-03-10T18:29:00Z', // Kolkata 10th 23:59
+  '2026-03-10T18:31:00Z', // Kolkata 11th 00:01
+  '2026-03-11T03:59:00Z', // New York 10th 23:59
+  '2026-03-11T04:01:00Z', // New York 11th 00:01
+  '2026-03-11T15:00:00Z',
+];
+/** What the product charges: each source agent with the object types it writes. */
+const CHARGES: { agent: TSourceAgent; object: string; kind: 'charge' | 'refund' }[] = [
+  { agent: 'instant_verify', object: 'instant_verification', kind: 'charge' },
+  { agent: 'bulk_verify', object: 'verify_list_email', kind: 'charge' },
+  { agent: 'bulk_verify', object: 'verify_list_email', kind: 'refund' },
+  { agent: 'instant_finder', object: 'finder_instant', kind: 'charge' },
+  { agent: 'bulk_finder', object: 'finder_list_row', kind: 'charge' },
+  { agent: 'enrich_lead', object: 'prospect_email', kind: 'charge' },
+  { agent: 'enrich_list', object: 'prospect_phone', kind: 'charge' },
+  { agent: 'add_lead', object: 'prospect_lead', kind: 'charge' },
+  { agent: 'enrich_lead', object: 'prospect_email', kind: 'refund' },
+  { agent: 'js_widget', object: 'form_guard_email', kind: 'charge' },
+  { agent: 'js_widget', object: 'form_guard_phone', kind: 'charge' },
+  { agent: 'js_widget', object: 'form_guard_name', kind: 'charge' },
+  { agent: 'reverse_lookup', object: 'prospect_lookup', kind: 'charge' },
+];
+
+/** The test's own reading of the ledger: which feature and field a row is for. */
+const FEATURE_OF: Record<TSourceAgent, TUsageFeature> = {
+  instant_verify: 'email_verifier',
+  bulk_verify: 'email_verifier',
+  instant_finder: 'email_finder',
+  bulk_finder: 'email_finder',
+  enrich_lead: 'prospect',
+  enrich_list: 'prospect',
+  add_lead: 'prospect',
+  js_widget: 'form_guard',
+  reverse_lookup: 'other',
+};
+const featureOf = (r: TLedgerRow): TUsageFeature => FEATURE_OF[r.source_agent as TSourceAgent] ?? 'other';
+const fieldOf = (r: TLedgerRow) => (r.object_type?.endsWith('_phone') ? 'phone' : r.object_type?.endsWith('_name') ? 'name' : r.object_type?.endsWith('_lead') ? 'lead' : 'email');
+const signed = (r: TLedgerRow) => (r.kind === 'charge' ? r.amount : -r.amount);
+const net = (rows: TLedgerRow[]) => rows.reduce((s, r) => s + signed(r), 0);
+/** Charges less refunds: how many things were billed. */
+const count = (rows: TLedgerRow[]) => rows.reduce((s, r) => s + (r.kind === 'charge' ? 1 : -1), 0);
+function credits(rows: TLedgerRow[]) {
+  const charged = rows.filter((r) => r.kind === 'charge').reduce((s, r) => s + r.amount, 0);
+  const refunded = rows.filter((r) => r.kind === 'refund').reduce((s, r) => s + r.amount, 0);
+  return { charged, refunded, net: charged - refunded, charges: rows.filter((r) => r.kind === 'charge').length };
+}
+function perFeature(rows: TLedgerRow[]): Record<TUsageFeature, number> {
+  const out = Object.fromEntries(USAGE_FEATURES.map((f) => [f, 0])) as Record<TUsageFeature, number>;
+  for (const r of rows) out[featureOf(r)] += signed(r);
+  return out;
+}
+
+describe('every report adds up to the ledger and the result tables, by local day in two time zones', () => {
+  let t: TTestApp;
+  let owner: TUser;
+  let manager: TUser;
+  let exec: TUser;
+  let stranger: TUser;
+  let research: string;
+  let everyone: string[];
+
+  const post = (user: TUser, url: string, payload: Record<string, unknown>) => t.call({ method: 'POST', url: `/api/v1${url}`, token: user.token, payload });
+  const day = (d: string) => ({ from: d, to: d });
+  const onDay = (column: ReturnType<typeof sql>, zone: string, d: string) => sql`(${column} at time zone ${zone})::date = ${d}::date`;
+
+  async function setZone(user: TUser, timezone: string) {
+    const res = await post(user, '/user/timezone/edit', { timezone });
+    expect(res.status).toBe(200);
+  }
+
+  async function addMember(email: string, name: string, role: 'admin' | 'analyst'): Promise<TUser> {
+    await inviteMember(t.deps, { ...owner, role: 'owner', sessionId: null, via: 'session' }, { email, name, role });
+    const setup = await t.mailedToken(email, '/setup_password');
+    await t.call({ method: 'POST', url: '/api/v1/user/password/setup', payload: { token: setup, password: TEST_PASSWORD } });
+    const l = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email, password: TEST_PASSWORD } });
+    return { token: l.body.data.token, userId: l.body.data.user.id, orgId: owner.orgId };
+  }
+
+  /** The organisation's charges and refunds of one local day of `zone`, of the given members (all when omitted). */
+  async function ledgerOn(zone: string, d: string, userIds?: string[]): Promise<TLedgerRow[]> {
+    const rows = await selectRows<TLedgerRow>(
+      t.db.db,
+      sql`select user_id, kind, amount, source_agent, object_type from ${creditTransactions}
+          where org_id = ${owner.orgId} and kind in ('charge', 'refund') and ${onDay(sql`created_at`, zone, d)}`,
+    );
+    return rows.filter((r) => !userIds || userIds.includes(r.user_id)).map((r) => ({ ...r, amount: Number(r.amount) }));
+  }
+
+  /** The verifier's results of a local day, read from its lists (counters) and instant results. */
+  async function verifierOn(zone: string, d: string, userIds: string[]) {
+    const lists = (
+      await selectRows<{ user_id: string; counters: Record<string, number>; duplicate_count: number; syntax_error_count: number }>(
+        t.db.db,
+        sql`select user_id, counters, duplicate_count, syntax_error_count from verify_lists
+            where org_id = ${owner.orgId} and ${onDay(sql`coalesce(verified_at, updated_at)`, zone, d)}`,
+      )
+    ).filter((l) => userIds.includes(l.user_id));
+    const instant = (
+      await selectRows<{ user_id: string; status: string; result: Record<string, unknown>; billable: boolean }>(
+        t.db.db,
+        sql`select user_id, status, result, billable from instant_verifications where org_id = ${owner.orgId} and ${onDay(sql`created_at`, zone, d)}`,
+      )
+    ).filter((r) => userIds.includes(r.user_id));
+    const fromLists = (key: string) => lists.reduce((s, l) => s + Number(l.counters[key] ?? 0), 0);
+    const statusCount = (status: string) => fromLists(status) + instant.filter((r) => r.status === status).length;
+    const flagCount = (flag: string) => fromLists(flag) + instant.filter((r) => r.result[flag] === true).length;
+    const valid = statusCount('valid');
+    const scoreSum = fromLists('valid_score_sum') + instant.filter((r) => r.status === 'valid').reduce((s, r) => s + Number(r.result.deliverability_score), 0);
+    const duplicate = lists.reduce((s, l) => s + l.duplicate_count, 0);
+    const syntaxError = lists.reduce((s, l) => s + l.syntax_error_count, 0);
+    const billable = fromLists('billable') + instant.filter((r) => r.billable).length;
+    return {
+      stats: {
+        total: fromLists('verified') + instant.length + duplicate + syntaxError,
+        valid,
+        invalid: statusCount('invalid'),
+        catch_all: statusCount('catch_all'),
+        unknown: statusCount('unknown'),
+        duplicate,
+        syntax_error: syntaxError,
+        disposable: flagCount('disposable'),
+        gibberish: flagCount('gibberish'),
+        free_account: flagCount('free_account'),
+        role_account: flagCount('role_account'),
+        billable,
+        safe_to_send: fromLists('safe_to_send') + instant.filter((r) => r.result.safe_to_send === 'yes').length,
+        deliverability_score: valid > 0 ? Math.round((scoreSum / valid) * 10_000) / 100 : 0,
+        billable_credits: billable,
+      },
+      instant: instant.length,
+      bulk: fromLists('verified'),
+    };
+  }
+
+  /** The finder's results of a local day: list counters and finished instant searches. */
+  async function finderOn(zone: string, d: string, userIds: string[]) {
+    const lists = (
+      await selectRows<{ user_id: string; counters: Record<string, number> }>(
+        t.db.db,
+        sql`select user_id, counters from finder_lists where org_id = ${owner.orgId} and ${onDay(sql`coalesce(processed_at, updated_at)`, zone, d)}`,
+      )
+    ).filter((l) => userIds.includes(l.user_id));
+    const instant = (
+      await selectRows<{ user_id: string; status: string; result: Record<string, unknown>; credits_charged: number }>(
+        t.db.db,
+        sql`select user_id, status, result, credits_charged from finder_instant
+            where org_id = ${owner.orgId} and state = 'completed' and ${onDay(sql`created_at`, zone, d)}`,
+      )
+    ).filter((r) => userIds.includes(r.user_id));
+    const fromLists = (key: string) => lists.reduce((s, l) => s + Number(l.counters[key] ?? 0), 0);
+    const found = instant.filter((r) => r.status === 'found');
+    const foundCount = fromLists('found') + found.length;
+    const confidence = fromLists('confidence_sum') + found.reduce((s, r) => s + Number(r.result.confidence_score), 0);
+    return {
+      stats: {
+        total: fromLists('processed') + instant.length,
+        found: foundCount,
+        not_found: fromLists('not_found') + instant.filter((r) => r.status !== 'found').length,
+        business: fromLists('business') + found.filter((r) => r.result.business === true).length,
+        role: fromLists('role') + found.filter((r) => r.result.role === true).length,
+        confidence_score: foundCount > 0 ? Math.round((confidence / foundCount) * 100) / 100 : 0,
+        billable: fromLists('billable') + instant.filter((r) => r.credits_charged > 0).length,
+      },
+      instant: instant.length,
+      bulk: fromLists('processed'),
+    };
+  }
+
+  /** Seeds charges of every kind, verifier and finder results at `instants`, spread over the members. */
+  async function seedAt(instants: string[], members: string[]) {
+    await t.db.db.insert(creditTransactions).values(
+      instants.flatMap((at, i) =>
+        CHARGES.flatMap((c, j) =>
+          (i + j) % 5 === 4
+            ? [] // leave some holes, so no two days look alike
+            : [{ orgId: owner.orgId, userId: members[(i + j) % members.length]!, kind: c.kind, amount: 1 + ((i * 7 + j * 3) % 11), reason: 'seed', sourceAgent: c.agent, objectType: c.object, balanceAfter: 1000, createdAt: new Date(at) }],
+        ),
+      ),
+    );
+    // Grants and purchases are not usage.
+    await t.db.db.insert(creditTransactions).values(instants.map((at) => ({ orgId: owner.orgId, userId: members[0]!, kind: 'grant' as const, amount: 500, reason: 'seed', balanceAfter: 1000, createdAt: new Date(at) })));
+    const statuses = ['valid', 'invalid', 'catch_all', 'unknown', 'valid'];
+    await t.db.db.insert(instantVerifications).values(
+      instants.flatMap((at, i) =>
+        members.map((userId, m) => {
+          const status = statuses[(i + m) % statuses.length]!;
+          return {
+            orgId: owner.orgId,
+            userId,
+            email: `p${i}-${m}@example.test`,
+            status,
+            result: {
+              safe_to_send: status === 'valid' ? 'yes' : 'no',
+              // Scores in quarters add up exactly in floating point, as they do in the database.
+              deliverability_score: status === 'valid' ? 0.25 * (1 + ((i + m) % 4)) : 0,
+              disposable: (i + m) % 3 === 0,
+              free_account: (i + m) % 4 === 0,
+              role_account: (i + m) % 6 === 0,
+              gibberish: (i + m) % 7 === 0,
+            },
+            billable: status !== 'unknown',
+            creditsCharged: status !== 'unknown' ? 1 : 0,
+            createdAt: new Date(at),
+          };
+        }),
+      ),
+    );
+    await t.db.db.insert(finderInstant).values(
+      instants.flatMap((at, i) =>
+        members.map((userId, m) => {
+          const found = (i + m) % 3 !== 0;
+          return {
+            orgId: owner.orgId,
+            userId,
+            // One search in four is still running: never counted.
+            state: (i + m) % 4 === 3 ? 'running' : 'completed',
+            input: { name: 'Ann Lee', domain: 'example.test' },
+            status: found ? 'found' : 'not_found',
+            result: found ? { business: (i + m) % 2 === 0, role: (i + m) % 5 === 0, confidence_score: 60 + ((i * 13 + m * 7) % 40) } : {},
+            creditsCharged: found ? 1 : 0,
+            createdAt: new Date(at),
+          };
+        }),
+      ),
+    );
+    for (const [i, at] of instants.entries()) {
+      if (i % 2 === 1) continue;
+      const userId = members[i % members.length]!;
+      const v = { verified: 20 + i, valid: 10 + i, invalid: 5, catch_all: 3, unknown: 2, disposable: 1 + (i % 3), gibberish: i % 2, free_account: 4, role_account: 2, billable: 18 + i, safe_to_send: 9, valid_score_sum: 7.5 + i };
+      // A list verified at the instant, and one whose verification is still running (counted by its last update).
+      await t.db.db.execute(sql`insert into verify_lists (org_id, user_id, name, file_name, file_type, storage_key, size_bytes, email_column, has_header, counters, duplicate_count, syntax_error_count, verified_at, updated_at, state)
+        values (${owner.orgId}, ${userId}, ${`List ${i}`}, 'l.csv', 'csv', 'none', 10, 0, true, ${JSON.stringify(v)}::jsonb, ${i % 4}, ${1 + (i % 3)}, ${at}, ${at}, 'verified'),
+               (${owner.orgId}, ${userId}, ${`Running ${i}`}, 'l.csv', 'csv', 'none', 10, 0, true, ${JSON.stringify({ ...v, verified: 3, valid: 3, valid_score_sum: 2.5 })}::jsonb, 0, 0, null, ${at}, 'in_progress')`);
+      const f = { processed: 30 + i, found: 20 + i, not_found: 10, business: 12, role: 3, catch_all: 0, confidence_sum: (20 + i) * 81.5, billable: 20 + i };
+      await t.db.db.execute(sql`insert into finder_lists (org_id, user_id, name, file_name, file_type, storage_key, size_bytes, has_header, header, mapping, counters, processed_at, updated_at, state)
+        values (${owner.orgId}, ${userId}, ${`Finder ${i}`}, 'f.csv', 'csv', 'none', 10, true, '[]'::jsonb, '{}'::jsonb, ${JSON.stringify(f)}::jsonb, ${at}, ${at}, 'processed')`);
+    }
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await t.createOwner('owner@sums.test', 'Olivia Owner');
+    stranger = await t.createOwner('stranger@sums.test', 'Sam Stranger');
+    manager = await addMember('manager@sums.test', 'Maya Manager', 'admin');
+    exec = await addMember('exec@sums.test', 'Eddie Exec', 'analyst');
+    everyone = [owner.userId, manager.userId, exec.userId];
+    research = (await post(owner, '/admin/team/create', { name: 'Research', member_ids: [exec.userId, manager.userId] })).body.data.team.id;
+    await seedAt(INSTANTS, everyone);
+    // Another organisation spends at the same instants: never counted for the first.
+    await t.db.db.insert(creditTransactions).values(
+      INSTANTS.map((at) => ({ orgId: stranger.orgId, userId: stranger.userId, kind: 'charge' as const, amount: 1000, reason: 'seed', sourceAgent: 'instant_verify' as const, balanceAfter: 0, createdAt: new Date(at) })),
+    );
+    await t.db.db.insert(instantVerifications).values(
+      INSTANTS.map((at) => ({ orgId: stranger.orgId, userId: stranger.userId, email: 'x@example.test', status: 'valid', result: { deliverability_score: 1 }, billable: true, creditsCharged: 1, createdAt: new Date(at) })),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('the seed puts usage on both sides of each midnight (so a wrong zone or boundary changes the figures)', async () => {
+    for (const zone of ZONES) {
+      const perDay = await Promise.all(DAYS.map(async (d) => net(await ledgerOn(zone, d))));
+      expect(perDay.every((n) => n > 0)).toBe(true);
+      expect(new Set(perDay).size).toBe(3);
+    }
+    // The same UTC day read in the two zones differs.
+    expect(net(await ledgerOn(KOLKATA, '2026-03-10'))).not.toBe(net(await ledgerOn(NEW_YORK, '2026-03-10')));
+  });
+
+  for (const zone of ZONES) {
+    describe(`in ${zone}`, () => {
+      beforeAll(async () => {
+        for (const u of [owner, manager, exec]) await setZone(u, zone);
+      });
+
+      it('verifier report: results from the lists and instant results, credits from the ledger', async () => {
+        for (const d of DAYS) {
+          for (const [viewer, scope, whose] of [
+            [owner, { scope: 'organisation' }, everyone],
+            [manager, { team_id: research }, [exec.userId, manager.userId]],
+            [exec, {}, [exec.userId]],
+          ] as const) {
+            const res = await post(viewer, '/reports/usage', { date_range: day(d), ...scope });
+            expect(res.status, JSON.stringify(res.body)).toBe(200);
+            const got = ZVerifierUsageResponse.parse(res.body).data;
+            expect(got.range.time_zone).toBe(zone);
+            const want = await verifierOn(zone, d, [...whose]);
+            expect(got.stats, `${zone} ${d}`).toEqual(want.stats);
+            expect({ instant: got.instant, bulk: got.bulk }).toEqual({ instant: want.instant, bulk: want.bulk });
+            expect(got.credits).toEqual(credits((await ledgerOn(zone, d, [...whose])).filter((r) => featureOf(r) === 'email_verifier')));
+          }
+        }
+      });
+
+      it('finder report: results from the lists and finished instant searches, credits from the ledger', async () => {
+        for (const d of DAYS) {
+          for (const [viewer, scope, whose] of [
+            [owner, { scope: 'organisation' }, everyone],
+            [manager, { member_id: owner.userId }, [owner.userId]],
+            [exec, {}, [exec.userId]],
+          ] as const) {
+            const got = ZFinderUsageResponse.parse((await post(viewer, '/reports/finder_usage', { date_range: day(d), ...scope })).body).data;
+            const want = await finderOn(zone, d, [...whose]);
+            expect(got.stats, `${zone} ${d}`).toEqual(want.stats);
+            expect({ instant: got.instant, bulk: got.bulk }).toEqual({ instant: want.instant, bulk: want.bulk });
+            expect(got.credits).toEqual(credits((await ledgerOn(zone, d, [...whose])).filter((r) => featureOf(r) === 'email_finder')));
+          }
+        }
+      });
+
+      it('prospect and form guard reports: what was charged, by field', async () => {
+        for (const d of DAYS) {
+          for (const [viewer, scope, whose] of [
+            [owner, { scope: 'organisation' }, everyone],
+            [manager, { scope: 'organisation' }, everyone],
+            [exec, {}, [exec.userId]],
+          ] as const) {
+            const ledger = await ledgerOn(zone, d, [...whose]);
+            const prospect = ledger.filter((r) => featureOf(r) === 'prospect');
+            const p = ZProspectUsageResponse.parse((await post(viewer, '/reports/prospect_usage', { date_range: day(d), ...scope })).body).data;
+            const email = prospect.filter((r) => fieldOf(r) === 'email');
+            const phone = prospect.filter((r) => fieldOf(r) === 'phone');
+            expect(p.stats, `${zone} ${d}`).toEqual({
+              total_billable_email_contact: net(email),
+              total_billable_phone_contact: net(phone),
+              total_billable_lead: net(prospect.filter((r) => fieldOf(r) === 'lead')),
+              total_credits_charged: net(prospect),
+              email: count(email),
+              phone: count(phone),
+            });
+            expect(p.credits).toEqual(credits(prospect));
+
+            const guard = ledger.filter((r) => featureOf(r) === 'form_guard');
+            const f = ZFormGuardUsageResponse.parse((await post(viewer, '/reports/js_widget_usage', { date_range: day(d), ...scope })).body).data;
+            const field = (name: string) => count(guard.filter((r) => fieldOf(r) === name));
+            expect(f.stats, `${zone} ${d}`).toEqual({ total: count(guard), email: field('email'), phone: field('phone'), name: field('name') });
+            expect(f.credits).toEqual(credits(guard));
+          }
+        }
+      });
+
+      it('overview split and per-member and per-team performance', async () => {
+        for (const d of DAYS) {
+          const ledger = await ledgerOn(zone, d);
+          const o = ZOverviewUsageResponse.parse((await post(manager, '/reports/overview_usage', { date_range: day(d), scope: 'organisation' })).body).data;
+          const f = perFeature(ledger);
+          expect([o.split.ev_billable.value, o.split.ef_billable.value, o.split.prospect_billable.value, o.split.js_widget_billable.value, o.split.other_billable.value]).toEqual([
+            f.email_verifier,
+            f.email_finder,
+            f.prospect,
+            f.form_guard,
+            f.other,
+          ]);
+          expect(o.credits).toEqual(credits(ledger));
+
+          for (const viewer of [owner, manager]) {
+            const members = ZPerformanceStatsResponse.parse((await post(viewer, '/insights/performance_stats', { date_range: day(d), scope: 'organisation' })).body).data;
+            expect(members.rows.map((r) => r.id).sort()).toEqual([...everyone].sort());
+            for (const row of members.rows) {
+              const mine = ledger.filter((r) => r.user_id === row.id);
+              expect({ ...row, id: undefined, name: undefined, email: undefined, role: undefined }, `${zone} ${d} ${row.name}`).toEqual({
+                id: undefined,
+                name: undefined,
+                email: undefined,
+                role: undefined,
+                ...perFeature(mine),
+                total: net(mine),
+              });
+            }
+            const teams = ZPerformanceStatsResponse.parse((await post(viewer, '/insights/performance_stats', { date_range: day(d), group_by: 'team' })).body).data;
+            const inResearch = ledger.filter((r) => r.user_id === exec.userId || r.user_id === manager.userId);
+            const noTeam = ledger.filter((r) => r.user_id === owner.userId);
+            expect(Object.fromEntries(teams.rows.map((r) => [r.name, [r.total, r.prospect]]))).toEqual({
+              Research: [net(inResearch), perFeature(inResearch).prospect],
+              'No team': [net(noTeam), perFeature(noTeam).prospect],
+            });
+          }
+          // An executive's performance is their own row only.
+          const own = ZPerformanceStatsResponse.parse((await post(exec, '/insights/performance_stats', { date_range: day(d) })).body).data;
+          expect(own.rows.map((r) => [r.id, r.total])).toEqual([[exec.userId, net(ledger.filter((r) => r.user_id === exec.userId))]]);
+        }
+      });
+    });
+  }
+
+  it('a manager may read team analytics; an executive is refused', async () => {
+    for (const body of [{ scope: 'organisation' }, { member_id: owner.userId }, { team_id: research }]) {
+      for (const url of ['/reports/overview_usage', '/reports/usage', '/reports/finder_usage', '/reports/prospect_usage', '/reports/js_widget_usage', '/insights/graph']) {
+        expect((await post(manager, url, { ...body, date_range: 'last_30_days' })).status, `${url} ${JSON.stringify(body)}`).toBe(200);
+        const refused = await post(exec, url, { ...body, date_range: 'last_30_days' });
+        expect(refused.status, `${url} ${JSON.stringify(body)}`).toBe(403);
+        expect(refused.body.error.message).toBe('Team analytics are for owners and managers.');
+      }
+    }
+    expect((await post(manager, '/insights/performance_stats', { group_by: 'team' })).status).toBe(200);
+    expect((await post(exec, '/insights/performance_stats', { group_by: 'team' })).status).toBe(403);
+    // A manager's team dashboard shows the organisation.
+    await t.db.db.execute(sql`update users set dashboard_type = 'team' where id in (${manager.userId}, ${exec.userId})`);
+    const dash = await t.call({ method: 'GET', url: '/api/v1/dashboard?show_widgets=credits', token: manager.token });
+    expect(ZDashboardResponse.parse(dash.body).data.scope).toBe('organisation');
+    // An executive's dashboard stays their own, whatever the setting says.
+    const mine = await t.call({ method: 'GET', url: '/api/v1/dashboard?show_widgets=credits', token: exec.token });
+    expect(ZDashboardResponse.parse(mine.body).data.scope).toBe('me');
+  });
+
+  it("the dashboard's widgets add up to the ledger and the result tables for today and yesterday, around local midnight", async () => {
+    // The dashboard answers presets only, relative to now: seed a minute either side of today's local midnight of each zone.
+    const midnights: string[] = [];
+    for (const zone of ZONES) {
+      const rows = await selectRows<{ m: string }>(t.db.db, sql`select to_char((date_trunc('day', now() at time zone ${zone}) at time zone ${zone}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as m`);
+      const m = Date.parse(rows[0]!.m);
+      midnights.push(new Date(m - 60_000).toISOString(), new Date(m).toISOString(), new Date(m + 60_000).toISOString(), new Date(m - 86_400_000 + 3_600_000).toISOString());
+    }
+    await seedAt(midnights, everyone);
+    await t.db.db.execute(sql`update users set dashboard_type = 'team' where id = ${owner.userId}`);
+    for (const zone of ZONES) {
+      for (const u of [owner, exec]) await setZone(u, zone);
+      for (const [preset, back] of [
+        ['today', 0],
+        ['yesterday', 1],
+      ] as const) {
+        const d = (await selectRows<{ d: string }>(t.db.db, sql`select ((now() at time zone ${zone})::date - ${back}::int)::text as d`))[0]!.d;
+        for (const [viewer, whose, scope] of [
+          [owner, everyone, 'organisation'],
+          [exec, [exec.userId], 'me'],
+        ] as const) {
+          const res = await t.call({ method: 'GET', url: `/api/v1/dashboard?date_range=${preset}`, token: viewer.token });
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          const got = ZDashboardResponse.parse(res.body).data;
+          expect(got.scope).toBe(scope);
+          expect(got.range.time_zone).toBe(zone);
+          const ledger = await ledgerOn(zone, d, [...whose]);
+          const what = `${zone} ${preset} ${scope}`;
+          expect(net(ledger), what).toBeGreaterThan(0);
+          expect(got.credits?.used_in_range, what).toBe(net(ledger));
+          const f = perFeature(ledger);
+          expect(got.usage_split?.ev_billable.value, what).toBe(f.email_verifier);
+          expect(got.usage_split?.prospect_billable.value, what).toBe(f.prospect);
+          expect(got.usage_split?.js_widget_billable.value, what).toBe(f.form_guard);
+          // The trend hour by hour: each local hour's net from the ledger.
+          const hourly = await selectRows<{ h: string; user_id: string; kind: string; amount: number }>(
+            t.db.db,
+            sql`select to_char(created_at at time zone ${zone}, 'YYYY-MM-DD"T"HH24:00') as h, user_id, kind, amount from ${creditTransactions}
+                where org_id = ${owner.orgId} and kind in ('charge', 'refund') and ${onDay(sql`created_at`, zone, d)}`,
+          );
+          const want = new Map<string, number>();
+          for (const r of hourly.filter((h) => whose.includes(h.user_id))) want.set(r.h, (want.get(r.h) ?? 0) + (r.kind === 'charge' ? 1 : -1) * Number(r.amount));
+          expect(got.usage_trend).toHaveLength(24);
+          expect(Object.fromEntries(got.usage_trend!.filter((p) => p.total !== 0).map((p) => [p.bucket, p.total])), what).toEqual(
+            Object.fromEntries([...want].filter(([, v]) => v !== 0)),
+          );
+          expect(got.email_verifier, what).toEqual((await verifierOn(zone, d, [...whose])).stats);
+          expect(got.email_finder, what).toEqual((await finderOn(zone, d, [...whose])).stats);
+        }
+      }
+    }
+  });
+
+  it('a real form guard check is reported under the field it checked', async () => {
+    // A fresh organisation, so the report holds only these checks.
+    const guardOwner = await t.createOwner('guard@sums.test');
+    const origin = 'http://127.0.0.1:5555';
+    const guard = await post(guardOwner, '/apps/create', { name: 'Signup', type: 'client', allowed_origins: [origin], form_guard: { fields: { email: true, phone: true, name: true } } });
+    expect(guard.status, JSON.stringify(guard.body)).toBe(200);
+    const checks: [string, string][] = [
+      ['phone', '+1 415 555 0100'],
+      ['phone', '+44 20 7946 0958'],
+      ['name', 'Alice Smith'],
+    ];
+    for (const [i, [type, value]] of checks.entries()) {
+      const res = await t.call({ method: 'POST', url: '/v2/form_guard/validate', headers: { authorization: `Bearer ${guard.body.data.token}`, origin }, payload: { type, value, request_id: `sums-check-${i}` } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    // The result table by field, against the report.
+    const stored = await selectRows<{ type: string; n: number }>(
+      t.db.db,
+      sql`select type, count(*)::int as n from form_guard_checks where org_id = ${guardOwner.orgId} and credits_charged > 0 group by type`,
+    );
+    const byType: Record<string, number> = Object.fromEntries(stored.map((r) => [r.type, r.n]));
+    expect(byType).toEqual({ phone: 2, name: 1 });
+    const f = ZFormGuardUsageResponse.parse((await post(guardOwner, '/reports/js_widget_usage', { date_range: 'today' })).body).data;
+    expect(f.stats).toEqual({ total: 3, email: byType.email ?? 0, phone: byType.phone, name: byType.name });
+  });
+});
