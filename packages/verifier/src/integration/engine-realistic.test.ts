@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRealisticCorpus, startMailWorld, type TCorpusEntry, type TMailWorld } from '@verilead/mailworld';
 import { VerifierEngine } from '../engine/engine';
+import { startLagAwareTimeout } from '../engine/lag-aware-timer';
 import type { TVerificationResult, TVerifyOptions } from '../types';
 
 // The realistic world (greeting delays, latency, postscreen, a busy host, Microsoft 365 both ways, a 700 ms host,
@@ -167,20 +168,36 @@ describe('one shared engine under load', () => {
 
 describe('cancellation', () => {
   it('an aborted stream ends within one reply timeout, even with addresses waiting minutes for a greylist retry', async () => {
-    // real sleep here: without cancellation the greylisted addresses would wait 10 minutes
-    const engine = new VerifierEngine({ ...options, clock: undefined, sleep: undefined, greylistSchedule: [600_000], timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 1_500 } });
+    // Real time here: without cancellation the greylisted addresses would wait 10 minutes, and the host that never
+    // greets holds its address in a reply wait (the socket deadline, REPLY_MS) that began before the abort.
+    const REPLY_MS = 5_000;
+    const engine = new VerifierEngine({ ...options, clock: undefined, sleep: undefined, greylistSchedule: [600_000], timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: REPLY_MS } });
     const controller = new AbortController();
     const emails = [...Array.from({ length: 10 }, (_, i) => `waiting${i}@greylist.test`), 'erin@timeout.test', 'alice@strict.test'];
     const got: string[] = [];
+    // The stream must end before one reply timeout plus a margin (1 s) has passed since the abort, counted as the
+    // engine counts its reply timeouts (lag-aware-timer.ts: the time our event loop ran freely, so a loaded machine
+    // stretches both alike). The silent host's connection began 1–2 s before the abort, so its one reply timeout ends
+    // about 3.5 s after it; waiting out a second one (2 × 5 s from that connection) or the greylist wait would overrun.
+    let overran = false;
+    let stopWatch: (() => void) | null = null;
+    let abortedAt = 0;
+    const abort = (): void => {
+      controller.abort();
+      abortedAt = performance.now();
+      stopWatch = startLagAwareTimeout(REPLY_MS + 1_000, () => (overran = true));
+    };
     try {
       for await (const result of engine.verifyMany(emails, { concurrency: 20, signal: controller.signal })) {
         got.push(result.email);
-        if (result.email === 'alice@strict.test') setTimeout(() => controller.abort(), 200);
+        if (result.email === 'alice@strict.test') setTimeout(abort, 200);
       }
+      expect(controller.signal.aborted).toBe(true);
+      expect(overran, `the stream ended ${Math.round(performance.now() - abortedAt)} ms (wall time) after the abort`).toBe(false);
     } finally {
+      (stopWatch as (() => void) | null)?.();
       await engine.close();
     }
-    expect(controller.signal.aborted).toBe(true);
     expect(got).toEqual(['alice@strict.test']);
-  }, 10_000);
+  }, 60_000);
 });
