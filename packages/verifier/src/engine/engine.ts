@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import os from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { parseAddress } from '../syntax/parse-address';
 import { checkDisposable, checkFreeProvider, checkRoleAccount } from '../checks/lists';
@@ -115,7 +116,8 @@ type TRun = {
 
 const lowerSet = (list: string[] | undefined): Set<string> => new Set((list ?? []).map((e) => e.trim().toLowerCase()));
 
-const sleepReal: TSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The default sleep: a real timer, cleared at once when `signal` cancels the wait (so no timer outlives its wait). */
+const sleepReal: TSleep = (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined);
 
 function resolveOptions(options: TVerifyOptions): TResolvedOptions {
   const mode = options.mode ?? 'highest_accuracy';
@@ -198,7 +200,7 @@ export class VerifierEngine {
     await Promise.all([...this.gates.values()].map((g) => g.closeAll()));
   }
 
-  /** Wait through the injected sleep; a cancelled call stops waiting at once. */
+  /** Wait through the injected sleep; a cancelled call stops waiting at once (an injected sleep may ignore the signal). */
   private async wait(run: TRun, ms: number): Promise<void> {
     const { signal } = run;
     if (!signal) return this.options.sleep(ms);
@@ -206,12 +208,14 @@ export class VerifierEngine {
     let onAbort: (() => void) | null = null;
     try {
       await Promise.race([
-        this.options.sleep(ms),
+        this.options.sleep(ms, signal),
         new Promise<never>((_, reject) => {
           onAbort = () => reject(abortError(signal));
           signal.addEventListener('abort', onAbort, { once: true });
         }),
       ]);
+    } catch (error) {
+      throw signal.aborted ? abortError(signal) : error;
     } finally {
       if (onAbort) signal.removeEventListener('abort', onAbort);
     }

@@ -6,7 +6,8 @@ const BACKOFF_MAX_MS = 1_000;
 const SUCCESSES_PER_STEP = 5;
 const FAILURES_TO_TRIP = 2;
 const DOWN_MS = 60_000;
-const IDLE_CLOSE_MS = 5_000;
+/** An idle session is closed after this long unused (waited through the engine's injected sleep). */
+export const IDLE_CLOSE_MS = 5_000;
 
 /**
  * Per mail host (address:port): an adaptive concurrency limit with back-off (AIMD: halve the limit and double the
@@ -26,7 +27,8 @@ export class HostGate {
   /** Recipients per transaction after which this host answered 452 (learned). */
   maxBatch = Number.POSITIVE_INFINITY;
   private readonly waiters: Array<() => void> = [];
-  private readonly idle: Array<{ session: SmtpSession; timer: NodeJS.Timeout }> = [];
+  /** Idle sessions, each with the controller that cancels its idle-close wait when it is taken again or closed. */
+  private readonly idle: Array<{ session: SmtpSession; idleWait: AbortController }> = [];
 
   constructor(
     private readonly maxLimit: number,
@@ -63,10 +65,14 @@ export class HostGate {
     this.active++;
     if (this.delayMs > 0) {
       try {
-        await this.sleep(this.delayMs);
+        await this.sleep(this.delayMs, signal);
       } catch (error) {
         this.release();
-        throw error;
+        throw signal?.aborted ? signal.reason : error;
+      }
+      if (signal?.aborted) {
+        this.release();
+        throw signal.reason;
       }
     }
   }
@@ -119,34 +125,49 @@ export class HostGate {
     while (this.idle.length > 0) {
       const entry = this.idle.pop();
       if (!entry) break;
-      clearTimeout(entry.timer);
+      entry.idleWait.abort();
       if (!entry.session.closed) return entry.session;
     }
     return null;
   }
 
+  /**
+   * Keep a session for reuse. It is closed (QUIT) once it has stayed unused for IDLE_CLOSE_MS, a wait made through the
+   * engine's injected sleep (so a test's fake clock drives it); taking the session again cancels that wait.
+   */
   putIdle(session: SmtpSession): void {
-    const entry = {
-      session,
-      timer: setTimeout(() => {
-        const index = this.idle.indexOf(entry);
-        if (index >= 0) this.idle.splice(index, 1);
-        this.closing++;
-        void session.quit().finally(() => {
-          this.closing--;
-          this.wakeOne();
-        });
-      }, IDLE_CLOSE_MS),
-    };
-    entry.timer.unref?.();
+    const entry = { session, idleWait: new AbortController() };
     this.idle.push(entry);
+    const { signal } = entry.idleWait;
+    this.sleep(IDLE_CLOSE_MS, signal).then(
+      () => {
+        // an injected sleep may ignore the signal: a session taken (or closed) meanwhile is not this wait's to close
+        const index = this.idle.indexOf(entry);
+        if (signal.aborted || index < 0) return;
+        this.idle.splice(index, 1);
+        entry.idleWait.abort();
+        this.retire(session);
+      },
+      () => {
+        // cancelled: the session was taken again or the gate closed
+      },
+    );
+  }
+
+  /** QUIT a session whose slot is given up; it holds a slot until the host has answered (the host still counts it). */
+  private retire(session: SmtpSession): void {
+    this.closing++;
+    void session.quit().finally(() => {
+      this.closing--;
+      this.wakeOne();
+    });
   }
 
   async closeAll(): Promise<void> {
     const entries = this.idle.splice(0);
     await Promise.all(
-      entries.map(async ({ session, timer }) => {
-        clearTimeout(timer);
+      entries.map(async ({ session, idleWait }) => {
+        idleWait.abort();
         await session.quit();
       }),
     );

@@ -38,6 +38,8 @@ export type TSessionOptions = {
 };
 
 const MAX_LINE = 4096;
+/** The longest wait for the reply to QUIT (the reply timeout when that is shorter). */
+export const QUIT_REPLY_MS = 200;
 
 /** Default dial: a plain TCP connection. */
 export const dialTcp: TDial = ({ host, port }) => net.connect({ host, port });
@@ -145,12 +147,13 @@ export class SmtpSession {
     this.socket.destroy();
   }
 
-  private readReply(): Promise<TSmtpReply> {
+  /** The next reply, within the reply timeout (or `limitMs` when shorter) and the deadline; a timeout fails the session. */
+  private readReply(limitMs = Number.POSITIVE_INFINITY): Promise<TSmtpReply> {
     const queued = this.replies.shift();
     if (queued) return Promise.resolve(queued);
     if (this.failure) return Promise.reject(this.failure);
     const remaining = this.options.deadline - Date.now();
-    const timeoutMs = Math.max(1, Math.min(this.options.replyMs, remaining));
+    const timeoutMs = Math.max(1, Math.min(this.options.replyMs, limitMs, remaining));
     return new Promise<TSmtpReply>((resolve, reject) => {
       // our own event-loop lag does not count as the host's silence (see lag-aware-timer.ts)
       const cancel = startLagAwareTimeout(timeoutMs, () => {
@@ -287,15 +290,20 @@ export class SmtpSession {
     return reply;
   }
 
-  /** QUIT politely (without waiting long) and close. */
+  /**
+   * QUIT politely and close, once the host has answered (or after QUIT_REPLY_MS of its silence). The wait is a socket
+   * deadline like every reply wait (lag-aware, real time): what it waits for is the host's answer on a real socket.
+   */
   async quit(): Promise<void> {
     if (this.failure) return;
     try {
       this.sink?.('C', 'QUIT');
       this.socket.write('QUIT\r\n');
-      await Promise.race([this.readReply(), new Promise((r) => setTimeout(r, 200))]);
+      // no verification uses the session any more: its deadline does not clip this wait
+      this.setDeadline(Number.POSITIVE_INFINITY);
+      await this.readReply(QUIT_REPLY_MS);
     } catch {
-      // the server may just close
+      // the server may just close, or stay silent
     }
     this.close();
   }
