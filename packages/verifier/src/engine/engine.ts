@@ -185,14 +185,14 @@ export class VerifierEngine {
   private getGate(key: string): HostGate {
     let gate = this.gates.get(key);
     if (!gate) {
-      gate = new HostGate(this.options.perHostConcurrency, this.options.sleep);
+      gate = new HostGate(this.options.perHostConcurrency, this.options.sleep, this.options.clock);
       this.gates.set(key, gate);
     }
     return gate;
   }
 
   /** The gate of a mail host address (ip or name, port): its current limit, back-off and sessions. */
-  inspectHost(address: string): Pick<HostGate, 'limit' | 'active' | 'delayMs' | 'maxRecipients'> | null {
+  inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'active' | 'established' | 'delayMs' | 'maxRecipients'> | null {
     return this.gates.get(`${address}:${this.options.smtpPort}`) ?? null;
   }
 
@@ -559,36 +559,43 @@ export class VerifierEngine {
     }
   }
 
-  private async openSession(run: TRun, host: TMailHost, address: string): Promise<SmtpSession> {
+  /** Open a session to the host (greeting, EHLO, STARTTLS when offered); the gate counts it while it opens and lives. */
+  private async openSession(run: TRun, gate: HostGate, host: TMailHost, address: string): Promise<SmtpSession> {
     const { heloName, dial, smtpPort } = this.options;
     const { timeouts } = run;
     const sink = this.makeSink(run);
-    const { session, greeting } = await SmtpSession.open({
-      address,
-      port: smtpPort,
-      serverName: host.exchange,
-      heloName,
-      dial,
-      connectMs: timeouts.connectMs,
-      replyMs: timeouts.replyMs,
-      deadline: this.realDeadline(run),
-      sink,
-    });
+    gate.opening++;
     try {
-      if (greeting.code !== 220) throw new GreetingRefused(greeting);
-      let hello = await session.greet();
-      if (hello.code !== 250) throw new GreetingRefused(hello);
-      if (session.extensions.has('STARTTLS')) {
-        const tlsReply = await session.startTls();
-        if (tlsReply.code === 220) {
-          hello = await session.greet();
-          if (hello.code !== 250) throw new GreetingRefused(hello);
+      const { session, greeting } = await SmtpSession.open({
+        address,
+        port: smtpPort,
+        serverName: host.exchange,
+        heloName,
+        dial,
+        connectMs: timeouts.connectMs,
+        replyMs: timeouts.replyMs,
+        deadline: this.realDeadline(run),
+        sink,
+      });
+      try {
+        if (greeting.code !== 220) throw new GreetingRefused(greeting);
+        let hello = await session.greet();
+        if (hello.code !== 250) throw new GreetingRefused(hello);
+        if (session.extensions.has('STARTTLS')) {
+          const tlsReply = await session.startTls();
+          if (tlsReply.code === 220) {
+            hello = await session.greet();
+            if (hello.code !== 250) throw new GreetingRefused(hello);
+          }
         }
+        gate.noteEstablished(session);
+        return session;
+      } catch (error) {
+        session.close();
+        throw error;
       }
-      return session;
-    } catch (error) {
-      session.close();
-      throw error;
+    } finally {
+      gate.opening--;
     }
   }
 
@@ -715,7 +722,7 @@ export class VerifierEngine {
         if (session) session.setDeadline(this.realDeadline(run));
         else {
           try {
-            session = await this.openSession(run, host, ip);
+            session = await this.openSession(run, gate, host, ip);
           } catch (error) {
             return all(batch.length > 0 ? batch : pickBatch(null), this.describeOpenFailure(gate, host, error));
           }
@@ -762,7 +769,9 @@ export class VerifierEngine {
       const text = error.reply.lines.join(' ');
       if (cls.kind === 'blocked') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
       if (error.reply.code >= 400 && error.reply.code < 500) {
-        gate.penalize();
+        // one session too many (others of ours were open): the host's ceiling is learned and caps the slots;
+        // refused with none open: the host is busy, so back off
+        if (!gate.learnCeiling()) gate.penalize();
         return { type: 'retry', why: 'busy', host, replyText: text };
       }
       return { type: 'failed', reason: 'smtp_error', host, text: `${REASON_TEXTS.smtp_error} Server reply: ${text}` };

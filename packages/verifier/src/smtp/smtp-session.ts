@@ -136,9 +136,18 @@ export class SmtpSession {
     } else this.replies.push(reply);
   }
 
+  private readonly endListeners: Array<() => void> = [];
+
+  /** Calls `listener` once when the session ends (closed by either side or failed); at once if it has ended. */
+  onEnd(listener: () => void): void {
+    if (this.failure) listener();
+    else this.endListeners.push(listener);
+  }
+
   private fail(failure: SmtpFailure): void {
     if (this.failure) return;
     this.failure = failure;
+    for (const listener of this.endListeners.splice(0)) listener();
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;
@@ -279,8 +288,7 @@ export class SmtpSession {
         reject(new SmtpFailure('connection_lost', `TLS handshake failed: ${error.message}`));
       });
     }).catch((error: SmtpFailure) => {
-      this.failure = error;
-      plain.destroy();
+      this.fail(error); // destroys the plain socket (still this.socket)
       throw error;
     });
     this.socket = secure;
