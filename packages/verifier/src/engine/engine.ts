@@ -177,6 +177,8 @@ export class VerifierEngine {
   private readonly pending = new Map<string, TRcptRequest[]>();
   /** Lookups in flight per domain: concurrent addresses of one domain share one DNS resolution. */
   private readonly routing = new Map<string, Promise<TMailRouting>>();
+  /** Catch-all probe addresses being chosen per domain: concurrent addresses of one domain share one. */
+  private readonly probeChoices = new Map<string, Promise<string>>();
 
   constructor(options: TVerifyOptions) {
     this.options = resolveOptions(options);
@@ -439,8 +441,18 @@ export class VerifierEngine {
   /**
    * The random address that probes a domain for catch-all: one per domain for a few hours (shared through the
    * cache), so a greylisting host that saw it on a first attempt lets it through on a re-check made by a later call.
+   * Concurrent addresses of a domain wait for one choice: each making its own would leave in the cache an address
+   * the host never saw, and the re-check would meet the greylist again.
    */
-  private async probeAddress(domain: string): Promise<string> {
+  private probeAddress(domain: string): Promise<string> {
+    const pending = this.probeChoices.get(domain);
+    if (pending) return pending;
+    const choice = this.chooseProbeAddress(domain).finally(() => this.probeChoices.delete(domain));
+    this.probeChoices.set(domain, choice);
+    return choice;
+  }
+
+  private async chooseProbeAddress(domain: string): Promise<string> {
     const key = `smtp:probe:${domain}`;
     const known = await this.options.cache.get(key);
     if (typeof known === 'string') return known;

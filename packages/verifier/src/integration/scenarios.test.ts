@@ -128,6 +128,26 @@ describe('SMTP behaviours in detail', () => {
     }
   });
 
+  it("a list's greylisted addresses, deferred together, get their verdicts at the first re-check (one catch-all probe per domain, the one that was sent)", async () => {
+    const engine = new VerifierEngine(options);
+    const run = Date.now();
+    const mailboxes = ['carol@greylist.test', 'carol.white@greylist.test', 'postmaster@greylist.test'];
+    const missing = Array.from({ length: 4 }, (_, i) => `gone.${run}.${i}@greylist.test`);
+    const emails = [...mailboxes, ...missing];
+    try {
+      const first: TVerificationResult[] = [];
+      for await (const r of engine.verifyMany(emails, { greylisting: 'defer', concurrency: 10 })) first.push(r);
+      expect(first.map((r) => r.reason.code)).toEqual(emails.map(() => 'greylisted'));
+      await new Promise((resolve) => setTimeout(resolve, world.greylistDelayMs + 100));
+      const recheck: TVerificationResult[] = [];
+      for await (const r of engine.verifyMany(emails, { greylisting: 'defer', concurrency: 10 })) recheck.push(r);
+      const verdicts = Object.fromEntries(recheck.map((r) => [r.email, `${r.status}/${r.reason.code}`]));
+      expect(verdicts).toEqual(Object.fromEntries(emails.map((e) => [e, mailboxes.includes(e) ? 'valid/valid_mailbox' : 'invalid/mailbox_not_found'])));
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('uses the default highest-accuracy schedule through the injected sleep and clock', async () => {
     const requested: number[] = [];
     let skipped = 0;
