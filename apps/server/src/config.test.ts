@@ -20,6 +20,7 @@ describe('config', () => {
         appUpdateCode: 'reload',
         passwordMaxAgeDays: 180,
         demoMailWorld: false,
+        demoGreylistDelayMs: 1_000,
         trustProxy: false,
       });
       expect(c.appSecret).toMatch(/^[0-9a-f]{64}$/);
@@ -38,12 +39,14 @@ describe('config', () => {
       DATABASE_URL: ' ',
       PUBLIC_URL: 'https://app.example.test/',
       DEMO_MAIL_WORLD: 'true',
+      DEMO_GREYLIST_DELAY_MS: '20000',
       DNS_SERVERS: '127.0.0.1:5353, 127.0.0.2',
       APP_UPDATE_CODE: 'hard_reload',
     });
-    expect(c).toMatchObject({ port: 8080, databaseUrl: undefined, publicUrl: 'https://app.example.test', demoMailWorld: true, dnsServers: ['127.0.0.1:5353', '127.0.0.2'], appUpdateCode: 'hard_reload' });
+    expect(c).toMatchObject({ port: 8080, databaseUrl: undefined, publicUrl: 'https://app.example.test', demoMailWorld: true, demoGreylistDelayMs: 20_000, dnsServers: ['127.0.0.1:5353', '127.0.0.2'], appUpdateCode: 'hard_reload' });
     expect(() => loadConfig({ APP_SECRET: 's', PORT: 'abc' })).toThrow(/PORT/);
     expect(() => loadConfig({ APP_SECRET: 's', APP_UPDATE_CODE: 'explode' })).toThrow(/APP_UPDATE_CODE/);
     expect(() => loadConfig({ APP_SECRET: 's', MIN_APP_VERSION: 'v1' })).toThrow(/MIN_APP_VERSION/);
+    expect(() => loadConfig({ APP_SECRET: 's', DEMO_GREYLIST_DELAY_MS: '5' })).toThrow(/DEMO_GREYLIST_DELAY_MS/);
   });
 });

@@ -52,6 +52,7 @@ const ZEnv = z.object({
     .regex(/^\d+(,\d+)*$/)
     .optional(),
   DEMO_MAIL_WORLD: ZBool.default(false),
+  DEMO_GREYLIST_DELAY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
   STORAGE_DIR: ZOptionalString,
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_PUBLIC_MAX: z.coerce.number().int().min(1).default(60),
@@ -168,6 +169,8 @@ export type TConfig = {
   verifierReplyTimeoutMs?: number;
   verifierGreylistScheduleMs?: number[];
   demoMailWorld: boolean;
+  /** With the demo mail world: how long greylist.test greylists a new (client, sender, recipient) triplet. */
+  demoGreylistDelayMs: number;
   storageDir: string;
   rateLimit: { authMax: number; publicMax: number; windowMs: number };
   jobPollIntervalMs: number;
@@ -259,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     verifierReplyTimeoutMs: e.VERIFIER_REPLY_TIMEOUT_MS,
     verifierGreylistScheduleMs: e.VERIFIER_GREYLIST_SCHEDULE_MS?.split(',').map(Number),
     demoMailWorld: e.DEMO_MAIL_WORLD,
+    demoGreylistDelayMs: e.DEMO_GREYLIST_DELAY_MS,
     storageDir: e.STORAGE_DIR ? resolvePath(e.STORAGE_DIR) : join(dataDir, 'storage'),
     rateLimit: { authMax: e.RATE_LIMIT_AUTH_MAX, publicMax: e.RATE_LIMIT_PUBLIC_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,

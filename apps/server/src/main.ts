@@ -32,7 +32,9 @@ async function main() {
   };
   // --demo-mail-world: a local mail world (DNS + SMTP on loopback) and the verifier pointed at it.
   // Demo-only modules (faker's data, the identity providers) are loaded only when asked for: they cost the server memory.
-  const demoWorld = flagged.demoMailWorld ? await startDemoMailWorld((await import('./features/prospects/generator')).demoDirectoryCorpus()) : null;
+  const demoWorld = flagged.demoMailWorld
+    ? await startDemoMailWorld((await import('./features/prospects/generator')).demoDirectoryCorpus(), flagged.demoGreylistDelayMs)
+    : null;
   const withWorld = demoWorld ? { ...flagged, ...demoWorld.configOverrides } : flagged;
   // --demo-idp: local OpenID Connect and SAML identity providers on 127.0.0.1 (PORT+30, PORT+31).
   const demoIdp = values['demo-idp'] ? await (await import('./features/sso/local-idp/demo-idp')).startDemoIdp(withWorld) : null;

@@ -6,7 +6,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { createTestApp, type TTestApp } from './test/test-app';
-import { isReachable } from './test/reachable';
+import { isRedisUpForTests } from './test/reachable';
 
 describe('serving the built web app', () => {
   let t: TTestApp;
@@ -90,7 +90,7 @@ describe('serving the built web app', () => {
   });
 });
 
-const redisUp = await isReachable('127.0.0.1', 6379);
+const redisUp = await isRedisUpForTests();
 
 describe.skipIf(!redisUp)('rate limits in Redis (shared across processes)', () => {
   it('counts requests of two app instances together', async () => {

@@ -112,6 +112,7 @@ function makeUtf8Local(rng: TRandom): TLocal {
 const REALISTIC_BUCKETS: readonly TBucket[] = [
   { weight: 2.5, domains: ['postscreen.test'], makeLocal: (rng) => makeDirectoryLocal(rng) },
   { weight: 3, domains: ['busy.test'], makeLocal: (rng) => makeDirectoryLocal(rng) },
+  { weight: 1, domains: ['crowded.test'], makeLocal: (rng) => makeDirectoryLocal(rng) },
   { weight: 3, domains: ['fabrikam.test'], makeLocal: (rng) => makeDirectoryLocal(rng) },
   { weight: 1, domains: ['northwind.test'], makeLocal: (rng) => makeAnyLocal(rng) },
   { weight: 0.4, domains: ['slowpoke.test'], makeLocal: (rng) => makeDirectoryLocal(rng) },
@@ -146,7 +147,7 @@ export function makeCorpus(n: number, seed: number): TCorpusEntry[] {
 }
 
 /**
- * The corpus for the realistic world: the same mix as `makeCorpus` plus its own scenarios (postscreen, busy host,
+ * The corpus for the realistic world: the same mix as `makeCorpus` plus its own scenarios (postscreen, busy hosts,
  * Microsoft 365 edge blocking both ways, the 700 ms host, 5-minute greylisting, UTF-8 local parts without SMTPUTF8).
  */
 export function makeRealisticCorpus(n: number, seed: number): TCorpusEntry[] {

@@ -63,7 +63,11 @@ export interface TVerifierCache {
 }
 
 export type TClock = { now(): number };
-export type TSleep = (ms: number) => Promise<void>;
+/**
+ * Waits `ms` on the engine's time. `signal` (when given) cancels the wait: the default ends it at once (rejecting); an
+ * injected sleep may ignore it, since the engine never relies on it alone (it races the signal itself).
+ */
+export type TSleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 /** Opens a TCP connection; must return a socket that emits 'connect' (like net.connect) or is already connected. */
 export type TDial = (options: { host: string; port: number }) => Duplex;
 

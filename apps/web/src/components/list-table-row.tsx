@@ -17,13 +17,17 @@ export function ListNameCell({ detailPath, name, fileName }: { detailPath: strin
   );
 }
 
-/** The state cell of an uploaded-list row: its badge, and a progress bar while the job runs (`progress` null otherwise). */
-export function ListStateCell({ badge, progress, progressLabel }: { badge: ReactNode; progress: number | null; progressLabel: string }) {
+/**
+ * The state cell of an uploaded-list row: its badge, a progress bar while the job runs (`progress` null otherwise),
+ * and an optional note under them (e.g. addresses waiting for a re-check).
+ */
+export function ListStateCell({ badge, progress, progressLabel, note }: { badge: ReactNode; progress: number | null; progressLabel: string; note?: ReactNode }) {
   return (
     <Table.Td>
       <Stack gap={4}>
         {badge}
         {progress !== null ? <Progress value={progress} size="sm" w={90} aria-label={progressLabel} /> : null}
+        {note ?? null}
       </Stack>
     </Table.Td>
   );

@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import os from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { parseAddress } from '../syntax/parse-address';
 import { checkDisposable, checkFreeProvider, checkRoleAccount } from '../checks/lists';
@@ -115,7 +116,8 @@ type TRun = {
 
 const lowerSet = (list: string[] | undefined): Set<string> => new Set((list ?? []).map((e) => e.trim().toLowerCase()));
 
-const sleepReal: TSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The default sleep: a real timer, cleared at once when `signal` cancels the wait (so no timer outlives its wait). */
+const sleepReal: TSleep = (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined);
 
 function resolveOptions(options: TVerifyOptions): TResolvedOptions {
   const mode = options.mode ?? 'highest_accuracy';
@@ -175,6 +177,8 @@ export class VerifierEngine {
   private readonly pending = new Map<string, TRcptRequest[]>();
   /** Lookups in flight per domain: concurrent addresses of one domain share one DNS resolution. */
   private readonly routing = new Map<string, Promise<TMailRouting>>();
+  /** Catch-all probe addresses being chosen per domain: concurrent addresses of one domain share one. */
+  private readonly probeChoices = new Map<string, Promise<string>>();
 
   constructor(options: TVerifyOptions) {
     this.options = resolveOptions(options);
@@ -183,14 +187,14 @@ export class VerifierEngine {
   private getGate(key: string): HostGate {
     let gate = this.gates.get(key);
     if (!gate) {
-      gate = new HostGate(this.options.perHostConcurrency, this.options.sleep);
+      gate = new HostGate(this.options.perHostConcurrency, this.options.sleep, this.options.clock);
       this.gates.set(key, gate);
     }
     return gate;
   }
 
   /** The gate of a mail host address (ip or name, port): its current limit, back-off and sessions. */
-  inspectHost(address: string): Pick<HostGate, 'limit' | 'active' | 'delayMs' | 'maxRecipients'> | null {
+  inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'active' | 'established' | 'delayMs' | 'maxRecipients'> | null {
     return this.gates.get(`${address}:${this.options.smtpPort}`) ?? null;
   }
 
@@ -198,7 +202,7 @@ export class VerifierEngine {
     await Promise.all([...this.gates.values()].map((g) => g.closeAll()));
   }
 
-  /** Wait through the injected sleep; a cancelled call stops waiting at once. */
+  /** Wait through the injected sleep; a cancelled call stops waiting at once (an injected sleep may ignore the signal). */
   private async wait(run: TRun, ms: number): Promise<void> {
     const { signal } = run;
     if (!signal) return this.options.sleep(ms);
@@ -206,12 +210,14 @@ export class VerifierEngine {
     let onAbort: (() => void) | null = null;
     try {
       await Promise.race([
-        this.options.sleep(ms),
+        this.options.sleep(ms, signal),
         new Promise<never>((_, reject) => {
           onAbort = () => reject(abortError(signal));
           signal.addEventListener('abort', onAbort, { once: true });
         }),
       ]);
+    } catch (error) {
+      throw signal.aborted ? abortError(signal) : error;
     } finally {
       if (onAbort) signal.removeEventListener('abort', onAbort);
     }
@@ -435,8 +441,18 @@ export class VerifierEngine {
   /**
    * The random address that probes a domain for catch-all: one per domain for a few hours (shared through the
    * cache), so a greylisting host that saw it on a first attempt lets it through on a re-check made by a later call.
+   * Concurrent addresses of a domain wait for one choice: each making its own would leave in the cache an address
+   * the host never saw, and the re-check would meet the greylist again.
    */
-  private async probeAddress(domain: string): Promise<string> {
+  private probeAddress(domain: string): Promise<string> {
+    const pending = this.probeChoices.get(domain);
+    if (pending) return pending;
+    const choice = this.chooseProbeAddress(domain).finally(() => this.probeChoices.delete(domain));
+    this.probeChoices.set(domain, choice);
+    return choice;
+  }
+
+  private async chooseProbeAddress(domain: string): Promise<string> {
     const key = `smtp:probe:${domain}`;
     const known = await this.options.cache.get(key);
     if (typeof known === 'string') return known;
@@ -555,36 +571,43 @@ export class VerifierEngine {
     }
   }
 
-  private async openSession(run: TRun, host: TMailHost, address: string): Promise<SmtpSession> {
+  /** Open a session to the host (greeting, EHLO, STARTTLS when offered); the gate counts it while it opens and lives. */
+  private async openSession(run: TRun, gate: HostGate, host: TMailHost, address: string): Promise<SmtpSession> {
     const { heloName, dial, smtpPort } = this.options;
     const { timeouts } = run;
     const sink = this.makeSink(run);
-    const { session, greeting } = await SmtpSession.open({
-      address,
-      port: smtpPort,
-      serverName: host.exchange,
-      heloName,
-      dial,
-      connectMs: timeouts.connectMs,
-      replyMs: timeouts.replyMs,
-      deadline: this.realDeadline(run),
-      sink,
-    });
+    gate.opening++;
     try {
-      if (greeting.code !== 220) throw new GreetingRefused(greeting);
-      let hello = await session.greet();
-      if (hello.code !== 250) throw new GreetingRefused(hello);
-      if (session.extensions.has('STARTTLS')) {
-        const tlsReply = await session.startTls();
-        if (tlsReply.code === 220) {
-          hello = await session.greet();
-          if (hello.code !== 250) throw new GreetingRefused(hello);
+      const { session, greeting } = await SmtpSession.open({
+        address,
+        port: smtpPort,
+        serverName: host.exchange,
+        heloName,
+        dial,
+        connectMs: timeouts.connectMs,
+        replyMs: timeouts.replyMs,
+        deadline: this.realDeadline(run),
+        sink,
+      });
+      try {
+        if (greeting.code !== 220) throw new GreetingRefused(greeting);
+        let hello = await session.greet();
+        if (hello.code !== 250) throw new GreetingRefused(hello);
+        if (session.extensions.has('STARTTLS')) {
+          const tlsReply = await session.startTls();
+          if (tlsReply.code === 220) {
+            hello = await session.greet();
+            if (hello.code !== 250) throw new GreetingRefused(hello);
+          }
         }
+        gate.noteEstablished(session);
+        return session;
+      } catch (error) {
+        session.close();
+        throw error;
       }
-      return session;
-    } catch (error) {
-      session.close();
-      throw error;
+    } finally {
+      gate.opening--;
     }
   }
 
@@ -711,7 +734,7 @@ export class VerifierEngine {
         if (session) session.setDeadline(this.realDeadline(run));
         else {
           try {
-            session = await this.openSession(run, host, ip);
+            session = await this.openSession(run, gate, host, ip);
           } catch (error) {
             return all(batch.length > 0 ? batch : pickBatch(null), this.describeOpenFailure(gate, host, error));
           }
@@ -758,7 +781,9 @@ export class VerifierEngine {
       const text = error.reply.lines.join(' ');
       if (cls.kind === 'blocked') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
       if (error.reply.code >= 400 && error.reply.code < 500) {
-        gate.penalize();
+        // one session too many (others of ours were open): the host's ceiling is learned and caps the slots;
+        // refused with none open: the host is busy, so back off
+        if (!gate.learnCeiling()) gate.penalize();
         return { type: 'retry', why: 'busy', host, replyText: text };
       }
       return { type: 'failed', reason: 'smtp_error', host, text: `${REASON_TEXTS.smtp_error} Server reply: ${text}` };

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { HostGate } from './host-gate';
+import { CEILING_TTL_MS, HostGate } from './host-gate';
 
 const noSleep = async (): Promise<void> => {};
+
+/** A session as the gate sees it: something that ends once. */
+function makeSession() {
+  const listeners: Array<() => void> = [];
+  return { onEnd: (listener: () => void) => void listeners.push(listener), end: () => listeners.splice(0).forEach((l) => l()) };
+}
 
 describe('HostGate', () => {
   it('never lets more than the limit hold a slot at once', async () => {
     const gate = new HostGate(2, noSleep);
+    // the host has held two sessions at once (slow start is past)
+    gate.noteEstablished(makeSession());
+    gate.noteEstablished(makeSession());
     await gate.acquire();
     await gate.acquire();
     let third = false;
@@ -40,6 +49,41 @@ describe('HostGate', () => {
     gate.penalize();
     await gate.acquire();
     expect(slept).toEqual([100]);
+  });
+
+  it('opens sessions in slow start: one more than the host has held at once', async () => {
+    const gate = new HostGate(6, noSleep);
+    expect(gate.capacity).toBe(1);
+    await gate.acquire();
+    let second = false;
+    const pending = gate.acquire().then(() => (second = true));
+    await Promise.resolve();
+    expect(second).toBe(false);
+    const first = makeSession();
+    gate.noteEstablished(first); // the host greeted the first session: room for a second
+    await pending;
+    expect(second).toBe(true);
+    expect(gate.capacity).toBe(2);
+    first.end();
+    expect(gate.established).toBe(0);
+    expect(gate.capacity).toBe(2); // what the host once held stays known
+  });
+
+  it('learns the ceiling from a refusal with sessions open, keeps to it for CEILING_TTL_MS on its clock, then may probe one above', () => {
+    let now = 1_000_000;
+    const gate = new HostGate(6, noSleep, { now: () => now });
+    expect(gate.learnCeiling()).toBe(false); // refused with nothing open: busy, not full
+    for (let i = 0; i < 2; i++) gate.noteEstablished(makeSession());
+    expect(gate.capacity).toBe(3);
+    expect(gate.learnCeiling()).toBe(true); // the third was refused
+    expect(gate.ceiling).toBe(2);
+    expect(gate.capacity).toBe(2);
+    for (let i = 0; i < 20; i++) gate.reward();
+    expect(gate.capacity).toBe(2);
+    now += CEILING_TTL_MS - 1;
+    expect(gate.capacity).toBe(2);
+    now += 1;
+    expect(gate.capacity).toBe(3);
   });
 
   it('marks a host down after consecutive connection failures, for a while', () => {

@@ -1,17 +1,25 @@
 import type { SmtpSession } from '../smtp/smtp-session';
-import type { TSleep } from '../types';
+import type { TClock, TSleep } from '../types';
 
 const BACKOFF_BASE_MS = 50;
 const BACKOFF_MAX_MS = 1_000;
 const SUCCESSES_PER_STEP = 5;
 const FAILURES_TO_TRIP = 2;
 const DOWN_MS = 60_000;
-const IDLE_CLOSE_MS = 5_000;
+/** An idle session is closed after this long unused (waited through the engine's injected sleep). */
+export const IDLE_CLOSE_MS = 5_000;
+/** How long a host's connection limit, learned from its 421, holds before the engine may probe one session above it. */
+export const CEILING_TTL_MS = 30 * 60_000;
 
 /**
  * Per mail host (address:port): an adaptive concurrency limit with back-off (AIMD: halve the limit and double the
  * delay on 421/451/452, grow back on success), a pool of idle sessions for reuse, and a circuit breaker that
  * marks a host down for a while after consecutive connection failures so a dead host cannot stall the others.
+ *
+ * Sessions are opened in slow start: at most one more than the host has been seen to hold open at once (greeted and
+ * not closed). So when a host refuses a session for too many connections (421 greeting), it refused exactly one over
+ * the sessions it held: that number becomes the host's ceiling, which the slots never exceed again (for
+ * CEILING_TTL_MS; then one session above it may be tried once more).
  */
 export class HostGate {
   limit: number;
@@ -26,21 +34,61 @@ export class HostGate {
   /** Recipients per transaction after which this host answered 452 (learned). */
   maxBatch = Number.POSITIVE_INFINITY;
   private readonly waiters: Array<() => void> = [];
-  private readonly idle: Array<{ session: SmtpSession; timer: NodeJS.Timeout }> = [];
+  /** Idle sessions, each with the controller that cancels its idle-close wait when it is taken again or closed. */
+  private readonly idle: Array<{ session: SmtpSession; idleWait: AbortController }> = [];
 
   constructor(
     private readonly maxLimit: number,
     private readonly sleep: TSleep,
+    private readonly clock: TClock = { now: () => Date.now() },
   ) {
     this.limit = maxLimit;
   }
 
   /** Sessions being closed (QUIT sent, not yet answered): the host still counts them, so they hold a slot. */
   closing = 0;
+  /** Sessions being opened (connecting or waiting for the greeting): the host counts those it has accepted. */
+  opening = 0;
+  /** Sessions the host greeted that are still open (in use or idle). */
+  established = 0;
+  /** The most sessions the host has held open at once (slow start: one more may be opened). */
+  peakEstablished = 0;
+  /** The most sessions the host takes at once, learned from its 421 (valid until `ceilingUntil`, clock time). */
+  ceiling = Number.POSITIVE_INFINITY;
+  ceilingUntil = 0;
+
+  /** Slots that may be held at once now: the limit, within the learned ceiling and the slow start. */
+  get capacity(): number {
+    const ceiling = this.ceilingUntil > this.clock.now() ? this.ceiling : Number.POSITIVE_INFINITY;
+    return Math.max(1, Math.min(this.limit, ceiling, this.peakEstablished + 1));
+  }
+
+  /** A session the host has greeted: counted open until it ends. */
+  noteEstablished(session: Pick<SmtpSession, 'onEnd'>): void {
+    this.established++;
+    if (this.established > this.peakEstablished) {
+      this.peakEstablished = this.established;
+      this.wakeOne(); // slow start: room for one more
+    }
+    session.onEnd(() => this.established--);
+  }
+
+  /**
+   * The host refused a new session with a 4xx greeting. When other sessions of ours were open there, it refused one
+   * too many: they (established, being opened or closed) are its ceiling. Answers whether a ceiling was learned (else
+   * the refusal came with no other session open: the host is busy, not full).
+   */
+  learnCeiling(): boolean {
+    const held = this.established + this.opening + this.closing;
+    if (held < 1) return false;
+    this.ceiling = this.ceilingUntil > this.clock.now() ? Math.min(this.ceiling, held) : held;
+    this.ceilingUntil = this.clock.now() + CEILING_TTL_MS;
+    return true;
+  }
 
   /** Wait for a slot (a cancelled signal stops waiting and throws its reason), then the back-off delay if any. */
   async acquire(signal?: AbortSignal): Promise<void> {
-    while (this.active + this.closing >= this.limit) {
+    while (this.active + this.closing >= this.capacity) {
       if (signal?.aborted) throw signal.reason;
       await new Promise<void>((resolve) => {
         const wake = (): void => {
@@ -63,10 +111,14 @@ export class HostGate {
     this.active++;
     if (this.delayMs > 0) {
       try {
-        await this.sleep(this.delayMs);
+        await this.sleep(this.delayMs, signal);
       } catch (error) {
         this.release();
-        throw error;
+        throw signal?.aborted ? signal.reason : error;
+      }
+      if (signal?.aborted) {
+        this.release();
+        throw signal.reason;
       }
     }
   }
@@ -77,7 +129,7 @@ export class HostGate {
   }
 
   private wakeOne(): void {
-    while (this.waiters.length > 0 && this.active + this.closing < this.limit) {
+    while (this.waiters.length > 0 && this.active + this.closing < this.capacity) {
       const next = this.waiters.shift();
       if (!next) break;
       next();
@@ -119,34 +171,49 @@ export class HostGate {
     while (this.idle.length > 0) {
       const entry = this.idle.pop();
       if (!entry) break;
-      clearTimeout(entry.timer);
+      entry.idleWait.abort();
       if (!entry.session.closed) return entry.session;
     }
     return null;
   }
 
+  /**
+   * Keep a session for reuse. It is closed (QUIT) once it has stayed unused for IDLE_CLOSE_MS, a wait made through the
+   * engine's injected sleep (so a test's fake clock drives it); taking the session again cancels that wait.
+   */
   putIdle(session: SmtpSession): void {
-    const entry = {
-      session,
-      timer: setTimeout(() => {
-        const index = this.idle.indexOf(entry);
-        if (index >= 0) this.idle.splice(index, 1);
-        this.closing++;
-        void session.quit().finally(() => {
-          this.closing--;
-          this.wakeOne();
-        });
-      }, IDLE_CLOSE_MS),
-    };
-    entry.timer.unref?.();
+    const entry = { session, idleWait: new AbortController() };
     this.idle.push(entry);
+    const { signal } = entry.idleWait;
+    this.sleep(IDLE_CLOSE_MS, signal).then(
+      () => {
+        // an injected sleep may ignore the signal: a session taken (or closed) meanwhile is not this wait's to close
+        const index = this.idle.indexOf(entry);
+        if (signal.aborted || index < 0) return;
+        this.idle.splice(index, 1);
+        entry.idleWait.abort();
+        this.retire(session);
+      },
+      () => {
+        // cancelled: the session was taken again or the gate closed
+      },
+    );
+  }
+
+  /** QUIT a session whose slot is given up; it holds a slot until the host has answered (the host still counts it). */
+  private retire(session: SmtpSession): void {
+    this.closing++;
+    void session.quit().finally(() => {
+      this.closing--;
+      this.wakeOne();
+    });
   }
 
   async closeAll(): Promise<void> {
     const entries = this.idle.splice(0);
     await Promise.all(
-      entries.map(async ({ session, timer }) => {
-        clearTimeout(timer);
+      entries.map(async ({ session, idleWait }) => {
+        idleWait.abort();
         await session.quit();
       }),
     );

@@ -8,8 +8,8 @@ afterEach(async () => {
   server = null;
 });
 
-/** A scripted SMTP server: `script(line)` returns the reply lines for each command. */
-async function startScripted(greeting: string[], script: (line: string) => string[]): Promise<number> {
+/** A scripted SMTP server: `script(line)` returns the reply lines for each command; QUIT is answered after `quitDelayMs`. */
+async function startScripted(greeting: string[], script: (line: string) => string[], quitDelayMs = 0): Promise<number> {
   server = net.createServer((socket) => {
     socket.write(greeting.map((l) => `${l}\r\n`).join(''));
     let buffer = '';
@@ -20,8 +20,12 @@ async function startScripted(greeting: string[], script: (line: string) => strin
         const line = buffer.slice(0, i);
         buffer = buffer.slice(i + 2);
         const reply = script(line);
-        if (reply.length > 0) socket.write(reply.map((l) => `${l}\r\n`).join(''));
-        if (line === 'QUIT') socket.end();
+        const send = (): void => {
+          if (reply.length > 0 && socket.writable) socket.write(reply.map((l) => `${l}\r\n`).join(''));
+          if (line === 'QUIT') socket.end();
+        };
+        if (line === 'QUIT' && quitDelayMs > 0) setTimeout(send, quitDelayMs);
+        else send();
       }
     });
     socket.on('error', () => socket.destroy());
@@ -61,6 +65,18 @@ describe('SmtpSession', () => {
     expect(lines[0]).toEqual(['S', '220-mx.example.test ESMTP']);
     expect(lines).toContainEqual(['C', 'EHLO verifier.test']);
     expect(lines).toContainEqual(['C', 'QUIT']);
+  });
+
+  it("waits for the host's answer to QUIT, even once the last verification's deadline has passed", async () => {
+    const port = await startScripted(['220 mx.example.test ESMTP'], (line) => (line === 'QUIT' ? ['221 2.0.0 Bye'] : ['250 2.0.0 Ok']), 50);
+    const lines: Array<[string, string]> = [];
+    const { session } = await open(port, lines);
+    await session.greet();
+    // an idle session is closed after the verification that used it is over
+    session.setDeadline(Date.now() - 1);
+    await session.quit();
+    expect(lines).toContainEqual(['S', '221 2.0.0 Bye']);
+    expect(session.closed).toBe(true);
   });
 
   it('falls back to HELO when EHLO is refused with 5xx', async () => {

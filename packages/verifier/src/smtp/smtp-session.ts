@@ -38,6 +38,8 @@ export type TSessionOptions = {
 };
 
 const MAX_LINE = 4096;
+/** The longest wait for the reply to QUIT (the reply timeout when that is shorter). */
+export const QUIT_REPLY_MS = 200;
 
 /** Default dial: a plain TCP connection. */
 export const dialTcp: TDial = ({ host, port }) => net.connect({ host, port });
@@ -134,9 +136,18 @@ export class SmtpSession {
     } else this.replies.push(reply);
   }
 
+  private readonly endListeners: Array<() => void> = [];
+
+  /** Calls `listener` once when the session ends (closed by either side or failed); at once if it has ended. */
+  onEnd(listener: () => void): void {
+    if (this.failure) listener();
+    else this.endListeners.push(listener);
+  }
+
   private fail(failure: SmtpFailure): void {
     if (this.failure) return;
     this.failure = failure;
+    for (const listener of this.endListeners.splice(0)) listener();
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;
@@ -145,12 +156,13 @@ export class SmtpSession {
     this.socket.destroy();
   }
 
-  private readReply(): Promise<TSmtpReply> {
+  /** The next reply, within the reply timeout (or `limitMs` when shorter) and the deadline; a timeout fails the session. */
+  private readReply(limitMs = Number.POSITIVE_INFINITY): Promise<TSmtpReply> {
     const queued = this.replies.shift();
     if (queued) return Promise.resolve(queued);
     if (this.failure) return Promise.reject(this.failure);
     const remaining = this.options.deadline - Date.now();
-    const timeoutMs = Math.max(1, Math.min(this.options.replyMs, remaining));
+    const timeoutMs = Math.max(1, Math.min(this.options.replyMs, limitMs, remaining));
     return new Promise<TSmtpReply>((resolve, reject) => {
       // our own event-loop lag does not count as the host's silence (see lag-aware-timer.ts)
       const cancel = startLagAwareTimeout(timeoutMs, () => {
@@ -276,8 +288,7 @@ export class SmtpSession {
         reject(new SmtpFailure('connection_lost', `TLS handshake failed: ${error.message}`));
       });
     }).catch((error: SmtpFailure) => {
-      this.failure = error;
-      plain.destroy();
+      this.fail(error); // destroys the plain socket (still this.socket)
       throw error;
     });
     this.socket = secure;
@@ -287,15 +298,20 @@ export class SmtpSession {
     return reply;
   }
 
-  /** QUIT politely (without waiting long) and close. */
+  /**
+   * QUIT politely and close, once the host has answered (or after QUIT_REPLY_MS of its silence). The wait is a socket
+   * deadline like every reply wait (lag-aware, real time): what it waits for is the host's answer on a real socket.
+   */
   async quit(): Promise<void> {
     if (this.failure) return;
     try {
       this.sink?.('C', 'QUIT');
       this.socket.write('QUIT\r\n');
-      await Promise.race([this.readReply(), new Promise((r) => setTimeout(r, 200))]);
+      // no verification uses the session any more: its deadline does not clip this wait
+      this.setDeadline(Number.POSITIVE_INFINITY);
+      await this.readReply(QUIT_REPLY_MS);
     } catch {
-      // the server may just close
+      // the server may just close, or stay silent
     }
     this.close();
   }

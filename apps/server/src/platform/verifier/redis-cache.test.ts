@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailWorld, type TMailWorld } from '@verilead/mailworld';
 import { VerifierEngine } from '@verilead/verifier';
 import { RedisVerifierCache } from './redis-cache';
-import { isReachable } from '../../test/reachable';
+import { isRedisUpForTests } from '../../test/reachable';
 
-const redisUp = await isReachable('127.0.0.1', 6379);
+const redisUp = await isRedisUpForTests();
 
 describe.skipIf(!redisUp)('the verifier cache in Redis (shared across processes)', () => {
   let world: TMailWorld;

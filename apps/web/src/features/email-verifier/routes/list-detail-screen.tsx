@@ -3,24 +3,18 @@ import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text } from '@ma
 import { IconAlertTriangle, IconDownload, IconLoader2, IconPlayerStop, IconShieldCheck, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { TGreylistWait, TVerifyList } from '@verilead/contracts';
+import type { TVerifyList } from '@verilead/contracts';
 import { ErrorState } from '../../../components/state-views';
 import { ListCount, ListDetailHeader, ListJobProgressCard, ListStatsRow } from '../../../components/list-detail-parts';
 import { LoadingScreen } from '../../../components/loading-screen';
-import { formatDateTime, formatNumber, formatTime, humanizeKey } from '../../../lib/format';
+import { formatDateTime, formatNumber, humanizeKey } from '../../../lib/format';
 import { userQueryKeys } from '../../../lib/user-queries';
 import { useProgressStatus, useVerifyList, verifierQueryKeys } from '../api/email-verifier-api';
 import { ListResultChart, ListStatCards } from '../components/list-stats';
 import { ListStateBadge } from '../components/list-state-badge';
 import { useListActions } from '../components/use-list-actions';
+import { describeGreylistWait } from '../utils/greylist-wait';
 import { canCancelList, canExportList, canVerifyList } from '../utils/list-actions-rules';
-
-/** "12 addresses wait for a greylist re-check at 14:05" (the user's time zone), or null when none waits. */
-export function describeGreylistWait(wait: TGreylistWait): string | null {
-  if (wait.waiting <= 0) return null;
-  const subject = wait.waiting === 1 ? '1 address waits' : `${formatNumber(wait.waiting)} addresses wait`;
-  return `${subject} for a greylist re-check${wait.next_recheck_at ? ` at ${formatTime(wait.next_recheck_at)}` : ''}`;
-}
 
 /** Live verification progress from bulk/progress_status while the job runs. */
 function VerificationProgress({ list }: { list: TVerifyList }) {

@@ -7,6 +7,7 @@ import { formatDateTime, formatNumber, humanizeKey } from '../../../lib/format';
 import { useVerifyLists } from '../api/email-verifier-api';
 import { ListStateBadge } from '../components/list-state-badge';
 import { useListActions } from '../components/use-list-actions';
+import { describeGreylistWait } from '../utils/greylist-wait';
 import { canCancelList, canExportList, canVerifyList } from '../utils/list-actions-rules';
 
 const STATE_FILTERS: TListStateFilter<TVerifyListState>[] = [
@@ -19,6 +20,7 @@ const STATE_FILTERS: TListStateFilter<TVerifyListState>[] = [
 
 function ListRow({ list, actions }: { list: TVerifyList; actions: ReturnType<typeof useListActions> }) {
   const detail = `/email_verifier/lists/${list.id}`;
+  const greylistWait = list.state === 'in_progress' ? describeGreylistWait(list.greylist) : null;
   return (
     <Table.Tr data-testid="list-row">
       <ListNameCell detailPath={detail} name={list.name} fileName={list.file_name} />
@@ -29,6 +31,13 @@ function ListRow({ list, actions }: { list: TVerifyList; actions: ReturnType<typ
         badge={<ListStateBadge list={list} />}
         progress={list.state === 'in_progress' ? list.progress : null}
         progressLabel={`Verification progress of ${list.name}`}
+        note={
+          greylistWait ? (
+            <Text size="xs" c="dimmed" maw={200} data-testid="list-greylist-wait">
+              {greylistWait}
+            </Text>
+          ) : null
+        }
       />
       <Table.Td ta="right">{formatNumber(list.counts.rows)}</Table.Td>
       <Table.Td ta="right">{formatNumber(list.stats.valid)}</Table.Td>

@@ -1,0 +1,103 @@
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { a, mx, startFakeDns, type TFakeDns } from '../test-support/fake-dns-server';
+import { createManualClock } from '../test-support/manual-clock';
+import { VerifierEngine } from './engine';
+import { IDLE_CLOSE_MS } from './host-gate';
+
+/** A strict SMTP host on loopback: 250 to the listed mailboxes, 550 5.1.1 to others; counts connections and QUITs. */
+async function startHost(mailboxes: string[]) {
+  const stats = { connections: 0, open: 0, quits: 0 };
+  const server = net.createServer((socket) => {
+    stats.connections++;
+    stats.open++;
+    socket.on('close', () => stats.open--);
+    socket.on('error', () => socket.destroy());
+    socket.write('220 mx.idle.test ESMTP\r\n');
+    let buffer = '';
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString();
+      let i: number;
+      while ((i = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        const verb = line.split(/[ :]/)[0]?.toUpperCase();
+        if (verb === 'EHLO') socket.write('250-mx.idle.test\r\n250 PIPELINING\r\n');
+        else if (verb === 'RCPT') socket.write(mailboxes.some((m) => line.includes(`<${m}>`)) ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n');
+        else if (verb === 'QUIT') {
+          stats.quits++;
+          socket.end('221 2.0.0 Bye\r\n');
+        } else socket.write('250 2.0.0 Ok\r\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    stats,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+let dns: TFakeDns | null = null;
+let host: Awaited<ReturnType<typeof startHost>> | null = null;
+afterEach(async () => {
+  await dns?.stop();
+  await host?.stop();
+  dns = null;
+  host = null;
+});
+
+/** Until `done()` holds (socket events arrive on real time), at most 5 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('idle SMTP sessions on the injected clock', () => {
+  it('keeps an idle session for reuse until IDLE_CLOSE_MS have passed on the injected clock, then QUITs it', async () => {
+    dns = await startFakeDns((name, type) => {
+      if (name === 'idle.test' && type === 'MX') return { answers: [mx('idle.test', 10, 'mx.idle.test')] };
+      if (name === 'mx.idle.test' && type === 'A') return { answers: [a('mx.idle.test', '127.0.0.1')] };
+      return { rcode: 'NXDOMAIN' };
+    });
+    host = await startHost(['ann@idle.test', 'bob@idle.test', 'cyd@idle.test']);
+    const time = createManualClock();
+    const engine = new VerifierEngine({
+      dnsServers: [dns.server],
+      smtpPort: host.port,
+      heloName: 'verifier.test',
+      timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 },
+      clock: time.clock,
+      sleep: time.sleep,
+    });
+    try {
+      expect((await engine.verify('ann@idle.test')).status).toBe('valid');
+      expect(host.stats.connections).toBe(1);
+      expect(time.pending()).toEqual([IDLE_CLOSE_MS]); // the idle-close wait, on the injected sleep
+
+      // just short of the idle time: the session is still open and is reused
+      await time.advance(IDLE_CLOSE_MS - 1);
+      expect(host.stats.quits).toBe(0);
+      expect((await engine.verify('bob@idle.test')).status).toBe('valid');
+      expect(host.stats.connections).toBe(1);
+
+      // real time passing does not close it; the injected clock reaching the idle time does
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(host.stats.quits).toBe(0);
+      await time.advance(IDLE_CLOSE_MS);
+      await until(() => host?.stats.open === 0);
+      expect(host.stats.quits).toBe(1);
+      expect(host.stats.open).toBe(0);
+      expect(engine.inspectHost('127.0.0.1')).toMatchObject({ active: 0 });
+
+      // the next verification opens a new session
+      expect((await engine.verify('cyd@idle.test')).status).toBe('valid');
+      expect(host.stats.connections).toBe(2);
+    } finally {
+      await engine.close();
+    }
+    // closing the engine QUITs the idle session and ends its idle-close wait
+    expect(host.stats.quits).toBe(2);
+    expect(time.pending()).toEqual([]);
+  });
+});
