@@ -24,6 +24,10 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',').filt
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CPU_PROF = process.env.BENCH_CPU_PROF === '1';
 const ADDRESS = process.env.BENCH_ADDRESS ?? 'alice@strict.test';
+/** The second scenario: every call a different mailbox of the same host (no two calls can share a verification). */
+const DISTINCT = Number(process.env.BENCH_DISTINCT ?? 20_000);
+const distinctAddress = (i: number) => `bench.person${i}@strict.test`;
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'same,distinct').split(',').filter(Boolean) as Array<'same' | 'distinct'>;
 const BILLABLE = new Set(['valid', 'invalid', 'catch_all']);
 const TARGETS: Record<string, { rps: number; p99?: number }> = { postgres: { rps: 1_000, p99: 50 }, pglite: { rps: 300 } };
 
@@ -80,7 +84,7 @@ function postgresCpuMs(): number {
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-async function runEngine(engine: string, world: TMailWorld) {
+async function runEngine(engine: string, world: TMailWorld, scenario: 'same' | 'distinct') {
   const dataDir = mkdtempSync(join(tmpdir(), 'vl-bench-instant-'));
   const worldEnv = {
     DNS_SERVERS: world.dnsServers.join(','),
@@ -135,6 +139,8 @@ async function runEngine(engine: string, world: TMailWorld) {
     );
     const callHeaders = { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ email: ADDRESS });
+    let next = 0;
+    const distinctBody = () => JSON.stringify({ email: distinctAddress(next++ % DISTINCT) });
     // Warm-up: the first call greets the host (100 ms); later ones reuse the engine's warm sessions.
     for (let i = 0; i < 20; i += 1) {
       const res = await fetch(`${base}/v2/email_verify/instant`, { method: 'POST', headers: callHeaders, body });
@@ -156,6 +162,7 @@ async function runEngine(engine: string, world: TMailWorld) {
       body,
       requests: [
         {
+          ...(scenario === 'distinct' ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: distinctBody() }) } : {}),
           onResponse: (status: number, text: string) => {
             try {
               const answer = JSON.parse(text) as { status: string; data?: { status: string } };
@@ -193,7 +200,7 @@ async function runEngine(engine: string, world: TMailWorld) {
     const target = TARGETS[engine]!;
     const rps = Math.round(result.requests.average);
     console.log(
-      `| ${engine} | ${CONNECTIONS} | ${SECONDS} s | ${rps} | ${result.latency.p50} | ${result.latency.p99} | ${result.requests.total} | ${result.non2xx} | ${result.errors + result.timeouts} | ${cpuPerCall.toFixed(2)} | ${billed} | ${ledger.charges} | ${loadBefore} → ${loadAfter} |`,
+      `| ${engine} | ${scenario === 'same' ? ADDRESS : `${DISTINCT.toLocaleString('en-US')} mailboxes`} | ${CONNECTIONS} | ${SECONDS} s | ${rps} | ${result.latency.p50} | ${result.latency.p99} | ${result.requests.total} | ${result.non2xx} | ${result.errors + result.timeouts} | ${cpuPerCall.toFixed(2)} | ${billed} | ${ledger.charges} | ${loadBefore} → ${loadAfter} |`,
     );
     // autocannon drops the calls still running when the time is up; the server completes and bills them (a call whose
     // verification has begun either completes or charges nothing). So: every billable result charged exactly once, and
@@ -217,12 +224,13 @@ async function runEngine(engine: string, world: TMailWorld) {
 }
 
 async function main() {
-  const world = await startMailWorld({ preset: 'realistic', greetingDelayMs: [100, 100], commandLatencyMs: [1, 1], preferPort25: false });
+  const corpus = Array.from({ length: DISTINCT }, (_, i) => ({ email: distinctAddress(i), expected: { status: 'valid' as const, reason: 'valid_mailbox' }, tags: [] }));
+  const world = await startMailWorld({ preset: 'realistic', greetingDelayMs: [100, 100], commandLatencyMs: [1, 1], preferPort25: false, corpus });
   try {
-    console.log(`\nPOST /v2/email_verify/instant for ${ADDRESS} (greeting 100 ms), autocannon -c ${CONNECTIONS} -d ${SECONDS}`);
-    console.log('| engine | connections | duration | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU ms/call | billable 2xx | ledger charges | load avg (1/5/15 min) before → after |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-    for (const engine of ENGINES) await runEngine(engine, world);
+    console.log(`\nPOST /v2/email_verify/instant (greeting 100 ms), autocannon -c ${CONNECTIONS} -d ${SECONDS}: one address (concurrent calls for it share a verification), then a different mailbox on every call`);
+    console.log('| engine | addresses | connections | duration | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU ms/call | billable 2xx | ledger charges | load avg (1/5/15 min) before → after |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const scenario of SCENARIOS) for (const engine of ENGINES) await runEngine(engine, world, scenario);
   } finally {
     await world.stop();
   }

@@ -11,6 +11,7 @@ import {
 } from '@verilead/verifier';
 import type { TConfig } from '../../config';
 import { RedisVerifierCache } from './redis-cache';
+import { shareIdenticalChecks } from './shared-checks';
 
 /** Per-call choices that come from the user's settings. */
 export type TVerifyPreferences = Pick<TVerifyOptions, 'mode' | 'gibberishThreshold' | 'wbList'> & Pick<TCallOptions, 'greylisting'>;
@@ -65,7 +66,8 @@ export function getVerifier(config: TConfig): TVerifier {
   const verifier: TVerifier = {
     options,
     engine,
-    verify: (address, prefs = {}) => engine.verify(address, prefs),
+    // Concurrent calls for the same address and options share one verification (shared-checks.ts).
+    verify: shareIdenticalChecks((address: string, prefs: TVerifyPreferences & { signal?: AbortSignal } = {}) => engine.verify(address, prefs)),
     verifyMany: (addresses, prefs = {}) => engine.verifyMany(addresses, prefs),
     greylistSchedule: (mode) => [...(options.greylistSchedule ?? DEFAULT_GREYLIST_SCHEDULE[mode])],
     close: async () => {
