@@ -235,6 +235,8 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
           name: params.name ?? null,
           metadata: params.metadata ?? {},
           invoice_settings: { default_payment_method: null },
+          /** Stripe's customer credit balance in the smallest unit: negative is credit the next invoices use. */
+          balance: 0,
           test_clock: params.test_clock ?? null,
           created: Math.floor(Date.now() / 1000),
           livemode: false,
