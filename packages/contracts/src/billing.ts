@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZSuccess } from './envelopes';
-import { ZPage, ZPageSize } from './common';
+import { ZPage, ZPaged, ZPageSize } from './common';
 import { ZCurrency, ZPaymentProvider, ZPlanInterval, ZPriceKind } from './enums';
 
 // ---------- pricing ----------
@@ -96,6 +96,28 @@ export const ZCouponApplyData = z.object({
   quote: ZPriceQuote.nullable(),
 });
 export const ZCouponApplyResponse = ZSuccess(ZCouponApplyData);
+
+/** GET /coupon/history: the coupons the caller's organisation redeemed, newest first. */
+export const ZCouponHistoryQuery = z.object({ page: ZPage.default(1), limit: ZPageSize.default(25) });
+export const ZCouponRedemption = z.object({
+  id: z.string(),
+  code: z.string(),
+  kind: z.enum(['percent', 'credits']),
+  /** The coupon's value: a percentage off (percent) or free credits (credits). */
+  value: z.number().int(),
+  /** Credits the coupon added to the balance (credits coupons; 0 for a percent coupon). */
+  credits_granted: z.number().int(),
+  /** For a percent coupon: the paid invoice it took money off, the amount off and its currency. */
+  invoice_number: z.string().nullable(),
+  discount: z.number().nullable(),
+  currency: ZCurrency.nullable(),
+  redeemed_at: z.string(),
+  /** Who redeemed it (null once that user was deleted). */
+  redeemed_by: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullable(),
+});
+export type TCouponRedemption = z.infer<typeof ZCouponRedemption>;
+export const ZCouponHistoryData = ZPaged(ZCouponRedemption);
+export const ZCouponHistoryResponse = ZSuccess(ZCouponHistoryData);
 
 // ---------- payments ----------
 

@@ -297,6 +297,35 @@ describe('billing API', () => {
       const empty = await t.call({ method: 'POST', url: '/api/v1/coupon/apply', token: owner.token, payload: {} });
       expect(empty.body.error.message).toBe('Please enter a coupon code.');
     });
+
+    it('lists the coupons the organisation redeemed (what each gave, when, by whom); another organisation sees none of them', async () => {
+      const mine = await t.call({ method: 'GET', url: '/api/v1/coupon/history', token: owner.token });
+      expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+      expect(mine.body.data).toMatchObject({ total: 1, page: 1, limit: 25 });
+      expect(mine.body.data.items).toEqual([
+        expect.objectContaining({
+          code: 'SAVE10',
+          kind: 'percent',
+          value: 10,
+          credits_granted: 0,
+          invoice_number: expect.stringMatching(/^INV-\d{6}$/),
+          discount: 4,
+          currency: 'USD',
+          redeemed_by: expect.objectContaining({ id: owner.userId, email: 'owner@billing.test' }),
+        }),
+      ]);
+      expect(Date.parse(mine.body.data.items[0].redeemed_at)).toBeGreaterThan(Date.now() - 60_000);
+      const theirs = await t.call({ method: 'GET', url: '/api/v1/coupon/history?page=1&limit=50', token: stranger.token });
+      expect(theirs.body.data.items).toEqual([
+        expect.objectContaining({ code: 'WELCOME500', kind: 'credits', value: 500, credits_granted: 500, invoice_number: null, discount: null, redeemed_by: expect.objectContaining({ email: 'stranger@billing.test' }) }),
+      ]);
+      const fresh = await t.createOwner('no-coupons@billing.test');
+      const none = await t.call({ method: 'GET', url: '/api/v1/coupon/history', token: fresh.token });
+      expect(none.body.data).toMatchObject({ items: [], total: 0 });
+      expect((await t.call({ method: 'GET', url: '/api/v1/coupon/history', token: manager.token })).status).toBe(403);
+      const badLimit = await t.call({ method: 'GET', url: '/api/v1/coupon/history?limit=7', token: owner.token });
+      expect(badLimit.status).toBe(400);
+    });
   });
 
   describe('invoices and receipts', () => {
