@@ -166,7 +166,11 @@ export const ZPaymentOutcomeData = z.object({ payment: ZPayment, balance: z.numb
 export const ZPaymentOutcomeResponse = ZSuccess(ZPaymentOutcomeData);
 
 export const ZBuyCreditsInfoData = z.object({
+  /** A payment provider can take payments (its keys are set, or test mode is allowed); false: payments answer 503. */
+  configured: z.boolean(),
+  /** The providers in use run against local fakes or sandboxes: no money moves. */
   test_mode: z.boolean(),
+  /** The providers that can take payments now. */
   providers: z.array(ZPaymentProvider),
   currencies: z.array(ZCurrency),
   min_credit: z.number().int(),
@@ -175,6 +179,7 @@ export const ZBuyCreditsInfoData = z.object({
   has_card: z.boolean(),
   balance: z.number().int(),
 });
+export type TBuyCreditsInfoData = z.infer<typeof ZBuyCreditsInfoData>;
 export const ZBuyCreditsInfoResponse = ZSuccess(ZBuyCreditsInfoData);
 
 // ---------- cards ----------

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { ZPaymentIntentResponse, ZPaymentOutcomeResponse, ZPriceResponse } from '@verilead/contracts';
-import { TEST_PASSWORD, type TTestApp } from '../../test/test-app';
+import { createTestApp, TEST_PASSWORD, type TTestApp } from '../../test/test-app';
 import type { TFakeStripe } from './fake-stripe/fake-stripe-server';
 import type { TFakePayPal } from './fake-paypal/fake-paypal-server';
 import { chargeCredits } from '../../platform/credits/ledger';
@@ -17,6 +17,7 @@ import { getPayPalClient } from './paypal-client';
 import { createBillingTestApp, payOnCheckout } from './test-support';
 import { LOW_CREDIT_CHECK_JOB } from './jobs';
 import { applyPriceConfig, ZPriceConfig } from './price-config';
+import { PAYMENTS_NOT_CONFIGURED_MESSAGE } from './payments-not-configured';
 
 type TOwner = { token: string; userId: string; orgId: string };
 
@@ -508,6 +509,56 @@ describe('billing API', () => {
       const coupon = await t.call({ method: 'POST', url: '/api/v1/coupon/apply', token: owner.token, payload: { code: 'OPS50' } });
       expect(coupon.body.data.credits_granted).toBe(50);
     });
+  });
+});
+
+describe('billing without payment keys where test mode is not allowed (NODE_ENV=production)', () => {
+  let t: TTestApp;
+  let owner: TOwner;
+  beforeAll(async () => {
+    t = await createTestApp({ stripe: {}, paypal: {}, paymentsTestMode: false });
+    owner = await t.createOwner('nokeys@billing.test');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('says payments are not configured instead of taking them in test mode, and every payment call answers 503', async () => {
+    const info = await t.call({ method: 'GET', url: '/api/v1/payment/buyCredits', token: owner.token });
+    expect(info.status).toBe(200);
+    expect(info.body.data).toMatchObject({ configured: false, test_mode: false, providers: [] });
+    const calls = [
+      ['POST', '/api/v1/payment/getPaymentIntent', { credits: 5000, currency: 'USD' }],
+      ['POST', '/api/v1/payment/buy', { credits: 5000, currency: 'USD' }],
+      ['POST', '/api/v1/payment/buy/request', { credits: 5000, currency: 'USD' }],
+      ['POST', '/api/v1/payment/setup_intent/create', undefined],
+      ['POST', '/api/v1/payment/paypal/order/create', { credits: 5000, currency: 'USD' }],
+      ['POST', '/api/v1/payment/paypal/create/subscription', { plan_id: 'starter-monthly-usd' }],
+    ] as const;
+    for (const [method, url, payload] of calls) {
+      const res = await t.call({ method, url, token: owner.token, ...(payload ? { payload } : {}) });
+      expect(res.status, url).toBe(503);
+      expect(res.body.error, url).toEqual({ code: 'payments_not_configured', message: PAYMENTS_NOT_CONFIGURED_MESSAGE });
+    }
+    expect(PAYMENTS_NOT_CONFIGURED_MESSAGE).toMatch(/^Payments are not configured/);
+    // Pricing still answers (the operator's slabs), and no pending invoice was left behind.
+    expect((await t.call({ method: 'GET', url: '/api/v1/price?credits=5000&currency=USD', token: owner.token })).body.data.total).toBe(40);
+    expect((await t.call({ method: 'GET', url: '/api/v1/invoice/list', token: owner.token })).body.data.total).toBe(0);
+  });
+
+  it('with PAYMENTS_TEST_MODE=true the local fakes take payments again, in test mode', async () => {
+    // Webhooks of the fake go to a closed loopback port (the test reads the API, not the events).
+    const allowed = await createTestApp({ stripe: {}, paypal: {}, paymentsTestMode: true, publicUrl: 'http://127.0.0.1:9' });
+    try {
+      const o = await allowed.createOwner('testmode@billing.test');
+      const info = await allowed.call({ method: 'GET', url: '/api/v1/payment/buyCredits', token: o.token });
+      expect(info.body.data).toMatchObject({ configured: true, test_mode: true, providers: ['stripe', 'paypal'] });
+      const started = await allowed.call({ method: 'POST', url: '/api/v1/payment/getPaymentIntent', token: o.token, payload: { credits: 1000, currency: 'USD' } });
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      expect(started.body.data).toMatchObject({ test_mode: true, checkout_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/c\/pay\/cs_test_/) });
+    } finally {
+      await allowed.close();
+    }
   });
 });
 

@@ -52,16 +52,19 @@ import { applyCoupon, listCouponHistory } from './coupons';
 import { listPayments, renderPaymentDocument } from './documents';
 import { type TBillingDeps } from './payments';
 import { comparePrices, getPrice, getSlabs, listPlans } from './pricing-service';
-import { getStripeGateway } from './stripe-gateway';
+import { getStripeGateway, stripeAvailable } from './stripe-gateway';
 import { registerPayPalWebhookRoute, registerStripeWebhookRoute } from './webhook-route';
 import { cancelSubscription, upgradePlan } from './subscriptions';
 import { activatePayPalSubscription, capturePayPalOrder, createPayPalOrder, createPayPalSubscription, getPayPalPlan, verifyPayPalOrder } from './paypal-service';
-import { closePayPalClient } from './paypal-client';
+import { closePayPalClient, paypalAvailable } from './paypal-client';
 
 const ZMessageResponse = ZSuccess(ZMessageData);
 
 export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const gateway = getStripeGateway(deps.config);
+  if (!stripeAvailable(deps.config) && !paypalAvailable(deps.config)) {
+    app.log.warn('Payments are not configured: no Stripe or PayPal keys, and test mode is off (NODE_ENV=production without PAYMENTS_TEST_MODE=true).');
+  }
   app.addHook('onClose', async () => {
     await gateway.close();
     await closePayPalClient(deps.config);
