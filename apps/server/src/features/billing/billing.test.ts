@@ -142,7 +142,16 @@ describe('billing API', () => {
       const e = fake.events.at(-1)!;
       const res = await t.call({ method: 'POST', url: '/api/v1/payment/webhook/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': fake.sign(e.body) }, payload: e.body });
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ received: true, duplicate: true });
+      // Its first delivery's job has run (the test before ran the jobs): the answer says so.
+      expect(res.body.data).toEqual({ received: true, duplicate: true, processed: true });
+      // A new event whose job has not run yet: its replay is a duplicate that says so, until the job ran.
+      const started = await startPayment(owner, { credits: 1000, currency: 'USD' });
+      await payOnCheckout(started.checkout_url, 'pm_card_visa');
+      const fresh = fake.events.at(-1)!;
+      const replay = () => t.call({ method: 'POST', url: '/api/v1/payment/webhook/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': fake.sign(fresh.body) }, payload: fresh.body });
+      expect((await replay()).body.data).toEqual({ received: true, duplicate: true, processed: false });
+      await t.deps.queue.runUntilIdle();
+      expect((await replay()).body.data).toEqual({ received: true, duplicate: true, processed: true });
       const forged = await t.call({ method: 'POST', url: '/api/v1/payment/webhook/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' }, payload: e.body });
       expect(forged.status).toBe(400);
       expect(forged.body.error.message).toBe('The webhook signature is not valid.');
