@@ -32,6 +32,15 @@ describe('config', () => {
     }
   });
 
+  it('lets the local payment fakes stand in for missing keys, except with NODE_ENV=production unless PAYMENTS_TEST_MODE=true', () => {
+    const testModeWith = (env: Record<string, string>) => loadConfig(env, { appSecret: 'x' }).paymentsTestMode;
+    expect(testModeWith({})).toBe(true);
+    expect(testModeWith({ NODE_ENV: 'development' })).toBe(true);
+    expect(testModeWith({ NODE_ENV: 'production' })).toBe(false);
+    expect(testModeWith({ NODE_ENV: 'production', PAYMENTS_TEST_MODE: 'true' })).toBe(true);
+    expect(testModeWith({ PAYMENTS_TEST_MODE: 'false' })).toBe(false);
+  });
+
   it('parses values and rejects invalid ones with a readable message', () => {
     const c = loadConfig({
       PORT: '8080',

@@ -109,6 +109,9 @@ const ZEnv = z.object({
   PAYPAL_CLIENT_SECRET: ZOptionalString,
   PAYPAL_API_BASE: ZOptionalString,
   PAYPAL_WEBHOOK_ID: ZOptionalString,
+  NODE_ENV: ZOptionalString,
+  /** Lets the local fake Stripe and PayPal take payments when no keys are set; off by default with NODE_ENV=production. */
+  PAYMENTS_TEST_MODE: ZBool.optional(),
   LOW_CREDIT_CHECK_CRON: z.string().default('* * * * *'),
 });
 
@@ -202,6 +205,11 @@ export type TConfig = {
   stripe: { secretKey?: string; webhookSecret?: string; apiBase?: string };
   /** PayPal REST (client credentials); without them a local fake PayPal on 127.0.0.1 (test mode). */
   paypal: { clientId?: string; clientSecret?: string; apiBase?: string; webhookId?: string };
+  /**
+   * A provider without keys is served by its local fake (test mode). True unless NODE_ENV=production; there it takes
+   * PAYMENTS_TEST_MODE=true, and without it payments answer 503 "Payments are not configured".
+   */
+  paymentsTestMode: boolean;
   /** When the low-credit alert check runs (cron, UTC). */
   lowCreditCheckCron: string;
 };
@@ -305,6 +313,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     g2ReviewUrl: e.G2_REVIEW_URL,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
     paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE, webhookId: e.PAYPAL_WEBHOOK_ID },
+    paymentsTestMode: e.PAYMENTS_TEST_MODE ?? e.NODE_ENV !== 'production',
     lowCreditCheckCron: e.LOW_CREDIT_CHECK_CRON,
   };
   return { ...config, ...overrides };

@@ -272,6 +272,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /price/products': PRICING,
   'GET /price/compare': PRICING,
   'POST /coupon/apply': COUPONS,
+  'GET /coupon/history': COUPONS,
   'GET /invoice/list': BILLING,
   'GET /invoice/pending_list': BILLING,
   'GET /invoice/download': BILLING,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZSuccess } from './envelopes';
-import { ZPage, ZPageSize } from './common';
+import { ZPage, ZPaged, ZPageSize } from './common';
 import { ZCurrency, ZPaymentProvider, ZPlanInterval, ZPriceKind } from './enums';
 
 // ---------- pricing ----------
@@ -97,6 +97,28 @@ export const ZCouponApplyData = z.object({
 });
 export const ZCouponApplyResponse = ZSuccess(ZCouponApplyData);
 
+/** GET /coupon/history: the coupons the caller's organisation redeemed, newest first. */
+export const ZCouponHistoryQuery = z.object({ page: ZPage.default(1), limit: ZPageSize.default(25) });
+export const ZCouponRedemption = z.object({
+  id: z.string(),
+  code: z.string(),
+  kind: z.enum(['percent', 'credits']),
+  /** The coupon's value: a percentage off (percent) or free credits (credits). */
+  value: z.number().int(),
+  /** Credits the coupon added to the balance (credits coupons; 0 for a percent coupon). */
+  credits_granted: z.number().int(),
+  /** For a percent coupon: the paid invoice it took money off, the amount off and its currency. */
+  invoice_number: z.string().nullable(),
+  discount: z.number().nullable(),
+  currency: ZCurrency.nullable(),
+  redeemed_at: z.string(),
+  /** Who redeemed it (null once that user was deleted). */
+  redeemed_by: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullable(),
+});
+export type TCouponRedemption = z.infer<typeof ZCouponRedemption>;
+export const ZCouponHistoryData = ZPaged(ZCouponRedemption);
+export const ZCouponHistoryResponse = ZSuccess(ZCouponHistoryData);
+
 // ---------- payments ----------
 
 export const ZPaymentStatus = z.enum(['pending', 'requires_action', 'paid', 'failed', 'cancelled']);
@@ -144,7 +166,11 @@ export const ZPaymentOutcomeData = z.object({ payment: ZPayment, balance: z.numb
 export const ZPaymentOutcomeResponse = ZSuccess(ZPaymentOutcomeData);
 
 export const ZBuyCreditsInfoData = z.object({
+  /** A payment provider can take payments (its keys are set, or test mode is allowed); false: payments answer 503. */
+  configured: z.boolean(),
+  /** The providers in use run against local fakes or sandboxes: no money moves. */
   test_mode: z.boolean(),
+  /** The providers that can take payments now. */
   providers: z.array(ZPaymentProvider),
   currencies: z.array(ZCurrency),
   min_credit: z.number().int(),
@@ -153,6 +179,7 @@ export const ZBuyCreditsInfoData = z.object({
   has_card: z.boolean(),
   balance: z.number().int(),
 });
+export type TBuyCreditsInfoData = z.infer<typeof ZBuyCreditsInfoData>;
 export const ZBuyCreditsInfoResponse = ZSuccess(ZBuyCreditsInfoData);
 
 // ---------- cards ----------

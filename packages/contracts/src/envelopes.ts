@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'conflict',
   'card_declined',
   'payment_provider_error',
+  'payments_not_configured',
   'rate_limited',
   'app_version_outdated',
   'sso_required',

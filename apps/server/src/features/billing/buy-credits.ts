@@ -5,7 +5,9 @@ import { AppError } from '../../platform/errors/app-error';
 import { getOrgBalance } from '../../platform/credits/ledger';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectCustomer, selectPayment, selectPaymentByRef, updatePayment, updateUnpaidStatus, type TPaymentRow } from './queries';
-import type { TStripeGateway } from './stripe-gateway';
+import { paymentsNotConfigured } from './payments-not-configured';
+import { paypalAvailable, paypalTestMode } from './paypal-client';
+import { stripeAvailable, type TStripeGateway } from './stripe-gateway';
 import { callStripe, checkoutUrl, createIntent, ensureCustomer, markPaid, newCreditsPayment, ownPayment, paymentOutcome, paymentToApi, returnUrl, type TBillingDeps } from './payments';
 
 /** Buying credits with Stripe: the Checkout Session, a saved card, a pending invoice, and settling what the provider says. */
@@ -144,6 +146,7 @@ export async function buyWithDefaultCard(deps: TBillingDeps, ctx: TCallerContext
 
 /** POST /payment/buy/request: a pending invoice to pay later (listed with the pending invoices). */
 export async function requestInvoice(deps: TBillingDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
+  if (!stripeAvailable(deps.config)) throw paymentsNotConfigured();
   const payment = await newCreditsPayment(deps, ctx, input);
   return paymentToApi(payment);
 }
@@ -190,11 +193,14 @@ export async function cancelPayment(deps: TBillingDeps, ctx: TCallerContext, inp
 }
 
 export async function getBuyCreditsInfo(deps: TBillingDeps, ctx: TCallerContext) {
-  const gw = await deps.gateway.get();
+  const stripe = stripeAvailable(deps.config);
+  const paypal = paypalAvailable(deps.config);
+  const gw = stripe ? await deps.gateway.get() : null;
   const saved = await selectCustomer(deps.database.db, ctx.orgId);
   return {
-    test_mode: gw.testMode,
-    providers: ['stripe' as const, 'paypal' as const],
+    configured: stripe || paypal,
+    test_mode: Boolean(gw?.testMode) || (paypal && paypalTestMode(deps.config)),
+    providers: [...(stripe ? (['stripe'] as const) : []), ...(paypal ? (['paypal'] as const) : [])],
     currencies: ['USD' as const, 'INR' as const],
     min_credit: MIN_PURCHASE_CREDITS,
     max_credit: MAX_PURCHASE_CREDITS,

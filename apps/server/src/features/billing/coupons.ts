@@ -1,10 +1,12 @@
 import { count, eq } from 'drizzle-orm';
-import { MIN_PURCHASE_CREDITS, type TCurrency } from '@verilead/contracts';
+import { MIN_PURCHASE_CREDITS, type TCouponRedemption, type TCurrency } from '@verilead/contracts';
+import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import { grantCredits } from '../../platform/credits/ledger';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { computeQuote } from './pricing';
+import { computeQuote, invoiceNumber, toMajor } from './pricing';
+import { selectCouponRedemptionsPage, selectPaidPaymentsWithCoupons } from './queries';
 import { couponRedemptions } from './tables';
 import { checkCoupon, quoteToApi, slabFor } from './pricing-service';
 
@@ -37,4 +39,30 @@ export async function applyCoupon(deps: TDeps, ctx: TCallerContext, input: { cod
     await grantCredits(tx, { orgId: ctx.orgId, userId: null, amount: coupon.value, reason: `Coupon ${coupon.code}`, objectType: 'coupon', objectId: coupon.id });
   });
   return { code: coupon.code, kind: 'credits' as const, message: `${coupon.value.toLocaleString('en-US')} free credits were added to your balance.`, credits_granted: coupon.value, quote: null };
+}
+
+/**
+ * GET /coupon/history: the coupons the caller's organisation redeemed (a credits coupon when applied, a percent coupon
+ * when the purchase it discounted was paid), with what each gave and who redeemed it.
+ */
+export async function listCouponHistory(db: TDb, ctx: TCallerContext, input: { page: number; limit: number }) {
+  const page = await selectCouponRedemptionsPage(db, ctx.orgId, input.page, input.limit);
+  const percentIds = page.items.filter((r) => r.kind === 'percent').map((r) => r.couponId);
+  const paid = await selectPaidPaymentsWithCoupons(db, ctx.orgId, percentIds);
+  const items: TCouponRedemption[] = page.items.map((r) => {
+    const payment = r.kind === 'percent' ? paid.find((p) => p.couponId === r.couponId) : undefined;
+    return {
+      id: r.id,
+      code: r.code,
+      kind: r.kind as TCouponRedemption['kind'],
+      value: r.value,
+      credits_granted: r.creditsGranted,
+      invoice_number: payment ? invoiceNumber(payment.number) : null,
+      discount: payment ? toMajor(payment.discountMinor) : null,
+      currency: payment ? (payment.currency as TCurrency) : null,
+      redeemed_at: r.createdAt.toISOString(),
+      redeemed_by: r.userId && r.userName !== null && r.userEmail !== null ? { id: r.userId, name: r.userName, email: r.userEmail } : null,
+    };
+  });
+  return { items, total: page.total, page: input.page, limit: input.limit };
 }

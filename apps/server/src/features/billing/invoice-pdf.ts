@@ -37,7 +37,7 @@ export async function renderInvoicePdf(
     const rows: [string, string][] = [
       [`${p.credits.toLocaleString('en-US')} credits${p.bonus_credits ? ` (+${p.bonus_credits.toLocaleString('en-US')} bonus)` : ''}`, money(p.currency, p.subtotal)],
     ];
-    if (p.discount > 0) rows.push(['Coupon discount', `- ${money(p.currency, p.discount)}`]);
+    if (p.discount > 0) rows.push([p.kind === 'plan' ? 'Credit for unused time' : 'Coupon discount', `- ${money(p.currency, p.discount)}`]);
     rows.push([p.currency === 'INR' ? 'GST 18%' : 'Tax', money(p.currency, p.tax)]);
     rows.push(['Total', money(p.currency, p.total)]);
     const left = 56;

@@ -5,7 +5,7 @@ import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import { getOrgBalance, purchaseCredits } from '../../platform/credits/ledger';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { toMajor } from './pricing';
+import { invoiceNumber, toMajor } from './pricing';
 import { claimPaid, insertCustomer, insertPayment, selectCustomer, selectPayment, updatePayment, type TPaymentRow } from './queries';
 import { couponRedemptions } from './tables';
 import { activateSubscription } from './subscriptions';
@@ -19,7 +19,7 @@ export type TBillingDeps = TDeps & { gateway: { get(): Promise<TStripeGateway> }
 export function paymentToApi(p: TPaymentRow): TPayment {
   return {
     id: p.id,
-    number: `INV-${String(p.number).padStart(6, '0')}`,
+    number: invoiceNumber(p.number),
     provider: p.provider as TPaymentProvider,
     kind: p.kind as TPayment['kind'],
     status: p.status as TPaymentStatus,
@@ -130,7 +130,7 @@ export async function markPaid(database: TDatabase, paymentId: string): Promise<
       orgId: p.orgId,
       userId: p.userId,
       amount: p.credits + p.bonusCredits,
-      reason: `Purchase INV-${String(p.number).padStart(6, '0')}`,
+      reason: `Purchase ${invoiceNumber(p.number)}`,
       objectType: 'payment',
       objectId: p.id,
     });

@@ -13,6 +13,7 @@ import {
 } from '@paypal/paypal-server-sdk';
 import type { TConfig } from '../../config';
 import { startFakePayPal, type TFakePayPal } from './fake-paypal/fake-paypal-server';
+import { paymentsNotConfigured } from './payments-not-configured';
 
 /**
  * PayPal through its official server SDK (`@paypal/paypal-server-sdk`): Orders and Subscriptions with the SDK's
@@ -221,8 +222,27 @@ export function getPayPalWebhookId(config: TConfig): string {
   return config.paypal.clientId && config.paypal.apiBase ? (config.paypal.webhookId ?? '') : FAKE_PAYPAL_WEBHOOK_ID;
 }
 
-/** The PayPal client of this configuration: credentials and PAYPAL_API_BASE, or a local fake PayPal started on first use (test mode). */
+/** PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_API_BASE are all set. */
+export function paypalConfigured(config: TConfig): boolean {
+  return Boolean(config.paypal.clientId && config.paypal.clientSecret && config.paypal.apiBase);
+}
+
+/** PayPal payments can be taken: its keys are set, or the local fake may stand in (test mode). */
+export function paypalAvailable(config: TConfig): boolean {
+  return paypalConfigured(config) || config.paymentsTestMode;
+}
+
+/** PayPal runs against the sandbox or the local fake: no money moves. */
+export function paypalTestMode(config: TConfig): boolean {
+  return !paypalConfigured(config) || config.paypal.apiBase !== PAYPAL_LIVE_HOST;
+}
+
+/**
+ * The PayPal client of this configuration: credentials and PAYPAL_API_BASE, or a local fake PayPal started on first use
+ * (test mode). Without credentials and with test mode not allowed, it answers 503 "Payments are not configured".
+ */
 export function getPayPalClient(config: TConfig): Promise<TPayPalClient> {
+  if (!paypalAvailable(config)) return Promise.reject(paymentsNotConfigured());
   let client = shared.get(config);
   if (!client) {
     const { clientId, clientSecret, apiBase } = config.paypal;

@@ -61,6 +61,11 @@ export function compareAnnual(slab: TSlabRow, credits: number) {
   return { oneTimeMinor: oneTime, annualMinor: annual, perMonthMinor: Math.round(annual / 12) };
 }
 
+/** The number people see on an invoice: INV-000042. */
+export function invoiceNumber(n: number): string {
+  return `INV-${String(n).padStart(6, '0')}`;
+}
+
 export function toMajor(minor: number): number {
   return Math.round(minor) / 100;
 }

@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TCurrency, TPaymentStatus, TPriceKind } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
-import { billingCustomers, billingPlans, coupons, payments, priceSlabs } from './tables';
+import { users } from '../../platform/tenancy/tables';
+import { billingCustomers, billingPlans, couponRedemptions, coupons, payments, priceSlabs } from './tables';
 import type { TSlabRow } from './pricing';
 
 export type TPaymentRow = typeof payments.$inferSelect;
@@ -89,4 +90,43 @@ export async function selectPaymentsPage(db: TDb, orgId: string, statuses: TPaym
     db.select({ n: count() }).from(payments).where(where),
   ]);
   return { items, total: totals[0]?.n ?? 0 };
+}
+
+/** The coupons an organisation redeemed, newest first, with the coupon and who redeemed it. */
+export async function selectCouponRedemptionsPage(db: TDb, orgId: string, page: number, limit: number) {
+  const where = eq(couponRedemptions.orgId, orgId);
+  const [items, totals] = await Promise.all([
+    db
+      .select({
+        id: couponRedemptions.id,
+        couponId: couponRedemptions.couponId,
+        code: coupons.code,
+        kind: coupons.kind,
+        value: coupons.value,
+        creditsGranted: couponRedemptions.creditsGranted,
+        createdAt: couponRedemptions.createdAt,
+        userId: users.id,
+        userName: users.name,
+        userEmail: users.email,
+      })
+      .from(couponRedemptions)
+      .innerJoin(coupons, eq(coupons.id, couponRedemptions.couponId))
+      .leftJoin(users, eq(users.id, couponRedemptions.userId))
+      .where(where)
+      .orderBy(desc(couponRedemptions.createdAt), desc(couponRedemptions.id))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ n: count() }).from(couponRedemptions).where(where),
+  ]);
+  return { items, total: totals[0]?.n ?? 0 };
+}
+
+/** The organisation's paid payments that used one of `couponIds`, oldest first (the first one is where a coupon was used). */
+export function selectPaidPaymentsWithCoupons(db: TDb, orgId: string, couponIds: string[]) {
+  if (couponIds.length === 0) return Promise.resolve([]);
+  return db
+    .select({ couponId: payments.couponId, number: payments.number, discountMinor: payments.discountMinor, currency: payments.currency })
+    .from(payments)
+    .where(and(eq(payments.orgId, orgId), eq(payments.status, 'paid'), inArray(payments.couponId, couponIds)))
+    .orderBy(asc(payments.paidAt), asc(payments.number));
 }

@@ -10,6 +10,8 @@ import {
   ZConfirmPaymentIntentRequest,
   ZCouponApplyRequest,
   ZCouponApplyResponse,
+  ZCouponHistoryQuery,
+  ZCouponHistoryResponse,
   ZDefaultCardResponse,
   ZInvoiceDownloadQuery,
   ZInvoiceListQuery,
@@ -46,20 +48,23 @@ import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { buyWithDefaultCard, cancelPayment, confirmPayment, confirmPaymentIntent, createPaymentIntent, getBuyCreditsInfo, requestInvoice } from './buy-credits';
 import { addCard, confirmSetupIntent, createSetupIntent, deleteCard, getDefaultCard, listCards, setDefaultCard } from './cards';
-import { applyCoupon } from './coupons';
+import { applyCoupon, listCouponHistory } from './coupons';
 import { listPayments, renderPaymentDocument } from './documents';
 import { type TBillingDeps } from './payments';
 import { comparePrices, getPrice, getSlabs, listPlans } from './pricing-service';
-import { getStripeGateway } from './stripe-gateway';
+import { getStripeGateway, stripeAvailable } from './stripe-gateway';
 import { registerPayPalWebhookRoute, registerStripeWebhookRoute } from './webhook-route';
 import { cancelSubscription, upgradePlan } from './subscriptions';
 import { activatePayPalSubscription, capturePayPalOrder, createPayPalOrder, createPayPalSubscription, getPayPalPlan, verifyPayPalOrder } from './paypal-service';
-import { closePayPalClient } from './paypal-client';
+import { closePayPalClient, paypalAvailable } from './paypal-client';
 
 const ZMessageResponse = ZSuccess(ZMessageData);
 
 export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const gateway = getStripeGateway(deps.config);
+  if (!stripeAvailable(deps.config) && !paypalAvailable(deps.config)) {
+    app.log.warn('Payments are not configured: no Stripe or PayPal keys, and test mode is off (NODE_ENV=production without PAYMENTS_TEST_MODE=true).');
+  }
   app.addHook('onClose', async () => {
     await gateway.close();
     await closePayPalClient(deps.config);
@@ -88,6 +93,11 @@ export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards:
   );
   r.post('/coupon/apply', { ...auth, schema: { ...price, summary: 'Apply a coupon code', body: ZCouponApplyRequest, response: withErrorResponses({ 200: ZCouponApplyResponse }) } }, async (req) =>
     ok(await applyCoupon(deps, getCaller(req), req.body)),
+  );
+  r.get(
+    '/coupon/history',
+    { ...auth, schema: { ...price, summary: 'Coupons the organisation redeemed', querystring: ZCouponHistoryQuery, response: withErrorResponses({ 200: ZCouponHistoryResponse }) } },
+    async (req) => ok(await listCouponHistory(db, getCaller(req), req.query)),
   );
 
   // ----- invoices and receipts -----

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import type { TConfig } from '../../config';
+import { paymentsNotConfigured } from './payments-not-configured';
 import { startFakeStripe, type TFakeStripe } from './fake-stripe/fake-stripe-server';
 
 /** The Stripe client the payments module uses, with where its browser pages live and how webhooks are verified. */
@@ -18,6 +19,11 @@ export type TStripeGateway = {
 
 export const STRIPE_WEBHOOK_PATH = '/api/v1/payment/webhook/stripe';
 
+/** Card payments can be taken: Stripe keys are set, or the local fake may stand in (test mode). */
+export function stripeAvailable(config: TConfig): boolean {
+  return Boolean(config.stripe.secretKey) || config.paymentsTestMode;
+}
+
 function sdkFor(key: string, apiBase?: string): Stripe {
   if (!apiBase) return new Stripe(key, { maxNetworkRetries: 2, telemetry: false });
   const url = new URL(apiBase);
@@ -33,7 +39,8 @@ function sdkFor(key: string, apiBase?: string): Stripe {
 /**
  * Builds the gateway from configuration: the official SDK on the configured keys (and base URL), or, with no
  * keys, the SDK pointed at a local fake Stripe started on 127.0.0.1 that posts signed webhooks to this server.
- * The fake starts on first use, so processes that never take a payment never open it.
+ * The fake starts on first use, so processes that never take a payment never open it. With no keys and test mode
+ * not allowed (`config.paymentsTestMode`), every payment call answers 503 "Payments are not configured".
  */
 export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGateway>; close(): Promise<void> } {
   let pending: Promise<TStripeGateway> | null = null;
@@ -50,6 +57,7 @@ export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGa
         close: async () => undefined,
       };
     }
+    if (!config.paymentsTestMode) throw paymentsNotConfigured();
     const webhookSecret = `whsec_${createHash('sha256').update(`stripe-fake:${config.appSecret}`).digest('hex').slice(0, 32)}`;
     fake = await startFakeStripe({ webhookSecret, webhookUrl: `${config.publicUrl}${STRIPE_WEBHOOK_PATH}` });
     return { stripe: sdkFor('sk_test_local_fake', fake.baseUrl), testMode: true, checkoutBase: fake.baseUrl, webhookSecret, testClocks: true, close: () => fake!.close() };

@@ -112,6 +112,50 @@ describe('subscriptions billed by Stripe Billing (test clocks)', () => {
     expect(await balance(o)).toBe(before + 110000);
   });
 
+  it('downgrades with proration: the unused time pays the cheaper plan, Stripe keeps the rest as credit for the next renewals', async () => {
+    const o = await t.createOwner('downgrade@subs.test');
+    await t.call({ method: 'POST', url: '/api/v1/payment/card/add', token: o.token, payload: { payment_method: 'pm_card_visa' } });
+    const before = await balance(o);
+    const growth = await t.call({ method: 'GET', url: '/api/v1/payment/upgrade?plan_id=growth-monthly-usd', token: o.token });
+    expect(growth.body.data.payment).toMatchObject({ status: 'paid', kind: 'plan', total: 240, credits: 50000 });
+    const first = await row(o);
+    const start = first.currentPeriodStart.getTime() / 1000;
+    const end = first.currentPeriodEnd.getTime() / 1000;
+
+    // Half-way through Growth's month the owner moves down to Starter: Growth's unused time is credited by the second.
+    await advance(o, 15);
+    const unused = Math.round((24000 * (end - (start + 15 * DAY))) / (end - start));
+    expect(unused).toBeGreaterThan(9600);
+    const down = await t.call({ method: 'GET', url: '/api/v1/payment/upgrade?plan_id=starter-monthly-usd', token: o.token });
+    expect(down.status, JSON.stringify(down.body)).toBe(200);
+    // Nothing is charged (the credit covers Starter); the receipt shows the credit, never a negative total.
+    expect(down.body.data.payment).toMatchObject({ status: 'paid', kind: 'plan', credits: 10000, subtotal: 48, discount: 48, tax: 0, total: 0 });
+    expect(down.body.data.balance).toBe(before + 60000);
+    expect(await row(o)).toMatchObject({ planId: 'starter-monthly-usd', status: 'active' });
+    expect((await t.call({ method: 'GET', url: '/api/v1/user/current_plan', token: o.token })).body.data).toMatchObject({ interval: 'monthly', credits: 10000 });
+    const s = await stripe();
+    const atStripe = await s.subscriptions.retrieve(first.providerRef!, { expand: ['latest_invoice'] });
+    expect(atStripe.items.data[0]!.price.unit_amount).toBe(4800);
+    const invoice = atStripe.latest_invoice as { total: number; amount_due: number };
+    expect(invoice).toMatchObject({ total: 4800 - unused, amount_due: 0 });
+    const customerId = (await selectCustomer(t.db.db, o.orgId))!.providerCustomerId;
+    const creditLeft = async () => 0 - ((await s.customers.retrieve(customerId)) as { balance: number }).balance;
+    expect(await creditLeft()).toBe(unused - 4800);
+
+    // The next renewal is paid from that credit (nothing charged to the card), its credits granted once.
+    await advance(o, 31);
+    expect(await balance(o)).toBe(before + 70000);
+    const receipts = async () => (await t.call({ method: 'GET', url: '/api/v1/receipt/list', token: o.token })).body.data.items as { total: number; discount: number }[];
+    expect((await receipts())[0]).toMatchObject({ total: 0, discount: 48 });
+    expect(await creditLeft()).toBe(unused - 9600);
+    // The one after: the credit left pays part of it, the card the rest.
+    await advance(o, 31);
+    expect(await balance(o)).toBe(before + 80000);
+    expect((await receipts())[0]!.total).toBe((14400 - unused) / 100);
+    expect(await creditLeft()).toBe(0);
+    expect(await planGrants(o)).toBe(4);
+  });
+
   it('a renewal the bank wants authenticated waits, mails the owner once, and pays on the hosted invoice page', async () => {
     const o = await t.createOwner('sca@subs.test');
     await t.call({ method: 'POST', url: '/api/v1/payment/card/add', token: o.token, payload: { payment_method: 'pm_card_visa' } });

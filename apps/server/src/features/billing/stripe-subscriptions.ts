@@ -87,7 +87,12 @@ export async function syncStripeSubscription(database: TDatabase, sub: Stripe.Su
   });
 }
 
-/** Splits what an invoice charged (tax included) into the plan price, the credit for unused time and the tax. */
+/**
+ * Splits what an invoice charges (its `amount_due`, tax included) into the plan price, the credit and the tax. The
+ * credit is the unused time of the plan left (a change of plan) and the customer's credit balance at Stripe: a
+ * downgrade's invoice totals less than nothing, Stripe keeps the difference as credit for the next invoices, and
+ * nothing is charged now (never a negative receipt).
+ */
 function amountsOf(plan: TPlanRow, totalMinor: number) {
   const gross = grossMinor(plan);
   const net = gross > 0 ? Math.round((totalMinor * plan.priceMinor) / gross) : 0;
@@ -123,7 +128,7 @@ export async function settleStripeInvoice(deps: TSettleDeps, gw: TStripeGateway,
   if (subRef) await syncStripeSubscription(deps.database, typeof subRef === 'string' ? await gw.stripe.subscriptions.retrieve(subRef) : subRef);
   await db
     .insert(payments)
-    .values({ orgId, provider: 'stripe', providerRef: invoice.id, kind: 'plan', planId, credits: plan.credits, currency: plan.currency, ...amountsOf(plan, invoice.total) })
+    .values({ orgId, provider: 'stripe', providerRef: invoice.id, kind: 'plan', planId, credits: plan.credits, currency: plan.currency, ...amountsOf(plan, invoice.amount_due) })
     .onConflictDoNothing();
   const payment = await selectPaymentByRef(db, 'stripe', invoice.id);
   if (!payment || payment.orgId !== orgId) return null;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ZFailure, ZSuccess } from '@verilead/contracts';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { ok } from '../../platform/http/responses';
 import { AppError } from '../../platform/errors/app-error';
@@ -8,13 +9,26 @@ import { PAYPAL_EVENT_JOB, STRIPE_EVENT_JOB } from './jobs';
 import { getPayPalClient, getPayPalWebhookId } from './paypal-client';
 import type { TBillingDeps } from './payments';
 
-/** Stores a verified event once by its id and queues its job in the same transaction; true when it was a duplicate. */
-async function storeEvent(deps: TBillingDeps, provider: string, eventId: string, type: string, payload: Record<string, unknown>, job: string): Promise<boolean> {
+/** What a webhook endpoint answers: received; a duplicate (a replay, stored before); processed (its job has run). */
+const ZWebhookAnswer = ZSuccess(z.object({ received: z.boolean(), duplicate: z.boolean(), processed: z.boolean() }));
+
+/**
+ * Stores a verified event once by its id and queues its job in the same transaction. A duplicate queues nothing and
+ * says whether the first delivery's job has run (the provider's dashboard shows the answer).
+ */
+async function storeEvent(deps: TBillingDeps, provider: string, eventId: string, type: string, payload: Record<string, unknown>, job: string) {
   return deps.database.transaction(async (tx) => {
     const inserted = await tx.insert(paymentEvents).values({ provider, eventId, type, payload }).onConflictDoNothing().returning({ id: paymentEvents.eventId });
-    if (inserted.length === 0) return true;
+    if (inserted.length === 0) {
+      const stored = await tx
+        .select({ processedAt: paymentEvents.processedAt })
+        .from(paymentEvents)
+        .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)))
+        .limit(1);
+      return { received: true, duplicate: true, processed: Boolean(stored[0]?.processedAt) };
+    }
     await deps.queue.enqueue(job, { event_id: eventId }, { tx });
-    return false;
+    return { received: true, duplicate: false, processed: false };
   });
 }
 
@@ -33,7 +47,7 @@ export function registerStripeWebhookRoute(app: FastifyInstance, deps: TBillingD
         schema: {
           tags: ['payment'],
           summary: 'Stripe webhook events (signed)',
-          response: { 200: ZSuccess(z.object({ received: z.boolean(), duplicate: z.boolean() })), 400: ZFailure },
+          response: { 200: ZWebhookAnswer, 400: ZFailure },
         },
       },
       async (req) => {
@@ -45,8 +59,7 @@ export function registerStripeWebhookRoute(app: FastifyInstance, deps: TBillingD
         } catch {
           throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
         }
-        const duplicate = await storeEvent(deps, 'stripe', event.id, event.type, event as unknown as Record<string, unknown>, STRIPE_EVENT_JOB);
-        return ok({ received: true, duplicate });
+        return ok(await storeEvent(deps, 'stripe', event.id, event.type, event as unknown as Record<string, unknown>, STRIPE_EVENT_JOB));
       },
     );
   });
@@ -63,7 +76,7 @@ export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingD
       schema: {
         tags: ['payment'],
         summary: 'PayPal webhook events (verified with PayPal)',
-        response: { 200: ZSuccess(z.object({ received: z.boolean(), duplicate: z.boolean() })), 400: ZFailure },
+        response: { 200: ZWebhookAnswer, 400: ZFailure },
       },
     },
     async (req) => {
@@ -84,8 +97,7 @@ export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingD
         .catch(() => 'FAILURE');
       if (verdict !== 'SUCCESS') throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
       const eventId = event.id;
-      const duplicate = await storeEvent(deps, 'paypal', eventId, event.event_type, event as Record<string, unknown>, PAYPAL_EVENT_JOB);
-      return ok({ received: true, duplicate });
+      return ok(await storeEvent(deps, 'paypal', eventId, event.event_type, event as Record<string, unknown>, PAYPAL_EVENT_JOB));
     },
   );
 }

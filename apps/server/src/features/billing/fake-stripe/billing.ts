@@ -5,7 +5,8 @@ import { formatAmount, html, missing, newId, StripeFail, type TObj } from './wir
 /**
  * The fake Stripe's Billing subset: Products, Prices (`lookup_key`, `recurring`), Subscriptions (create with
  * `payment_behavior`, update with `proration_behavior` and `billing_cycle_anchor=now`, `cancel_at_period_end`,
- * delete), Invoices (retrieve, list, pay, a hosted invoice page) and test clocks (`/v1/test_helpers/test_clocks`:
+ * delete), Invoices (retrieve, list, pay, a hosted invoice page; a negative total goes to the customer's credit
+ * balance, which later invoices use up) and test clocks (`/v1/test_helpers/test_clocks`:
  * create, list, retrieve, advance, delete). Advancing a clock renews the subscriptions of its customers as Stripe
  * does: one invoice per period, charged to the default payment method; a card that asks for authentication
  * leaves the invoice open with `invoice.payment_action_required`, paid later on the hosted invoice page.
@@ -68,7 +69,14 @@ export function createFakeBilling(core: TFakeCore) {
 
   function newInvoice(sub: TSub, reason: string, lines: { amount: number; description: string }[], period: { start: number; end: number }): TObj {
     const id = newId('in');
-    const total = Math.max(0, lines.reduce((a, l) => a + l.amount, 0));
+    // As on Stripe: the total may be negative (a downgrade's credit for unused time); the customer's credit balance
+    // (a negative `balance`) pays what it can, and what is left over is credited back to it when the invoice is finalised.
+    const total = lines.reduce((a, l) => a + l.amount, 0);
+    const customer = core.customers.get(String(sub.customer));
+    const startingBalance = Number(customer?.balance ?? 0);
+    const applied = total + startingBalance;
+    const amountDue = Math.max(0, applied);
+    if (customer) customer.balance = Math.min(0, applied);
     invoiceNumber += 1;
     const inv: TObj = {
       id,
@@ -79,11 +87,13 @@ export function createFakeBilling(core: TFakeCore) {
       collection_method: 'charge_automatically',
       currency: (item(sub).price as TObj).currency,
       status: 'open',
-      subtotal: lines.reduce((a, l) => a + l.amount, 0),
+      subtotal: total,
       total,
-      amount_due: total,
+      starting_balance: startingBalance,
+      ending_balance: Math.min(0, applied),
+      amount_due: amountDue,
       amount_paid: 0,
-      amount_remaining: total,
+      amount_remaining: amountDue,
       attempt_count: 0,
       attempted: false,
       period_start: period.start,

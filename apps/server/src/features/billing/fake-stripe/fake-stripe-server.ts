@@ -69,20 +69,23 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
   const events: TFakeStripeEvent[] = [];
   let baseUrl = '';
 
-  async function post(event: TFakeStripeEvent) {
+  /** Delivers an event; answers what the webhook endpoint answered (status and body), or null when it was not reached. */
+  async function post(event: TFakeStripeEvent): Promise<{ status: number; body: string } | null> {
     try {
       if (opts.deliver) await opts.deliver(event);
       else if (opts.webhookUrl) {
-        await fetch(opts.webhookUrl, {
+        const res = await fetch(opts.webhookUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
           body: event.body,
           signal: AbortSignal.timeout(10_000),
         });
+        return { status: res.status, body: await res.text() };
       }
     } catch {
       // Stripe retries failed deliveries later; the app also confirms payments on return, so a lost delivery loses nothing.
     }
+    return null;
   }
 
   async function emit(type: string, object: TObj) {
@@ -235,6 +238,8 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
           name: params.name ?? null,
           metadata: params.metadata ?? {},
           invoice_settings: { default_payment_method: null },
+          /** Stripe's customer credit balance in the smallest unit: negative is credit the next invoices use. */
+          balance: 0,
           test_clock: params.test_clock ?? null,
           created: Math.floor(Date.now() / 1000),
           livemode: false,
@@ -399,12 +404,19 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
     if (kind === 'i' && id) return billing.page(req, res, id, form, cardButtons);
     if (kind === 'c' && id === 'pay' && step) return checkout.page(req, res, step, form, cardButtons);
     if (kind === '_fake' && id === 'events' && step && req.method === 'POST') {
-      // Not Stripe's API: a test helper of this fake that delivers an already sent event again (a replay).
+      // Not Stripe's API: a test helper of this fake that delivers an already sent event again (a replay) and answers
+      // what the webhook endpoint answered, as the dashboard's "Resend" shows it.
       const e = events.find((x) => x.id === step);
       if (!e) return html(res, 404, 'Not found', '<p>No such event</p>');
-      await post({ ...e, header: signStripePayload(opts.webhookSecret, e.body) });
-      res.writeHead(204);
-      return res.end();
+      const answer = await post({ ...e, header: signStripePayload(opts.webhookSecret, e.body) });
+      let response: unknown = answer?.body ?? null;
+      try {
+        response = answer ? (JSON.parse(answer.body) as unknown) : null;
+      } catch {
+        // not JSON: kept as text
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ delivered: answer !== null, endpoint_status: answer?.status ?? null, endpoint_response: response }));
     }
     if (kind === 'setup' && id) {
       const si = setupIntents.get(id);

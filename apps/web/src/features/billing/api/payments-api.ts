@@ -8,6 +8,7 @@ import {
   ZCard,
   ZCardsResponse,
   ZCouponApplyData,
+  ZCouponHistoryData,
   ZFailure,
   ZPayment,
   ZPaymentIntentData,
@@ -34,6 +35,7 @@ export const billingKeys = {
   plans: ['billing', 'plans'] as const,
   cards: ['billing', 'cards'] as const,
   payments: ['billing', 'payments'] as const,
+  coupons: ['billing', 'coupons'] as const,
 };
 
 const ZCardsData = ZCardsResponse.shape.data;
@@ -134,7 +136,19 @@ export function useApplyCoupon() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { code: string }) => requestApi({ method: 'POST', path: '/coupon/apply', body, schema: ZCouponApplyData }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userQueryKeys.creditsAndLimits }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: userQueryKeys.creditsAndLimits });
+      void queryClient.invalidateQueries({ queryKey: billingKeys.coupons });
+    },
+  });
+}
+
+/** GET /coupon/history: the coupons the organisation redeemed, newest first. */
+export function useCouponHistory(page: number, limit: number) {
+  return useQuery({
+    queryKey: [...billingKeys.coupons, page, limit],
+    queryFn: ({ signal }) => requestApi({ path: '/coupon/history', query: { page, limit }, schema: ZCouponHistoryData, signal }),
+    placeholderData: keepPreviousData,
   });
 }
 

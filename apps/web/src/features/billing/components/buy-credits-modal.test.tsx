@@ -19,7 +19,7 @@ describe('BuyCreditsModal', () => {
 
   it('says test mode, prices the credits with tax, and keeps a bad number on its field', async () => {
     stubApi({
-      'GET /api/v1/payment/buyCredits': ok({ test_mode: true, providers: ['stripe', 'paypal'], currencies: ['USD', 'INR'], min_credit: 1000, max_credit: 10000000, tax_percent: { USD: 0, INR: 18 }, has_card: false, balance: 5 }),
+      'GET /api/v1/payment/buyCredits': ok({ configured: true, test_mode: true, providers: ['stripe', 'paypal'], currencies: ['USD', 'INR'], min_credit: 1000, max_credit: 10000000, tax_percent: { USD: 0, INR: 18 }, has_card: false, balance: 5 }),
       'GET /api/v1/price': ok(quote),
     });
     render(
@@ -36,5 +36,24 @@ describe('BuyCreditsModal', () => {
     fireEvent.change(screen.getByLabelText('Credits'), { target: { value: '10' } });
     await waitFor(() => expect(screen.getByText('Enter between 1,000 and 10,000,000 credits')).toBeTruthy());
     expect((screen.getByRole('button', { name: 'Pay' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('says payments are not configured and offers no way to pay when no provider can take a payment', async () => {
+    stubApi({
+      'GET /api/v1/payment/buyCredits': ok({ configured: false, test_mode: false, providers: [], currencies: ['USD', 'INR'], min_credit: 1000, max_credit: 10000000, tax_percent: { USD: 0, INR: 18 }, has_card: false, balance: 5 }),
+      'GET /api/v1/price': ok({ ...quote, currency: 'USD', subtotal: 8, tax: 0, tax_percent: 0, total: 8 }),
+    });
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <MemoryRouter>
+          <BuyCreditsModal opened onClose={() => undefined} initialCredits={1000} />
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    expect(await screen.findByText('Payments are not configured')).toBeTruthy();
+    expect(await screen.findByTestId('quote-total')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Pay $8.00' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'PayPal' })).toBeNull();
+    expect(screen.queryByText('Test mode')).toBeNull();
   });
 });

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Group, Loader, Modal, NumberInput, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
-import { IconBrandPaypal, IconCreditCard, IconInfoCircle } from '@tabler/icons-react';
+import { IconBrandPaypal, IconCreditCard } from '@tabler/icons-react';
 import { MAX_PURCHASE_CREDITS, MIN_PURCHASE_CREDITS, type TCurrency } from '@verilead/contracts';
 import { getErrorMessage } from '../../../lib/api-error';
 import { formatNumber } from '../../../lib/format';
 import { useBuyCreditsInfo, usePriceQuote, useStartPayPalOrder, useStartPayment } from '../api/payments-api';
 import { formatAmount } from './money';
+import { PaymentModeNotice } from './payment-mode-notice';
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -43,17 +44,14 @@ export function BuyCreditsModal({ opened, onClose, initialCredits = 5000 }: { op
     paypal.mutate({ credits, currency, coupon_code: coupon.trim() || undefined }, { onSuccess: (data) => window.location.assign(data.approve_url) });
   };
   const failure = start.error ?? paypal.error;
+  const canPay = (provider: 'stripe' | 'paypal') => Boolean(info.data?.providers.includes(provider));
 
   return (
     <Modal opened={opened} onClose={onClose} title="Buy credits" centered size="md">
       <Stack gap="md">
         {info.isPending ? <Text size="sm">Loading...</Text> : null}
         {info.isError ? <Alert color="red">{getErrorMessage(info.error)}</Alert> : null}
-        {info.data?.test_mode ? (
-          <Alert color="yellow" variant="light" icon={<IconInfoCircle size={18} />} title="Test mode">
-            No payment keys are configured: payments go to a local test provider and no money moves. Use the test cards on the next page.
-          </Alert>
-        ) : null}
+        <PaymentModeNotice info={info.data}>Use the test cards on the next page.</PaymentModeNotice>
         <SegmentedControl
           aria-label="Currency"
           value={currency}
@@ -117,12 +115,12 @@ export function BuyCreditsModal({ opened, onClose, initialCredits = 5000 }: { op
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          {currency === 'USD' ? (
+          {currency === 'USD' && canPay('paypal') ? (
             <Button variant="light" color="yellow" leftSection={<IconBrandPaypal size={16} />} onClick={payWithPayPal} loading={paypal.isPending} disabled={!valid || !quote.data || Boolean(couponError)}>
               PayPal
             </Button>
           ) : null}
-          <Button leftSection={<IconCreditCard size={16} />} onClick={pay} loading={start.isPending} disabled={!valid || !quote.data || Boolean(couponError)}>
+          <Button leftSection={<IconCreditCard size={16} />} onClick={pay} loading={start.isPending} disabled={!valid || !quote.data || Boolean(couponError) || !canPay('stripe')}>
             {quote.data && valid ? `Pay ${formatAmount(quote.data.currency, quote.data.total)}` : 'Pay'}
           </Button>
         </Group>

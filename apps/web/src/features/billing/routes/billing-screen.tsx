@@ -10,6 +10,7 @@ import { formatDate, formatNumber } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
 import {
   downloadPaymentDocument,
+  useBuyCreditsInfo,
   useCards,
   useConfirmSetupIntent,
   useDeleteCard,
@@ -18,9 +19,10 @@ import {
   useStartSetupIntent,
 } from '../api/payments-api';
 import { PaymentActionAlert } from '../components/payment-action-alert';
+import { PaymentModeNotice } from '../components/payment-mode-notice';
 import { formatAmount } from '../components/money';
 
-function CardsSection() {
+function CardsSection({ canAddCard }: { canAddCard: boolean }) {
   const cards = useCards();
   const start = useStartSetupIntent();
   const confirm = useConfirmSetupIntent();
@@ -52,7 +54,7 @@ function CardsSection() {
     <Card>
       <Group justify="space-between" mb="sm">
         <Title order={4}>Cards</Title>
-        <Button size="xs" leftSection={<IconPlus size={14} />} loading={start.isPending} onClick={() => start.mutate(undefined, { onSuccess: (d) => window.location.assign(d.checkout_url) })}>
+        <Button size="xs" leftSection={<IconPlus size={14} />} loading={start.isPending} disabled={!canAddCard} onClick={() => start.mutate(undefined, { onSuccess: (d) => window.location.assign(d.checkout_url) })}>
           Add a card
         </Button>
       </Group>
@@ -172,12 +174,14 @@ function PaymentsTable({ which }: { which: keyof typeof LISTS }) {
 
 /** /account/billing: saved cards, invoices (pending too) and receipts with their PDFs. */
 export function BillingScreen() {
+  const payments = useBuyCreditsInfo();
   return (
     <>
       <PageHeader title="Billing" description="Cards, invoices and receipts of your organisation." />
       <Stack gap="lg">
+        <PaymentModeNotice info={payments.data} />
         <PaymentActionAlert />
-        <CardsSection />
+        <CardsSection canAddCard={!payments.data || payments.data.providers.includes('stripe')} />
         <Card>
           <Tabs defaultValue="all">
             <Tabs.List mb="sm">

@@ -9,10 +9,11 @@ import { PageHeader } from '../../../components/page-header';
 import { StatCard } from '../../../components/stat-card';
 import { formatDate, formatNumber, humanizeKey } from '../../../lib/format';
 import { useCreditsAndLimits, useCurrentPlan } from '../../../lib/user-queries';
-import { usePlans, usePriceSlabs } from '../api/payments-api';
+import { useBuyCreditsInfo, usePlans, usePriceSlabs } from '../api/payments-api';
 import { BuyCreditsModal } from '../components/buy-credits-modal';
 import { formatAmount } from '../components/money';
 import { PaymentActionAlert } from '../components/payment-action-alert';
+import { PaymentModeNotice } from '../components/payment-mode-notice';
 import { CancelSubscriptionButton, SubscribeButton } from '../components/plan-actions';
 
 /** /pricing: the balance, the price slabs per currency, plans, and the buy-credits modal (opened by ?buy=1 from the header). */
@@ -23,6 +24,7 @@ export function PricingScreen() {
   const [currency, setCurrency] = useState<TCurrency>('USD');
   const slabs = usePriceSlabs(currency);
   const plans = usePlans(currency);
+  const payments = useBuyCreditsInfo();
   const buyOpen = params.get('buy') === '1';
   const setBuyOpen = (open: boolean) =>
     setParams(
@@ -47,6 +49,7 @@ export function PricingScreen() {
       />
       <BuyCreditsModal opened={buyOpen} onClose={() => setBuyOpen(false)} />
       <Stack gap="lg">
+        <PaymentModeNotice info={payments.data} />
         <PaymentActionAlert />
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
           {credits.isPending ? <LoadingScreen minHeight={120} /> : null}
