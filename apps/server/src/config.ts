@@ -79,7 +79,7 @@ const ZEnv = z.object({
   BULK_CHUNK_SIZE: z.coerce.number().int().min(10).max(20_000).default(1_000),
   TRUST_PROXY: ZBool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** `production`: a live deployment; test-mode fakes that stand in for an unconfigured provider are never started. */
+  /** `production`: a live deployment; test-mode fakes that stand in for an unconfigured provider are not started (payments: unless PAYMENTS_TEST_MODE=true). */
   NODE_ENV: ZOptionalString,
   WEB_DIST_DIR: ZOptionalString,
   ALLOW_PRIVATE_WEBHOOKS: ZBool.default(false),
@@ -109,7 +109,6 @@ const ZEnv = z.object({
   PAYPAL_CLIENT_SECRET: ZOptionalString,
   PAYPAL_API_BASE: ZOptionalString,
   PAYPAL_WEBHOOK_ID: ZOptionalString,
-  NODE_ENV: ZOptionalString,
   /** Lets the local fake Stripe and PayPal take payments when no keys are set; off by default with NODE_ENV=production. */
   PAYMENTS_TEST_MODE: ZBool.optional(),
   LOW_CREDIT_CHECK_CRON: z.string().default('* * * * *'),
