@@ -87,7 +87,11 @@ export type TCallOptions = {
    *   (an accepted recipient whose catch-all probe is still deferred is valid; otherwise `unknown` / `greylisted`).
    */
   greylisting?: 'wait' | 'defer' | 'last';
-  /** Cancels the call: waits end at once, an SMTP command in flight within one reply timeout; the call then rejects (stream: ends). */
+  /**
+   * Cancels the call: it rejects at once with the signal's reason (a stream ends at once), whatever it was doing. An
+   * SMTP exchange already under way for it is finished in the background (its replies read, so the session is sound
+   * when reused; other calls' recipients in the same transaction get their answers) and its answer dropped.
+   */
   signal?: AbortSignal;
 };
 

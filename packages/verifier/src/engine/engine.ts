@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
@@ -155,14 +156,17 @@ function makeRandomLocal(): string {
   return `zq${out}`;
 }
 
-/** The error a cancelled call rejects with (`signal.reason` when it is an Error). */
-function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error) return reason;
-  const error = new Error('The verification was cancelled.');
-  error.name = 'AbortError';
-  return error;
+/** What a cancelled call rejects with: the signal's reason, as given (an AbortError DOMException when none was). */
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason;
 }
+
+/** Stops the run's own work once its call is cancelled (nothing more is asked of any host on its behalf). */
+function throwIfCancelled(run: TRun): void {
+  if (run.signal?.aborted) throw abortReason(run.signal);
+}
+
+const isCancelled = (r: TRcptRequest): boolean => r.run.signal?.aborted === true;
 
 /**
  * The verification engine. Build one per process and share it: it holds the DNS and catch-all caches, the
@@ -206,18 +210,18 @@ export class VerifierEngine {
   private async wait(run: TRun, ms: number): Promise<void> {
     const { signal } = run;
     if (!signal) return this.options.sleep(ms);
-    if (signal.aborted) throw abortError(signal);
+    if (signal.aborted) throw abortReason(signal);
     let onAbort: (() => void) | null = null;
     try {
       await Promise.race([
         this.options.sleep(ms, signal),
         new Promise<never>((_, reject) => {
-          onAbort = () => reject(abortError(signal));
+          onAbort = () => reject(abortReason(signal));
           signal.addEventListener('abort', onAbort, { once: true });
         }),
       ]);
     } catch (error) {
-      throw signal.aborted ? abortError(signal) : error;
+      throw signal.aborted ? abortReason(signal) : error;
     } finally {
       if (onAbort) signal.removeEventListener('abort', onAbort);
     }
@@ -251,8 +255,29 @@ export class VerifierEngine {
     return this.verifyIn(email, call, undefined);
   }
 
-  /** `verify`, telling a stream when the address waits for a host slot (it then holds no concurrency). */
-  private async verifyIn(email: string, call: TCallOptions, onParked: ((delta: number) => void) | undefined): Promise<TVerificationResult> {
+  /**
+   * `verify`, telling a stream when the address waits for a host slot (it then holds no concurrency).
+   *
+   * A cancelled call rejects at once with the signal's reason, whatever its verification is doing. An SMTP exchange
+   * already under way for it (greeting, EHLO, STARTTLS, a transaction that may carry other calls' recipients) is not
+   * cut: it goes on in the background to its end, so the session's replies are all read before the session is
+   * reused (or the session fails and is closed), the other recipients of the transaction get their answers, and
+   * nothing more is asked for the cancelled call. Its answer, if one comes, is dropped.
+   */
+  private verifyIn(email: string, call: TCallOptions, onParked: ((delta: number) => void) | undefined): Promise<TVerificationResult> {
+    const { signal } = call;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    const work = this.runVerification(email, call, onParked);
+    if (!signal) return work;
+    return new Promise<TVerificationResult>((resolve, reject) => {
+      const onAbort = (): void => reject(abortReason(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      // after a cancellation the work's own outcome (a verdict, or its rejection) settles nothing
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  private async runVerification(email: string, call: TCallOptions, onParked: ((delta: number) => void) | undefined): Promise<TVerificationResult> {
     const { clock } = this.options;
     const run = this.makeRun(call);
     run.onParked = onParked;
@@ -271,7 +296,7 @@ export class VerifierEngine {
     let greylistCount = 0;
     let suggestion: string | null = null;
     try {
-      if (run.signal?.aborted) throw abortError(run.signal);
+      if (run.signal?.aborted) throw abortReason(run.signal);
       if (!parsed.ok) {
         outcome = { status: 'invalid', reason: 'invalid_syntax', text: `Invalid syntax: ${parsed.error}.` };
       } else {
@@ -295,7 +320,7 @@ export class VerifierEngine {
         }
       }
     } catch (error) {
-      if (run.signal?.aborted) throw abortError(run.signal);
+      if (run.signal?.aborted) throw abortReason(run.signal);
       outcome = { status: 'unknown', reason: 'smtp_error', text: `Verification failed unexpectedly: ${(error as Error).message}` };
     }
     // A domain that cannot receive mail (no such domain, null MX, no mail server) is no mailbox provider: not a free account.
@@ -341,13 +366,21 @@ export class VerifierEngine {
    * while some wait for a slot at a busy mail host; waiting for our own slot is never a timeout) and finished results
    * wait for the consumer before more input is read, so memory stays flat however long the stream is. Several
    * streams and single calls may share the engine at once; the per-host limits hold for all of them together.
-   * A cancelled `signal` stops reading input and ends the stream once the addresses in flight have stopped
-   * (within one reply timeout); their cancelled verifications are not yielded.
+   * A cancelled `signal` stops reading input and ends the stream at once: the verifications in flight are
+   * cancelled (see `verifyIn`) and not yielded, nor is any result not yet taken by the consumer.
    */
   async *verifyMany(addresses: Iterable<string> | AsyncIterable<string>, stream: TStreamOptions = {}): AsyncGenerator<TVerificationResult> {
-    const { concurrency: wanted, ...call } = stream;
+    const { concurrency: wanted, signal: outer, ...rest } = stream;
     const concurrency = Math.max(1, wanted ?? 50);
-    const signal = call.signal;
+    // The stream's own signal, followed by its verifications (each listens to it while in flight: as many
+    // listeners as addresses in flight, so no listener limit); it follows the caller's signal.
+    const cancel = outer ? new AbortController() : null;
+    if (cancel) setMaxListeners(0, cancel.signal);
+    const signal = cancel?.signal;
+    const follow = (): void => cancel?.abort(outer?.reason);
+    if (outer?.aborted) follow();
+    else outer?.addEventListener('abort', follow, { once: true });
+    const call: TCallOptions = { ...rest, signal };
     const iterator: AsyncIterator<string> | Iterator<string> =
       Symbol.asyncIterator in addresses ? (addresses as AsyncIterable<string>)[Symbol.asyncIterator]() : (addresses as Iterable<string>)[Symbol.iterator]();
     const finished: TVerificationResult[] = [];
@@ -403,6 +436,7 @@ export class VerifierEngine {
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      outer?.removeEventListener('abort', follow);
       if (!exhausted) await iterator.return?.();
     }
   }
@@ -482,6 +516,7 @@ export class VerifierEngine {
     let newSessionRetries = 0;
     let busyRetries = 0;
     for (;;) {
+      throwIfCancelled(run);
       const knownCatchAll = await this.getCatchAll(domain);
       const attempt = await this.attempt(run, hosts, address, domain, knownCatchAll === null ? randomAddress : null, smtputf8);
       const mxHost = attempt.host?.exchange ?? null;
@@ -625,6 +660,7 @@ export class VerifierEngine {
     let last: TAttempt = { type: 'failed', reason: 'connection_failed', host: hosts[0] ?? null, text: REASON_TEXTS.connection_failed };
     for (const host of hosts) {
       for (const ip of host.addresses.slice(0, 2)) {
+        throwIfCancelled(run);
         if (this.options.clock.now() >= run.deadline) return { type: 'failed', reason: 'smtp_timeout', host, text: 'The total time allowed for this verification ran out.' };
         const result = await this.attemptHost(run, host, ip, address, domain, randomAddress, smtputf8);
         // Fail over to the next address / MX host on refused or timed-out connections and on 421-style unavailability.
@@ -703,7 +739,8 @@ export class VerifierEngine {
       const room = Math.min(this.options.maxBatch, gate.maxBatch, session ? gate.maxRecipients - session.recipients - (randomAddress ? 1 : 0) : Number.POSITIVE_INFINITY);
       for (const other of [...queue]) {
         if (batch.length >= room) break;
-        if (other.taken || other.smtputf8 !== smtputf8 || other.host.exchange !== host.exchange) continue;
+        // a cancelled request leaves the queue by itself (its wait for a slot ends)
+        if (other.taken || isCancelled(other) || other.smtputf8 !== smtputf8 || other.host.exchange !== host.exchange) continue;
         other.taken = true;
         dequeue(other);
         other.stopWaiting.abort();
@@ -810,6 +847,12 @@ export class VerifierEngine {
   private async transactBatch(session: SmtpSession, gate: HostGate, host: TMailHost, batch: TRcptRequest[], reused: boolean): Promise<Map<TRcptRequest, TAttempt>> {
     const out = new Map<TRcptRequest, TAttempt>();
     const live = batch.filter((r) => {
+      if (isCancelled(r)) {
+        // cancelled before its recipient was sent (e.g. while the session was being opened): nothing is asked for
+        // it, and its call has already rejected, so this answer is never read
+        out.set(r, { type: 'failed', reason: 'smtp_error', host, text: 'The verification was cancelled.' });
+        return false;
+      }
       if (!r.smtputf8 || session.extensions.has('SMTPUTF8')) return true;
       out.set(r, { type: 'failed', reason: 'smtp_error', host, text: 'The address has a UTF-8 local part but the mail server does not support SMTPUTF8 (RFC 6531): no compliant sender can deliver to it there, and it cannot be checked.' });
       return false;
