@@ -37,17 +37,6 @@ export type TInstantOptions = {
   app?: TChargeApp;
 };
 
-/** Rejects with the signal's reason as soon as it aborts, else settles as `work` does. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 /**
  * Round trips: the preferences (cached a few seconds), a credit check that runs while the address is verified (skipped
  * for a second after a payer is seen with plenty of room), and one statement that stores and charges.
@@ -67,10 +56,13 @@ export async function verifyInstant(
     stop.abort(err);
     throw err;
   });
+  // A cancelled verification rejects at once with the signal's reason (the caller's timeout, or the refused check).
   const verifying = verifier.verify(email, { ...prefs, signal });
-  verifying.catch(() => undefined); // a cancelled verification's own rejection is not this call's answer
   check.catch(() => undefined);
-  const result = await untilAborted(verifying, signal);
+  const result = await verifying.catch(async (err: unknown) => {
+    await check; // the credit check's refusal, when it is what stopped the verification
+    throw err;
+  });
   await check;
   if (options.signal?.aborted) throw options.signal.reason;
   const row = await chargeInstantResult(database.db, {
