@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
+import { parse as parseYaml } from 'yaml';
 import { BULK_FILE_SIZE_LIMIT_BYTES, PUBLIC_API_PREFIX } from '@verilead/contracts';
 import { SERVER_ROOT } from '../../config';
 import type { TDeps } from '../../platform/deps';
@@ -20,9 +21,8 @@ export { FINDER_ERROR_CODES } from './public-api/errors';
 /** The reference document (a copy of spec/reference/clearout-public-api-v2.openapi.yaml), served at /v2/openapi.json. */
 export const REFERENCE_DOCUMENT_PATH = join(SERVER_ROOT, 'src', 'features', 'developer', 'public-api-v2.openapi.yaml');
 
-/** The reference document as JSON, its server pointed at this server's /v2 (the YAML parser is loaded on the first request). */
-export async function loadPublicApiDocument(publicUrl: string): Promise<Record<string, unknown>> {
-  const { parse: parseYaml } = await import('yaml');
+/** The reference document as JSON, its server pointed at this server's /v2. */
+export function loadPublicApiDocument(publicUrl: string): Record<string, unknown> {
   const doc = parseYaml(readFileSync(REFERENCE_DOCUMENT_PATH, 'utf8')) as Record<string, unknown>;
   return { ...doc, servers: [{ url: `${publicUrl}${PUBLIC_API_PREFIX}` }] };
 }
@@ -79,7 +79,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
       });
 
       // The document is public: counted per IP.
-      v2.get('/openapi.json', { config: { rateLimit: publicRateLimit(deps) } }, async () => (documentCache ??= await loadPublicApiDocument(config.publicUrl)));
+      v2.get('/openapi.json', { config: { rateLimit: publicRateLimit(deps) } }, async () => (documentCache ??= loadPublicApiDocument(config.publicUrl)));
 
       registerPublicVerifyRoutes(v2, deps, verifier);
       registerPublicListRoutes(v2, deps, storage, opts);
