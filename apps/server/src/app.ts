@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
+import { createRedisClient } from './platform/cache/redis';
 import { closeVerifier } from './platform/verifier/verifier';
 import { ANNOUNCEMENT_TS_HEADER, APP_VERSION, APP_VERSION_HEADER, PUBLIC_API_PREFIX } from '@verilead/contracts';
 import { createGuards } from './platform/auth/guards';
@@ -121,7 +121,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await closeVerifier(config); // the process's engine: idle SMTP sessions, its Redis cache connection
   });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
+  const redis = config.redisUrl ? createRedisClient(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
   if (redis) {
     redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
     app.addHook('onClose', async () => {

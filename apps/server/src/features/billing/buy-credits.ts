@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { MAX_PURCHASE_CREDITS, MIN_PURCHASE_CREDITS, type TCurrency } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
@@ -8,6 +8,7 @@ import { selectCustomer, selectPayment, selectPaymentByRef, updatePayment, updat
 import { paymentsNotConfigured } from './payments-not-configured';
 import { paypalAvailable, paypalTestMode } from './paypal-client';
 import { stripeAvailable, type TStripeGateway } from './stripe-gateway';
+import { stripeErrors } from './stripe-sdk';
 import { callStripe, checkoutUrl, createIntent, ensureCustomer, markPaid, newCreditsPayment, ownPayment, paymentOutcome, paymentToApi, returnUrl, type TBillingDeps } from './payments';
 
 /** Buying credits with Stripe: the Checkout Session, a saved card, a pending invoice, and settling what the provider says. */
@@ -87,7 +88,8 @@ export async function confirmWith(deps: TBillingDeps, gw: TStripeGateway, paymen
     await syncPaymentIntent(deps.database, pi);
     return pi;
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeCardError && payment.providerRef) {
+    const errors = stripeErrors();
+    if (errors && err instanceof errors.StripeCardError && payment.providerRef) {
       const pi = await callStripe(() => gw.stripe.paymentIntents.retrieve(payment.providerRef!));
       await syncPaymentIntent(deps.database, pi);
       if (err.code === 'authentication_required') return pi;

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { type TCurrency, type TPayment, type TPaymentProvider, type TPaymentStatus } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
@@ -10,6 +10,7 @@ import { claimPaid, insertCustomer, insertPayment, selectCustomer, selectPayment
 import { couponRedemptions } from './tables';
 import { activateSubscription } from './subscriptions';
 import type { TStripeGateway } from './stripe-gateway';
+import { stripeErrors } from './stripe-sdk';
 import { quotePrice } from './pricing-service';
 
 /** What every payment use case shares: the API shape, the Stripe customer, a new credits payment, paying it once. */
@@ -42,9 +43,11 @@ export async function callStripe<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeCardError) throw new AppError(400, 'card_declined', err.message || 'Your card was declined.');
-    if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') throw new AppError(404, 'not_found', 'This card was not found.');
-    if (err instanceof Stripe.errors.StripeError) {
+    const errors = stripeErrors();
+    if (!errors) throw err;
+    if (err instanceof errors.StripeCardError) throw new AppError(400, 'card_declined', err.message || 'Your card was declined.');
+    if (err instanceof errors.StripeInvalidRequestError && err.code === 'resource_missing') throw new AppError(404, 'not_found', 'This card was not found.');
+    if (err instanceof errors.StripeError) {
       throw new AppError(502, 'payment_provider_error', 'The payment provider could not complete the request. Please try again in a moment.');
     }
     throw err;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Environment, OrdersController } from '@paypal/paypal-server-sdk';
 import { startFakePayPal, type TFakePayPal } from './fake-paypal/fake-paypal-server';
-import { makePayPalClient, PayPalApiError } from './paypal-client';
+import { PayPalApiError } from './paypal-client';
+import { makePayPalClient } from './paypal-sdk-client';
 
 describe('PayPal through its server SDK', () => {
   let fake: TFakePayPal;

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { TConfig } from '../../config';
+import type { TFakeStripe } from './fake-stripe/fake-stripe-server';
 import { paymentsNotConfigured } from './payments-not-configured';
-import { startFakeStripe, type TFakeStripe } from './fake-stripe/fake-stripe-server';
+import { loadStripeSdk } from './stripe-sdk';
 
 /** The Stripe client the payments module uses, with where its browser pages live and how webhooks are verified. */
 export type TStripeGateway = {
@@ -24,7 +25,8 @@ export function stripeAvailable(config: TConfig): boolean {
   return Boolean(config.stripe.secretKey) || config.paymentsTestMode;
 }
 
-function sdkFor(key: string, apiBase?: string): Stripe {
+async function sdkFor(key: string, apiBase?: string): Promise<Stripe> {
+  const Stripe = await loadStripeSdk();
   if (!apiBase) return new Stripe(key, { maxNetworkRetries: 2, telemetry: false });
   const url = new URL(apiBase);
   return new Stripe(key, {
@@ -39,8 +41,8 @@ function sdkFor(key: string, apiBase?: string): Stripe {
 /**
  * Builds the gateway from configuration: the official SDK on the configured keys (and base URL), or, with no
  * keys, the SDK pointed at a local fake Stripe started on 127.0.0.1 that posts signed webhooks to this server.
- * The fake starts on first use, so processes that never take a payment never open it. With no keys and test mode
- * not allowed (`config.paymentsTestMode`), every payment call answers 503 "Payments are not configured".
+ * The SDK is loaded and the fake started on first use, so processes that never take a payment hold neither. With no
+ * keys and test mode not allowed (`config.paymentsTestMode`), every payment call answers 503 "Payments are not configured".
  */
 export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGateway>; close(): Promise<void> } {
   let pending: Promise<TStripeGateway> | null = null;
@@ -49,7 +51,7 @@ export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGa
     const { secretKey, apiBase } = config.stripe;
     if (secretKey) {
       return {
-        stripe: sdkFor(secretKey, apiBase),
+        stripe: await sdkFor(secretKey, apiBase),
         testMode: secretKey.startsWith('sk_test_'),
         checkoutBase: apiBase ?? null,
         webhookSecret: config.stripe.webhookSecret ?? '',
@@ -59,8 +61,9 @@ export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGa
     }
     if (!config.paymentsTestMode) throw paymentsNotConfigured();
     const webhookSecret = `whsec_${createHash('sha256').update(`stripe-fake:${config.appSecret}`).digest('hex').slice(0, 32)}`;
+    const { startFakeStripe } = await import('./fake-stripe/fake-stripe-server');
     fake = await startFakeStripe({ webhookSecret, webhookUrl: `${config.publicUrl}${STRIPE_WEBHOOK_PATH}` });
-    return { stripe: sdkFor('sk_test_local_fake', fake.baseUrl), testMode: true, checkoutBase: fake.baseUrl, webhookSecret, testClocks: true, close: () => fake!.close() };
+    return { stripe: await sdkFor('sk_test_local_fake', fake.baseUrl), testMode: true, checkoutBase: fake.baseUrl, webhookSecret, testClocks: true, close: () => fake!.close() };
   };
   return {
     get() {

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { and, eq, sql } from 'drizzle-orm';
 import type { TCurrency } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
@@ -10,6 +10,7 @@ import { computeTaxMinor } from './pricing';
 import { selectPaymentByRef, type TPaymentRow } from './queries';
 import { billingPlans, payments, subscriptions } from './tables';
 import type { TStripeGateway } from './stripe-gateway';
+import { stripeErrors } from './stripe-sdk';
 
 /**
  * Subscriptions billed by Stripe Billing: each plan is a Product with a recurring Price (tax included, found again by
@@ -31,7 +32,8 @@ export async function ensureStripePrice(gw: TStripeGateway, plan: TPlanRow): Pro
   if (found.data[0]) return found.data[0].id;
   const productId = `verilead_${plan.id}`;
   await gw.stripe.products.retrieve(productId).catch(async (err: unknown) => {
-    if (!(err instanceof Stripe.errors.StripeInvalidRequestError) || err.code !== 'resource_missing') throw err;
+    const errors = stripeErrors();
+    if (!errors || !(err instanceof errors.StripeInvalidRequestError) || err.code !== 'resource_missing') throw err;
     await gw.stripe.products.create({ id: productId, name: `Verilead ${plan.name}`, metadata: { plan_id: plan.id } }, { idempotencyKey: `product-${productId}` });
   });
   const price = await gw.stripe.prices.create(
@@ -170,9 +172,11 @@ export async function callStripeBilling<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeCardError) throw new AppError(400, 'card_declined', err.message || 'Your card was declined.');
-    if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') throw new AppError(404, 'not_found', 'Stripe does not know this subscription.');
-    if (err instanceof Stripe.errors.StripeError) throw new AppError(502, 'payment_provider_error', 'The payment provider could not complete the request. Please try again in a moment.');
+    const errors = stripeErrors();
+    if (!errors) throw err;
+    if (err instanceof errors.StripeCardError) throw new AppError(400, 'card_declined', err.message || 'Your card was declined.');
+    if (err instanceof errors.StripeInvalidRequestError && err.code === 'resource_missing') throw new AppError(404, 'not_found', 'Stripe does not know this subscription.');
+    if (err instanceof errors.StripeError) throw new AppError(502, 'payment_provider_error', 'The payment provider could not complete the request. Please try again in a moment.');
     throw err;
   }
 }

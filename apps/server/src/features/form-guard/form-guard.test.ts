@@ -218,13 +218,13 @@ describe('the widget script', () => {
 
 describe('judging phones and names', () => {
   const phone = { allowed_countries: [], default_country: null, line_types: [] };
-  it('checks countries, line types and the default country', () => {
-    expect(judgePhone('+1 415 555 2671', phone).acceptable).toBe(true);
-    expect(judgePhone('12345', phone)).toMatchObject({ acceptable: false, reason: 'invalid' });
-    expect(judgePhone('+44 20 7946 0958', { ...phone, allowed_countries: ['US'] })).toMatchObject({ acceptable: false, reason: 'country' });
-    expect(judgePhone('+44 20 7946 0958', { ...phone, line_types: ['MOBILE'] })).toMatchObject({ acceptable: false, reason: 'line_type' });
-    expect(judgePhone('+44 7400 123456', { ...phone, line_types: ['MOBILE'] }).acceptable).toBe(true);
-    expect(judgePhone('020 7946 0958', { ...phone, default_country: 'GB' }).acceptable).toBe(true);
+  it('checks countries, line types and the default country', async () => {
+    expect((await judgePhone('+1 415 555 2671', phone)).acceptable).toBe(true);
+    expect(await judgePhone('12345', phone)).toMatchObject({ acceptable: false, reason: 'invalid' });
+    expect(await judgePhone('+44 20 7946 0958', { ...phone, allowed_countries: ['US'] })).toMatchObject({ acceptable: false, reason: 'country' });
+    expect(await judgePhone('+44 20 7946 0958', { ...phone, line_types: ['MOBILE'] })).toMatchObject({ acceptable: false, reason: 'line_type' });
+    expect((await judgePhone('+44 7400 123456', { ...phone, line_types: ['MOBILE'] })).acceptable).toBe(true);
+    expect((await judgePhone('020 7946 0958', { ...phone, default_country: 'GB' })).acceptable).toBe(true);
   });
   it('refuses gibberish names at the threshold', () => {
     expect(judgeName('Maria Garcia', { gibberish_threshold: 'high' }).acceptable).toBe(true);

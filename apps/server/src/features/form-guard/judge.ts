@@ -1,4 +1,4 @@
-import parsePhoneNumber, { type CountryCode } from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js/max';
 import { scoreGibberish, GIBBERISH_THRESHOLDS, type TVerificationResult } from '@verilead/verifier';
 import { TEST_ADDRESSES, type TFormGuardSettings } from '@verilead/contracts';
 
@@ -39,7 +39,8 @@ export function judgeEmail(
 }
 
 /** A phone number (international, or national in the default country) against the allowed countries and line types. */
-export function judgePhone(value: string, settings: TFormGuardSettings['phone']): TJudgement {
+export async function judgePhone(value: string, settings: TFormGuardSettings['phone']): Promise<TJudgement> {
+  const { default: parsePhoneNumber } = await import('libphonenumber-js/max');
   const phone = parsePhoneNumber(value, settings.default_country ? { defaultCountry: settings.default_country as CountryCode } : undefined);
   if (!phone || !phone.isValid()) return { acceptable: false, reason: 'invalid', details: {} };
   const details = { e164: phone.number, country: phone.country ?? null, line_type: phone.getType() ?? null };

@@ -147,7 +147,7 @@ export async function validateField(
     if (!test) billable = isBillableVerdict(result);
     judgement = judgeEmail(result, settings.email);
   } else if (input.type === 'phone') {
-    judgement = judgePhone(input.value, settings.phone);
+    judgement = await judgePhone(input.value, settings.phone);
   } else {
     judgement = judgeName(input.value, settings.name);
   }

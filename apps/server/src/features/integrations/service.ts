@@ -76,13 +76,14 @@ function openCredentials(config: TConfig, box: string): TCredentials {
 }
 
 /** The adapter of a platform with these credentials, or 400 when the platform cannot be connected. */
-export function getAdapter(rt: TIntegrationRuntime, platform: TIntegration, credentials: TCredentials): TIntegrationAdapter {
+export async function getAdapter(rt: TIntegrationRuntime, platform: TIntegration, credentials: TCredentials): Promise<TIntegrationAdapter> {
   const info = INTEGRATION_CATALOG[platform];
-  const make = ADAPTERS[platform];
-  if (!info.available || !make) throw new AppError(400, 'validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
+  const load = ADAPTERS[platform];
+  if (!info.available || !load) throw new AppError(400, 'validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
   const oauthClient = oauthClientOf(rt.config, platform);
   // Loopback addresses need ALLOW_PRIVATE_WEBHOOKS, except the test-mode fake this server started itself (exact base URL).
   const allowPrivate = rt.config.allowPrivateWebhooks || isOwnLocalFake(rt.config, platform, credentials.oauth);
+  const make = await load();
   return make({ credentials, baseUrls: rt.config.integrationBaseUrls, allowPrivate, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });
 }
 
@@ -167,7 +168,7 @@ export async function requireFreeName(exec: TDb, ctx: TCallerContext, platform: 
 export async function saveVerifiedAccount(deps: TServiceDeps, rt: TIntegrationRuntime, ctx: TCallerContext, platform: TIntegration, name: string, credentials: TCredentials, field?: string): Promise<TLinkedAccount> {
   let accountLabel: string;
   try {
-    ({ accountLabel } = await getAdapter(rt, platform, credentials).verifyCredentials());
+    ({ accountLabel } = await (await getAdapter(rt, platform, credentials)).verifyCredentials());
   } catch (err) {
     throw toAppError(platform, err, field);
   }
@@ -195,7 +196,7 @@ export async function removeAccount(deps: TServiceDeps, ctx: TCallerContext, pla
 export async function getAccountLists(exec: TDb, rt: TIntegrationRuntime, ctx: TCallerContext, platform: TIntegration, accountId: string): Promise<{ account: TLinkedAccount; lists: TRemoteList[] }> {
   const row = await requireAccount(exec, ctx, platform, accountId);
   try {
-    const lists = await getAdapter(rt, platform, openCredentials(rt.config, row.credentials)).listLists();
+    const lists = await (await getAdapter(rt, platform, openCredentials(rt.config, row.credentials))).listLists();
     return { account: toAccountView(row), lists: lists.map((l) => ({ id: l.id, name: l.name, member_count: l.memberCount })) };
   } catch (err) {
     throw toAppError(platform, err);
@@ -210,7 +211,7 @@ export async function startListImport(deps: TServiceDeps, rt: TIntegrationRuntim
   const account = await requireAccount(deps.database.db, ctx, platform, body.account_id);
   let lists;
   try {
-    lists = await getAdapter(rt, platform, openCredentials(rt.config, account.credentials)).listLists();
+    lists = await (await getAdapter(rt, platform, openCredentials(rt.config, account.credentials))).listLists();
   } catch (err) {
     throw toAppError(platform, err);
   }

@@ -1,4 +1,3 @@
-import geoip from 'geoip-country';
 import type { TIpLocation } from '@verilead/contracts';
 
 /** Headers a CDN or proxy in front of the app sets with the visitor's country. */
@@ -20,13 +19,14 @@ export function getAcceptLanguageCountry(acceptLanguage: string | undefined): st
 
 /**
  * Where the visitor is, from the request alone (no outside service): the bundled GeoIP country data for the
- * client address, then a trusted proxy's country header, then the browser's language region.
+ * client address, then a trusted proxy's country header, then the browser's language region. The GeoIP data (about
+ * 8 MB, read into memory when its package loads) is loaded on the first lookup, not by every server at start.
  */
-export function locateRequest(ip: string | undefined, headers: Record<string, string | string[] | undefined>, trustProxyHeaders: boolean): TIpLocation {
+export async function locateRequest(ip: string | undefined, headers: Record<string, string | string[] | undefined>, trustProxyHeaders: boolean): Promise<TIpLocation> {
   const clean = ip?.replace(/^::ffff:/, '') ?? null;
   let country: string | null = null;
   let source: TIpLocation['source'] = 'unknown';
-  const hit = clean ? geoip.lookup(clean) : null;
+  const hit = clean ? (await import('geoip-country')).default.lookup(clean) : null;
   if (hit?.country) {
     country = hit.country;
     source = 'geoip';

@@ -32,7 +32,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: TDeps, guards: 
   r.get(
     '/public/ip_location',
     { config: limited, schema: { tags, summary: "The visitor's country and price currency, from the request alone", response: withErrorResponses({ 200: ZIpLocationResponse }) } },
-    async (req) => ok(locateRequest(req.ip, req.headers, deps.config.trustProxy)),
+    async (req) => ok(await locateRequest(req.ip, req.headers, deps.config.trustProxy)),
   );
   r.get(
     '/public/marketing_stats',

@@ -11,7 +11,7 @@ import { recordActivity } from '../activities/service';
 import { findUserWithMembership, SIGNUP_BONUS_CREDITS } from '../auth/service';
 import { decryptSsoSecret, toSsoSettings } from '../settings/service';
 import { getSeats } from '../team/service';
-import { buildOidcStart, discoverOidc, finishOidc, type TOidcClientSettings } from './oidc';
+import type { TOidcClientSettings } from './oidc';
 import {
   consumeAuthRequest,
   consumeLoginTicket,
@@ -29,7 +29,11 @@ import {
   selectUserMembership,
   type TOrgSsoRow,
 } from './queries';
-import { createSaml, getSamlSpUrls, validateSamlResponse } from './saml';
+
+/** The OpenID Connect client (openid-client), loaded on the first sign-in that needs it, not by every server. */
+const loadOidc = () => import('./oidc');
+/** The SAML stack (node-saml, xml-crypto, xmldom), loaded on the first SAML sign-in or metadata request. */
+const loadSaml = () => import('./saml');
 
 const AUTH_REQUEST_TTL_MS = 10 * 60_000;
 const SAML_TICKET_TTL_MS = 2 * 60_000;
@@ -123,6 +127,7 @@ export async function assertPasswordLoginAllowed(exec: TDb, member: { orgId: str
 // ---------- start ----------
 
 async function startOidc(deps: TDeps, f: { provider: string; orgId: string | null; settings: TOidcClientSettings; email?: string }): Promise<string> {
+  const { buildOidcStart, discoverOidc } = await loadOidc();
   const config = await discoverOidc(f.settings);
   const redirectUri = redirectUriOf(deps);
   const start = await buildOidcStart(config, redirectUri, f.email);
@@ -153,6 +158,7 @@ export async function startOrgSignin(deps: TDeps, email: string): Promise<{ redi
     return { redirect_url: await startOidc(deps, { provider: 'oidc', orgId: sso.orgId, settings: orgOidcSettings(deps, sso), email }) };
   }
   if (!sso.ssoUrl || !sso.certificate) throw notConfigured('Single sign-on for your organisation is incomplete. Please ask your administrator.');
+  const { createSaml, getSamlSpUrls } = await loadSaml();
   const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(deps.config.publicUrl, sso.orgId), ssoUrl: sso.ssoUrl, certificate: sso.certificate });
   return { redirect_url: await saml.getAuthorizeUrlAsync('', undefined, {}) };
 }
@@ -246,6 +252,7 @@ export async function finishSignin(deps: TDeps, expected: 'org' | TSocialSsoProv
     if (!sso?.enabled || sso.provider !== 'oidc') throw notConfigured('Single sign-on was turned off for your organisation.');
     settings = orgOidcSettings(deps, sso);
   } else settings = socialSettings(deps, request.provider as TSocialSsoProvider);
+  const { discoverOidc, finishOidc } = await loadOidc();
   const config = await discoverOidc(settings);
   const identity = await finishOidc(config, {
     redirectUri: request.redirectUri,
@@ -274,6 +281,7 @@ async function finishSamlTicket(deps: TDeps, ticket: string): Promise<TLoginData
 export async function getSamlMetadata(deps: TDeps, orgId: string): Promise<string> {
   const sso = readOrgSso(await selectSsoByOrg(deps.database.db, orgId));
   if (!sso) throw new AppError(404, 'not_found', 'Single sign-on is not set up for this organisation');
+  const { createSaml, getSamlSpUrls } = await loadSaml();
   const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(deps.config.publicUrl, orgId), ssoUrl: sso.ssoUrl ?? 'https://invalid.example/', certificate: sso.certificate ?? 'none' });
   return saml.generateServiceProviderMetadata(null);
 }
@@ -289,6 +297,7 @@ export async function consumeSamlResponse(deps: TDeps, orgId: string, samlRespon
   if (!sso?.enabled || sso.provider !== 'saml' || !sso.ssoUrl || !sso.certificate) throw new AppError(404, 'not_found', 'Single sign-on is not set up for this organisation');
   try {
     if (!samlResponse) throw new AppError(400, 'sso_failed', 'The identity provider sent no sign-in answer.');
+    const { createSaml, getSamlSpUrls, validateSamlResponse } = await loadSaml();
     const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(deps.config.publicUrl, orgId), ssoUrl: sso.ssoUrl, certificate: sso.certificate });
     const identity = await validateSamlResponse(saml, samlResponse);
     if (!(await insertSamlAssertion(deps.database.db, orgId, identity.assertionId, identity.notOnOrAfter))) {

@@ -1,6 +1,5 @@
 // CSV/XLSX writers shared by downloads and the email finder (lifted from downloads).
 import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 
 /** Neutralises a CSV cell against formula injection: cells starting with = + - @ tab or CR get a leading apostrophe. */
 export function neutraliseCell(value: string): string {
@@ -45,13 +44,17 @@ export function xlsxCellValue(value: string): string | number {
   return Number.isFinite(n) ? n : value;
 }
 
-/** An XLSX byte stream from rows (streamed workbook writer: memory stays flat). Numbers are stored as numbers, everything else as text (never as a formula). */
+/**
+ * An XLSX byte stream from rows (streamed workbook writer: memory stays flat). Numbers are stored as numbers, everything
+ * else as text (never as a formula). ExcelJS (a large package) is loaded on the first workbook, not by every server.
+ */
 export function writeXlsx(rows: AsyncIterable<string[]>, sheetName = 'Results'): Readable {
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(sheetName);
   void (async () => {
     try {
+      const { default: ExcelJS } = await import('exceljs');
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+      const sheet = workbook.addWorksheet(sheetName);
       for await (const row of rows) sheet.addRow(row.map(xlsxCellValue)).commit();
       sheet.commit();
       await workbook.commit();

@@ -1,5 +1,5 @@
 // Prepares a PGlite data directory and exits: creates it (initdb) when new and sets its shared buffers. It runs as its
-// own short-lived process (see openPglite) because initdb in WebAssembly grows a process's memory to about 900 MB,
+// own short-lived process (see openPgliteDatabase in pglite.ts) because initdb in WebAssembly grows a process's memory to about 900 MB,
 // and WebAssembly memory never shrinks; the server then opens the ready directory at a fraction of that.
 import { PGlite } from '@electric-sql/pglite';
 

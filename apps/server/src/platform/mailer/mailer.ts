@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { z } from 'zod';
 import { ZEmailAddress } from '@verilead/contracts';
 import type { TDatabase } from '../db/database';
@@ -26,12 +26,15 @@ export type TMailTransport = {
 };
 
 export function createMailTransport(opts: { database: TDatabase; smtpUrl?: string; from: string; logger?: TMailLogger }): TMailTransport {
-  if (opts.smtpUrl) {
-    const transporter = nodemailer.createTransport(opts.smtpUrl);
+  const { smtpUrl } = opts;
+  if (smtpUrl) {
+    // nodemailer is loaded with the first mail, not by every process at start.
+    let transporter: Promise<Transporter> | null = null;
+    const connect = () => (transporter ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl)));
     return {
       kind: 'smtp',
       async deliver(mail) {
-        await transporter.sendMail({
+        await (await connect()).sendMail({
           from: opts.from,
           to: mail.to,
           subject: mail.subject,
@@ -40,7 +43,7 @@ export function createMailTransport(opts: { database: TDatabase; smtpUrl?: strin
           messageId: `<${mail.jobId}@verilead.mail>`,
         });
       },
-      close: () => transporter.close(),
+      close: () => void transporter?.then((t) => t.close()),
     };
   }
   return {

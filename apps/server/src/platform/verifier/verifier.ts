@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import {
   DEFAULT_GREYLIST_SCHEDULE,
   MemoryCache,
@@ -10,6 +9,7 @@ import {
   type TVerifyOptions,
 } from '@verilead/verifier';
 import type { TConfig } from '../../config';
+import { createRedisClient } from '../cache/redis';
 import { RedisVerifierCache } from './redis-cache';
 import { shareIdenticalChecks } from './shared-checks';
 
@@ -58,7 +58,7 @@ export function getVerifier(config: TConfig): TVerifier {
   const existing = verifiers.get(config);
   if (existing) return existing;
   // DNS answers and catch-all verdicts: shared by every process through Redis when REDIS_URL is set
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: true }) : null;
+  const redis = config.redisUrl ? createRedisClient(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: true }) : null;
   redis?.on('error', () => undefined); // a Redis outage only costs cache hits (see RedisVerifierCache)
   const cache: TVerifierCache = redis ? new RedisVerifierCache(redis, config.dnsServers.join(',') || 'system') : new MemoryCache(50_000);
   const options: TVerifyOptions = { ...buildVerifierOptions(config), cache };

@@ -1,30 +1,24 @@
 import type { TIntegration } from '@verilead/contracts';
-import { createActiveCampaignAdapter } from './active-campaign';
-import { createApolloAdapter } from './apollo';
-import { createClevertapAdapter } from './clevertap';
-import { createGoHighLevelAdapter } from './go-high-level';
-import { createHubspotAdapter } from './hubspot';
-import { createKitAdapter } from './kit';
-import { createLemlistAdapter } from './lemlist';
-import { createMailchimpAdapter } from './mailchimp';
-import { createMailerliteAdapter } from './mailerlite';
-import { createMoosendAdapter } from './moosend';
-import { createSendgridAdapter } from './sendgrid';
 import type { TAdapterContext, TIntegrationAdapter } from './types';
-import { createZohoAdapter } from './zoho';
 
-/** The platforms that have an adapter (the catalogue marks the others unavailable, with the reason). */
-export const ADAPTERS: Partial<Record<TIntegration, (ctx: TAdapterContext) => TIntegrationAdapter>> = {
-  mailchimp: createMailchimpAdapter,
-  hubspot: createHubspotAdapter,
-  active_campaign: createActiveCampaignAdapter,
-  mailerlite: createMailerliteAdapter,
-  moosend: createMoosendAdapter,
-  kit: createKitAdapter,
-  sendgrid: createSendgridAdapter,
-  clevertap: createClevertapAdapter,
-  lemlist: createLemlistAdapter,
-  go_high_level: createGoHighLevelAdapter,
-  apollo: createApolloAdapter,
-  zoho: createZohoAdapter,
+export type TAdapterFactory = (ctx: TAdapterContext) => TIntegrationAdapter;
+
+/**
+ * The platforms that have an adapter (the catalogue marks the others unavailable, with the reason). Each adapter is
+ * loaded on its first use: several wrap a vendor SDK (HubSpot, MailerLite, SendGrid and their HTTP clients) that a
+ * server whose users never connect that platform should not hold.
+ */
+export const ADAPTERS: Partial<Record<TIntegration, () => Promise<TAdapterFactory>>> = {
+  mailchimp: () => import('./mailchimp').then((m) => m.createMailchimpAdapter),
+  hubspot: () => import('./hubspot').then((m) => m.createHubspotAdapter),
+  active_campaign: () => import('./active-campaign').then((m) => m.createActiveCampaignAdapter),
+  mailerlite: () => import('./mailerlite').then((m) => m.createMailerliteAdapter),
+  moosend: () => import('./moosend').then((m) => m.createMoosendAdapter),
+  kit: () => import('./kit').then((m) => m.createKitAdapter),
+  sendgrid: () => import('./sendgrid').then((m) => m.createSendgridAdapter),
+  clevertap: () => import('./clevertap').then((m) => m.createClevertapAdapter),
+  lemlist: () => import('./lemlist').then((m) => m.createLemlistAdapter),
+  go_high_level: () => import('./go-high-level').then((m) => m.createGoHighLevelAdapter),
+  apollo: () => import('./apollo').then((m) => m.createApolloAdapter),
+  zoho: () => import('./zoho').then((m) => m.createZohoAdapter),
 };
