@@ -1,6 +1,7 @@
--- Prospect search without table reads for company filters and facets: people are matched on their company's
--- technologies, name and domain through their company_id (carried by every covering index) and small company-side
--- lookups, and facet samples come from index-only scans (technologies through the company).
+-- Prospect search without table reads for company and place filters and facets: people are matched on their
+-- company's technologies, name and domain through their company_id (carried by every covering index) and small
+-- company-side lookups, region and city get rank-ordered covering indexes, and facet samples come from index-only
+-- scans (technologies through the company).
 --
 -- A person's company fields are copies of their company's (directory-store.ts keeps them); a person whose company
 -- is deleted keeps none of them, so "matches the company" and "matches the copies" stay the same thing.
@@ -101,6 +102,16 @@ CREATE INDEX "directory_people_title_rank_idx" ON "directory_people" USING btree
 CREATE INDEX "directory_people_company_rank_idx" ON "directory_people" USING btree ("company_id","seniority_rank","id") INCLUDE ("department","country","industry","size_range","revenue_range","founded_year");
 --> statement-breakpoint
 DROP INDEX IF EXISTS "directory_people_company_idx";
+--> statement-breakpoint
+-- People by region and by city in rank order, with the columns other filters read (replacing the plain lower(region)
+-- and lower(city) indexes): a place filter is counted, sampled and paged without reading the table.
+CREATE INDEX "directory_people_region_rank_idx" ON "directory_people" USING btree (lower("region"),"seniority_rank","id") INCLUDE ("region","department","country","industry","size_range","revenue_range","founded_year","company_id");
+--> statement-breakpoint
+DROP INDEX IF EXISTS "directory_people_region_idx";
+--> statement-breakpoint
+CREATE INDEX "directory_people_city_rank_idx" ON "directory_people" USING btree (lower("city"),"seniority_rank","id") INCLUDE ("city","department","country","industry","size_range","revenue_range","founded_year","company_id");
+--> statement-breakpoint
+DROP INDEX IF EXISTS "directory_people_city_idx";
 --> statement-breakpoint
 -- No longer read by search (company name, domain and technology filters go through the company), and costly to keep
 -- up at import: the trigram index on company names alone is 75 MB at 1,000,000 people.

@@ -6,7 +6,7 @@ import { selectRows } from '../../platform/db/database';
 import { createTestDb, type TTestDb } from '../../test/test-db';
 import { importDirectory, seedDirectory } from './directory-import';
 import { FACET_COLUMNS, type TFacets } from './facets';
-import { likePattern, personBranches, personWhere, resolveFilters } from './person-match';
+import { likePattern, pageBranches, personBranches, personWhere, resolveFilters } from './person-match';
 import { createSqlSearchEngine } from './search';
 
 const SEED = 31;
@@ -27,9 +27,12 @@ function referenceWhere(f: TProspectFilters): SQL {
     const k = likePattern(f.keywords);
     conds.push(sql`(p.full_name ilike ${k} or p.title ilike ${k} or p.company_name ilike ${k})`);
   }
+  // Job titles keep their meaning from before (titles matched in directory_titles, then people by exact title).
+  if (f.job_titles?.length) conds.push(personWhere({ job_titles: f.job_titles, similar_titles: f.similar_titles }));
   if (f.seniorities?.length) conds.push(sql`p.seniority in (${list(f.seniorities)})`);
   if (f.departments?.length) conds.push(sql`p.department in (${list(f.departments)})`);
   if (f.countries?.length) conds.push(sql`p.country in (${list(f.countries)})`);
+  if (f.regions?.length) conds.push(sql`lower(p.region) in (${list(f.regions.map((c) => c.toLowerCase()))})`);
   if (f.cities?.length) conds.push(sql`lower(p.city) in (${list(f.cities.map((c) => c.toLowerCase()))})`);
   if (f.company_names?.length) conds.push(sql`(${sql.join(f.company_names.map((n) => sql`p.company_name ilike ${likePattern(n)}`), sql` or `)})`);
   if (f.company_domains?.length) conds.push(sql`p.company_domain in (${list(f.company_domains)})`);
@@ -87,6 +90,11 @@ describe('person matching through companies, resolved lists and keyword branches
       { keywords: 'data', technologies: ['AWS'], size_ranges: ['11-50', '51-200', '201-500', '1001-5000'] },
       { cities: ['London', 'Berlin'], technologies: ['Google Workspace', 'Microsoft 365'] },
       { company_names: [companyWord], keywords: 'e' },
+      { job_titles: ['Engineer'], similar_titles: true },
+      { cities: ['london'], departments: ['engineering', 'sales', 'marketing'] },
+      { regions: ['England', 'California'], seniorities: ['senior', 'manager'] },
+      { job_titles: ['Manager'], countries: ['US', 'GB', 'DE', 'IN'], keywords: 'a' },
+      { job_titles: ['CTO'], similar_titles: true, technologies: ['AWS', 'Slack', 'Jira'] },
     ];
   }, 120_000);
   afterAll(async () => {
@@ -137,6 +145,32 @@ describe('person matching through companies, resolved lists and keyword branches
       for (const branch of personBranches(filters, resolved)) sum += await count(branch);
       expect(sum, JSON.stringify(filters)).toBe(reference);
     }
+  });
+
+  it('reads a page of a few titles as one rank-ordered walk per title, and of many titles as one sorted branch', async () => {
+    const engineers: TProspectFilters = { job_titles: ['Engineer'], similar_titles: true };
+    const titles = (await resolveFilters(db.db, engineers)).jobTitles!;
+    expect(titles.length).toBeGreaterThan(1);
+    expect(titles.length).toBeLessThanOrEqual(40);
+    const walks = pageBranches(engineers, await resolveFilters(db.db, engineers));
+    expect(walks).toHaveLength(titles.length);
+    expect(walks.every((b) => b.ordered)).toBe(true);
+    expect(personBranches(engineers, await resolveFilters(db.db, engineers))).toHaveLength(1);
+
+    const keyword: TProspectFilters = { keywords: 'engineer' };
+    const resolved = await resolveFilters(db.db, keyword);
+    const keywordTitles = resolved.keywordTitles!;
+    expect(keywordTitles.length).toBeGreaterThan(1);
+    const parts = (resolved.keywordCompanies!.length > 0 ? 1 : 0) + (resolved.keywordPeople!.length > 0 ? 1 : 0);
+    expect(pageBranches(keyword, resolved)).toHaveLength(parts + keywordTitles.length);
+    expect(pageBranches(keyword, resolved).filter((b) => b.ordered)).toHaveLength(keywordTitles.length);
+    expect(personBranches(keyword, resolved)).toHaveLength(parts + 1);
+
+    // More titles than a page walks: one branch, sorted.
+    const many: TProspectFilters = { keywords: 'e' };
+    const manyResolved = await resolveFilters(db.db, many);
+    expect(manyResolved.keywordTitles!.length).toBeGreaterThan(40);
+    expect(pageBranches(many, manyResolved).filter((b) => b.ordered)).toHaveLength(0);
   });
 
   it('keeps each company technologies row set equal to its technologies, and people of a deleted company without its fields', async () => {

@@ -6,7 +6,7 @@ import { TITLE_SYNONYMS } from './directory-data';
 /**
  * Which people a search's filters match, as SQL over directory_people (alias p), written so the covering indexes
  * answer it without reading the table: every filter is on a column the rank-ordered indexes carry (their keys, their
- * INCLUDE columns and company_id), except place (region, city) and a keyword's name part.
+ * INCLUDE columns and company_id; region and city have their own, migration 0030), except a keyword's name part.
  * - Job titles and a keyword's titles are resolved against directory_titles first (the planner then sees the list).
  * - Company filters (name, domain, technologies) match the person's company: by company_id, through
  *   directory_companies and directory_company_technologies. A person's company fields are copies of their company's
@@ -155,27 +155,65 @@ function filterConditions(f: TProspectFilters, resolved: TResolved): SQL[] {
   return conds;
 }
 
+/** A WHERE clause of a search's matches; `ordered`: it names one title, so the title index reads it in rank order. */
+export type TBranch = { where: SQL; ordered: boolean };
+
+/** Beyond this many titles a page is sorted from all the matches rather than merged from one walk per title. */
+const MAX_TITLE_WALKS = 40;
+
+/** A keyword's part: people whose `column` is in a set (the resolved list, or else the subquery). */
+type TKeywordPart = { column: SQL; list: string[] | undefined; subquery: SQL; nullable: boolean };
+
+function notMember(part: TKeywordPart): SQL {
+  const notIn = part.list
+    ? sql`${part.column} not in (${sql.join(
+        part.list.map((v) => sql`${v}`),
+        sql`, `,
+      )})`
+    : sql`${part.column} not in (${part.subquery})`;
+  return part.nullable ? sql`(${part.column} is null or ${notIn})` : notIn;
+}
+
+function branchesOf(f: TProspectFilters, resolved: TResolved, splitTitles: boolean): TBranch[] {
+  const jobTitles = resolved.jobTitles;
+  if (splitTitles && f.job_titles?.length && jobTitles && jobTitles.length > 1 && jobTitles.length <= MAX_TITLE_WALKS) {
+    return jobTitles.flatMap((title) => branchesOf(f, { ...resolved, jobTitles: [title] }, false));
+  }
+  const oneJobTitle = Boolean(f.job_titles?.length && jobTitles?.length === 1);
+  const rest = filterConditions(f, resolved);
+  if (!f.keywords) return [{ where: allOf(rest), ordered: oneJobTitle }];
+  const k = likePattern(f.keywords);
+  const company: TKeywordPart = { column: sql`p.company_id`, list: resolved.keywordCompanies, subquery: sql`select c.id from directory_companies c where c.name ilike ${k}`, nullable: true };
+  const title: TKeywordPart = { column: sql`p.title`, list: resolved.keywordTitles, subquery: sql`select t.title from directory_titles t where t.title ilike ${k}`, nullable: false };
+  const name: TKeywordPart = { column: sql`p.id`, list: resolved.keywordPeople, subquery: sql`select n.id from directory_people n where n.full_name ilike ${k}`, nullable: false };
+  const parts = [company, title, name].filter((part) => !part.list || part.list.length > 0);
+  if (parts.length === 0) return [{ where: sql`false`, ordered: false }];
+  return parts.flatMap((part, i) => {
+    const excluded = parts.slice(0, i).map(notMember);
+    // A page walks each of a few titles in rank order (titles are disjoint: they need not exclude each other).
+    const split = part === title && splitTitles && !f.job_titles?.length && title.list && title.list.length <= MAX_TITLE_WALKS;
+    const sets = split ? title.list!.map((t) => ({ ...title, list: [t] })) : [part];
+    return sets.map((set) => ({
+      where: allOf([member(set.column, set.list, set.subquery), ...excluded, ...rest]),
+      ordered: oneJobTitle || (part === title && set.list?.length === 1),
+    }));
+  });
+}
+
 /**
  * A search's matches as disjoint WHERE clauses over directory_people (alias p): one without keywords; with keywords
  * one per part that can match (company, then title, then name), each excluding the parts before it.
  */
 export function personBranches(f: TProspectFilters, resolved: TResolved = {}): SQL[] {
-  const rest = filterConditions(f, resolved);
-  if (!f.keywords) return [allOf(rest)];
-  const k = likePattern(f.keywords);
-  const parts = [
-    { list: resolved.keywordCompanies, column: sql`p.company_id`, nullable: true, subquery: sql`select c.id from directory_companies c where c.name ilike ${k}` },
-    { list: resolved.keywordTitles, column: sql`p.title`, nullable: false, subquery: sql`select t.title from directory_titles t where t.title ilike ${k}` },
-    { list: resolved.keywordPeople, column: sql`p.id`, nullable: false, subquery: sql`select n.id from directory_people n where n.full_name ilike ${k}` },
-  ].filter((part) => !part.list || part.list.length > 0);
-  if (parts.length === 0) return [sql`false`];
-  return parts.map((part, i) => {
-    const excluded = parts.slice(0, i).map((before) => {
-      const notIn = before.list ? sql`${before.column} not in (${sql.join(before.list.map((v) => sql`${v}`), sql`, `)})` : sql`${before.column} not in (${before.subquery})`;
-      return before.nullable ? sql`(${before.column} is null or ${notIn})` : notIn;
-    });
-    return allOf([member(part.column, part.list, part.subquery), ...excluded, ...rest]);
-  });
+  return branchesOf(f, resolved, false).map((b) => b.where);
+}
+
+/**
+ * The same matches split further for reading a page: one branch per title when the titles are few, each read from
+ * the title index in rank order up to the page's end, so a page merges a few rows a title instead of sorting every match.
+ */
+export function pageBranches(f: TProspectFilters, resolved: TResolved = {}): TBranch[] {
+  return branchesOf(f, resolved, true);
 }
 
 /** A search's matches as one condition (alias p). */
@@ -192,5 +230,7 @@ export function personWhere(f: TProspectFilters, resolved: TResolved = {}): SQL 
  */
 export function selective(f: TProspectFilters, resolved: TResolved = {}): boolean {
   const companies = Boolean((f.company_names?.length || f.company_domains?.length) && resolved.companies);
-  return Boolean(f.job_titles?.length || f.keywords || companies || f.cities?.length || f.regions?.length);
+  // One region or city is read from its own index in rank order; several are not.
+  const places = (f.cities?.length ?? 0) > 1 || (f.regions?.length ?? 0) > 1;
+  return Boolean(f.job_titles?.length || f.keywords || companies || places);
 }

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PROSPECT_FACET_SAMPLE, PROSPECT_SEARCH_COUNT_CAP, type TProspectFilters } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { countFromRollups, facetsFromRollups, facetsOfSample, type TFacetCounts } from './facets';
-import { bareDomain, inList, likePattern, personBranches, personWhere, resolveFilters, selective, type TResolved } from './person-match';
+import { bareDomain, inList, likePattern, pageBranches, personBranches, personWhere, resolveFilters, selective, type TBranch, type TResolved } from './person-match';
 
 export type { TFacets } from './facets';
 
@@ -139,13 +139,19 @@ function personOrder(sort: TSort, fenced = false): SQL {
   }
 }
 
-/** The ids of a page of matches, in the sort's order (alias p). */
-function pageIds(f: TProspectFilters, resolved: TResolved, branches: SQL[], sort: TSort, limit: number, offset: number): SQL {
+/**
+ * The ids of a page of matches, in the sort's order (alias p). Several branches (keyword parts, one title each) are
+ * each read up to the page's end in that order, then merged.
+ */
+function pageIds(f: TProspectFilters, resolved: TResolved, sort: TSort, limit: number, offset: number): SQL {
+  const branches = pageBranches(f, resolved);
+  // Unordered branches of a selective search are sorted after finding their matches (see `selective`).
+  const order = (b: TBranch) => personOrder(sort, !b.ordered && selective(f, resolved));
   if (branches.length === 1) {
-    return sql`select p.id from directory_people p where ${branches[0]!} order by ${personOrder(sort, selective(f, resolved))} limit ${limit} offset ${offset}`;
+    return sql`select p.id from directory_people p where ${branches[0]!.where} order by ${order(branches[0]!)} limit ${limit} offset ${offset}`;
   }
   const union = sql.join(
-    branches.map((b) => sql`select p.id, ${sortColumns(sort)} from directory_people p where ${b}`),
+    branches.map((b) => sql`(select p.id, ${sortColumns(sort)} from directory_people p where ${b.where} order by ${order(b)} limit ${limit + offset})`),
     sql` union all `,
   );
   return sql`select p.id from (${union}) p order by ${personOrder(sort)} limit ${limit} offset ${offset}`;
@@ -182,7 +188,7 @@ export function createSqlSearchEngine(exec: TDb, limits: { countCap?: number; fa
         selectRows<TPersonRow>(
           exec,
           sql`select ${PERSON_COLUMNS} from directory_people p
-              join (${pageIds(filters, resolved, branches, sort, limit, offset)}) k on k.id = p.id
+              join (${pageIds(filters, resolved, sort, limit, offset)}) k on k.id = p.id
               order by ${personOrder(sort)}`,
         ),
         countFromRollups(exec, filters).then((exact) => (exact === null ? cappedCount(exec, matchesOf(branches, sql`1`), countCap) : { total: exact, capped: false })),
@@ -204,8 +210,7 @@ export function createSqlSearchEngine(exec: TDb, limits: { countCap?: number; fa
       return { rows, ...count };
     },
     async personIds(filters, limit) {
-      const { resolved, branches } = await matching(filters);
-      const rows = await selectRows<{ id: string }>(exec, pageIds(filters, resolved, branches, 'relevance', limit, 0));
+      const rows = await selectRows<{ id: string }>(exec, pageIds(filters, await resolveFilters(exec, filters), 'relevance', limit, 0));
       return rows.map((r) => r.id);
     },
     async facets(filters) {

@@ -75,6 +75,8 @@ export const directoryPeople = pgTable(
     // The rank-ordered indexes also INCLUDE the other company and place columns and company_id (migrations 0020 and
     // 0030, hand-written): counts, page ids and facet samples of searches filtered by them come from index-only scans.
     index('directory_people_company_rank_idx').on(t.companyId, t.seniorityRank, t.id),
+    // Also hand-written in 0030: directory_people_region_rank_idx and directory_people_city_rank_idx on
+    // (lower(region|city), seniority_rank, id) with the same INCLUDE columns.
     index('directory_people_rank_idx').on(t.seniorityRank, t.id),
     index('directory_people_country_rank_idx').on(t.country, t.seniorityRank, t.id),
     index('directory_people_department_rank_idx').on(t.department, t.seniorityRank, t.id),
