@@ -1,7 +1,10 @@
 // The work of each of the prospect bench's 20 searches, measured in pages and rows rather than milliseconds (which a
 // loaded machine distorts): every statement a search issues (title lookup, page, count, facets) is run under
-// `EXPLAIN (ANALYZE, BUFFERS)`, one at a time, and summed per search: shared buffers touched (hit + read), table
-// pages visited, directory rows examined, and the fastest of three executions (planning included; per-node timing off).
+// `EXPLAIN (ANALYZE, BUFFERS)`, one at a time, and summed per search: shared buffers touched (hit + read; an
+// index-only scan also counts a hit each time it moves between the two visibility-map pages of a 1,000,000-people
+// table), table pages visited (bitmap heap blocks, of directory_companies too; heap fetches; rows fetched by plain
+// index scans; pages of sequential scans), directory rows examined, and the fastest of three executions (planning included;
+// per-node timing off, so the milliseconds still depend on the machine's load).
 // Run on a database the bench kept (BENCH_KEEP_DB=1), without migrating it:
 //   DATABASE_URL=postgres://…/postgres BENCH_REUSE_DB=<name> npx tsx bench/prospect-explain.ts [--json out.json] [--plans] [search numbers…]
 import { writeFile } from 'node:fs/promises';
@@ -42,6 +45,7 @@ function walk(node: TPlanNode, acc: { heapPages: number; rows: number }) {
   if (type === 'Bitmap Heap Scan') acc.heapPages += Number(node['Exact Heap Blocks'] ?? 0) + Number(node['Lossy Heap Blocks'] ?? 0);
   if (type === 'Index Only Scan') acc.heapPages += Number(node['Heap Fetches'] ?? 0);
   if (type === 'Index Scan' && node['Relation Name'] === 'directory_people') acc.heapPages += Number(node['Actual Rows'] ?? 0) * loops;
+  if (type === 'Seq Scan' && node['Relation Name'] === 'directory_people') acc.heapPages += Number(node['Shared Hit Blocks'] ?? 0) + Number(node['Shared Read Blocks'] ?? 0);
   for (const child of node.Plans ?? []) walk(child, acc);
 }
 
