@@ -114,11 +114,13 @@ export async function importDirectory(
 
 /**
  * After a bulk write: VACUUM sets the visibility map, so counts and page ids come from index-only scans, and ANALYZE
- * gives the planner the new distribution (autovacuum would do both, later). The facet roll-ups need nothing: triggers keep them.
+ * gives the planner the new distribution (autovacuum would do both, later). The facet roll-ups and the companies'
+ * technologies need nothing else: triggers keep them.
  */
 export async function settleDirectory(database: TDatabase): Promise<void> {
   await database.db.execute(sql`vacuum (analyze) directory_people`);
   await database.db.execute(sql`vacuum (analyze) directory_companies`);
+  await database.db.execute(sql`vacuum (analyze) directory_company_technologies`);
 }
 
 /** A file's format from its name. */

@@ -1,12 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { PROSPECT_FACET_SAMPLE, type TProspectFilters } from '@verilead/contracts';
+import { PROSPECT_FACET_SAMPLE, PROSPECT_SENIORITIES, type TProspectFilters } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
 
 /**
  * Facet counts of a people search (GET /prospect/search/meta). Two ways, both exact for what they count:
  * - the roll-ups (`directory_facet_rollups`, kept by statement triggers on directory_people, migration 0020) answer an
  *   unfiltered search and one filtered by one of seniority, department or country only, over every match;
- * - any other search is counted over at most PROSPECT_FACET_SAMPLE matches, read once (`sampled` when more match).
+ * - any other search is counted over at most PROSPECT_FACET_SAMPLE matches, read once (`sampled` when more match),
+ *   from the covering indexes (migration 0030).
  */
 
 export type TFacets = Record<string, { value: string; count: number }[]>;
@@ -70,19 +71,36 @@ export async function facetsFromRollups(exec: TDb, filters: TProspectFilters): P
   return { total: Number(total), sampled: false, facets: finish(rows) };
 }
 
-/** Facets over at most PROSPECT_FACET_SAMPLE matches (alias p in `where`), read once for every facet. */
-export async function facetsOfSample(exec: TDb, where: SQL, sample = PROSPECT_FACET_SAMPLE): Promise<TFacetCounts> {
-  const columns = sql.raw(FACET_COLUMNS.map((c) => `p.${c}`).join(', '));
+/** The seniority of a stored rank (1 = owner … 11 = intern; the import accepts only these). */
+const SENIORITY_BY_RANK = `{${PROSPECT_SENIORITIES.join(',')}}`;
+
+/**
+ * Facets over at most PROSPECT_FACET_SAMPLE matches (the union of `branches`, WHERE clauses over alias p, as
+ * personBranches makes them), read once for every facet. The sample reads only columns the rank-ordered indexes
+ * carry (the rank for the seniority, company_id for the technologies, looked up once per company of the sample in
+ * directory_company_technologies; `offset 0` keeps those lookups from becoming a scan of every company's), so it comes
+ * from the same index-only scans as the count.
+ */
+export async function facetsOfSample(exec: TDb, branches: SQL[], sample = PROSPECT_FACET_SAMPLE): Promise<TFacetCounts> {
+  const columns = sql.raw(`p.seniority_rank, ${FACET_COLUMNS.filter((c) => c !== 'seniority').map((c) => `p.${c}`).join(', ')}, p.company_id`);
+  const values = sql.raw(FACET_COLUMNS.filter((c) => c !== 'seniority').map((c) => `('${c}', t.${c})`).join(', '));
+  const matches = sql.join(
+    branches.map((b) => sql`select ${columns} from directory_people p where ${b}`),
+    sql` union all `,
+  );
   const rows = await selectRows<{ facet: string; value: string; n: number }>(
     exec,
-    sql`with s as materialized (select ${columns}, p.technologies from directory_people p where ${where} limit ${sample + 1}),
+    sql`with s as materialized (${matches} limit ${sample + 1}),
         t as (select * from s limit ${sample})
         select '_total' as facet, '' as value, (select count(*) from s)::int as n
         union all
-        select f.facet, f.value, count(*)::int from t, lateral (values ${sql.raw(FACET_COLUMNS.map((c) => `('${c}', t.${c})`).join(', '))}) f(facet, value)
+        select f.facet, f.value, count(*)::int from t, lateral (values ('seniority', (${SENIORITY_BY_RANK}::text[])[t.seniority_rank]), ${values}) f(facet, value)
           where f.value is not null group by f.facet, f.value
         union all
-        select 'technologies', x, count(*)::int from t, unnest(t.technologies) x group by x`,
+        select 'technologies', ct.technology, sum(c.n)::int
+          from (select t.company_id, count(*) as n from t where t.company_id is not null group by t.company_id) c,
+            lateral (select ct.technology from directory_company_technologies ct where ct.company_id = c.company_id offset 0) ct
+          group by ct.technology`,
   );
   const matched = rows.find((r) => r.facet === '_total')?.n ?? 0;
   const sampled = matched > sample;

@@ -58,12 +58,15 @@ export const ZCompanyRecord = z.object({
   technologies: z
     .union([z.array(z.string()), z.string()])
     .nullish()
-    .transform((v) =>
-      (typeof v === 'string' ? v.split(';') : (v ?? []))
-        .map((t) => t.trim())
-        .filter(Boolean)
-        .slice(0, 100),
-    ),
+    // A set: repeats are dropped (the first of each kept), as facets count each technology once per person.
+    .transform((v) => [
+      ...new Set(
+        (typeof v === 'string' ? v.split(';') : (v ?? []))
+          .map((t) => t.trim())
+          .filter(Boolean)
+          .slice(0, 100),
+      ),
+    ]),
   country: countryCode,
   region: optionalText(200),
   city: optionalText(200),

@@ -7,7 +7,8 @@ import { createTestDb, type TTestDb } from '../../test/test-db';
 import { importDirectory, seedDirectory } from './directory-import';
 import { facetsFromRollups, facetsOfSample, rollupSlice } from './facets';
 import { generateCompanies, generatePeople, type TGeneratedPerson } from './generator';
-import { createSqlSearchEngine, personWhere } from './search';
+import { personWhere } from './person-match';
+import { createSqlSearchEngine } from './search';
 
 const SEED = 23;
 type TRollup = { filter_facet: string; filter_value: string; facet: string; value: string; n: number };
@@ -75,7 +76,7 @@ describe('prospect search engine', () => {
     for (const filters of searches) {
       expect(rollupSlice(filters), JSON.stringify(filters)).not.toBeNull();
       const fromRollups = await facetsFromRollups(db.db, filters);
-      const counted = await facetsOfSample(db.db, personWhere(filters));
+      const counted = await facetsOfSample(db.db, [personWhere(filters)]);
       expect(counted.sampled).toBe(false);
       expect(fromRollups, JSON.stringify(filters)).toEqual(counted);
       const direct = await selectRows<{ n: number }>(db.db, sql`select count(*)::int as n from directory_people p where ${personWhere(filters)}`);

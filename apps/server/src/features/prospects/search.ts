@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { PROSPECT_FACET_SAMPLE, PROSPECT_SEARCH_COUNT_CAP, PROSPECT_SENIORITIES, type TProspectFilters } from '@verilead/contracts';
+import { PROSPECT_FACET_SAMPLE, PROSPECT_SEARCH_COUNT_CAP, type TProspectFilters } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
-import { TITLE_SYNONYMS } from './directory-data';
 import { countFromRollups, facetsFromRollups, facetsOfSample, type TFacetCounts } from './facets';
+import { bareDomain, inList, likePattern, pageBranches, personBranches, personWhere, resolveFilters, selective, type TBranch, type TResolved } from './person-match';
 
 export type { TFacets } from './facets';
 
@@ -71,139 +71,57 @@ export const PERSON_COLUMNS = sql.raw(
    p.company_domain, p.industry, p.size_range, p.email, p.email_type, p.email_role, p.phone, p.phone_type, p.linkedin_url`,
 );
 
-export function likePattern(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+export { likePattern } from './person-match';
 
-/** A case-insensitive whole-word regular expression for PostgreSQL (\m, \M: word boundaries). */
-function wordPattern(value: string): string {
-  return `\\m${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\M`;
-}
-
-function anyOf(parts: SQL[]): SQL {
-  return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
-}
-
-function inList(column: SQL, values: readonly (string | number)[]): SQL {
-  return sql`${column} in (${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )})`;
-}
-
-function ciInList(column: SQL, values: readonly string[]): SQL {
-  return inList(sql`lower(${column})`, values.map((v) => v.toLowerCase()));
-}
-
-/** The titles a title filter matches: itself, and with `similar` its synonyms. */
-export function expandTitles(titles: readonly string[], similar: boolean): string[] {
-  const out = new Set(titles.map((t) => t.toLowerCase()));
-  if (similar) {
-    for (const t of titles) {
-      const lower = t.toLowerCase();
-      for (const group of TITLE_SYNONYMS) if (group.some((g) => g === lower || lower.includes(g))) for (const g of group) out.add(g);
-    }
-  }
-  return [...out];
-}
-
-/** Title filters and keywords resolved against directory_titles beforehand (a few hundred titles at most). */
-export type TResolvedTitles = { jobTitles?: string[]; keywordTitles?: string[] };
-/** Beyond this many matching titles the search keeps the subquery rather than a list. */
-const MAX_RESOLVED_TITLES = 500;
-
-function titleMatch(f: TProspectFilters): SQL {
-  const titles = expandTitles(f.job_titles ?? [], f.similar_titles ?? false);
-  // Whole words ("CTO" is not "Director"), and with similar titles also close spellings (pg_trgm word similarity).
-  const parts = [sql`t.title ~* ${`(${titles.map(wordPattern).join('|')})`}`];
-  if (f.similar_titles) for (const t of f.job_titles ?? []) parts.push(sql`${t} <% t.title`);
-  return anyOf(parts);
-}
-
-/**
- * The titles a search's title filter and keywords match, as lists: the planner then sees which titles (and how many
- * people) it looks for, and a keyword's titles can join the name and company trigram indexes in one bitmap.
- */
-export async function resolveTitles(exec: TDb, f: TProspectFilters): Promise<TResolvedTitles> {
-  const list = async (where: SQL) => {
-    const rows = await selectRows<{ title: string }>(exec, sql`select t.title from directory_titles t where ${where} order by t.title limit ${MAX_RESOLVED_TITLES + 1}`);
-    return rows.length > MAX_RESOLVED_TITLES ? undefined : rows.map((r) => r.title);
-  };
-  const [jobTitles, keywordTitles] = await Promise.all([
-    f.job_titles?.length ? list(titleMatch(f)) : undefined,
-    f.keywords ? list(sql`t.title ilike ${likePattern(f.keywords)}`) : undefined,
-  ]);
-  return { jobTitles, keywordTitles };
-}
-
-function titleIn(values: readonly string[]): SQL {
-  return values.length === 0 ? sql`false` : inList(sql`p.title`, values);
-}
-
-/** The WHERE clause of a search over people (alias p); companies' own searches use the same fields. */
-export function personWhere(f: TProspectFilters, alias: 'p' | 'c' = 'p', resolved: TResolvedTitles = {}): SQL {
-  const col = (name: string) => sql.raw(`${alias}.${name}`);
-  const isPeople = alias === 'p';
+/** A company search's own filters (alias c): name and domain, place, size, industry, revenue, technologies, founded year. */
+function companyOwnWhere(f: TProspectFilters): SQL {
   const conds: SQL[] = [];
   if (f.keywords) {
     const k = likePattern(f.keywords);
-    // Titles through the directory's distinct titles (trigram-indexed), names and companies through their trigram indexes.
-    conds.push(
-      isPeople
-        ? sql`(p.full_name ilike ${k} or ${resolved.keywordTitles ? titleIn(resolved.keywordTitles) : sql`p.title in (select t.title from directory_titles t where t.title ilike ${k})`} or p.company_name ilike ${k})`
-        : sql`(c.name ilike ${k} or c.domain ilike ${k})`,
-    );
+    conds.push(sql`(c.name ilike ${k} or c.domain ilike ${k})`);
   }
-  if (isPeople && f.job_titles?.length) {
-    // Resolved against the directory's few thousand distinct titles (trigram-indexed), then people by exact title.
-    conds.push(resolved.jobTitles ? titleIn(resolved.jobTitles) : sql`p.title in (select t.title from directory_titles t where ${titleMatch(f)})`);
+  if (f.countries?.length) conds.push(inList(sql`c.country`, f.countries));
+  if (f.regions?.length) conds.push(inList(sql`lower(c.region)`, f.regions.map((v) => v.toLowerCase())));
+  if (f.cities?.length) conds.push(inList(sql`lower(c.city)`, f.cities.map((v) => v.toLowerCase())));
+  if (f.company_names?.length) {
+    const names = f.company_names.map((n) => sql`c.name ilike ${likePattern(n)}`);
+    conds.push(names.length === 1 ? names[0]! : sql`(${sql.join(names, sql` or `)})`);
   }
-  if (isPeople && f.seniorities?.length) {
-    // By the stored rank (the relevance order), as a range too, so rank-ordered indexes serve it in order.
-    const ranks = f.seniorities.map(seniorityRank);
-    conds.push(sql`p.seniority_rank between ${Math.min(...ranks)} and ${Math.max(...ranks)}`, inList(sql`p.seniority_rank`, ranks));
-  }
-  if (isPeople && f.departments?.length) conds.push(inList(sql`p.department`, f.departments));
-  if (f.countries?.length) conds.push(inList(col('country'), f.countries));
-  if (f.regions?.length) conds.push(ciInList(col('region'), f.regions));
-  if (f.cities?.length) conds.push(ciInList(col('city'), f.cities));
-  if (f.company_names?.length) conds.push(anyOf(f.company_names.map((n) => sql`${col(isPeople ? 'company_name' : 'name')} ilike ${likePattern(n)}`)));
-  if (f.company_domains?.length) conds.push(inList(col(isPeople ? 'company_domain' : 'domain'), f.company_domains.map((d) => d.replace(/^https?:\/\/(www\.)?/, '').replace(/\/.*$/, ''))));
-  if (f.size_ranges?.length) conds.push(inList(col('size_range'), f.size_ranges));
-  if (f.industries?.length) conds.push(inList(col('industry'), f.industries));
-  if (f.revenue_ranges?.length) conds.push(inList(col('revenue_range'), f.revenue_ranges));
+  if (f.company_domains?.length) conds.push(inList(sql`c.domain`, f.company_domains.map(bareDomain)));
+  if (f.size_ranges?.length) conds.push(inList(sql`c.size_range`, f.size_ranges));
+  if (f.industries?.length) conds.push(inList(sql`c.industry`, f.industries));
+  if (f.revenue_ranges?.length) conds.push(inList(sql`c.revenue_range`, f.revenue_ranges));
   if (f.technologies?.length) {
-    conds.push(sql`${col('technologies')} && array[${sql.join(
+    conds.push(sql`c.technologies && array[${sql.join(
       f.technologies.map((t) => sql`${t}`),
       sql`, `,
     )}]::text[]`);
   }
-  if (f.founded_year_min !== undefined) conds.push(sql`${col('founded_year')} >= ${f.founded_year_min}`);
-  if (f.founded_year_max !== undefined) conds.push(sql`${col('founded_year')} <= ${f.founded_year_max}`);
+  if (f.founded_year_min !== undefined) conds.push(sql`c.founded_year >= ${f.founded_year_min}`);
+  if (f.founded_year_max !== undefined) conds.push(sql`c.founded_year <= ${f.founded_year_max}`);
   return conds.length ? sql.join(conds, sql` and `) : sql`true`;
 }
 
 /** Company filters that only people carry (title, seniority, department) narrow companies to those employing such people. */
 function companyWhere(f: TProspectFilters): SQL {
-  const own = personWhere(f, 'c');
+  const own = companyOwnWhere(f);
   if (!f.job_titles?.length && !f.seniorities?.length && !f.departments?.length) return own;
   const people = personWhere({ job_titles: f.job_titles, similar_titles: f.similar_titles, seniorities: f.seniorities, departments: f.departments });
   return sql`${own} and exists (select 1 from directory_people p where p.company_id = c.id and ${people})`;
 }
 
-/** The stored `seniority_rank` of a seniority (migration 0020): relevance sorts by it, most senior first. */
-export function seniorityRank(seniority: string): number {
-  const i = (PROSPECT_SENIORITIES as readonly string[]).indexOf(seniority);
-  return i < 0 ? 12 : i + 1;
-}
-
-/**
- * Filters whose matches are best found through their own indexes and then sorted: walking the rank index instead
- * (which the planner likes when it thinks matches are spread evenly) can read most of the directory when the
- * matches sit at the far end of it (recruiters are seldom owners).
- */
-function selective(f: TProspectFilters): boolean {
-  return Boolean(f.job_titles?.length || f.keywords || f.company_names?.length || f.company_domains?.length || f.cities?.length || f.regions?.length);
+/** The columns a sort reads (besides id), for a union of keyword branches. */
+function sortColumns(sort: TSort): SQL {
+  switch (sort) {
+    case 'name':
+      return sql`p.last_name, p.first_name`;
+    case 'company':
+      return sql`p.company_name, p.last_name`;
+    case 'recently_updated':
+      return sql`p.updated_at`;
+    default:
+      return sql`p.seniority_rank`;
+  }
 }
 
 function personOrder(sort: TSort, fenced = false): SQL {
@@ -221,9 +139,35 @@ function personOrder(sort: TSort, fenced = false): SQL {
   }
 }
 
+/**
+ * The ids of a page of matches, in the sort's order (alias p). Several branches (keyword parts, one title each) are
+ * each read up to the page's end in that order, then merged.
+ */
+function pageIds(f: TProspectFilters, resolved: TResolved, sort: TSort, limit: number, offset: number): SQL {
+  const branches = pageBranches(f, resolved);
+  // Unordered branches of a selective search are sorted after finding their matches (see `selective`).
+  const order = (b: TBranch) => personOrder(sort, !b.ordered && selective(f, resolved));
+  if (branches.length === 1) {
+    return sql`select p.id from directory_people p where ${branches[0]!.where} order by ${order(branches[0]!)} limit ${limit} offset ${offset}`;
+  }
+  const union = sql.join(
+    branches.map((b) => sql`(select p.id, ${sortColumns(sort)} from directory_people p where ${b.where} order by ${order(b)} limit ${limit + offset})`),
+    sql` union all `,
+  );
+  return sql`select p.id from (${union}) p order by ${personOrder(sort)} limit ${limit} offset ${offset}`;
+}
+
+/** Matches of disjoint branches as one union of `select <columns>` (a LIMIT after it stops the branches early). */
+export function matchesOf(branches: SQL[], columns: SQL): SQL {
+  return sql.join(
+    branches.map((b) => sql`select ${columns} from directory_people p where ${b}`),
+    sql` union all `,
+  );
+}
+
 /** Counts matches up to the cap (the count's own plan: often an index-only scan), then says whether it stopped there. */
-async function cappedCount(exec: TDb, from: SQL, cap: number): Promise<TCount> {
-  const rows = await selectRows<{ n: number }>(exec, sql`select count(*)::int as n from (select 1 ${from} limit ${cap + 1}) t`);
+async function cappedCount(exec: TDb, matches: SQL, cap: number): Promise<TCount> {
+  const rows = await selectRows<{ n: number }>(exec, sql`select count(*)::int as n from (${matches} limit ${cap + 1}) t`);
   const n = rows[0]?.n ?? 0;
   return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
 }
@@ -232,19 +176,22 @@ async function cappedCount(exec: TDb, from: SQL, cap: number): Promise<TCount> {
 export function createSqlSearchEngine(exec: TDb, limits: { countCap?: number; facetSample?: number } = {}): TProspectSearchEngine {
   const countCap = limits.countCap ?? PROSPECT_SEARCH_COUNT_CAP;
   const facetSample = limits.facetSample ?? PROSPECT_FACET_SAMPLE;
+  const matching = async (filters: TProspectFilters) => {
+    const resolved = await resolveFilters(exec, filters);
+    return { resolved, branches: personBranches(filters, resolved) };
+  };
   return {
     async searchPeople(filters, { sort, offset, limit }) {
-      const where = personWhere(filters, 'p', await resolveTitles(exec, filters));
-      const order = personOrder(sort, selective(filters));
+      const { resolved, branches } = await matching(filters);
       // The page's ids first (from indexes where the filters allow), then only those rows from the table.
       const [rows, count] = await Promise.all([
         selectRows<TPersonRow>(
           exec,
           sql`select ${PERSON_COLUMNS} from directory_people p
-              join (select p.id from directory_people p where ${where} order by ${order} limit ${limit} offset ${offset}) k on k.id = p.id
+              join (${pageIds(filters, resolved, sort, limit, offset)}) k on k.id = p.id
               order by ${personOrder(sort)}`,
         ),
-        countFromRollups(exec, filters).then((exact) => (exact === null ? cappedCount(exec, sql`from directory_people p where ${where}`, countCap) : { total: exact, capped: false })),
+        countFromRollups(exec, filters).then((exact) => (exact === null ? cappedCount(exec, matchesOf(branches, sql`1`), countCap) : { total: exact, capped: false })),
       ]);
       return { rows, ...count };
     },
@@ -258,17 +205,16 @@ export function createSqlSearchEngine(exec: TDb, limits: { countCap?: number; fa
                      c.country, c.region, c.city, c.linkedin_url
               from directory_companies c where ${where} order by ${order} limit ${limit} offset ${offset}`,
         ),
-        cappedCount(exec, sql`from directory_companies c where ${where}`, countCap),
+        cappedCount(exec, sql`select 1 from directory_companies c where ${where}`, countCap),
       ]);
       return { rows, ...count };
     },
     async personIds(filters, limit) {
-      const where = personWhere(filters, 'p', await resolveTitles(exec, filters));
-      const rows = await selectRows<{ id: string }>(exec, sql`select p.id from directory_people p where ${where} order by ${personOrder('relevance', selective(filters))} limit ${limit}`);
+      const rows = await selectRows<{ id: string }>(exec, pageIds(filters, await resolveFilters(exec, filters), 'relevance', limit, 0));
       return rows.map((r) => r.id);
     },
     async facets(filters) {
-      return (await facetsFromRollups(exec, filters)) ?? facetsOfSample(exec, personWhere(filters, 'p', await resolveTitles(exec, filters)), facetSample);
+      return (await facetsFromRollups(exec, filters)) ?? facetsOfSample(exec, (await matching(filters)).branches, facetSample);
     },
   };
 }

@@ -29,7 +29,10 @@ export const directoryCompanies = pgTable(
   (t) => [index('directory_companies_domain_idx').on(t.domain)],
 );
 
-/** The people directory; the company's searchable fields are copied onto each person so a search needs no join. */
+/**
+ * The people directory; the company's searchable fields are copied onto each person so a search needs no join (a
+ * person without a company, or whose company was deleted, has none: migration 0030).
+ */
 export const directoryPeople = pgTable(
   'directory_people',
   {
@@ -69,10 +72,11 @@ export const directoryPeople = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('directory_people_company_idx').on(t.companyId),
-    index('directory_people_domain_idx').on(t.companyDomain),
-    // The five rank-ordered indexes also INCLUDE the other company and place columns (migration 0020, hand-written):
-    // counts and page ids of searches filtered by them come from index-only scans.
+    // The rank-ordered indexes also INCLUDE the other company and place columns and company_id (migrations 0020 and
+    // 0030, hand-written): counts, page ids and facet samples of searches filtered by them come from index-only scans.
+    index('directory_people_company_rank_idx').on(t.companyId, t.seniorityRank, t.id),
+    // Also hand-written in 0030: directory_people_region_rank_idx and directory_people_city_rank_idx on
+    // (lower(region|city), seniority_rank, id) with the same INCLUDE columns.
     index('directory_people_rank_idx').on(t.seniorityRank, t.id),
     index('directory_people_country_rank_idx').on(t.country, t.seniorityRank, t.id),
     index('directory_people_department_rank_idx').on(t.department, t.seniorityRank, t.id),
@@ -96,6 +100,22 @@ export const directoryFacetRollups = pgTable(
     n: bigint('n', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ name: 'directory_facet_rollups_pk', columns: [t.filterFacet, t.filterValue, t.facet, t.value] })],
+);
+
+/**
+ * Each company's technologies, one row each, kept by statement triggers on directory_companies (migration 0030):
+ * the technology filter finds people through their company, and facet samples count technologies by company.
+ */
+export const directoryCompanyTechnologies = pgTable(
+  'directory_company_technologies',
+  {
+    companyId: uuid('company_id').notNull(),
+    technology: text('technology').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'directory_company_technologies_pk', columns: [t.companyId, t.technology] }),
+    index('directory_company_technologies_technology_idx').on(t.technology, t.companyId),
+  ],
 );
 
 /** Every distinct job title of the directory: title filters (and similar titles) are resolved against it, then people are found by exact title. */
