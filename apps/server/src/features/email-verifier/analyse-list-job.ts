@@ -48,9 +48,10 @@ type TAnalysedRow = { rowNumber: number; email: string; dedupeKey: string; synta
  * The `analyse` activity: reads every row, stores one row per data row (syntax errors marked), then marks the
  * duplicates (normalised keys) in one statement. Idempotent.
  *
- * Duplicates: a 4-byte hash of every key seen so far tells, for each row, whether its key is new for sure; the keys
- * that may repeat (true repeats and rare hash collisions) are kept, and once the whole file is stored one statement
- * ranks the rows of those keys only, so no index on the keys is kept up while a million rows are inserted.
+ * Duplicates: a 4-byte hash of every key seen so far (and the row it was first seen on) tells, for each row, whether
+ * its key is new for sure; the rows that may repeat an earlier key (true repeats and rare hash collisions) and the
+ * first rows of their hashes are kept, and once the whole file is stored one statement ranks those rows only, by
+ * key, so no index on the keys is kept up while a million rows are inserted.
  */
 export async function runAnalyseJob(
   database: TDatabase,
@@ -70,8 +71,10 @@ export async function runAnalyseJob(
   let batch: TAnalysedRow[] = [];
   let readBytes = 0;
   let flushes = 0;
-  const seen = new SeenKeys(1 << 16);
-  const mayRepeat = new Set<string>();
+  const seen = new SeenKeys(1 << 16, { rows: true });
+  // The rows whose key may repeat an earlier one, and the first row of each such key's hash.
+  const mayRepeat: number[] = [];
+  const firstRows = new Set<number>();
 
   // One batch is stored while the next is read and parsed (on PostgreSQL the two run on separate cores).
   let storing: Promise<void> = Promise.resolve();
@@ -102,7 +105,11 @@ export async function runAnalyseJob(
           batch.push({ rowNumber, email, dedupeKey: email.toLowerCase(), syntaxError: true });
         } else {
           const dedupeKey = normaliseForDedupe(parsed.address);
-          if (!seen.add(dedupeKey)) mayRepeat.add(dedupeKey);
+          const first = seen.addRow(dedupeKey, rowNumber);
+          if (first) {
+            mayRepeat.push(rowNumber);
+            firstRows.add(first);
+          }
           batch.push({ rowNumber, email, dedupeKey, syntaxError: false });
         }
       }
@@ -113,7 +120,7 @@ export async function runAnalyseJob(
     }
     await flush();
     await storing;
-    duplicate = await markListDuplicates(database.db, listId, mayRepeat);
+    duplicate = await markListDuplicates(database.db, listId, [...firstRows, ...mayRepeat]);
   } catch (err) {
     source.destroy();
     await storing.catch(() => undefined);

@@ -4,27 +4,25 @@ import { sql } from 'drizzle-orm';
 import { createTestDb, type TTestDb } from '../../test/test-db';
 import { selectRows } from '../../platform/db/database';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
-import { EMPTY_COUNTERS, insertList, insertListEmails, markListDuplicates, selectListRowsPage } from './queries';
+import { deleteList, EMPTY_COUNTERS, insertList, insertListEmails, markListDuplicates, selectListRowsPage } from './queries';
 
 describe('duplicates of a list, marked once its file is stored', () => {
   let t: TTestDb;
   let listId: string;
 
-  beforeAll(async () => {
-    t = await createTestDb();
-    const [org] = await t.db.insert(organisations).values({ name: 'Dupes' }).returning();
-    const [user] = await t.db.insert(users).values({ email: 'owner@dupes.test', name: 'Owner' }).returning();
-    await t.db.insert(memberships).values({ orgId: org!.id, userId: user!.id, role: 'owner' });
-    listId = randomUUID();
+  let orgId: string;
+  let userId: string;
+
+  async function newList(id = randomUUID()) {
     await insertList(t.db, {
-      id: listId,
-      orgId: org!.id,
-      userId: user!.id,
+      id,
+      orgId,
+      userId,
       name: 'dupes',
       fileName: 'dupes.csv',
       fileType: 'csv',
       source: 'upload',
-      storageKey: `uploads/${listId}`,
+      storageKey: `uploads/${id}`,
       sizeBytes: 1,
       emailColumn: 0,
       hasHeader: false,
@@ -33,6 +31,17 @@ describe('duplicates of a list, marked once its file is stored', () => {
       analysisState: 'processing',
       counters: { ...EMPTY_COUNTERS },
     });
+    return id;
+  }
+
+  beforeAll(async () => {
+    t = await createTestDb();
+    const [org] = await t.db.insert(organisations).values({ name: 'Dupes' }).returning();
+    const [user] = await t.db.insert(users).values({ email: 'owner@dupes.test', name: 'Owner' }).returning();
+    await t.db.insert(memberships).values({ orgId: org!.id, userId: user!.id, role: 'owner' });
+    orgId = org!.id;
+    userId = user!.id;
+    listId = await newList();
   });
   afterAll(async () => {
     await t.dispose();
@@ -43,8 +52,9 @@ describe('duplicates of a list, marked once its file is stored', () => {
     // Two insert batches, as the analysis stores them; the repeats of a@x.test come in both.
     await insertListEmails(t.db, listId, [row(1, 'a@x.test'), row(2, 'B@x.test'), row(3, 'A@X.test'), row(4, 'not-an-address', 'not-an-address', true)]);
     await insertListEmails(t.db, listId, [row(5, 'c@x.test'), row(6, 'a@x.test'), row(7, 'b@x.test'), row(8, 'not-an-address', 'not-an-address', true)]);
-    // c@x.test is among the keys that "may repeat" (as a hash collision would put it) but has one row: it stays unique.
-    const marked = await markListDuplicates(t.db, listId, new Set(['a@x.test', 'b@x.test', 'c@x.test', 'not-an-address']));
+    // The rows that may repeat an earlier key, and the rows those keys were first seen on: row 5 (c@x.test) comes in as a
+    // hash collision would bring it (it repeats nothing) and stays unique; syntax errors are never duplicates.
+    const marked = await markListDuplicates(t.db, listId, [1, 2, 3, 4, 5, 6, 7, 8, 1, 3]);
     expect(marked).toBe(3);
     const rows = await selectRows<{ row_number: number; kind: string; first_row: number | null }>(
       t.db,
@@ -72,5 +82,30 @@ describe('duplicates of a list, marked once its file is stored', () => {
       ['valid', { status: 'valid' }],
     ]);
     expect(page.find((r) => r.row_number === 7)!.status).toBeNull();
+  });
+
+  it("goes with its list: deleting the list (or its organisation) deletes its rows, and a deleted list gets no new rows", async () => {
+    const rowsOf = async (id: string) =>
+      (await selectRows<{ n: number }>(t.db, sql`select count(*)::int as n from verify_list_emails where list_id = ${id}`))[0]!.n;
+    const row = (rowNumber: number) => ({ rowNumber, email: `p${rowNumber}@x.test`, dedupeKey: `p${rowNumber}@x.test`, syntaxError: false });
+    const removed = await newList();
+    await insertListEmails(t.db, removed, [row(1), row(2)]);
+    expect(await rowsOf(removed)).toBe(2);
+    await deleteList(t.db, { orgId }, removed);
+    expect(await rowsOf(removed)).toBe(0);
+    await insertListEmails(t.db, removed, [row(3)]);
+    expect(await rowsOf(removed)).toBe(0);
+    await insertListEmails(t.db, randomUUID(), [row(1)]);
+    expect((await selectRows<{ n: number }>(t.db, sql`select count(*)::int as n from verify_list_emails e where not exists (select 1 from verify_lists l where l.id = e.list_id)`))[0]!.n).toBe(0);
+
+    const [other] = await t.db.insert(organisations).values({ name: 'Gone' }).returning();
+    const kept = orgId;
+    orgId = other!.id;
+    const ofGone = await newList();
+    orgId = kept;
+    await insertListEmails(t.db, ofGone, [row(1)]);
+    expect(await rowsOf(ofGone)).toBe(1);
+    await t.db.execute(sql`delete from organisations where id = ${other!.id}`);
+    expect(await rowsOf(ofGone)).toBe(0);
   });
 });

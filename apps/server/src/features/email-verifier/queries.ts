@@ -164,28 +164,31 @@ export async function deleteListEmails(exec: TDb, listId: string): Promise<void>
 export async function insertListEmails(exec: TDb, listId: string, rows: { rowNumber: number; email: string; dedupeKey: string; syntaxError: boolean }[]): Promise<void> {
   if (rows.length === 0) return;
   const json = JSON.stringify(rows.map((r) => (r.syntaxError ? { r: r.rowNumber, e: r.email, k: r.dedupeKey, s: 1 } : r.dedupeKey === r.email ? { r: r.rowNumber, e: r.email } : { r: r.rowNumber, e: r.email, k: r.dedupeKey })));
+  // The list is locked once for the batch (as a foreign key would for each row): a list deleted meanwhile gets no rows.
   await exec.execute(
-    sql`insert into verify_list_emails (list_id, row_number, email, dedupe_key, kind)
-        select ${listId}::uuid, x.r, x.e, coalesce(x.k, x.e), case when x.s = 1 then 'syntax_error' else 'unique' end
-        from json_to_recordset(${json}::json) as x(r int, e text, k text, s int)`,
+    sql`with l as (select id from verify_lists where id = ${listId}::uuid for key share)
+        insert into verify_list_emails (list_id, row_number, email, dedupe_key, kind)
+        select l.id, x.r, x.e, coalesce(x.k, x.e), case when x.s = 1 then 'syntax_error' else 'unique' end
+        from l, json_to_recordset(${json}::json) as x(r int, e text, k text, s int)`,
   );
 }
 
 /**
- * Marks the repeats among the rows whose key is in `keys` (the keys the analysis may have seen more than once): of the
- * unique rows sharing a key, the first in file order stays unique, the others become duplicates of it (`first_row`).
- * One statement over the list's rows (no index on the keys to keep up while a file is stored). Answers how many rows
- * became duplicates.
+ * Marks the repeats among `rows` (row numbers: every row whose key may repeat an earlier one, with the rows those keys
+ * were first seen on): of the unique rows among them sharing a key, the first in file order stays unique, the others
+ * become duplicates of it (`first_row`). One statement that reads those rows only, through the primary key. Answers how
+ * many rows became duplicates.
  */
-export async function markListDuplicates(exec: TDb, listId: string, keys: Iterable<string>): Promise<number> {
-  const json = JSON.stringify(Array.from(keys));
-  if (json === '[]') return 0;
-  const rows = await selectRows<{ n: number }>(
+export async function markListDuplicates(exec: TDb, listId: string, rows: number[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const json = JSON.stringify(rows);
+  const marked = await selectRows<{ n: number }>(
     exec,
-    sql`with ranked as (
+    sql`with candidates as (select distinct (json_array_elements_text(${json}::json))::int as row_number),
+        ranked as (
           select e.row_number, min(e.row_number) over (partition by e.dedupe_key) as first_row
-          from verify_list_emails e
-          where e.list_id = ${listId}::uuid and e.kind = 'unique' and e.dedupe_key in (select json_array_elements_text(${json}::json))
+          from verify_list_emails e join candidates c on c.row_number = e.row_number
+          where e.list_id = ${listId}::uuid and e.kind = 'unique'
         ),
         marked as (
           update verify_list_emails v set kind = 'duplicate', first_row = r.first_row
@@ -195,7 +198,7 @@ export async function markListDuplicates(exec: TDb, listId: string, keys: Iterab
         )
         select count(*)::int as n from marked`,
   );
-  return rows[0]?.n ?? 0;
+  return marked[0]?.n ?? 0;
 }
 
 /** Pending unique rows after `afterRow` (and up to `toRow` when given: one chunk's range), in row order. */

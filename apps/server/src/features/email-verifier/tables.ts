@@ -68,9 +68,8 @@ export const verifyLists = pgTable(
 export const verifyListEmails = pgTable(
   'verify_list_emails',
   {
-    listId: uuid('list_id')
-      .notNull()
-      .references(() => verifyLists.id, { onDelete: 'cascade' }),
+    /** The list (no foreign key: checked once per inserted batch, and a list's deletion deletes its rows; migration 0031). */
+    listId: uuid('list_id').notNull(),
     rowNumber: integer('row_number').notNull(),
     email: text('email').notNull(),
     dedupeKey: text('dedupe_key').notNull(),

@@ -19,4 +19,11 @@ describe('SeenKeys', () => {
       firstTime.add(k);
     }
   });
+
+  it('remembers the row each hash was first seen on, across growth', () => {
+    const seen = new SeenKeys(4, { rows: true });
+    for (let i = 1; i <= 20_000; i += 1) expect(seen.addRow(`user${i}@example.test`, i)).toBe(0);
+    for (let i = 1; i <= 20_000; i += 499) expect(seen.addRow(`user${i}@example.test`, 50_000 + i)).toBe(i);
+    expect(seen.size).toBe(20_000);
+  });
 });
