@@ -44,6 +44,11 @@ const CATCH_ALL_TTL_MS = 6 * 3_600_000;
 /** How long a host's per-recipient 5.4.1 / 5.7.x denials, once proven so, are trusted without a control recipient. */
 const DENIAL_TTL_MS = 3_600_000;
 const MAX_SESSION_USES = 20;
+/**
+ * A session this many transactions before its retirement has its successor opened beside it (when the host has a free
+ * slot): the call after the retirement finds a greeted session waiting instead of paying the host's greeting delay.
+ */
+const PREWARM_BEFORE_RETIREMENT = 3;
 const MAX_NEW_SESSION_RETRIES = 3;
 /** Back-off before trying a host again that answered 421 to a new connection (too many connections, busy). */
 const BUSY_RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000];
@@ -198,12 +203,37 @@ export class VerifierEngine {
   }
 
   /** The gate of a mail host address (ip or name, port): its current limit, back-off and sessions. */
-  inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'active' | 'established' | 'delayMs' | 'maxRecipients'> | null {
+  inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'active' | 'established' | 'opening' | 'delayMs' | 'maxRecipients'> | null {
     return this.gates.get(`${address}:${this.options.smtpPort}`) ?? null;
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all([...this.gates.values()].map((g) => g.closeAll()));
+  }
+
+  private closing = false;
+
+  /**
+   * Opens a session for the pool in the background, in a free slot of the host (never beyond its slots, its learned
+   * ceiling or its back-off): the successor of a session about to retire. A refusal teaches the gate as any other.
+   */
+  private prewarm(run: TRun, gate: HostGate, host: TMailHost, ip: string): void {
+    if (this.closing || gate.isDown(this.options.clock.now()) || !gate.tryAcquire()) return;
+    const now = this.options.clock.now();
+    const warm: TRun = { ...run, transcript: [], start: now, deadline: now + run.timeouts.connectMs + 4 * run.timeouts.replyMs, signal: undefined, onParked: undefined };
+    void this.openSession(warm, gate, host, ip)
+      .then(
+        (session) => (this.closing ? session.close() : gate.putIdle(session, { spare: true })),
+        (error: unknown) => {
+          try {
+            this.describeOpenFailure(gate, host, error);
+          } catch {
+            /* an unexpected failure only loses the warm session */
+          }
+        },
+      )
+      .finally(() => gate.release());
   }
 
   /** Wait through the injected sleep; a cancelled call stops waiting at once (an injected sleep may ignore the signal). */
@@ -804,7 +834,10 @@ export class VerifierEngine {
       if (session && !session.closed) {
         session.uses++;
         session.sink = undefined;
-        if (session.uses < MAX_SESSION_USES && session.recipients < gate.maxRecipients) gate.putIdle(session);
+        if (session.uses < MAX_SESSION_USES && session.recipients < gate.maxRecipients) {
+          gate.putIdle(session);
+          if (session.uses === MAX_SESSION_USES - PREWARM_BEFORE_RETIREMENT) this.prewarm(run, gate, host, ip);
+        }
         // retired: the slot is held until the host has seen the QUIT, so it never counts one connection too many
         else await session.quit();
       }

@@ -123,6 +123,16 @@ export class HostGate {
     }
   }
 
+  /**
+   * Takes a slot for one more connection only if one is free now, the host holds fewer connections of ours than its
+   * slots (idle ones count: a session opened ahead of time adds to them) and it is not being backed off from.
+   */
+  tryAcquire(): boolean {
+    if (this.delayMs > 0 || this.active + this.closing >= this.capacity || this.established + this.opening + this.closing >= this.capacity) return false;
+    this.active++;
+    return true;
+  }
+
   release(): void {
     this.active--;
     this.wakeOne();
@@ -178,12 +188,15 @@ export class HostGate {
   }
 
   /**
-   * Keep a session for reuse. It is closed (QUIT) once it has stayed unused for IDLE_CLOSE_MS, a wait made through the
+   * Keep a session for reuse (a spare is taken only once the others are in use). It is closed (QUIT) once it has stayed
+   * unused for IDLE_CLOSE_MS, a wait made through the
    * engine's injected sleep (so a test's fake clock drives it); taking the session again cancels that wait.
    */
-  putIdle(session: SmtpSession): void {
+  putIdle(session: SmtpSession, opts: { spare?: boolean } = {}): void {
     const entry = { session, idleWait: new AbortController() };
-    this.idle.push(entry);
+    // Sessions are taken last in, first out; a spare (opened ahead of a retirement) waits under the others.
+    if (opts.spare) this.idle.unshift(entry);
+    else this.idle.push(entry);
     const { signal } = entry.idleWait;
     this.sleep(IDLE_CLOSE_MS, signal).then(
       () => {

@@ -100,4 +100,38 @@ describe('idle SMTP sessions on the injected clock', () => {
     expect(host.stats.quits).toBe(2);
     expect(time.pending()).toEqual([]);
   });
+
+  it("opens a retiring session's successor ahead of time, so the call after the retirement waits for no greeting", async () => {
+    dns = await startFakeDns((name, type) => {
+      if (name === 'idle.test' && type === 'MX') return { answers: [mx('idle.test', 10, 'mx.idle.test')] };
+      if (name === 'mx.idle.test' && type === 'A') return { answers: [a('mx.idle.test', '127.0.0.1')] };
+      return { rcode: 'NXDOMAIN' };
+    });
+    host = await startHost(['ann@idle.test']);
+    const engine = new VerifierEngine({ dnsServers: [dns.server], smtpPort: host.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 } });
+    const dialedDuring: number[] = [];
+    let mostOpen = 0;
+    try {
+      // A session serves 20 transactions, then retires; one call is one transaction here.
+      for (let call = 1; call <= 25; call++) {
+        const before = host.stats.connections;
+        expect((await engine.verify('ann@idle.test')).status).toBe('valid');
+        dialedDuring.push(host.stats.connections - before);
+        mostOpen = Math.max(mostOpen, host.stats.open);
+        // a session being opened in the background is greeted before the next call
+        await until(() => engine.inspectHost('127.0.0.1')?.opening === 0 && host!.stats.open === engine.inspectHost('127.0.0.1')?.established);
+      }
+      // the first call opened the first session; its successor was opened beside it as the 17th transaction ended (three
+      // before the retirement, in the background); the call after the retirement (21) and every other call found a
+      // greeted session waiting
+      expect(dialedDuring[0]).toBe(1);
+      expect(dialedDuring[20]).toBe(0);
+      expect(dialedDuring.slice(17).every((n) => n === 0)).toBe(true);
+      expect(host.stats.connections).toBe(2);
+      expect(host.stats.quits).toBe(1);
+      expect(mostOpen).toBeLessThanOrEqual(2);
+    } finally {
+      await engine.close();
+    }
+  });
 });

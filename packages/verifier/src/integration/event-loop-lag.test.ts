@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 /** Busy-waits BURST_MS, lets the loop breathe for BREATH_MS, and again, until stopped: our process starved of CPU. */
-function starveEventLoop(): { stop: () => number } {
+function starveEventLoop(): { stop: () => number; bursts: () => number } {
   let running = true;
   let bursts = 0;
   const burst = (): void => {
@@ -47,6 +47,7 @@ function starveEventLoop(): { stop: () => number } {
       running = false;
       return bursts;
     },
+    bursts: () => bursts,
   };
 }
 
@@ -64,8 +65,12 @@ describe('event-loop lag is not the host\'s silence', () => {
     const results: TVerificationResult[] = [];
     try {
       for await (const result of engine.verifyMany(emails, { concurrency: 6 })) results.push(result);
-      // a second pass on warm sessions (RSET, pipelined RCPT) under the same starvation
-      for await (const result of engine.verifyMany(emails, { concurrency: 3 })) results.push(result);
+      // more passes on warm sessions (RSET, pipelined RCPT) under the same starvation, until it has stalled several times
+      let passes = 0;
+      do {
+        for await (const result of engine.verifyMany(emails, { concurrency: 3 })) results.push(result);
+        passes++;
+      } while (starving.bursts() < 3 && passes < 20);
     } finally {
       const bursts = starving.stop();
       await engine.close();
@@ -73,7 +78,7 @@ describe('event-loop lag is not the host\'s silence', () => {
       expect(bursts).toBeGreaterThanOrEqual(3);
     }
     expect(results.filter((r) => r.reason.code === 'smtp_timeout' || r.reason.code === 'dns_error').map(verdict)).toEqual([]);
-    expect(results.map(verdict).sort()).toEqual([...emails, ...emails].map(truth).sort());
+    expect(results.map(verdict).sort()).toEqual(Array.from({ length: results.length / emails.length }, () => emails).flat().map(truth).sort());
   }, 60_000);
 
   it('a host that never greets still times out under the same starvation', async () => {

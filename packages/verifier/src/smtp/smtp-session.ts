@@ -42,7 +42,9 @@ const MAX_LINE = 4096;
 export const QUIT_REPLY_MS = 200;
 
 /** Default dial: a plain TCP connection. */
-export const dialTcp: TDial = ({ host, port }) => net.connect({ host, port });
+// noDelay: commands go out as written (pipelined ones too), never held back by Nagle's algorithm until the host's delayed
+// acknowledgement (about 40 ms on Linux) comes back.
+export const dialTcp: TDial = ({ host, port }) => net.connect({ host, port, noDelay: true });
 
 /** A client SMTP session written for verification: EHLO/HELO, STARTTLS, MAIL, RCPT, RSET, QUIT. */
 export class SmtpSession {

@@ -214,8 +214,15 @@ export async function dispatchWebhookEvents(database: TDatabase, queue: TJobQueu
   return database.transaction(async (tx) => {
     const cursor = await selectCursor(tx);
     const batch = await selectEventsAfter(tx, cursor, opts.lagMs ?? 2_000, opts.batch ?? 500);
+    // The subscribers of an organisation's event type, read once per batch (a busy API writes hundreds of alike events).
+    const subscribersOf = new Map<string, Awaited<ReturnType<typeof selectSubscribers>>>();
     for (const event of batch) {
-      const subscribers = await selectSubscribers(tx, event.orgId, event.type);
+      const key = `${event.orgId}|${event.type}`;
+      let subscribers = subscribersOf.get(key);
+      if (!subscribers) {
+        subscribers = await selectSubscribers(tx, event.orgId, event.type);
+        subscribersOf.set(key, subscribers);
+      }
       for (const webhook of subscribers) {
         const created = await insertDelivery(tx, {
           orgId: event.orgId,
