@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailWorld, type TMailWorld } from '@verilead/mailworld';
@@ -40,8 +41,9 @@ describe.skipIf(!redisUp)('the verifier cache in Redis (shared across processes)
       mailFrom: 'probe@verifier.verilead.test',
       timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 1_000, totalMs: 10_000 },
     };
-    // namespaced by the world's DNS server, as the server does: another run's world never reads these answers
-    const namespace = world.dnsServers.join(',');
+    // Namespaced by the world's DNS server, as the server does, plus this run's own mark: Redis outlives the run, and a
+    // later world may get the same loopback port; without the mark it found this run's catch-all (6 h) already known.
+    const namespace = `${world.dnsServers.join(',')}#${randomUUID()}`;
     const first = new VerifierEngine({ ...options, cache: new RedisVerifierCache(connect(), namespace) });
     const second = new VerifierEngine({ ...options, cache: new RedisVerifierCache(connect(), namespace) });
     try {
