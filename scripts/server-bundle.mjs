@@ -95,7 +95,7 @@ export const DEFAULT_SERVER_HEAP_MB = 256;
  * functions twice, first with its baseline compiler (Liftoff) and again, once hot, with the optimizing one, and keeps
  * both; compiling with the optimizing compiler only (still lazily, function by function) keeps one copy. Measured on
  * PGlite: a 1,000,000-row ingest peaks at 277 MiB instead of 313–340 MiB, just as fast (12 s); a first start (initdb,
- * migrations, demo seed) takes ~2.5 s longer. Nothing else in the server is WebAssembly.
+ * migrations, demo seed) takes ~2.5 s longer. The only other WebAssembly is the small HTTP parser of Node's own fetch.
  */
 export function serverNodeFlags(env = process.env) {
   const mb = Number(env.SERVER_HEAP_MB) || DEFAULT_SERVER_HEAP_MB;
