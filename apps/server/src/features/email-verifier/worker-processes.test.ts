@@ -126,8 +126,20 @@ describe.skipIf(!onPostgres)('bulk verification across worker processes (Postgre
     const { owner, listId, before } = await analysedList('killed', 400);
     const a = await startWorker();
     expect((await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/verify', token: owner.token, payload: { list_id: listId } })).status).toBe(200);
-    // Killed while it holds a chunk, after it stored some results.
-    await waitFor('worker A stored results and holds a chunk', async () => (await listRow(listId)).counters.verified > 0 && (await activeChunks(listId)) === 1, 60_000, 20);
+    // Killed while it holds a chunk, after it stored some results. A is frozen (SIGSTOP) before that is checked, so it
+    // cannot finish the chunk between the check and the kill (it did once: the kill then came between two chunks).
+    await waitFor(
+      'worker A stored results and holds a chunk',
+      async () => {
+        if ((await listRow(listId)).counters.verified === 0) return false;
+        a.kill('SIGSTOP');
+        if ((await activeChunks(listId)) === 1) return true;
+        a.kill('SIGCONT');
+        return false;
+      },
+      60_000,
+      20,
+    );
     a.kill('SIGKILL');
     const atKill = await listRow(listId);
     expect(atKill.state).toBe('in_progress');
