@@ -189,8 +189,8 @@ export class HostGate {
 
   /**
    * Keep a session for reuse (a spare is taken only once the others are in use). It is closed (QUIT) once it has stayed
-   * unused for IDLE_CLOSE_MS, a wait made through the
-   * engine's injected sleep (so a test's fake clock drives it); taking the session again cancels that wait.
+   * unused for IDLE_CLOSE_MS, a wait made through the engine's injected sleep (so a test's fake clock drives it); taking
+   * the session again cancels that wait.
    */
   putIdle(session: SmtpSession, opts: { spare?: boolean } = {}): void {
     const entry = { session, idleWait: new AbortController() };
