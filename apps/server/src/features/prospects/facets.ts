@@ -75,19 +75,16 @@ export async function facetsFromRollups(exec: TDb, filters: TProspectFilters): P
 const SENIORITY_BY_RANK = `{${PROSPECT_SENIORITIES.join(',')}}`;
 
 /**
- * Facets over at most PROSPECT_FACET_SAMPLE matches (the union of `branches`, WHERE clauses over alias p, as
- * personBranches makes them), read once for every facet. The sample reads only columns the rank-ordered indexes
+ * Facets over at most PROSPECT_FACET_SAMPLE matches (`matchesOf(columns)`: the search's matches as rows of those
+ * columns of alias p, as personMatches makes them), read once for every facet. The sample reads only columns the rank-ordered indexes
  * carry (the rank for the seniority, company_id for the technologies, looked up once per company of the sample in
  * directory_company_technologies; `offset 0` keeps those lookups from becoming a scan of every company's), so it comes
  * from the same index-only scans as the count.
  */
-export async function facetsOfSample(exec: TDb, branches: SQL[], sample = PROSPECT_FACET_SAMPLE): Promise<TFacetCounts> {
+export async function facetsOfSample(exec: TDb, matchesOf: (columns: SQL) => SQL, sample = PROSPECT_FACET_SAMPLE): Promise<TFacetCounts> {
   const columns = sql.raw(`p.seniority_rank, ${FACET_COLUMNS.filter((c) => c !== 'seniority').map((c) => `p.${c}`).join(', ')}, p.company_id`);
   const values = sql.raw(FACET_COLUMNS.filter((c) => c !== 'seniority').map((c) => `('${c}', t.${c})`).join(', '));
-  const matches = sql.join(
-    branches.map((b) => sql`select ${columns} from directory_people p where ${b}`),
-    sql` union all `,
-  );
+  const matches = matchesOf(columns);
   const rows = await selectRows<{ facet: string; value: string; n: number }>(
     exec,
     sql`with s as materialized (${matches} limit ${sample + 1}),

@@ -6,7 +6,7 @@ import { selectRows } from '../../platform/db/database';
 import { createTestDb, type TTestDb } from '../../test/test-db';
 import { importDirectory, seedDirectory } from './directory-import';
 import { FACET_COLUMNS, type TFacets } from './facets';
-import { likePattern, pageBranches, personBranches, personWhere, resolveFilters } from './person-match';
+import { companyDriven, likePattern, pageBranches, personBranches, personMatches, personWhere, resolveFilters } from './person-match';
 import { createSqlSearchEngine } from './search';
 
 const SEED = 31;
@@ -144,7 +144,17 @@ describe('person matching through companies, resolved lists and keyword branches
       let sum = 0;
       for (const branch of personBranches(filters, resolved)) sum += await count(branch);
       expect(sum, JSON.stringify(filters)).toBe(reference);
+      // The rows counts and facets read: company by company or branch by branch, the same people.
+      for (const r of [resolved, {}]) {
+        const rows = await selectRows<{ n: number }>(db.db, sql`select count(*)::int as n from (${personMatches(filters, r, sql`p.id`)}) m`);
+        expect(rows[0]!.n, JSON.stringify(filters)).toBe(reference);
+      }
     }
+    // Both ways are exercised: technologies and unresolved company names go company by company, titles and keywords do not.
+    expect(searches.filter((f) => companyDriven(f, {})).length).toBeGreaterThanOrEqual(4);
+    expect(searches.filter((f) => !companyDriven(f, {})).length).toBeGreaterThanOrEqual(4);
+    expect(companyDriven({ company_names: ['x'] }, {})).toBe(true);
+    expect(companyDriven({ company_names: ['x'] }, { companies: ['00000000-0000-0000-0000-000000000000'] })).toBe(false);
   });
 
   it('reads a page of a few titles as one rank-ordered walk per title, and of many titles as one sorted branch', async () => {

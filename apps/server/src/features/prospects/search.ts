@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PROSPECT_FACET_SAMPLE, PROSPECT_SEARCH_COUNT_CAP, type TProspectFilters } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { countFromRollups, facetsFromRollups, facetsOfSample, type TFacetCounts } from './facets';
-import { bareDomain, inList, likePattern, pageBranches, personBranches, personWhere, resolveFilters, selective, type TBranch, type TResolved } from './person-match';
+import { bareDomain, inList, likePattern, pageBranches, personMatches, personWhere, resolveFilters, selective, type TBranch, type TResolved } from './person-match';
 
 export type { TFacets } from './facets';
 
@@ -157,14 +157,6 @@ function pageIds(f: TProspectFilters, resolved: TResolved, sort: TSort, limit: n
   return sql`select p.id from (${union}) p order by ${personOrder(sort)} limit ${limit} offset ${offset}`;
 }
 
-/** Matches of disjoint branches as one union of `select <columns>` (a LIMIT after it stops the branches early). */
-export function matchesOf(branches: SQL[], columns: SQL): SQL {
-  return sql.join(
-    branches.map((b) => sql`select ${columns} from directory_people p where ${b}`),
-    sql` union all `,
-  );
-}
-
 /** Counts matches up to the cap (the count's own plan: often an index-only scan), then says whether it stopped there. */
 async function cappedCount(exec: TDb, matches: SQL, cap: number): Promise<TCount> {
   const rows = await selectRows<{ n: number }>(exec, sql`select count(*)::int as n from (${matches} limit ${cap + 1}) t`);
@@ -176,13 +168,9 @@ async function cappedCount(exec: TDb, matches: SQL, cap: number): Promise<TCount
 export function createSqlSearchEngine(exec: TDb, limits: { countCap?: number; facetSample?: number } = {}): TProspectSearchEngine {
   const countCap = limits.countCap ?? PROSPECT_SEARCH_COUNT_CAP;
   const facetSample = limits.facetSample ?? PROSPECT_FACET_SAMPLE;
-  const matching = async (filters: TProspectFilters) => {
-    const resolved = await resolveFilters(exec, filters);
-    return { resolved, branches: personBranches(filters, resolved) };
-  };
   return {
     async searchPeople(filters, { sort, offset, limit }) {
-      const { resolved, branches } = await matching(filters);
+      const resolved = await resolveFilters(exec, filters);
       // The page's ids first (from indexes where the filters allow), then only those rows from the table.
       const [rows, count] = await Promise.all([
         selectRows<TPersonRow>(
@@ -191,7 +179,7 @@ export function createSqlSearchEngine(exec: TDb, limits: { countCap?: number; fa
               join (${pageIds(filters, resolved, sort, limit, offset)}) k on k.id = p.id
               order by ${personOrder(sort)}`,
         ),
-        countFromRollups(exec, filters).then((exact) => (exact === null ? cappedCount(exec, matchesOf(branches, sql`1`), countCap) : { total: exact, capped: false })),
+        countFromRollups(exec, filters).then((exact) => (exact === null ? cappedCount(exec, personMatches(filters, resolved, sql`1`), countCap) : { total: exact, capped: false })),
       ]);
       return { rows, ...count };
     },
@@ -214,7 +202,10 @@ export function createSqlSearchEngine(exec: TDb, limits: { countCap?: number; fa
       return rows.map((r) => r.id);
     },
     async facets(filters) {
-      return (await facetsFromRollups(exec, filters)) ?? facetsOfSample(exec, (await matching(filters)).branches, facetSample);
+      const fromRollups = await facetsFromRollups(exec, filters);
+      if (fromRollups) return fromRollups;
+      const resolved = await resolveFilters(exec, filters);
+      return facetsOfSample(exec, (columns) => personMatches(filters, resolved, columns), facetSample);
     },
   };
 }
