@@ -26,7 +26,7 @@ export function findFreePort(): Promise<number> {
 
 /**
  * Starts a server process on a free port (`--role=all` unless `args` names a role) and waits for "Verilead is
- * running". `env` comes last, over the bench defaults (quiet logs, no web build, no login rate limit). Answers the
+ * running". BENCH_NODE_ARGS (space-separated) adds Node flags after the server's own (so they win). `env` comes last, over the bench defaults (quiet logs, no web build, no login rate limit). Answers the
  * process and its origin (`http://127.0.0.1:port`).
  */
 export async function startServer(
@@ -36,7 +36,9 @@ export async function startServer(
   const port = await findFreePort();
   const args = opts.args ?? [];
   const role = args.some((a) => a.startsWith('--role')) ? [] : ['--role=all'];
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...(await serverEntry()), ...role, ...args], {
+  const entry = await serverEntry(); // the server's Node flags, then the bundle
+  const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry.slice(0, -1), ...extra, ...entry.slice(-1), ...role, ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_MAX: '100000000', WEB_DIST_DIR: '/nonexistent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

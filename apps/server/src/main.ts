@@ -8,6 +8,9 @@ import { seedDemoIfEmpty } from './seed';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
 import { seedDemoDirectoryIfEmpty } from './features/prospects/directory-import';
 
+/** How long a stop may take beyond the jobs' shutdown time before the process exits anyway. */
+const STOP_GRACE_MS = 15_000;
+
 type TRoleArg = 'api' | 'worker' | 'all';
 
 /** Starts the API, the job worker, or both (default) on the configured database. */
@@ -71,6 +74,13 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // The whole stop is bounded too: running jobs get their shutdown time, the rest (HTTP connections, the mail
+    // world, the database) a little more; past that the process exits anyway, as a crash would (PostgreSQL and
+    // PGlite recover from their write-ahead log, unfinished jobs are retried by another worker).
+    setTimeout(() => {
+      logger.error({ signal }, 'shutdown took too long: exiting');
+      process.exit(1);
+    }, config.jobs.shutdownTimeoutMs + STOP_GRACE_MS).unref();
     for (const close of closers) await close().catch(() => undefined);
     runtime.closeMail();
     await demoWorld?.stop().catch(() => undefined);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -156,6 +156,54 @@ describe('the server bundle', () => {
       // ... and none of those left for their first use.
       expect(ON_FIRST_USE.filter((pkg) => loaded.has(pkg))).toEqual([]);
     });
+
+    it('stops within its bound when SIGTERM finds a request that never ends', async () => {
+      const port = await freePort();
+      const databaseUrl = new URL(process.env.DATABASE_URL!);
+      databaseUrl.pathname = `/${db.name}`;
+      const child = spawn(process.execPath, [bundle, '--role=all'], {
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl.toString(),
+          REDIS_URL: '',
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PROSPECT_DEMO_DIRECTORY: 'false',
+          WEB_DIST_DIR: join(dataDir, 'no-web-build'),
+          LOG_LEVEL: 'warn',
+          JOB_SHUTDOWN_TIMEOUT_MS: '500',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      const exited = once(child, 'exit');
+      const client = new Socket();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const onData = (chunk: Buffer) => {
+            output += chunk.toString();
+            if (output.includes('Verilead is running at')) resolve();
+          };
+          child.stdout!.on('data', onData);
+          child.stderr!.on('data', onData);
+          child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was running:\n${output}`)));
+        });
+        // A client that sends a request's headers and one byte of its 100-byte body, then nothing, and keeps the connection.
+        client.connect(port, '127.0.0.1');
+        await once(client, 'connect');
+        client.write('POST /api/v1/user/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+        await new Promise((r) => setTimeout(r, 500));
+        child.kill('SIGTERM');
+        const [code] = await exited;
+        // The HTTP server waits for that request; the stop's own bound ends the process (the request's timeout is minutes).
+        expect(code).toBe(1);
+        expect(output).toContain('shutdown took too long');
+      } finally {
+        client.destroy();
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    }, 60_000);
   });
 });
 
