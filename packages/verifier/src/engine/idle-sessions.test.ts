@@ -110,6 +110,7 @@ describe('idle SMTP sessions on the injected clock', () => {
     host = await startHost(['ann@idle.test']);
     const engine = new VerifierEngine({ dnsServers: [dns.server], smtpPort: host.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 } });
     const dialedDuring: number[] = [];
+    const connectionsAfter: number[] = [];
     let mostOpen = 0;
     try {
       // A session serves 20 transactions, then retires; one call is one transaction here.
@@ -120,13 +121,17 @@ describe('idle SMTP sessions on the injected clock', () => {
         mostOpen = Math.max(mostOpen, host.stats.open);
         // a session being opened in the background is greeted before the next call
         await until(() => engine.inspectHost('127.0.0.1')?.opening === 0 && host!.stats.open === engine.inspectHost('127.0.0.1')?.established);
+        connectionsAfter.push(host.stats.connections);
       }
-      // the first call opened the first session; its successor was opened beside it as the 17th transaction ended (three
-      // before the retirement, in the background); the call after the retirement (21) and every other call found a
-      // greeted session waiting
+      // the first call opened the first session; its successor was opened beside it as the 10th transaction ended
+      // (halfway to the retirement, in the background); the call after the retirement (21) and every other call found
+      // a greeted session waiting
       expect(dialedDuring[0]).toBe(1);
       expect(dialedDuring[20]).toBe(0);
-      expect(dialedDuring.slice(17).every((n) => n === 0)).toBe(true);
+      expect(dialedDuring.slice(10).every((n) => n === 0)).toBe(true);
+      // halfway: ten transactions ahead, time for a slow greeting (three ahead left calls waiting on it)
+      expect(connectionsAfter.slice(0, 9).every((n) => n === 1)).toBe(true);
+      expect(connectionsAfter[9]).toBe(2);
       expect(host.stats.connections).toBe(2);
       expect(host.stats.quits).toBe(1);
       expect(mostOpen).toBeLessThanOrEqual(2);
