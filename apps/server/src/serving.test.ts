@@ -58,6 +58,25 @@ describe('serving the built web app', () => {
     }
   });
 
+  it('puts the security headers on pages, files, API answers and errors alike', async () => {
+    const app = await buildApp({ ...t.deps, serveWeb: true });
+    try {
+      for (const [method, url] of [['GET', '/'], ['GET', '/assets/app.js'], ['GET', '/api/v1/openapi.json'], ['GET', '/v2/unknown'], ['POST', '/api/v1/user/login']] as const) {
+        const res = await app.inject({ method, url, ...(method === 'POST' ? { payload: {} } : {}) });
+        const csp = String(res.headers['content-security-policy']);
+        expect(csp, url).toContain("default-src 'self'");
+        expect(csp, url).toContain("frame-ancestors 'self'");
+        expect(csp, url).not.toContain('upgrade-insecure-requests');
+        expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+        expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+        expect(res.headers['strict-transport-security'], url).toContain('max-age=');
+        expect(res.headers['cross-origin-embedder-policy'], url).toBeUndefined();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('serves hashed assets precompressed and immutable for a year', async () => {
     const app = await buildApp({ ...t.deps, serveWeb: true });
     try {
