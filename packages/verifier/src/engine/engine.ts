@@ -43,14 +43,22 @@ export const DEFAULT_TIMEOUTS: Record<TVerificationMode, TTimeouts> = {
 const CATCH_ALL_TTL_MS = 6 * 3_600_000;
 /** How long a host's per-recipient 5.4.1 / 5.7.x denials, once proven so, are trusted without a control recipient. */
 const DENIAL_TTL_MS = 3_600_000;
-const MAX_SESSION_USES = 20;
 /**
- * A session this many transactions before its retirement has its successor opened beside it (when the host has a free
- * slot): the call after the retirement finds a greeted session waiting instead of paying the host's greeting delay.
- * Halfway: a warm transaction takes a few ms and a greeting up to 500 ms, so three transactions ahead (as first
- * written) left the successor still waiting for its greeting at the retirement, and calls waited ~100 ms with it.
+ * A session retires after this many transactions, or once this many of its recipients were refused (4xx/5xx), so it
+ * stays clear of what servers hold against a client: Postfix counts each refused command as an error, answers slowly
+ * after 10 (smtpd_soft_error_limit) and hangs up at 20, and counts each RSET past 100 as an error too
+ * (smtpd_junk_command_limit). Accepted recipients cost nothing, so a session checking good addresses lives long.
  */
-const PREWARM_BEFORE_RETIREMENT = MAX_SESSION_USES / 2;
+const MAX_SESSION_USES = 50;
+const MAX_SESSION_REJECTIONS = 8;
+/**
+ * Halfway to its retirement (by either count) a session has its successor opened beside it, when the host has a free
+ * slot: the call after the retirement finds a greeted session waiting instead of paying the host's greeting delay (a
+ * warm transaction takes a few ms, a greeting up to 500 ms, so the successor needs a head start of many transactions).
+ */
+function halfwayToRetirement(session: SmtpSession): boolean {
+  return session.uses >= MAX_SESSION_USES / 2 || session.rejections >= MAX_SESSION_REJECTIONS / 2;
+}
 const MAX_NEW_SESSION_RETRIES = 3;
 /** Back-off before trying a host again that answered 421 to a new connection (too many connections, busy). */
 const BUSY_RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000];
@@ -222,11 +230,19 @@ export class VerifierEngine {
    */
   private prewarm(run: TRun, gate: HostGate, host: TMailHost, ip: string): void {
     if (this.closing || gate.isDown(this.options.clock.now()) || !gate.tryAcquire()) return;
+    this.openInBackground(run, gate, host, ip, { spare: true });
+  }
+
+  /**
+   * Opens a session in the slot the caller holds, in the background, and releases the slot once the session is
+   * greeted (and put in the pool: a spare waits under the others) or failed (the failure teaches the gate as any other).
+   */
+  private openInBackground(run: TRun, gate: HostGate, host: TMailHost, ip: string, opts: { spare?: boolean } = {}): void {
     const now = this.options.clock.now();
     const warm: TRun = { ...run, transcript: [], start: now, deadline: now + run.timeouts.connectMs + 4 * run.timeouts.replyMs, signal: undefined, onParked: undefined };
     void this.openSession(warm, gate, host, ip)
       .then(
-        (session) => (this.closing ? session.close() : gate.putIdle(session, { spare: true })),
+        (session) => (this.closing ? session.close() : gate.putIdle(session, opts)),
         (error: unknown) => {
           try {
             this.describeOpenFailure(gate, host, error);
@@ -749,16 +765,26 @@ export class VerifierEngine {
       if (index >= 0) queue.splice(index, 1);
     };
     const waitSignal = run.signal ? AbortSignal.any([run.signal, request.stopWaiting.signal]) : request.stopWaiting.signal;
-    try {
-      await this.acquireSlot(run, gate, waitSignal);
-    } catch (error) {
-      if (request.taken) return result; // answered in another session's transaction
-      dequeue(request);
-      throw error;
-    }
-    if (request.taken) {
-      gate.release();
-      return result;
+    for (;;) {
+      try {
+        await this.acquireSlot(run, gate, waitSignal);
+      } catch (error) {
+        if (request.taken) return result; // answered in another session's transaction
+        dequeue(request);
+        throw error;
+      }
+      if (request.taken) {
+        gate.release();
+        return result;
+      }
+      // No greeted session to take, while others of ours at this host are busy (a session retired, or the load grew):
+      // the new session is opened in the background in this slot, and this request waits again, in the queue. A
+      // busy session is free again after one transaction (milliseconds); a greeting can take 500 ms.
+      if (gate.idleCount === 0 && gate.established > 0 && !this.closing && !gate.isDown(now())) {
+        this.openInBackground(run, gate, host, ip);
+        continue;
+      }
+      break;
     }
     dequeue(request);
     if (gate.isDown(now())) {
@@ -836,9 +862,12 @@ export class VerifierEngine {
       if (session && !session.closed) {
         session.uses++;
         session.sink = undefined;
-        if (session.uses < MAX_SESSION_USES && session.recipients < gate.maxRecipients) {
+        if (session.uses < MAX_SESSION_USES && session.rejections < MAX_SESSION_REJECTIONS && session.recipients < gate.maxRecipients) {
           gate.putIdle(session);
-          if (session.uses === MAX_SESSION_USES - PREWARM_BEFORE_RETIREMENT) this.prewarm(run, gate, host, ip);
+          if (!session.successorOpened && halfwayToRetirement(session)) {
+            session.successorOpened = true;
+            this.prewarm(run, gate, host, ip);
+          }
         }
         // retired: the slot is held until the host has seen the QUIT, so it never counts one connection too many
         else await session.quit();
@@ -930,6 +959,7 @@ export class VerifierEngine {
     slots.forEach((slot, i) => {
       const reply = replies[i + 1];
       if (!reply) return;
+      if (reply.code >= 400) session.rejections++;
       if (classifyReply(reply).kind === 'too_many_recipients') {
         if (!tooMany) {
           // the host takes `accepted` recipients per transaction (and per session, counted from its start)
@@ -959,6 +989,7 @@ export class VerifierEngine {
         domains.forEach((d, i) => {
           const reply = controls.replies[i];
           if (reply) controlReplies.set(d, reply);
+          if (reply && reply.code >= 400) session.rejections++;
         });
         if (controls.failure) session.close();
       }

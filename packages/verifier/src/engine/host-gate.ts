@@ -177,6 +177,11 @@ export class HostGate {
     return this.downUntil > now;
   }
 
+  /** Greeted sessions waiting in the pool. */
+  get idleCount(): number {
+    return this.idle.length;
+  }
+
   takeIdle(): SmtpSession | null {
     while (this.idle.length > 0) {
       const entry = this.idle.pop();

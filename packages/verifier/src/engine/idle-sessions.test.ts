@@ -101,40 +101,66 @@ describe('idle SMTP sessions on the injected clock', () => {
     expect(time.pending()).toEqual([]);
   });
 
-  it("opens a retiring session's successor ahead of time, so the call after the retirement waits for no greeting", async () => {
+  /** The DNS of idle.test and a host that knows ann@idle.test; an engine on them. */
+  async function idleWorld() {
     dns = await startFakeDns((name, type) => {
       if (name === 'idle.test' && type === 'MX') return { answers: [mx('idle.test', 10, 'mx.idle.test')] };
       if (name === 'mx.idle.test' && type === 'A') return { answers: [a('mx.idle.test', '127.0.0.1')] };
       return { rcode: 'NXDOMAIN' };
     });
     host = await startHost(['ann@idle.test']);
-    const engine = new VerifierEngine({ dnsServers: [dns.server], smtpPort: host.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 } });
+    return new VerifierEngine({ dnsServers: [dns.server], smtpPort: host.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 } });
+  }
+
+  /** Verifies each address in turn; after each, waits until a session opened in the background is greeted. */
+  async function verifyInTurn(engine: VerifierEngine, addresses: string[], status: string) {
     const dialedDuring: number[] = [];
     const connectionsAfter: number[] = [];
     let mostOpen = 0;
+    for (const address of addresses) {
+      const before = host!.stats.connections;
+      expect((await engine.verify(address)).status).toBe(status);
+      dialedDuring.push(host!.stats.connections - before);
+      mostOpen = Math.max(mostOpen, host!.stats.open);
+      await until(() => engine.inspectHost('127.0.0.1')?.opening === 0 && host!.stats.open === engine.inspectHost('127.0.0.1')?.established);
+      connectionsAfter.push(host!.stats.connections);
+    }
+    return { dialedDuring, connectionsAfter, mostOpen };
+  }
+
+  it("opens a retiring session's successor halfway through its 50 transactions, so the call after the retirement waits for no greeting", async () => {
+    const engine = await idleWorld();
     try {
-      // A session serves 20 transactions, then retires; one call is one transaction here.
-      for (let call = 1; call <= 25; call++) {
-        const before = host.stats.connections;
-        expect((await engine.verify('ann@idle.test')).status).toBe('valid');
-        dialedDuring.push(host.stats.connections - before);
-        mostOpen = Math.max(mostOpen, host.stats.open);
-        // a session being opened in the background is greeted before the next call
-        await until(() => engine.inspectHost('127.0.0.1')?.opening === 0 && host!.stats.open === engine.inspectHost('127.0.0.1')?.established);
-        connectionsAfter.push(host.stats.connections);
-      }
-      // the first call opened the first session; its successor was opened beside it as the 10th transaction ended
-      // (halfway to the retirement, in the background); the call after the retirement (21) and every other call found
-      // a greeted session waiting
+      // One call is one transaction here; ann is accepted (only the first call's catch-all probe is refused).
+      const { dialedDuring, connectionsAfter, mostOpen } = await verifyInTurn(engine, Array(55).fill('ann@idle.test'), 'valid');
+      // the first call opened the first session; its successor was opened beside it as the 25th transaction ended (in
+      // the background: a slow greeting has 25 transactions' time); the call after the retirement (51) and every
+      // other call found a greeted session waiting
       expect(dialedDuring[0]).toBe(1);
-      expect(dialedDuring[20]).toBe(0);
-      expect(dialedDuring.slice(10).every((n) => n === 0)).toBe(true);
-      // halfway: ten transactions ahead, time for a slow greeting (three ahead left calls waiting on it)
-      expect(connectionsAfter.slice(0, 9).every((n) => n === 1)).toBe(true);
-      expect(connectionsAfter[9]).toBe(2);
-      expect(host.stats.connections).toBe(2);
-      expect(host.stats.quits).toBe(1);
+      expect(dialedDuring.slice(1).every((n) => n === 0)).toBe(true);
+      expect(connectionsAfter.slice(0, 24).every((n) => n === 1)).toBe(true);
+      expect(connectionsAfter[24]).toBe(2);
+      expect(host!.stats.connections).toBe(2);
+      expect(host!.stats.quits).toBe(1);
       expect(mostOpen).toBeLessThanOrEqual(2);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('retires a session once 8 of its recipients were refused (Postfix slows down after 10 errors), its successor opened after 4', async () => {
+    const engine = await idleWorld();
+    try {
+      // The first call's catch-all probe is refused (1), then each unknown mailbox (1 each).
+      await verifyInTurn(engine, ['ann@idle.test'], 'valid');
+      const unknown = Array.from({ length: 9 }, (_, i) => `nobody${i}@idle.test`);
+      const { dialedDuring, connectionsAfter } = await verifyInTurn(engine, unknown, 'invalid');
+      // refusals 2, 3, 4 (the successor opened), ..., 8 (retired); the 9th unknown mailbox goes on the successor
+      expect(connectionsAfter.slice(0, 2)).toEqual([1, 1]);
+      expect(connectionsAfter[2]).toBe(2);
+      expect(dialedDuring.every((n) => n === 0)).toBe(true);
+      expect(host!.stats.quits).toBe(1);
+      expect(host!.stats.connections).toBe(2);
     } finally {
       await engine.close();
     }
