@@ -60,10 +60,6 @@ export class SmtpSession {
   recipients = 0;
   /** Number of verifications this session has served. */
   uses = 0;
-  /** Replies of 4xx or 5xx to this session's RCPT commands (the errors a server counts against its client). */
-  rejections = 0;
-  /** Whether this session's successor has been opened ahead of its retirement. */
-  successorOpened = false;
   sink: TTranscriptSink | undefined;
 
   private constructor(
