@@ -101,13 +101,11 @@ describe('the server bundle', () => {
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    it('has loaded none of the packages needed only on first use', async () => {
-      const port = await freePort();
+    /** The bundle as `npm start` runs it (`nodeArgs` before it), on this test's database; resolves once it serves. */
+    async function startBundle(port: number, env: Record<string, string>, nodeArgs: string[] = []) {
       const databaseUrl = new URL(process.env.DATABASE_URL!);
       databaseUrl.pathname = `/${db.name}`;
-      const log = join(dataDir, 'modules.log');
-      const moduleLog = fileURLToPath(new URL('./test/module-log.mjs', import.meta.url));
-      const child = spawn(process.execPath, ['--import', moduleLog, bundle, '--role=all'], {
+      const child = spawn(process.execPath, [...nodeArgs, bundle, '--role=all'], {
         env: {
           ...process.env,
           DATABASE_URL: databaseUrl.toString(),
@@ -118,21 +116,29 @@ describe('the server bundle', () => {
           PROSPECT_DEMO_DIRECTORY: 'false',
           WEB_DIST_DIR: join(dataDir, 'no-web-build'),
           LOG_LEVEL: 'warn',
-          MODULE_LOG: log,
+          ...env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let output = '';
-      const exited = once(child, 'exit');
+      const server = { child, output: '', exited: once(child, 'exit') };
+      await new Promise<void>((resolve, reject) => {
+        const onData = (chunk: Buffer) => {
+          server.output += chunk.toString();
+          if (server.output.includes('Verilead is running at')) resolve();
+        };
+        child.stdout!.on('data', onData);
+        child.stderr!.on('data', onData);
+        child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was running:\n${server.output}`)));
+      });
+      return server;
+    }
+
+    it('has loaded none of the packages needed only on first use', async () => {
+      const port = await freePort();
+      const log = join(dataDir, 'modules.log');
+      const moduleLog = fileURLToPath(new URL('./test/module-log.mjs', import.meta.url));
+      const { child, exited } = await startBundle(port, { MODULE_LOG: log }, ['--import', moduleLog]);
       try {
-        await new Promise<void>((resolve, reject) => {
-          child.stdout!.on('data', (chunk: Buffer) => {
-            output += chunk.toString();
-            if (output.includes('Verilead is running at')) resolve();
-          });
-          child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was running:\n${output}`)));
-        });
         // Idle: serving, the job worker polling. A sign-in with a wrong password goes through the HTTP stack and the database once.
         const login = await fetch(`http://127.0.0.1:${port}/api/v1/user/login`, {
           method: 'POST',
@@ -159,36 +165,10 @@ describe('the server bundle', () => {
 
     it('stops within its bound when SIGTERM finds a request that never ends', async () => {
       const port = await freePort();
-      const databaseUrl = new URL(process.env.DATABASE_URL!);
-      databaseUrl.pathname = `/${db.name}`;
-      const child = spawn(process.execPath, [bundle, '--role=all'], {
-        env: {
-          ...process.env,
-          DATABASE_URL: databaseUrl.toString(),
-          REDIS_URL: '',
-          DATA_DIR: dataDir,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          PROSPECT_DEMO_DIRECTORY: 'false',
-          WEB_DIST_DIR: join(dataDir, 'no-web-build'),
-          LOG_LEVEL: 'warn',
-          JOB_SHUTDOWN_TIMEOUT_MS: '500',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      const exited = once(child, 'exit');
+      const server = await startBundle(port, { JOB_SHUTDOWN_TIMEOUT_MS: '500' });
+      const { child, exited } = server;
       const client = new Socket();
       try {
-        await new Promise<void>((resolve, reject) => {
-          const onData = (chunk: Buffer) => {
-            output += chunk.toString();
-            if (output.includes('Verilead is running at')) resolve();
-          };
-          child.stdout!.on('data', onData);
-          child.stderr!.on('data', onData);
-          child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was running:\n${output}`)));
-        });
         // A client that sends a request's headers and one byte of its 100-byte body, then nothing, and keeps the connection.
         client.connect(port, '127.0.0.1');
         await once(client, 'connect');
@@ -198,7 +178,7 @@ describe('the server bundle', () => {
         const [code] = await exited;
         // The HTTP server waits for that request; the stop's own bound ends the process (the request's timeout is minutes).
         expect(code).toBe(1);
-        expect(output).toContain('shutdown took too long');
+        expect(server.output).toContain('shutdown took too long');
       } finally {
         client.destroy();
         if (child.exitCode === null) child.kill('SIGKILL');

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { a, mx, startFakeDns, type TFakeDns } from '../test-support/fake-dns-server';
+import { onSmtpLines } from '../test-support/smtp-lines';
 import { VerifierEngine } from './engine';
 
 /**
@@ -23,24 +24,16 @@ async function startHeldHost(mailboxes: string[]) {
       stats.greeted++;
       if (!socket.destroyed) socket.write('220 mx.idle.test ESMTP\r\n');
     });
-    let buffer = '';
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString();
-      let i: number;
-      while ((i = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, i);
-        buffer = buffer.slice(i + 2);
-        const verb = line.split(/[ :]/)[0]?.toUpperCase();
-        if (verb === 'EHLO') socket.write('250-mx.idle.test\r\n250 PIPELINING\r\n');
-        else if (verb === 'RCPT') {
-          stats.rcpts.push(line);
-          const answer = mailboxes.some((m) => line.includes(`<${m}>`)) ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n';
-          // replies keep their order: everything after a held RCPT waits for it too
-          if (line.includes('<slow@idle.test>')) void slowHeld.then(() => socket.write(answer));
-          else socket.write(answer);
-        } else if (verb === 'QUIT') socket.end('221 2.0.0 Bye\r\n');
-        else socket.write('250 2.0.0 Ok\r\n');
-      }
+    onSmtpLines(socket, (line) => {
+      const verb = line.split(/[ :]/)[0]?.toUpperCase();
+      if (verb === 'EHLO') socket.write('250-mx.idle.test\r\n250 PIPELINING\r\n');
+      else if (verb === 'RCPT') {
+        stats.rcpts.push(line);
+        const answer = mailboxes.some((m) => line.includes(`<${m}>`)) ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n';
+        if (line.includes('<slow@idle.test>')) void slowHeld.then(() => socket.write(answer));
+        else socket.write(answer);
+      } else if (verb === 'QUIT') socket.end('221 2.0.0 Bye\r\n');
+      else socket.write('250 2.0.0 Ok\r\n');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

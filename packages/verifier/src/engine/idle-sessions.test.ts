@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { a, mx, startFakeDns, type TFakeDns } from '../test-support/fake-dns-server';
 import { createManualClock } from '../test-support/manual-clock';
+import { onSmtpLines } from '../test-support/smtp-lines';
 import { VerifierEngine } from './engine';
 import { IDLE_CLOSE_MS } from './host-gate';
 
@@ -14,21 +15,14 @@ async function startHost(mailboxes: string[]) {
     socket.on('close', () => stats.open--);
     socket.on('error', () => socket.destroy());
     socket.write('220 mx.idle.test ESMTP\r\n');
-    let buffer = '';
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString();
-      let i: number;
-      while ((i = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, i);
-        buffer = buffer.slice(i + 2);
-        const verb = line.split(/[ :]/)[0]?.toUpperCase();
-        if (verb === 'EHLO') socket.write('250-mx.idle.test\r\n250 PIPELINING\r\n');
-        else if (verb === 'RCPT') socket.write(mailboxes.some((m) => line.includes(`<${m}>`)) ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n');
-        else if (verb === 'QUIT') {
-          stats.quits++;
-          socket.end('221 2.0.0 Bye\r\n');
-        } else socket.write('250 2.0.0 Ok\r\n');
-      }
+    onSmtpLines(socket, (line) => {
+      const verb = line.split(/[ :]/)[0]?.toUpperCase();
+      if (verb === 'EHLO') socket.write('250-mx.idle.test\r\n250 PIPELINING\r\n');
+      else if (verb === 'RCPT') socket.write(mailboxes.some((m) => line.includes(`<${m}>`)) ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n');
+      else if (verb === 'QUIT') {
+        stats.quits++;
+        socket.end('221 2.0.0 Bye\r\n');
+      } else socket.write('250 2.0.0 Ok\r\n');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

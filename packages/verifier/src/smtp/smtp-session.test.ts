@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { onSmtpLines } from '../test-support/smtp-lines';
 import { SmtpFailure, SmtpSession, dialTcp } from './smtp-session';
 
 let server: net.Server | null = null;
@@ -12,21 +13,14 @@ afterEach(async () => {
 async function startScripted(greeting: string[], script: (line: string) => string[], quitDelayMs = 0): Promise<number> {
   server = net.createServer((socket) => {
     socket.write(greeting.map((l) => `${l}\r\n`).join(''));
-    let buffer = '';
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString();
-      let i: number;
-      while ((i = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, i);
-        buffer = buffer.slice(i + 2);
-        const reply = script(line);
-        const send = (): void => {
-          if (reply.length > 0 && socket.writable) socket.write(reply.map((l) => `${l}\r\n`).join(''));
-          if (line === 'QUIT') socket.end();
-        };
-        if (line === 'QUIT' && quitDelayMs > 0) setTimeout(send, quitDelayMs);
-        else send();
-      }
+    onSmtpLines(socket, (line) => {
+      const reply = script(line);
+      const send = (): void => {
+        if (reply.length > 0 && socket.writable) socket.write(reply.map((l) => `${l}\r\n`).join(''));
+        if (line === 'QUIT') socket.end();
+      };
+      if (line === 'QUIT' && quitDelayMs > 0) setTimeout(send, quitDelayMs);
+      else send();
     });
     socket.on('error', () => socket.destroy());
   });
