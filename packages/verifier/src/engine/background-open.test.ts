@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { a, mx, startFakeDns, type TFakeDns } from '../test-support/fake-dns-server';
 import { onSmtpLines } from '../test-support/smtp-lines';
+import { until } from '../test-support/until';
 import { VerifierEngine } from './engine';
 
 /**
@@ -59,11 +60,6 @@ afterEach(async () => {
   dns = null;
   host = null;
 });
-
-/** Until `done()` holds (socket events arrive on real time), at most 5 s. */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 it("answers a call on a busy session that frees up rather than waiting for a new session's greeting, which goes on in the background", async () => {
   dns = await startFakeDns((name, type) => {

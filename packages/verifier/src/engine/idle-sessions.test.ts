@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { a, mx, startFakeDns, type TFakeDns } from '../test-support/fake-dns-server';
 import { createManualClock } from '../test-support/manual-clock';
 import { onSmtpLines } from '../test-support/smtp-lines';
+import { until } from '../test-support/until';
 import { VerifierEngine } from './engine';
 import { IDLE_CLOSE_MS } from './host-gate';
 
@@ -41,11 +42,6 @@ afterEach(async () => {
   dns = null;
   host = null;
 });
-
-/** Until `done()` holds (socket events arrive on real time), at most 5 s. */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 describe('idle SMTP sessions on the injected clock', () => {
   it('keeps an idle session for reuse until IDLE_CLOSE_MS have passed on the injected clock, then QUITs it', async () => {
