@@ -12,6 +12,7 @@ import { parseDnsServer } from '../dns/dns-client';
 import { resolveMailRouting, type TDnsContext, type TMailHost, type TMailRouting } from '../dns/resolve-mail-hosts';
 import { classifyReply, type TReplyClass, type TSmtpReply } from '../smtp/classify-reply';
 import { SmtpFailure, SmtpSession, dialTcp } from '../smtp/smtp-session';
+import { batchTranscriptSink } from './batch-transcript';
 import { HostGate } from './host-gate';
 import { MemoryCache } from './memory-cache';
 import { computeVerdict, REASON_TEXTS } from './verdict';
@@ -832,9 +833,8 @@ export class VerifierEngine {
           }
         }
         batch = pickBatch(session);
-        const runs = batch.map((r) => r.run);
-        const sinks = runs.map((r) => this.makeSink(r));
-        session.sink = (direction, line) => sinks.forEach((sink) => sink(direction, line));
+        // each request's transcript: the transaction's own lines and its own recipients only (batch-transcript.ts)
+        session.sink = batchTranscriptSink(batch.map((r) => ({ address: r.address, domain: r.domain, sink: this.makeSink(r.run) })));
         try {
           const answers = await this.transactBatch(session, gate, host, batch, reused);
           const attempts = [...answers.values()];

@@ -66,3 +66,40 @@ describe('several RCPT TO per transaction', () => {
     expect(batched.writes * 3).toBeLessThanOrEqual(alone.writes);
   }, 40_000);
 });
+
+describe('the transcript of a shared transaction', () => {
+  it("shows each address its own RCPT TO and reply, the transaction's own lines and its domain's probe, never another address of the batch", async () => {
+    const world = worlds[0] as TMailWorld;
+    const counter = countingDial();
+    const engine = new VerifierEngine({
+      dnsServers: world.dnsServers,
+      smtpPort: world.smtpPort,
+      heloName: 'verifier.verilead.test',
+      mailFrom: 'probe@verifier.verilead.test',
+      mode: 'fastest_turnaround',
+      timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 3_000, totalMs: 60_000 },
+      perHostConcurrency: 1,
+      dial: counter.dial,
+    });
+    const commandsBefore = world.hostStats('mx.slowpoke.test').commands;
+    try {
+      // one session (700 ms a reply): the first call opens it, and the others wait and are asked in its transaction
+      const results = await Promise.all(EMAILS.map((email) => engine.verify(email)));
+      for (const result of results) {
+        const lines = result.transcript.map((t) => `${t.direction} ${t.line}`);
+        const rcpts = lines.filter((l) => l.startsWith('C RCPT TO:'));
+        const others = EMAILS.filter((e) => e !== result.email);
+        expect(rcpts, result.email).toContain(`C RCPT TO:<${result.email}>`);
+        for (const other of others) expect(lines.join('\n'), result.email).not.toContain(other);
+        expect(lines.some((l) => l.startsWith('C MAIL FROM:')), result.email).toBe(true);
+        // every command it shows has its reply after it: as many server replies as commands after the greeting
+        const afterHello = lines.slice(lines.findIndex((l) => l.startsWith('C MAIL FROM:')));
+        expect(afterHello.filter((l) => l.startsWith('C ')).length, result.email).toBe(afterHello.filter((l) => /^S \d{3} /.test(l)).length);
+      }
+      // they did share transactions: fewer MAIL FROM than addresses
+      expect(world.hostStats('mx.slowpoke.test').commands - commandsBefore).toBeLessThan(EMAILS.length * 3);
+    } finally {
+      await engine.close();
+    }
+  }, 40_000);
+});
