@@ -52,12 +52,21 @@ const DENIAL_TTL_MS = 3_600_000;
  */
 const MAX_SESSION_USES = 50;
 /**
+ * A session due to retire waits (up to this many transactions, still under Postfix's 100) while another session of
+ * its host is being opened or closed: sessions opened together reach their 50th transaction together under load,
+ * and retiring them at once left the host's calls waiting for new greetings (a retirement at a time leaves the
+ * others serving, and the successor is opened in the freed slot).
+ */
+const LAST_SESSION_USE = 80;
+/**
  * Halfway to its retirement a session has its successor opened beside it, when the host has a free slot: the call
  * after the retirement finds a greeted session waiting instead of paying the host's greeting delay (a warm
  * transaction takes a few ms, a greeting up to 500 ms, so the successor needs a head start of many transactions).
  */
 const PREWARM_AT_USES = MAX_SESSION_USES / 2;
 const MAX_NEW_SESSION_RETRIES = 3;
+/** Why a queued request stops waiting for a slot: another request's transaction took it (a plain value, no stack). */
+const TAKEN_IN_BATCH = { taken: true };
 /** Back-off before trying a host again that answered 421 to a new connection (too many connections, busy). */
 const BUSY_RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000];
 
@@ -720,13 +729,16 @@ export class VerifierEngine {
     return last;
   }
 
-  /** Wait for a slot at the host. The wait is ours, not the host's: the run's deadline moves back by as much. */
-  private async acquireSlot(run: TRun, gate: HostGate, signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * Wait for a slot at the host, until the call is cancelled or `stopWaiting` (the request was answered in another's
+   * transaction). The wait is ours, not the host's: the run's deadline moves back by as much.
+   */
+  private async acquireSlot(run: TRun, gate: HostGate, stopWaiting: AbortSignal): Promise<void> {
     const { clock } = this.options;
     const before = clock.now();
     run.onParked?.(+1);
     try {
-      await gate.acquire(signal);
+      await gate.acquire(run.signal, stopWaiting);
     } finally {
       run.onParked?.(-1);
       run.deadline += clock.now() - before;
@@ -762,10 +774,9 @@ export class VerifierEngine {
       const index = queue.indexOf(r);
       if (index >= 0) queue.splice(index, 1);
     };
-    const waitSignal = run.signal ? AbortSignal.any([run.signal, request.stopWaiting.signal]) : request.stopWaiting.signal;
     for (;;) {
       try {
-        await this.acquireSlot(run, gate, waitSignal);
+        await this.acquireSlot(run, gate, request.stopWaiting.signal);
       } catch (error) {
         if (request.taken) return result; // answered in another session's transaction
         dequeue(request);
@@ -799,7 +810,7 @@ export class VerifierEngine {
         if (other.taken || isCancelled(other) || other.smtputf8 !== smtputf8 || other.host.exchange !== host.exchange) continue;
         other.taken = true;
         dequeue(other);
-        other.stopWaiting.abort();
+        other.stopWaiting.abort(TAKEN_IN_BATCH);
         batch.push(other);
       }
       return batch;
@@ -856,17 +867,24 @@ export class VerifierEngine {
       }
       return all(batch, { type: 'failed', reason: 'connection_failed', host, text: REASON_TEXTS.connection_failed });
     } finally {
+      let retired = false;
       if (session && !session.closed) {
         session.uses++;
         session.sink = undefined;
-        if (session.uses < MAX_SESSION_USES && session.recipients < gate.maxRecipients) {
+        const due = session.uses >= MAX_SESSION_USES && (session.uses >= LAST_SESSION_USE || !gate.renewing);
+        if (!due && session.recipients < gate.maxRecipients) {
           gate.putIdle(session);
           if (session.uses === PREWARM_AT_USES) this.prewarm(run, gate, host, ip);
+        } else {
+          // retired: the slot is held until the host has seen the QUIT, so it never counts one connection too many
+          await gate.quitInSlot(session);
+          retired = true;
         }
-        // retired: the slot is held until the host has seen the QUIT, so it never counts one connection too many
-        else await session.quit();
       }
       gate.release();
+      // a retired session's successor is opened at once in the freed slot (unless a session waits idle): while it
+      // is greeted, the host's other sessions serve on, past their own retirement if need be (LAST_SESSION_USE)
+      if (retired && gate.idleCount === 0) this.prewarm(run, gate, host, ip);
     }
   }
 

@@ -34,8 +34,8 @@ export class HostGate {
   /** Recipients per transaction after which this host answered 452 (learned). */
   maxBatch = Number.POSITIVE_INFINITY;
   private readonly waiters: Array<() => void> = [];
-  /** Idle sessions, each with the controller that cancels its idle-close wait when it is taken again or closed. */
-  private readonly idle: Array<{ session: SmtpSession; idleWait: AbortController }> = [];
+  /** Idle sessions, each with the clock time it was put back and the sweep wait running then. */
+  private readonly idle: Array<{ session: SmtpSession; since: number; sweep: number }> = [];
 
   constructor(
     private readonly maxLimit: number,
@@ -86,39 +86,48 @@ export class HostGate {
     return true;
   }
 
-  /** Wait for a slot (a cancelled signal stops waiting and throws its reason), then the back-off delay if any. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Wait for a slot, then the back-off delay if any. Either signal cancels the wait (it throws that signal's reason):
+   * two are taken so a caller need not join them with AbortSignal.any (costly on every call of a busy host).
+   */
+  async acquire(signal?: AbortSignal, other?: AbortSignal): Promise<void> {
+    const aborted = (): AbortSignal | undefined => (signal?.aborted ? signal : other?.aborted ? other : undefined);
     while (this.active + this.closing >= this.capacity) {
-      if (signal?.aborted) throw signal.reason;
+      const stopped = aborted();
+      if (stopped) throw stopped.reason;
       await new Promise<void>((resolve) => {
         const wake = (): void => {
           signal?.removeEventListener('abort', onAbort);
+          other?.removeEventListener('abort', onAbort);
           resolve();
         };
         const onAbort = (): void => {
           const index = this.waiters.indexOf(wake);
           if (index >= 0) this.waiters.splice(index, 1);
-          resolve();
+          wake();
         };
         signal?.addEventListener('abort', onAbort, { once: true });
+        other?.addEventListener('abort', onAbort, { once: true });
         this.waiters.push(wake);
       });
     }
-    if (signal?.aborted) {
+    const stopped = aborted();
+    if (stopped) {
       this.wakeOne();
-      throw signal.reason;
+      throw stopped.reason;
     }
     this.active++;
     if (this.delayMs > 0) {
+      const either = signal && other ? AbortSignal.any([signal, other]) : (signal ?? other);
       try {
-        await this.sleep(this.delayMs, signal);
+        await this.sleep(this.delayMs, either);
       } catch (error) {
         this.release();
-        throw signal?.aborted ? signal.reason : error;
+        throw either?.aborted ? either.reason : error;
       }
-      if (signal?.aborted) {
+      if (either?.aborted) {
         this.release();
-        throw signal.reason;
+        throw either.reason;
       }
     }
   }
@@ -185,37 +194,72 @@ export class HostGate {
   takeIdle(): SmtpSession | null {
     while (this.idle.length > 0) {
       const entry = this.idle.pop();
-      if (!entry) break;
-      entry.idleWait.abort();
-      if (!entry.session.closed) return entry.session;
+      if (entry && !entry.session.closed) return entry.session;
     }
     return null;
   }
 
   /**
-   * Keep a session for reuse (a spare is taken only once the others are in use). It is closed (QUIT) once it has stayed
-   * unused for IDLE_CLOSE_MS, a wait made through the engine's injected sleep (so a test's fake clock drives it); taking
-   * the session again cancels that wait.
+   * Keep a session for reuse (a spare is taken only once the others are in use). A session left unused for
+   * IDLE_CLOSE_MS is closed (QUIT) by the gate's sweep, which wakes every IDLE_CLOSE_MS while sessions are idle, through
+   * the engine's injected sleep (so a test's fake clock drives it): one wait per host, not one per transaction, and
+   * a session is closed after 5 to 10 s unused.
    */
   putIdle(session: SmtpSession, opts: { spare?: boolean } = {}): void {
-    const entry = { session, idleWait: new AbortController() };
+    const entry = { session, since: this.clock.now(), sweep: this.sweeps };
     // Sessions are taken last in, first out; a spare (opened ahead of a retirement) waits under the others.
     if (opts.spare) this.idle.unshift(entry);
     else this.idle.push(entry);
-    const { signal } = entry.idleWait;
-    this.sleep(IDLE_CLOSE_MS, signal).then(
-      () => {
-        // an injected sleep may ignore the signal: a session taken (or closed) meanwhile is not this wait's to close
-        const index = this.idle.indexOf(entry);
-        if (signal.aborted || index < 0) return;
-        this.idle.splice(index, 1);
-        entry.idleWait.abort();
-        this.retire(session);
-      },
-      () => {
-        // cancelled: the session was taken again or the gate closed
-      },
-    );
+    if (!this.sweep) this.startSweep();
+  }
+
+  /** The sweep's wait (cancelled when the gate closes), while one runs. */
+  private sweep: AbortController | null = null;
+  /** Sweep waits started so far: an idle session put back before the current wait began stayed idle through all of it. */
+  private sweeps = 0;
+
+  private startSweep(): void {
+    const sweep = new AbortController();
+    this.sweep = sweep;
+    const next = (): void => {
+      const started = ++this.sweeps;
+      this.sleep(IDLE_CLOSE_MS, sweep.signal).then(
+        () => {
+          // an injected sleep may ignore the signal: a sweep cancelled meanwhile does nothing more
+          if (sweep.signal.aborted) return;
+          const now = this.clock.now();
+          const unused = (e: { session: SmtpSession; since: number; sweep: number }) => e.session.closed || e.sweep < started || now - e.since >= IDLE_CLOSE_MS;
+          for (const entry of this.idle.filter(unused)) {
+            this.idle.splice(this.idle.indexOf(entry), 1);
+            if (!entry.session.closed) this.retire(entry.session);
+          }
+          if (this.idle.length > 0) next();
+          else this.sweep = null;
+        },
+        () => {
+          // cancelled: the gate closed
+        },
+      );
+    };
+    next();
+  }
+
+  /** Sessions being retired in the slot of the call that last used them (QUIT sent, not yet answered). */
+  private quitting = 0;
+
+  /** Whether a session of this host is being opened or closed now (one being replaced, or the load changing). */
+  get renewing(): boolean {
+    return this.opening + this.closing + this.quitting > 0;
+  }
+
+  /** QUIT a retiring session in the caller's slot (held until the host has answered: it still counts the session). */
+  async quitInSlot(session: SmtpSession): Promise<void> {
+    this.quitting++;
+    try {
+      await session.quit();
+    } finally {
+      this.quitting--;
+    }
   }
 
   /** QUIT a session whose slot is given up; it holds a slot until the host has answered (the host still counts it). */
@@ -228,12 +272,8 @@ export class HostGate {
   }
 
   async closeAll(): Promise<void> {
-    const entries = this.idle.splice(0);
-    await Promise.all(
-      entries.map(async ({ session, idleWait }) => {
-        idleWait.abort();
-        await session.quit();
-      }),
-    );
+    this.sweep?.abort();
+    this.sweep = null;
+    await Promise.all(this.idle.splice(0).map(({ session }) => session.quit()));
   }
 }

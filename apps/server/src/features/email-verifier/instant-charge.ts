@@ -199,6 +199,11 @@ async function explainRefusal(exec: TDb, orgId: string, userId: string, reason: 
 const ROOMY = 50;
 const roomyPayers = createTtlCache<true>({ max: 10_000, ttlMs: 1_000 });
 
+/** Whether the payer was seen with plenty of room within the last second (then assertCanPayOne asks nothing). */
+export function hasRoomToPay(orgId: string, userId: string): boolean {
+  return roomyPayers.get(`${orgId}|${userId}`) === true;
+}
+
 /**
  * Before verifying (the SMTP work), whether the member could pay one credit: throws the same 402 the charge would.
  * Only a hint (the charge decides); a payer seen with plenty of room is not asked again for a second.

@@ -12,7 +12,7 @@ import type { TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { getVerifierPreferences } from '../settings/service';
 import { selectRecentInstant } from './queries';
-import { assertCanPayOne, type TChargeApp } from './instant-charge';
+import { assertCanPayOne, hasRoomToPay, type TChargeApp } from './instant-charge';
 import { chargeInstantResult } from './instant-charge-batch';
 import { isBillable } from './list-view';
 
@@ -49,21 +49,27 @@ export async function verifyInstant(
   options: TInstantOptions = {},
 ): Promise<TInstantVerifyData> {
   const prefs = await getVerifierPreferences(database.db, ctx);
-  // The credit check runs beside the verification: when it refuses, the verification is cancelled.
-  const stop = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const check = assertCanPayOne(database.db, ctx.orgId, ctx.userId).catch((err: unknown) => {
-    stop.abort(err);
-    throw err;
-  });
-  // A cancelled verification rejects at once with the signal's reason (the caller's timeout, or the refused check).
-  const verifying = verifier.verify(email, { ...prefs, signal });
-  check.catch(() => undefined);
-  const result = await verifying.catch(async (err: unknown) => {
-    await check; // the credit check's refusal, when it is what stopped the verification
-    throw err;
-  });
-  await check;
+  let result: TVerificationResult;
+  if (hasRoomToPay(ctx.orgId, ctx.userId)) {
+    // Seen with plenty of room within the second: nothing to check, and the verification answers the caller's signal.
+    result = await verifier.verify(email, { ...prefs, signal: options.signal });
+  } else {
+    // The credit check runs beside the verification: when it refuses, the verification is cancelled.
+    const stop = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const check = assertCanPayOne(database.db, ctx.orgId, ctx.userId).catch((err: unknown) => {
+      stop.abort(err);
+      throw err;
+    });
+    // A cancelled verification rejects at once with the signal's reason (the caller's timeout, or the refused check).
+    const verifying = verifier.verify(email, { ...prefs, signal });
+    check.catch(() => undefined);
+    result = await verifying.catch(async (err: unknown) => {
+      await check; // the credit check's refusal, when it is what stopped the verification
+      throw err;
+    });
+    await check;
+  }
   if (options.signal?.aborted) throw options.signal.reason;
   const row = await chargeInstantResult(database.db, {
     orgId: ctx.orgId,
