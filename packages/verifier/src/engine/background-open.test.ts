@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { a, mx, startFakeDns, type TFakeDns } from '../test-support/fake-dns-server';
+import { startOneDomainDns, type TFakeDns } from '../test-support/fake-dns-server';
 import { onSmtpLines } from '../test-support/smtp-lines';
 import { until } from '../test-support/until';
 import { VerifierEngine } from './engine';
@@ -62,11 +62,7 @@ afterEach(async () => {
 });
 
 it("answers a call on a busy session that frees up rather than waiting for a new session's greeting, which goes on in the background", async () => {
-  dns = await startFakeDns((name, type) => {
-    if (name === 'idle.test' && type === 'MX') return { answers: [mx('idle.test', 10, 'mx.idle.test')] };
-    if (name === 'mx.idle.test' && type === 'A') return { answers: [a('mx.idle.test', '127.0.0.1')] };
-    return { rcode: 'NXDOMAIN' };
-  });
+  dns = await startOneDomainDns('idle.test');
   host = await startHeldHost(['ann@idle.test', 'slow@idle.test', 'bob@idle.test']);
   const held = host;
   const engine = new VerifierEngine({ dnsServers: [dns.server], smtpPort: held.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 5_000, replyMs: 5_000 } });

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { a, mx, startFakeDns, type TFakeDns } from '../test-support/fake-dns-server';
+import { startFakeDns, startOneDomainDns, type TFakeDns } from '../test-support/fake-dns-server';
 import { verifyEmail } from '../verify';
 import type { TDial, TVerifyOptions } from '../types';
 
@@ -42,22 +42,14 @@ describe('typo suggestion rule', () => {
   });
 
   it('does not suggest when the typed domain has mail, however close it is to a provider', async () => {
-    dns = await startFakeDns((name, type) => {
-      if (name === 'gmial.com' && type === 'MX') return { answers: [mx('gmial.com', 10, 'mx.gmial.com')] };
-      if (name === 'mx.gmial.com' && type === 'A') return { answers: [a('mx.gmial.com', '127.0.0.1')] };
-      return { rcode: 'NXDOMAIN' };
-    });
+    dns = await startOneDomainDns('gmial.com');
     const result = await verifyEmail('john@gmial.com', makeOptions(dns.server, await getClosedPort()));
     expect(result.suggested_email_address).toBeNull();
     expect(result).toMatchObject({ status: 'unknown', reason: { code: 'connection_failed' }, mx_record: 'mx.gmial.com' });
   });
 
   it('suggests a TLD fix only when the corrected domain has MX records', async () => {
-    dns = await startFakeDns((name, type) => {
-      if (name === 'acme.com' && type === 'MX') return { answers: [mx('acme.com', 10, 'mx.acme.com')] };
-      if (name === 'mx.acme.com' && type === 'A') return { answers: [a('mx.acme.com', '127.0.0.1')] };
-      return { rcode: 'NXDOMAIN' };
-    });
+    dns = await startOneDomainDns('acme.com');
     const port = await getClosedPort();
     expect((await verifyEmail('jane@acme.con', makeOptions(dns.server, port))).suggested_email_address).toBe('jane@acme.com');
     expect((await verifyEmail('jane@nosuchco.con', makeOptions(dns.server, port))).suggested_email_address).toBeNull();

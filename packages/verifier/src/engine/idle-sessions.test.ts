@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { a, mx, startFakeDns, type TFakeDns } from '../test-support/fake-dns-server';
+import { startOneDomainDns, type TFakeDns } from '../test-support/fake-dns-server';
 import { createManualClock } from '../test-support/manual-clock';
 import { onSmtpLines } from '../test-support/smtp-lines';
 import { until } from '../test-support/until';
@@ -45,11 +45,7 @@ afterEach(async () => {
 
 describe('idle SMTP sessions on the injected clock', () => {
   it('keeps an idle session for reuse until IDLE_CLOSE_MS have passed on the injected clock, then QUITs it', async () => {
-    dns = await startFakeDns((name, type) => {
-      if (name === 'idle.test' && type === 'MX') return { answers: [mx('idle.test', 10, 'mx.idle.test')] };
-      if (name === 'mx.idle.test' && type === 'A') return { answers: [a('mx.idle.test', '127.0.0.1')] };
-      return { rcode: 'NXDOMAIN' };
-    });
+    dns = await startOneDomainDns('idle.test');
     host = await startHost(['ann@idle.test', 'bob@idle.test', 'cyd@idle.test']);
     const time = createManualClock();
     const engine = new VerifierEngine({
@@ -93,11 +89,7 @@ describe('idle SMTP sessions on the injected clock', () => {
 
   /** The DNS of idle.test and a host that knows ann@idle.test; an engine on them. */
   async function idleWorld() {
-    dns = await startFakeDns((name, type) => {
-      if (name === 'idle.test' && type === 'MX') return { answers: [mx('idle.test', 10, 'mx.idle.test')] };
-      if (name === 'mx.idle.test' && type === 'A') return { answers: [a('mx.idle.test', '127.0.0.1')] };
-      return { rcode: 'NXDOMAIN' };
-    });
+    dns = await startOneDomainDns('idle.test');
     host = await startHost(['ann@idle.test']);
     return new VerifierEngine({ dnsServers: [dns.server], smtpPort: host.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 } });
   }

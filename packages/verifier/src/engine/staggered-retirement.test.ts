@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { a, mx, startFakeDns, type TFakeDns } from '../test-support/fake-dns-server';
+import { startOneDomainDns, type TFakeDns } from '../test-support/fake-dns-server';
 import { onSmtpLines } from '../test-support/smtp-lines';
 import { until } from '../test-support/until';
 import { VerifierEngine } from './engine';
@@ -70,11 +70,7 @@ afterEach(async () => {
 });
 
 it('retires the sessions of a host one at a time: while a successor waits for its greeting, the others serve on past 50 transactions', async () => {
-  dns = await startFakeDns((name, type) => {
-    if (name === 'stagger.test' && type === 'MX') return { answers: [mx('stagger.test', 10, 'mx.stagger.test')] };
-    if (name === 'mx.stagger.test' && type === 'A') return { answers: [a('mx.stagger.test', '127.0.0.1')] };
-    return { rcode: 'NXDOMAIN' };
-  });
+  dns = await startOneDomainDns('stagger.test');
   host = await startHost();
   const h = host;
   const engine = new VerifierEngine({ dnsServers: [dns.server], smtpPort: h.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 }, perHostConcurrency: 2 });

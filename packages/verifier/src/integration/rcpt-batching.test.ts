@@ -30,9 +30,10 @@ function countingDial(): { dial: TDial; writes: () => number } {
   return { dial, writes: () => writes };
 }
 
-async function run(world: TMailWorld, maxRecipientsPerTransaction: number) {
+/** The world's engine: one session per host, fastest turnaround, its writes counted. */
+function engineOn(world: TMailWorld, more: Partial<TVerifyOptions> = {}) {
   const counter = countingDial();
-  const options: TVerifyOptions = {
+  const engine = new VerifierEngine({
     dnsServers: world.dnsServers,
     smtpPort: world.smtpPort,
     heloName: 'verifier.verilead.test',
@@ -40,10 +41,14 @@ async function run(world: TMailWorld, maxRecipientsPerTransaction: number) {
     mode: 'fastest_turnaround',
     timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 3_000, totalMs: 60_000 },
     perHostConcurrency: 1,
-    maxRecipientsPerTransaction,
     dial: counter.dial,
-  };
-  const engine = new VerifierEngine(options);
+    ...more,
+  });
+  return { engine, counter };
+}
+
+async function run(world: TMailWorld, maxRecipientsPerTransaction: number) {
+  const { engine, counter } = engineOn(world, { maxRecipientsPerTransaction });
   const verdicts = new Map<string, string>();
   try {
     for await (const r of engine.verifyMany(EMAILS, { concurrency: 10 })) verdicts.set(r.email, `${r.status}/${r.reason.code}`);
@@ -70,17 +75,7 @@ describe('several RCPT TO per transaction', () => {
 describe('the transcript of a shared transaction', () => {
   it("shows each address its own RCPT TO and reply, the transaction's own lines and its domain's probe, never another address of the batch", async () => {
     const world = worlds[0] as TMailWorld;
-    const counter = countingDial();
-    const engine = new VerifierEngine({
-      dnsServers: world.dnsServers,
-      smtpPort: world.smtpPort,
-      heloName: 'verifier.verilead.test',
-      mailFrom: 'probe@verifier.verilead.test',
-      mode: 'fastest_turnaround',
-      timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 3_000, totalMs: 60_000 },
-      perHostConcurrency: 1,
-      dial: counter.dial,
-    });
+    const { engine } = engineOn(world);
     const commandsBefore = world.hostStats('mx.slowpoke.test').commands;
     try {
       // one session (700 ms a reply): the first call opens it, and the others wait and are asked in its transaction

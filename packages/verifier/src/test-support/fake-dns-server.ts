@@ -99,3 +99,12 @@ export function mx(name: string, preference: number, exchange: string, ttl = 300
 export function a(name: string, address: string, ttl = 300): dnsPacket.Answer {
   return { name, type: 'A', ttl, class: 'IN', data: address };
 }
+
+/** A DNS server that knows one domain: its MX `mx.<domain>` at 127.0.0.1 (every other name: NXDOMAIN). */
+export function startOneDomainDns(domain: string): Promise<TFakeDns> {
+  return startFakeDns((name, type) => {
+    if (name === domain && type === 'MX') return { answers: [mx(domain, 10, `mx.${domain}`)] };
+    if (name === `mx.${domain}` && type === 'A') return { answers: [a(`mx.${domain}`, '127.0.0.1')] };
+    return { rcode: 'NXDOMAIN' };
+  });
+}
