@@ -11,6 +11,9 @@ export const IDLE_CLOSE_MS = 5_000;
 /** How long a host's connection limit, learned from its 421, holds before the engine may probe one session above it. */
 export const CEILING_TTL_MS = 30 * 60_000;
 
+/** An idle session: the clock time it was put back and the number of the sweep wait running then. */
+type TIdleEntry = { session: SmtpSession; since: number; sweep: number };
+
 /**
  * Per mail host (address:port): an adaptive concurrency limit with back-off (AIMD: halve the limit and double the
  * delay on 421/451/452, grow back on success), a pool of idle sessions for reuse, and a circuit breaker that
@@ -34,8 +37,8 @@ export class HostGate {
   /** Recipients per transaction after which this host answered 452 (learned). */
   maxBatch = Number.POSITIVE_INFINITY;
   private readonly waiters: Array<() => void> = [];
-  /** Idle sessions, each with the clock time it was put back and the sweep wait running then. */
-  private readonly idle: Array<{ session: SmtpSession; since: number; sweep: number }> = [];
+  /** Idle sessions, last put back last. */
+  private readonly idle: TIdleEntry[] = [];
 
   constructor(
     private readonly maxLimit: number,
@@ -228,7 +231,7 @@ export class HostGate {
           // an injected sleep may ignore the signal: a sweep cancelled meanwhile does nothing more
           if (sweep.signal.aborted) return;
           const now = this.clock.now();
-          const unused = (e: { session: SmtpSession; since: number; sweep: number }) => e.session.closed || e.sweep < started || now - e.since >= IDLE_CLOSE_MS;
+          const unused = (e: TIdleEntry) => e.session.closed || e.sweep < started || now - e.since >= IDLE_CLOSE_MS;
           for (const entry of this.idle.filter(unused)) {
             this.idle.splice(this.idle.indexOf(entry), 1);
             if (!entry.session.closed) this.retire(entry.session);
