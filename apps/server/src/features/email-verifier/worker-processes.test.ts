@@ -138,8 +138,8 @@ describe.skipIf(!onPostgres)('bulk verification across worker processes (Postgre
     expect((await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/verify', token: owner.token, payload: { list_id: listId } })).status).toBe(200);
     // Killed while it holds a chunk, after it stored some results. A is frozen (SIGSTOP) before that is checked, so it
     // cannot finish the chunk between the check and the kill (it did once: the kill then came between two chunks).
-    // Statements A sent just before it froze still run in PostgreSQL (the chunk's completion among them, once), so
-    // the chunk is checked only once no statement of another connection is running (a transaction A holds open may stay).
+    // Statements A sent just before it froze may still run in PostgreSQL (the chunk's completion could be one), so the
+    // chunk is checked only once no statement of another connection is running (a transaction A holds open may stay).
     await waitFor(
       'worker A stored results and holds a chunk',
       async () => {
