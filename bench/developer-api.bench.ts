@@ -1,4 +1,4 @@
-// Developer API benchmark: starts the server (PGlite, --demo-mail-world, ALLOW_PRIVATE_WEBHOOKS) on
+// Developer API benchmark: starts the server (PGlite, --demo-mail-world, ALLOW_PRIVATE_DESTINATIONS) on
 // 127.0.0.1, creates an app, then (1) POSTs /v2/email_verify/instant with the app token on a mail-world
 // address at a steady concurrency (req/s, p50/p99), and (2) measures webhook delivery throughput: a
 // webhook on a local receiver subscribed to email_verifier.instant.completed, N verifications, and the
@@ -18,7 +18,7 @@ const ADDRESS = 'alice@strict.test';
 /** The server on the embedded database in `dataDir`, with the demo mail world and private webhooks allowed. */
 function startServer(dataDir: string) {
   return startBenchServer(
-    { DATA_DIR: dataDir, DATABASE_URL: '', ALLOW_PRIVATE_WEBHOOKS: 'true', JOB_CONCURRENCY: '4', JOB_POLL_INTERVAL_MS: '50' },
+    { DATA_DIR: dataDir, DATABASE_URL: '', ALLOW_PRIVATE_DESTINATIONS: 'true', JOB_CONCURRENCY: '4', JOB_POLL_INTERVAL_MS: '50' },
     { args: ['--demo-mail-world'] },
   );
 }

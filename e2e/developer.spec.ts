@@ -45,7 +45,7 @@ test('a developer creates an app, copies its token, calls the public API, create
     await dialog.getByLabel('Name').fill(hookName);
     await dialog.getByLabel('Destination URL').fill(hookUrl);
     await dialog.getByRole('button', { name: 'Save webhook' }).click();
-    // The e2e main server allows loopback destinations (ALLOW_PRIVATE_WEBHOOKS, as tests do).
+    // The e2e main server allows loopback destinations (ALLOW_PRIVATE_DESTINATIONS, as tests do).
     await expect(page.getByRole('cell', { name: hookName, exact: true })).toBeVisible();
 
     await page.getByRole('button', { name: `Send a test event to ${hookName}` }).click();
@@ -82,5 +82,5 @@ test('a webhook to a private address is refused with a clear message where confi
   expect(create.status()).toBe(400);
   const body = (await create.json()) as { error: { message: string } };
   expect(body.error.message).toMatch(/private, loopback, link-local or other special-purpose address; such destinations are refused/);
-  expect(body.error.message).toContain('ALLOW_PRIVATE_WEBHOOKS=true');
+  expect(body.error.message).toContain('ALLOW_PRIVATE_DESTINATIONS=true');
 });

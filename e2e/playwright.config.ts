@@ -69,7 +69,7 @@ export default defineConfig({
       command: 'node scripts/start.mjs --no-build --demo-mail-world --demo-idp',
       cwd: root,
       url: `http://127.0.0.1:${MAIN_PORT}/api/v1/openapi.json`,
-      env: serverEnv(MAIN_PORT, { ALLOW_PRIVATE_WEBHOOKS: 'true' }),
+      env: serverEnv(MAIN_PORT, { ALLOW_PRIVATE_DESTINATIONS: 'true' }),
       timeout: 120_000,
       reuseExistingServer: false,
       stdout: 'ignore',

@@ -26,7 +26,7 @@ export async function startOwnServer(port: number, env: Record<string, string>):
       RATE_LIMIT_PUBLIC_MAX: '100000',
       SMTP_URL: `smtp://127.0.0.1:${MAIL_CATCHER_PORT}`,
       APP_SECRET: E2E_APP_SECRET,
-      ALLOW_PRIVATE_WEBHOOKS: 'true',
+      ALLOW_PRIVATE_DESTINATIONS: 'true',
       JOB_POLL_INTERVAL_MS: '200',
       ...env,
     },

@@ -179,7 +179,7 @@ describe('authorisation by id: member objects', () => {
 
   beforeAll(async () => {
     storageDir = await mkdtemp(join(tmpdir(), 'vl-authz-'));
-    t = await createTestApp({ storageDir, allowPrivateWebhooks: true });
+    t = await createTestApp({ storageDir, allowPrivateDestinations: true });
     users.owner = await t.createOwner('owner@byid.test');
     users.admin = await addMember(users.owner.token, users.owner.orgId, 'manager@byid.test', 'admin');
     users.analyst = await addMember(users.owner.token, users.owner.orgId, 'exec@byid.test', 'analyst');

@@ -82,7 +82,12 @@ const ZEnv = z.object({
   /** `production`: a live deployment; test-mode fakes that stand in for an unconfigured provider are not started (payments: unless PAYMENTS_TEST_MODE=true). */
   NODE_ENV: ZOptionalString,
   WEB_DIST_DIR: ZOptionalString,
-  ALLOW_PRIVATE_WEBHOOKS: ZBool.default(false),
+  /** Outbound requests to user-given destinations may reach private, loopback and link-local addresses. */
+  ALLOW_PRIVATE_DESTINATIONS: ZBool.optional(),
+  /** The former name of ALLOW_PRIVATE_DESTINATIONS, still read when the new one is unset. */
+  ALLOW_PRIVATE_WEBHOOKS: ZBool.optional(),
+  /** `host[:port],…`: DNS servers that resolve outbound destinations instead of the system resolver. */
+  OUTBOUND_DNS_SERVERS: ZOptionalString,
   /** `platform=url,…`: where integration platforms' APIs live (demos and tests point them at local fakes). */
   INTEGRATION_BASE_URLS: ZOptionalString,
   /** Mailchimp OAuth app (without it, "Connect with Mailchimp" uses a local fake Mailchimp: test mode). */
@@ -184,8 +189,22 @@ export type TConfig = {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits per client). */
   trustProxy: boolean;
   webDistDir: string;
-  /** Outbound HTTP (webhooks, integrations) may reach private, loopback and link-local addresses. */
-  allowPrivateWebhooks: boolean;
+  /**
+   * Outbound HTTP to user-given destinations (webhooks, integration APIs, OpenID Connect providers) may reach
+   * private, loopback and link-local addresses (ALLOW_PRIVATE_DESTINATIONS, alias ALLOW_PRIVATE_WEBHOOKS).
+   */
+  allowPrivateDestinations: boolean;
+  /** DNS servers resolving outbound destinations (OUTBOUND_DNS_SERVERS); empty: the system resolver. */
+  outboundDnsServers: string[];
+  /**
+   * Tests only, never read from the environment: replace the outbound guard's resolver, its own-address list or its
+   * address judgement (see TOutboundPolicy in platform/outbound-http/guard.ts).
+   */
+  outboundTestHooks?: {
+    lookup?: (hostname: string) => Promise<{ address: string; family: number }[]>;
+    ownAddresses?: () => string[];
+    isRefused?: (address: string) => boolean;
+  };
   /** Base URLs of integration platforms by key (INTEGRATION_BASE_URLS); a platform absent here uses its real API. */
   integrationBaseUrls: Record<string, string>;
   /** OAuth clients of integration platforms; a platform without one connects through a local fake (test mode). */
@@ -295,7 +314,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     trustProxy: e.TRUST_PROXY,
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
-    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
+    allowPrivateDestinations: e.ALLOW_PRIVATE_DESTINATIONS ?? e.ALLOW_PRIVATE_WEBHOOKS ?? false,
+    outboundDnsServers: e.OUTBOUND_DNS_SERVERS ? e.OUTBOUND_DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean) : [],
     integrationBaseUrls: parseBaseUrls(e.INTEGRATION_BASE_URLS),
     integrationOAuth: {
       mailchimp: { clientId: e.MAILCHIMP_CLIENT_ID, clientSecret: e.MAILCHIMP_CLIENT_SECRET, baseUrl: e.MAILCHIMP_OAUTH_URL.replace(/\/+$/, '') },

@@ -42,7 +42,7 @@ describe('one queue per kind of work', () => {
     url = `http://127.0.0.1:${address.port}/hook`;
     storageDir = await mkdtemp(join(tmpdir(), 'vl-runtime-'));
     t = await createTestApp(
-      { allowPrivateWebhooks: true, storageDir, jobs: testJobsConfig({ webhooks: { concurrency: 2 } }), jobPollIntervalMs: 50 },
+      { allowPrivateDestinations: true, storageDir, jobs: testJobsConfig({ webhooks: { concurrency: 2 } }), jobPollIntervalMs: 50 },
       // Deliveries wait ten minutes for an answer: only separate queues let other work through meanwhile.
       { extraJobs: ({ database, config, getQueue }) => createWebhookJobs({ database, config, getQueue, timeoutMs: 600_000 }) },
     );

@@ -26,7 +26,6 @@ const ON_FIRST_USE = [
   '@paypal/paypal-server-sdk',
   '@hubspot/api-client',
   '@sendgrid/client',
-  '@mailerlite/mailerlite-nodejs',
   'axios', // the SDKs' HTTP client
   'exceljs', // XLSX files
   'pdfkit', // invoices

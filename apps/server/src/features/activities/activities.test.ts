@@ -57,7 +57,7 @@ describe('activities: every job kind queued, in progress and in history', () => 
   beforeAll(async () => {
     // A local Mailchimp (a list of 6 on the mail world's domains) and a small prospect directory, for syncs and enrichments.
     mailchimp = await startMailchimpFake(makeSeed('mailchimp', 6));
-    w = await createWorldApp(undefined, { allowPrivateWebhooks: true, integrationBaseUrls: { mailchimp: mailchimp.baseUrl } });
+    w = await createWorldApp(undefined, { allowPrivateDestinations: true, integrationBaseUrls: { mailchimp: mailchimp.baseUrl } });
     await seedDirectory(w.t.deps.database, { companies: 4, people: 12, seed: 16 });
     owner = await w.t.createOwner('owner@activities.test', 'Olive Owner');
     stranger = await w.t.createOwner('stranger@activities.test');

@@ -22,7 +22,7 @@ let n = 0;
 const rid = () => `req_${Date.now().toString(36)}_${++n}`;
 
 beforeAll(async () => {
-  t = await createTestApp({ allowPrivateWebhooks: true });
+  t = await createTestApp({ allowPrivateDestinations: true });
   owner = await t.createOwner('fg-owner@verilead.test');
   other = await t.createOwner('fg-other@verilead.test');
 }, 60_000);

@@ -1,3 +1,4 @@
+import { createOutboundClient, outboundPolicyOf } from '../../platform/outbound-http/client';
 import { randomUUID } from 'node:crypto';
 import {
   INTEGRATION_CATALOG,
@@ -81,10 +82,10 @@ export async function getAdapter(rt: TIntegrationRuntime, platform: TIntegration
   const load = ADAPTERS[platform];
   if (!info.available || !load) throw new AppError(400, 'validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
   const oauthClient = oauthClientOf(rt.config, platform);
-  // Loopback addresses need ALLOW_PRIVATE_WEBHOOKS, except the test-mode fake this server started itself (exact base URL).
-  const allowPrivate = rt.config.allowPrivateWebhooks || isOwnLocalFake(rt.config, platform, credentials.oauth);
+  // Loopback addresses need ALLOW_PRIVATE_DESTINATIONS, except the test-mode fake this server started itself (exact base URL).
+  const outbound = createOutboundClient(outboundPolicyOf(rt.config, { allowPrivate: isOwnLocalFake(rt.config, platform, credentials.oauth) }));
   const make = await load();
-  return make({ credentials, baseUrls: rt.config.integrationBaseUrls, allowPrivate, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });
+  return make({ credentials, baseUrls: rt.config.integrationBaseUrls, outbound, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });
 }
 
 /** A platform failure as a readable 4xx (never a 500). */

@@ -34,7 +34,7 @@ describe.skipIf(!onPostgres)('a 25,000-contact import across worker processes (P
     // Kit (tag 77): 300 subscribers with Kit's numeric ids, two write-back chunks (250 + 50).
     const readers = makeMembers(300, { domain: 'example.test', local: 'reader' }).map((m, i) => ({ ...m, id: String(5_000 + i) }));
     kit = await startKitFake({ apiKey: GOOD_KEYS.kit!, lists: [{ id: '77', name: 'Readers', members: readers }] });
-    w = await createWorldApp(undefined, { allowPrivateWebhooks: true, integrationBaseUrls: { mailchimp: fake.baseUrl, kit: kit.baseUrl } });
+    w = await createWorldApp(undefined, { allowPrivateDestinations: true, integrationBaseUrls: { mailchimp: fake.baseUrl, kit: kit.baseUrl } });
     dataDir = await mkdtemp(join(tmpdir(), 'vl-int-workers-'));
   });
   afterAll(async () => {
@@ -49,7 +49,7 @@ describe.skipIf(!onPostgres)('a 25,000-contact import across worker processes (P
   async function startWorker(): Promise<ChildProcess> {
     const child = await startWorkerProcess(w, dataDir, {
       INTEGRATION_BASE_URLS: `mailchimp=${fake.baseUrl},kit=${kit.baseUrl}`,
-      ALLOW_PRIVATE_WEBHOOKS: 'true',
+      ALLOW_PRIVATE_DESTINATIONS: 'true',
       JOB_CONCURRENCY_INTEGRATIONS: '1',
     });
     children.add(child);

@@ -1,3 +1,4 @@
+import { createOutboundClient } from '../../platform/outbound-http/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLists } from '../email-verifier/tables';
@@ -136,7 +137,7 @@ describe('Zoho CRM against its local fake (multi-DC OAuth, campaigns, Contacts a
       const t = (await (
         await fetch(`${new URL(big.baseUrl).origin}/oauth/v2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://app.test/cb', ...{ client_id: FAKE_CLIENTS.zoho.clientId, client_secret: FAKE_CLIENTS.zoho.clientSecret } }) })
       ).json()) as { access_token: string; api_domain: string };
-      const adapter = createZohoAdapter({ credentials: { apiKey: '', oauth: { accessToken: t.access_token, apiEndpoint: t.api_domain } }, baseUrls: {}, allowPrivate: true, pageSize: 500 });
+      const adapter = createZohoAdapter({ credentials: { apiKey: '', oauth: { accessToken: t.access_token, apiEndpoint: t.api_domain } }, baseUrls: {}, outbound: createOutboundClient({ allowPrivate: true }), pageSize: 500 });
       const seen = new Set<string>();
       let cursor: string | null = null;
       let pages = 0;

@@ -1,5 +1,8 @@
 import * as client from 'openid-client';
+import type { TConfig } from '../../config';
 import { AppError } from '../../platform/errors/app-error';
+import { createOutboundClient, findRefusal, outboundPolicyOf, type TOutboundConfig } from '../../platform/outbound-http/client';
+import type { TOutboundPolicy } from '../../platform/outbound-http/guard';
 
 export type TOidcClientSettings = { issuer: string; clientId: string; clientSecret: string };
 export type TOidcIdentity = { email: string; emailVerified: boolean; name: string | null; subject: string };
@@ -16,9 +19,36 @@ function failed(message: string): AppError {
   return new AppError(400, 'sso_failed', message);
 }
 
-/** The provider's configuration from its discovery document (cached for ten minutes per client). */
-export async function discoverOidc(s: TOidcClientSettings): Promise<client.Configuration> {
-  const key = `${s.issuer}\n${s.clientId}\n${s.clientSecret}`;
+/** What the OpenID Connect requests need of the configuration: the outbound policy and the operator's issuers. */
+export type TOidcConfig = TOutboundConfig & Pick<TConfig, 'sso'>;
+
+const bareUrl = (u: string) => u.replace(/\/+$/, '');
+
+/**
+ * The outbound policy of one provider. An issuer the operator configured (Sign in with Google / Microsoft; the demo
+ * IdP of `--demo-idp` stands in for them) may live on this machine; any other issuer, and every endpoint its
+ * discovery document names, is held to the guard: no private, loopback or link-local address unless
+ * ALLOW_PRIVATE_DESTINATIONS.
+ */
+export function oidcPolicyOf(config: TOidcConfig, issuer: string): TOutboundPolicy {
+  const operatorIssuers = [config.sso.google?.issuer, config.sso.microsoft?.issuer].filter((i): i is string => Boolean(i)).map(bareUrl);
+  return outboundPolicyOf(config, { allowPrivate: operatorIssuers.includes(bareUrl(issuer)) });
+}
+
+/** openid-client's requests (discovery, token, userinfo, JWKS) through the guarded outbound client. */
+function guardedFetch(policy: TOutboundPolicy): client.CustomFetch {
+  const outbound = createOutboundClient(policy);
+  return (url, options) => outbound.fetch(url, { method: options.method, headers: options.headers, body: options.body ?? null, signal: options.signal ?? null });
+}
+
+/**
+ * The provider's configuration from its discovery document (cached for ten minutes per client). Discovery and every
+ * later request of this configuration go through the outbound guard (resolved once per connection, checked, pinned;
+ * redirects not followed).
+ */
+export async function discoverOidc(s: TOidcClientSettings, config: TOidcConfig): Promise<client.Configuration> {
+  const policy = oidcPolicyOf(config, s.issuer);
+  const key = `${s.issuer}\n${s.clientId}\n${s.clientSecret}\n${policy.allowPrivate}`;
   const hit = discovered.get(key);
   if (hit && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.config;
   let issuer: URL;
@@ -29,15 +59,18 @@ export async function discoverOidc(s: TOidcClientSettings): Promise<client.Confi
   }
   const insecure = isLoopbackHttp(s.issuer);
   if (issuer.protocol !== 'https:' && !insecure) throw failed('The identity provider address must start with https://');
-  const config = client.discovery(issuer, s.clientId, undefined, client.ClientSecretPost(s.clientSecret), {
+  const discovery = client.discovery(issuer, s.clientId, undefined, client.ClientSecretPost(s.clientSecret), {
     ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+    [client.customFetch]: guardedFetch(policy),
     timeout: 10,
   });
-  discovered.set(key, { at: Date.now(), config });
+  discovered.set(key, { at: Date.now(), config: discovery });
   try {
-    return await config;
-  } catch {
+    return await discovery;
+  } catch (err) {
     discovered.delete(key);
+    const refusal = findRefusal(err);
+    if (refusal) throw failed(`The identity provider's address is refused: ${refusal.message}`);
     throw failed('The identity provider could not be reached. Please try again later or ask your administrator.');
   }
 }
@@ -77,7 +110,9 @@ export async function finishOidc(
       expectedNonce: f.nonce,
       idTokenExpected: true,
     });
-  } catch {
+  } catch (err) {
+    const refusal = findRefusal(err);
+    if (refusal) throw failed(`The identity provider's token endpoint is refused: ${refusal.message}`);
     throw failed('The identity provider did not confirm the sign-in. Please try again.');
   }
   const claims = tokens.claims();

@@ -128,7 +128,7 @@ export async function assertPasswordLoginAllowed(exec: TDb, member: { orgId: str
 
 async function startOidc(deps: TDeps, f: { provider: string; orgId: string | null; settings: TOidcClientSettings; email?: string }): Promise<string> {
   const { buildOidcStart, discoverOidc } = await loadOidc();
-  const config = await discoverOidc(f.settings);
+  const config = await discoverOidc(f.settings, deps.config);
   const redirectUri = redirectUriOf(deps);
   const start = await buildOidcStart(config, redirectUri, f.email);
   await deleteExpiredAuthRequests(deps.database.db);
@@ -253,7 +253,7 @@ export async function finishSignin(deps: TDeps, expected: 'org' | TSocialSsoProv
     settings = orgOidcSettings(deps, sso);
   } else settings = socialSettings(deps, request.provider as TSocialSsoProvider);
   const { discoverOidc, finishOidc } = await loadOidc();
-  const config = await discoverOidc(settings);
+  const config = await discoverOidc(settings, deps.config);
   const identity = await finishOidc(config, {
     redirectUri: request.redirectUri,
     params: { code: input.code, state: input.state, iss: input.iss },

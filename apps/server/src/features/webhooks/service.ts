@@ -20,7 +20,8 @@ import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobQueue } from '../../platform/jobs/jobs';
-import { OutboundRefusedError, postGuarded, resolveDestination, type TLookup } from '../../platform/outbound-http/guard';
+import { createOutboundClient, outboundPolicyOf, postGuarded, type TOutboundConfig } from '../../platform/outbound-http/client';
+import { OutboundRefusedError, resolveDestination, type TLookup, type TOutboundPolicy } from '../../platform/outbound-http/guard';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import {
   countAttempts,
@@ -56,7 +57,7 @@ export const DELIVERY_MAX_ATTEMPTS = 12;
 export const DELIVERY_BACKOFF_MS = 45_000;
 
 export type TWebhookRuntime = {
-  config: Pick<TConfig, 'appSecret' | 'allowPrivateWebhooks'>;
+  config: Pick<TConfig, 'appSecret'> & TOutboundConfig;
   /** Base back-off of retries (tests shorten it). */
   backoffMs?: number;
   lookup?: TLookup;
@@ -75,10 +76,16 @@ function toWebhookView(row: TWebhookRow): TWebhook {
   };
 }
 
+/** The outbound policy of webhook destinations (a test's `lookup` replaces the configured resolver). */
+function policyOf(rt: TWebhookRuntime): TOutboundPolicy {
+  const policy = outboundPolicyOf(rt.config);
+  return rt.lookup ? { ...policy, lookup: rt.lookup } : policy;
+}
+
 /** Refuses a destination the delivery could never reach (private addresses when not allowed, bad URLs). */
 async function checkDestination(rt: TWebhookRuntime, url: string): Promise<void> {
   try {
-    await resolveDestination(url, { allowPrivate: rt.config.allowPrivateWebhooks, lookup: rt.lookup });
+    await resolveDestination(url, policyOf(rt));
   } catch (err) {
     if (err instanceof OutboundRefusedError) {
       throw new AppError(400, 'validation_failed', err.message, { reasons: [{ field: 'url', location: 'body', messages: [err.message] }] });
@@ -154,8 +161,11 @@ async function attemptDelivery(database: TDatabase, rt: TWebhookRuntime, deliver
   const timestamp = String(Math.floor(Date.now() / 1000));
   const started = performance.now();
   let outcome: TAttemptOutcome;
+  // Delivery checks the destination again when it connects (a name may resolve elsewhere since it was saved).
+  const client = createOutboundClient(policyOf(rt));
   try {
     const res = await postGuarded(
+      client,
       webhook.url,
       body,
       {
@@ -164,10 +174,10 @@ async function attemptDelivery(database: TDatabase, rt: TWebhookRuntime, deliver
         [WEBHOOK_EVENT_HEADER]: delivery.eventType,
         [WEBHOOK_DELIVERY_HEADER]: delivery.id,
       },
-      { allowPrivate: rt.config.allowPrivateWebhooks, lookup: rt.lookup, timeoutMs: rt.timeoutMs ?? WEBHOOK_TIMEOUT_MS },
+      { timeoutMs: rt.timeoutMs ?? WEBHOOK_TIMEOUT_MS },
     );
     const ok = res.statusCode >= 200 && res.statusCode < 300;
-    outcome = { ok, statusCode: res.statusCode, latencyMs: res.latencyMs, error: ok ? null : `HTTP ${res.statusCode}`, refused: false };
+    outcome = { ok, statusCode: res.statusCode, latencyMs: res.latencyMs, error: ok ? null : res.statusCode >= 300 && res.statusCode < 400 ? `HTTP ${res.statusCode} (a redirect; redirects are not followed)` : `HTTP ${res.statusCode}`, refused: false };
   } catch (err) {
     outcome = {
       ok: false,
@@ -177,6 +187,7 @@ async function attemptDelivery(database: TDatabase, rt: TWebhookRuntime, deliver
       refused: err instanceof OutboundRefusedError,
     };
   }
+  void client.close().catch(() => undefined);
   const attempt = (await countAttempts(database.db, delivery.id)) + 1;
   await insertAttempt(database.db, { deliveryId: delivery.id, attempt, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error });
   return outcome;

@@ -42,7 +42,7 @@ async function buildWebhookApp(allowPrivate: boolean, db: TTestDb) {
       logLevel: 'silent',
       rateLimit: { authMax: 10_000, publicMax: 10_000, windowMs: 60_000 },
       webDistDir: '/nonexistent-web-dist',
-      allowPrivateWebhooks: allowPrivate,
+      allowPrivateDestinations: allowPrivate,
     },
   );
   const runtime: ReturnType<typeof createRuntime> = createRuntime({
@@ -189,7 +189,7 @@ describe('the outbound guard', () => {
       });
       expect(res.statusCode).toBe(400);
       const body = JSON.parse(res.body);
-      expect(body.error.message).toBe('The destination 10.1.2.3 resolves to 10.1.2.3, a private, loopback, link-local or other special-purpose address; such destinations are refused. A self-hosted server that must call private destinations can allow them with ALLOW_PRIVATE_WEBHOOKS=true.');
+      expect(body.error.message).toBe('The destination 10.1.2.3 resolves to 10.1.2.3, a private, loopback, link-local or other special-purpose address; such destinations are refused. A self-hosted server that must call private destinations can allow them with ALLOW_PRIVATE_DESTINATIONS=true.');
       expect(body.error.reasons[0].field).toBe('url');
     } finally {
       await strict.app.close();
@@ -197,7 +197,7 @@ describe('the outbound guard', () => {
       strict.runtime.closeMail();
     }
     await expect(resolveDestination('http://10.1.2.3/hook', { allowPrivate: false })).rejects.toThrow(
-      'The destination 10.1.2.3 resolves to 10.1.2.3, a private, loopback, link-local or other special-purpose address; such destinations are refused. A self-hosted server that must call private destinations can allow them with ALLOW_PRIVATE_WEBHOOKS=true.',
+      'The destination 10.1.2.3 resolves to 10.1.2.3, a private, loopback, link-local or other special-purpose address; such destinations are refused. A self-hosted server that must call private destinations can allow them with ALLOW_PRIVATE_DESTINATIONS=true.',
     );
     await expect(resolveDestination('http://hooks.customer.test/x', { allowPrivate: false, lookup: async () => [{ address: '169.254.169.254', family: 4 }] })).rejects.toBeInstanceOf(
       OutboundRefusedError,

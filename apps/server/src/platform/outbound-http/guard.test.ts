@@ -44,7 +44,7 @@ describe('outbound destination guard', () => {
   });
 
   it('tells a self-hoster how to allow private destinations', async () => {
-    await expect(resolveDestination('http://10.1.2.3/hook', { allowPrivate: false })).rejects.toThrow(/ALLOW_PRIVATE_WEBHOOKS=true/);
+    await expect(resolveDestination('http://10.1.2.3/hook', { allowPrivate: false })).rejects.toThrow(/ALLOW_PRIVATE_DESTINATIONS=true/);
     await expect(resolveDestination('http://[::127.0.0.1]/hook', { allowPrivate: true })).resolves.toMatchObject({ address: '::7f00:1', family: 6 });
   });
 

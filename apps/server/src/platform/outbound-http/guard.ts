@@ -1,8 +1,9 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
-import { networkInterfaces } from 'node:os';
+import { lookup as dnsLookup, Resolver } from 'node:dns/promises';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { isPrivateAddress, isSpecialPurpose, listOwnAddresses } from './addresses';
+
+export { embeddedIPv4, isOwnAddress, isPrivateAddress } from './addresses';
 
 /** Why a destination was refused. */
 export class OutboundRefusedError extends Error {
@@ -12,225 +13,133 @@ export class OutboundRefusedError extends Error {
   }
 }
 
-// IANA IPv4 Special-Purpose Address Registry (every block not globally reachable, plus deprecated relays).
-const SPECIAL_V4 = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // shared address space (CGN)
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local (cloud metadata)
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // TEST-NET-1
-  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // TEST-NET-2
-  ['203.0.113.0', 24], // TEST-NET-3
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, and 255.255.255.255 limited broadcast
-] as const) {
-  SPECIAL_V4.addSubnet(net, prefix, 'ipv4');
-}
+/** The documented switch, named in every refusal so a self-hoster knows what to set. */
+export const ALLOW_HINT =
+  'A self-hosted server that must call private destinations can allow them with ALLOW_PRIVATE_DESTINATIONS=true.';
 
-// IANA IPv6 Special-Purpose Address Registry. The ranges that embed an IPv4 address (::ffff:0:0/96,
-// ::/96, 64:ff9b::/96, 2002::/16) are not listed: they are judged by the IPv4 they carry.
-const SPECIAL_V6 = new BlockList();
-for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['64:ff9b:1::', 48], // local-use IPv4/IPv6 translation
-  ['100::', 64], // discard-only
-  ['2001::', 23], // IETF protocol assignments (Teredo 2001::/32, ORCHID, benchmarking…)
-  ['2001:db8::', 32], // documentation
-  ['3fff::', 20], // documentation
-  ['5f00::', 16], // segment routing (SRv6) SIDs
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const) {
-  SPECIAL_V6.addSubnet(net, prefix, 'ipv6');
-}
+export type TLookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-/** The 16 bytes of an IPv6 address (a trailing dotted IPv4 and a zone id allowed), or null. */
-function parseIPv6(address: string): number[] | null {
-  let text = address.replace(/%.*$/, '').toLowerCase();
-  if (isIP(text) !== 6) return null;
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, null];
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const groups = tail === null ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
-  if (groups.length !== 8) return null;
-  return groups.flatMap((g) => {
-    const n = parseInt(g, 16);
-    return [n >> 8, n & 0xff];
-  });
-}
+/** The system resolver (getaddrinfo: /etc/hosts, then DNS), every address. */
+const systemLookup: TLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-/** The IPv4 address an IPv6 address embeds (IPv4-mapped, IPv4-compatible, NAT64, 6to4), or null. */
-export function embeddedIPv4(address: string): string | null {
-  const b = parseIPv6(address);
-  if (!b) return null;
-  const v4 = (o: number) => `${b[o]}.${b[o + 1]}.${b[o + 2]}.${b[o + 3]}`;
-  const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  // ::ffff:a.b.c.d (mapped) and ::ffff:0:a.b.c.d (translated, RFC 2765)
-  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(12);
-  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return v4(12);
-  // ::a.b.c.d (IPv4-compatible, deprecated); :: and ::1 land in 0.0.0.0/8 and stay refused
-  if (zero(0, 12)) return v4(12);
-  // 64:ff9b::/96 (NAT64 well-known prefix)
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return v4(12);
-  // 2002:a.b.c.d::/48 (6to4)
-  if (b[0] === 0x20 && b[1] === 0x02) return v4(2);
-  return null;
-}
-
-/** The addresses of this machine's own interfaces (a webhook must never call the server itself). */
-function listOwnAddresses(): string[] {
-  return Object.values(networkInterfaces())
-    .flat()
-    .map((i) => i?.address)
-    .filter((a): a is string => Boolean(a));
-}
-
-function normalise(address: string): { family: 4 | 6; address: string } | null {
-  const bare = address.replace(/%.*$/, '');
-  const family = isIP(bare);
-  if (family === 4) return { family: 4, address: bare };
-  if (family !== 6) return null;
-  const v4 = embeddedIPv4(bare);
-  return v4 ? { family: 4, address: v4 } : { family: 6, address: bare };
-}
-
-function sameAddress(a: string, b: string): boolean {
-  const x = normalise(a);
-  const y = normalise(b);
-  if (!x || !y || x.family !== y.family) return false;
-  if (x.family === 4) return x.address === y.address;
-  return parseIPv6(x.address)?.join('.') === parseIPv6(y.address)?.join('.');
-}
-
-/** True when `address` is one of this server's own interface addresses (in any of its IPv6 spellings). */
-export function isOwnAddress(address: string, ownAddresses: () => string[] = listOwnAddresses): boolean {
-  return ownAddresses().some((own) => sameAddress(own, address));
+/** A resolver asking these DNS servers (`host` or `host:port`) for A and AAAA records. */
+export function createDnsServersLookup(servers: string[], timeoutMs = 5_000): TLookup {
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 2 });
+  resolver.setServers(servers);
+  return async (hostname) => {
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+    const out = [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+    if (out.length === 0) throw (v4.status === 'rejected' ? v4.reason : new Error(`${hostname} has no address`)) as Error;
+    return out;
+  };
 }
 
 /**
- * True for every address a webhook must not reach: the IANA IPv4 and IPv6 special-purpose ranges
- * (private, loopback, link-local, shared, documentation, benchmarking, multicast, reserved…), every
- * IPv6 form judged by the IPv4 it embeds, the host's own interface addresses, and anything unparseable.
+ * What one outbound client may reach. Every user-given destination goes through a client built from a policy
+ * (`outboundPolicyOf` in client.ts builds it from the configuration).
  */
-export function isPrivateAddress(address: string, opts: { ownAddresses?: () => string[] } = {}): boolean {
-  return isSpecialPurpose(address) || isOwnAddress(address, opts.ownAddresses ?? listOwnAddresses);
-}
-
-function isSpecialPurpose(address: string): boolean {
-  const n = normalise(address);
-  if (!n) return true;
-  return n.family === 4 ? SPECIAL_V4.check(n.address, 'ipv4') : SPECIAL_V6.check(n.address, 'ipv6');
-}
-
-const ALLOW_HINT = 'A self-hosted server that must call private destinations can allow them with ALLOW_PRIVATE_WEBHOOKS=true.';
-
-export type TLookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
-const defaultLookup: TLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
-
-export type TOutboundOptions = {
-  /** Allow private, loopback and link-local destinations (config ALLOW_PRIVATE_WEBHOOKS; tests). */
+export type TOutboundPolicy = {
+  /** Allow private, loopback and link-local destinations (ALLOW_PRIVATE_DESTINATIONS; the server's own local fakes). */
   allowPrivate: boolean;
-  /** DNS resolution (injectable so tests never resolve real names). */
+  /** DNS resolution (default: the system resolver; OUTBOUND_DNS_SERVERS; tests use a DNS server on loopback). */
   lookup?: TLookup;
   /** This machine's interface addresses (injectable for tests; default os.networkInterfaces()). */
   ownAddresses?: () => string[];
+  /**
+   * Which resolved addresses are refused (default: isPrivateAddress with `ownAddresses`). Tests replace it to let one
+   * loopback address play a public server, so that the allowed path runs without the internet.
+   */
+  isRefused?: (address: string) => boolean;
 };
 
-/**
- * Resolves a URL's host and refuses it when any address is private, loopback or link-local
- * (unless allowed). Answers the address to connect to, so the request cannot be re-resolved elsewhere.
- */
-export async function resolveDestination(rawUrl: string, opts: TOutboundOptions): Promise<{ url: URL; address: string; family: number }> {
+/** Backwards-compatible name: webhooks and adapters built their options under it. */
+export type TOutboundOptions = TOutboundPolicy;
+
+function refusalOf(host: string, address: string, policy: TOutboundPolicy): OutboundRefusedError | null {
+  if (policy.allowPrivate) return null;
+  const refused = policy.isRefused ?? ((a: string) => isPrivateAddress(a, { ownAddresses: policy.ownAddresses ?? listOwnAddresses }));
+  if (!refused(address)) return null;
+  const what = isSpecialPurpose(address) ? 'a private, loopback, link-local or other special-purpose address' : "this server's own address";
+  return new OutboundRefusedError(`The destination ${host} resolves to ${address}, ${what}; such destinations are refused. ${ALLOW_HINT}`);
+}
+
+/** Parses a destination URL: http or https only. */
+export function parseDestination(rawUrl: string | URL): URL {
   let url: URL;
   try {
-    url = new URL(rawUrl);
+    url = typeof rawUrl === 'string' ? new URL(rawUrl) : rawUrl;
   } catch {
-    throw new OutboundRefusedError(`"${rawUrl}" is not a valid URL`);
+    throw new OutboundRefusedError(`"${String(rawUrl)}" is not a valid URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError('Only http and https destinations are allowed');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return url;
+}
+
+/** A URL's host without IPv6 brackets. (The WHATWG parser already turned 127.1, 2130706433 and 0x7f.0.0.1 into 127.0.0.1.) */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '');
+}
+
+/** Refuses a host that is an address literal the policy does not allow (a literal is never looked up). */
+export function checkLiteralHost(host: string, policy: TOutboundPolicy): void {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (!isIP(bare)) return;
+  const refusal = refusalOf(bare, bare, policy);
+  if (refusal) throw refusal;
+}
+
+/** Resolves a host once and checks every address it has; answers them all (the caller connects to these only). */
+export async function resolveChecked(host: string, policy: TOutboundPolicy): Promise<{ address: string; family: number }[]> {
   const literal = isIP(host);
   let addresses: { address: string; family: number }[];
   if (literal) addresses = [{ address: host, family: literal }];
   else {
     try {
-      addresses = await (opts.lookup ?? defaultLookup)(host);
+      addresses = await (policy.lookup ?? systemLookup)(host);
     } catch {
       throw new OutboundRefusedError(`The host ${host} could not be resolved`);
     }
   }
-  const first = addresses[0];
-  if (!first) throw new OutboundRefusedError(`The host ${host} has no address`);
-  if (!opts.allowPrivate) {
-    const own = opts.ownAddresses ?? listOwnAddresses;
-    const blocked = addresses.find((a) => isPrivateAddress(a.address, { ownAddresses: own }));
-    if (blocked) {
-      const what = isSpecialPurpose(blocked.address)
-        ? 'a private, loopback, link-local or other special-purpose address'
-        : "this server's own address";
-      throw new OutboundRefusedError(`The destination ${host} resolves to ${blocked.address}, ${what}; such destinations are refused. ${ALLOW_HINT}`);
-    }
+  if (addresses.length === 0) throw new OutboundRefusedError(`The host ${host} has no address`);
+  for (const a of addresses) {
+    const refusal = refusalOf(host, a.address, policy);
+    if (refusal) throw refusal;
   }
-  return { url, address: first.address, family: first.family };
+  return addresses;
 }
 
-export type TOutboundResponse = { statusCode: number; body: string; latencyMs: number };
+/**
+ * Resolves a URL's host and refuses it when any address is private, loopback or link-local (unless allowed).
+ * Answers the first address. A check at save time only: the request itself connects through a guarded client,
+ * which resolves and checks again at connect time and dials exactly the address it checked.
+ */
+export async function resolveDestination(rawUrl: string, policy: TOutboundPolicy): Promise<{ url: URL; address: string; family: number }> {
+  const url = parseDestination(rawUrl);
+  const [first] = await resolveChecked(hostOf(url), policy);
+  return { url, address: first!.address, family: first!.family };
+}
+
+type TLookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * POSTs a body to a checked destination, connecting to the checked address only, with a timeout.
- * Rejects with OutboundRefusedError (refused destination) or an Error (network, timeout).
+ * A `lookup` for net/tls connections: one resolution per connection, every address checked, and the socket dials
+ * only the addresses that were checked (no second resolution between the check and the connection).
  */
-export async function postGuarded(
-  rawUrl: string,
-  body: string,
-  headers: Record<string, string>,
-  opts: TOutboundOptions & { timeoutMs: number; now?: () => number },
-): Promise<TOutboundResponse> {
-  const now = opts.now ?? (() => performance.now());
-  const { url, address, family } = await resolveDestination(rawUrl, opts);
-  const started = now();
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise<TOutboundResponse>((resolve, reject) => {
-    const req = client.request(
-      url,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Verilead-Webhooks/1', ...headers },
-        // Connect to the address that was checked, never a fresh resolution.
-        lookup: (_host, options, cb) => {
-          if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
-          else cb(null, address, family);
-        },
-        timeout: opts.timeoutMs,
+export function createGuardedLookup(policy: TOutboundPolicy) {
+  return (hostname: string, options: LookupOptions | number | undefined, cb: TLookupCallback): void => {
+    const all = typeof options === 'object' && options !== null && options.all === true;
+    const family = typeof options === 'number' ? options : (options?.family ?? 0);
+    resolveChecked(hostname.replace(/^\[|\]$/g, ''), policy).then(
+      (addresses) => {
+        const wanted = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
+        if (wanted.length === 0) return cb(Object.assign(new Error(`The host ${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), '', 0);
+        if (all) return cb(null, wanted);
+        return cb(null, wanted[0]!.address, wanted[0]!.family);
       },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size <= 10_000) chunks.push(c);
-        });
-        res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, 10_000), latencyMs: Math.round(now() - started) }));
-        res.on('error', reject);
-      },
+      (err: Error) => cb(err as NodeJS.ErrnoException, '', 0),
     );
-    req.on('timeout', () => req.destroy(new Error(`No answer within ${Math.round(opts.timeoutMs / 1000)} s`)));
-    req.on('error', reject);
-    req.end(body);
-  });
+  };
 }

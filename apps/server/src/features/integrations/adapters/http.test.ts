@@ -1,3 +1,4 @@
+import { createOutboundClient } from '../../../platform/outbound-http/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type TFakePlatform } from '../fakes/fake-server';
 import { createJsonClient, parseRetryAfter, RateLimitedError, RemoteAuthError } from './http';
@@ -16,7 +17,7 @@ describe('the platforms JSON client', () => {
     await fake?.close();
   });
   const client = (key: string, opts: { maxThrottleWaits?: number; maxInlineWaitMs?: number } = {}) =>
-    createJsonClient({ credentials: { apiKey: key }, baseUrls: {}, allowPrivate: true, ...opts }, { authHeaders: () => ({ authorization: `Bearer ${key}` }), errorMessage: (b) => (b as { message?: string }).message });
+    createJsonClient({ credentials: { apiKey: key }, baseUrls: {}, outbound: createOutboundClient({ allowPrivate: true }), ...opts }, { authHeaders: () => ({ authorization: `Bearer ${key}` }), errorMessage: (b) => (b as { message?: string }).message });
 
   it('waits out a 429 as the platform says and answers the retried request', async () => {
     fake.throttleNext(2);
@@ -41,7 +42,7 @@ describe('the platforms JSON client', () => {
   });
 
   it('refuses private destinations unless allowed', async () => {
-    const guarded = createJsonClient({ credentials: { apiKey: 'k' }, baseUrls: {}, allowPrivate: false }, { authHeaders: () => ({}) });
+    const guarded = createJsonClient({ credentials: { apiKey: 'k' }, baseUrls: {}, outbound: createOutboundClient({ allowPrivate: false }) }, { authHeaders: () => ({}) });
     await expect(guarded({ url: `${fake.baseUrl}/x` })).rejects.toThrow(/loopback/);
   });
 

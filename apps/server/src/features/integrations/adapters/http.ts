@@ -1,4 +1,4 @@
-import { resolveDestination, OutboundRefusedError } from '../../../platform/outbound-http/guard';
+import { OutboundRefusedError } from '../../../platform/outbound-http/guard';
 import type { TAdapterContext } from './types';
 
 /** The platform said "slow down": wait `retryAfterMs` then try again. */
@@ -48,33 +48,20 @@ export const retryAfterRule: TThrottleRule = (res) => (res.status === 429 ? (par
 export type THttpRequest = { method?: string; url: string; headers?: Record<string, string>; body?: unknown; form?: Record<string, string> };
 
 /**
- * A JSON client for one platform: checks each host once against the outbound guard, answers 401/403 as
- * RemoteAuthError, honours the platform's throttling signal (waits in process a few times, then throws
+ * A JSON client for one platform: every request goes through the adapter's guarded outbound client (each connection
+ * resolved once, every address checked, the socket pinned to it; a redirect is refused, never followed), answers
+ * 401/403 as RemoteAuthError, honours the platform's throttling signal (waits in process a few times, then throws
  * RateLimitedError so the job is retried later) and turns other failures into RemoteError.
  */
 export function createJsonClient(ctx: TAdapterContext, opts: { authHeaders: () => Record<string, string>; throttle?: TThrottleRule; errorMessage?: (body: unknown) => string | undefined }) {
-  const checkedHosts = new Set<string>();
   const throttle = opts.throttle ?? retryAfterRule;
   const maxWaits = ctx.maxThrottleWaits ?? 3;
   const maxInlineWaitMs = ctx.maxInlineWaitMs ?? 10_000;
 
-  async function checkHost(url: string) {
-    const host = new URL(url).host;
-    if (checkedHosts.has(host)) return;
-    try {
-      await resolveDestination(url, { allowPrivate: ctx.allowPrivate });
-    } catch (err) {
-      if (err instanceof OutboundRefusedError) throw new RemoteError(err.message);
-      throw err;
-    }
-    checkedHosts.add(host);
-  }
-
   async function once(req: THttpRequest): Promise<TRemoteResponse> {
-    await checkHost(req.url);
     let res: Response;
     try {
-      res = await fetch(req.url, {
+      res = await ctx.outbound.fetch(req.url, {
         method: req.method ?? 'GET',
         headers: {
           accept: 'application/json',
@@ -86,7 +73,12 @@ export function createJsonClient(ctx: TAdapterContext, opts: { authHeaders: () =
         signal: AbortSignal.timeout(30_000),
       });
     } catch (err) {
-      throw new RemoteError(`The platform could not be reached (${(err as Error).message})`);
+      if (err instanceof OutboundRefusedError) throw new RemoteError(err.message);
+      throw new RemoteError(`The platform could not be reached (${(err as { cause?: Error }).cause?.message ?? (err as Error).message})`);
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new RemoteError(`The platform answered ${res.status}, a redirect to ${res.headers.get('location') ?? 'another address'}; redirects are not followed`, res.status);
     }
     const text = await res.text();
     let body: unknown = null;

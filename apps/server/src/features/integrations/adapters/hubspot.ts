@@ -1,6 +1,7 @@
 import { Client } from '@hubspot/api-client';
 import type { PropertyCreate } from '@hubspot/api-client/lib/codegen/crm/properties';
-import { parseRetryAfter, trimBase, type TRemoteResponse, type TThrottleRule } from './http';
+import { OutboundRefusedError } from '../../../platform/outbound-http/guard';
+import { parseRetryAfter, RemoteError, trimBase, type TRemoteResponse, type TThrottleRule } from './http';
 import { createSdkCaller, toHeaders } from './sdk-call';
 import { RESULT_FIELDS, type TAdapterContext, type TIntegrationAdapter } from './types';
 
@@ -39,16 +40,27 @@ export function createHubspotAdapter(ctx: TAdapterContext): TIntegrationAdapter 
   const memberPage = Math.min(ctx.pageSize ?? MEMBERSHIP_PAGE, MEMBERSHIP_PAGE);
   const base = trimBase(ctx.baseUrls.hubspot ?? 'https://api.hubapi.com');
   // No `numberOfApiCallRetries` and no `limiterOptions`: the SDK neither retries nor queues.
-  const hubspot = new Client({ accessToken: ctx.credentials.apiKey, basePath: base });
+  // Every SDK request goes through the guarded agent (node-fetch re-checks each redirect hop through it).
+  const hubspot = new Client({ accessToken: ctx.credentials.apiKey, basePath: base, httpAgent: ctx.outbound.nodeAgent(new URL(base).protocol === 'http:' ? 'http:' : 'https:') });
   const call = createSdkCaller(ctx, {
     baseUrl: base,
     readFailure: hubspotFailure,
     throttle: hubspotThrottle,
     errorMessage: (b) => (b as { message?: string } | null)?.message,
   });
-  /** `apiRequest` (endpoints the SDK has no typed API for) answers every status: failures thrown as the typed APIs do. */
+  /**
+   * Endpoints the SDK has no typed API for, through the guarded client (the SDK's `apiRequest` takes no agent).
+   * Failures thrown as the typed APIs throw them.
+   */
   const raw = async (path: string): Promise<unknown> => {
-    const res = await hubspot.apiRequest({ method: 'GET', path });
+    let res: Response;
+    try {
+      res = await ctx.outbound.fetch(`${base}${path}`, { headers: { authorization: `Bearer ${ctx.credentials.apiKey}`, accept: 'application/json' }, signal: AbortSignal.timeout(30_000) });
+    } catch (err) {
+      if (err instanceof OutboundRefusedError) throw new RemoteError(err.message);
+      throw err;
+    }
+    if (res.status >= 300 && res.status < 400) throw new RemoteError(`HubSpot answered ${res.status}, a redirect; redirects are not followed`, res.status);
     const text = await res.text();
     let body: unknown = null;
     try {

@@ -1,3 +1,4 @@
+import { createOutboundClient } from '../../../platform/outbound-http/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApolloFake } from '../fakes/apollo-fake';
 import { startClevertapFake, CLEVERTAP_FAKE_ACCOUNT_ID } from '../fakes/clevertap-fake';
@@ -87,14 +88,14 @@ describe('platform specifics against the fakes', () => {
   });
 
   it("Apollo: a key that is not a master key is refused with Apollo's reason", async () => {
-    const adapter = createApolloAdapter({ credentials: { apiKey: 'plain' }, baseUrls: { apollo: apollo.baseUrl }, allowPrivate: true });
+    const adapter = createApolloAdapter({ credentials: { apiKey: 'plain' }, baseUrls: { apollo: apollo.baseUrl }, outbound: createOutboundClient({ allowPrivate: true }) });
     const err = await adapter.verifyCredentials().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RemoteAuthError);
     expect((err as Error).message).toMatch(/not accessible with this api_key: please use a master API key/);
   });
 
   it('Apollo: undeliverable contacts keep their labels and gain "Verilead Undeliverable" once', async () => {
-    const adapter = createApolloAdapter({ credentials: { apiKey: 'master' }, baseUrls: { apollo: apollo.baseUrl }, allowPrivate: true });
+    const adapter = createApolloAdapter({ credentials: { apiKey: 'master' }, baseUrls: { apollo: apollo.baseUrl }, outbound: createOutboundClient({ allowPrivate: true }) });
     const item = { member: { id: 'c1', email: 'missing0@strict.test' }, status: 'invalid', safeToSend: false, reason: 'rejected_email', undeliverable: true };
     await adapter.writeBack('lbl-a', [item], { unsubscribe: true, append: false });
     await adapter.writeBack('lbl-a', [item], { unsubscribe: true, append: false });
@@ -104,7 +105,7 @@ describe('platform specifics against the fakes', () => {
   });
 
   it('CleverTap: the download is cursor-based (a cursor first, then batches until no next_cursor); unsubscribe-only uploads MSG-email alone', async () => {
-    const adapter = createClevertapAdapter({ credentials: { apiKey: 'pass', accountId: CLEVERTAP_FAKE_ACCOUNT_ID, region: 'in1' }, baseUrls: { clevertap: `${clevertap.baseUrl}/{region}/1` }, allowPrivate: true, pageSize: 5 });
+    const adapter = createClevertapAdapter({ credentials: { apiKey: 'pass', accountId: CLEVERTAP_FAKE_ACCOUNT_ID, region: 'in1' }, baseUrls: { clevertap: `${clevertap.baseUrl}/{region}/1` }, outbound: createOutboundClient({ allowPrivate: true }), pageSize: 5 });
     const first = await adapter.listMembers('Charged', null);
     expect(first.members).toHaveLength(0);
     const sizes: number[] = [];
@@ -136,7 +137,7 @@ describe('a write-back chunk that meets a throttle part-way', () => {
     const members = makeWorldMembers(6, 2, true);
     const kit = await startKitFake({ apiKey: 'key', lists: [{ id: '9', name: 'Tag', members }] });
     try {
-      const adapter = createKitAdapter({ credentials: { apiKey: 'key' }, baseUrls: { kit: kit.baseUrl }, allowPrivate: true, maxInlineWaitMs: 0 });
+      const adapter = createKitAdapter({ credentials: { apiKey: 'key' }, baseUrls: { kit: kit.baseUrl }, outbound: createOutboundClient({ allowPrivate: true }), maxInlineWaitMs: 0 });
       const mode = { unsubscribe: true, append: true };
       await adapter.prepareWriteBack('9', mode);
       const items = members.map((m) => ({ member: { id: m.id, email: m.email }, status: m.email.startsWith('missing') ? 'invalid' : 'catch_all', safeToSend: false, reason: 'r', undeliverable: m.email.startsWith('missing') }));

@@ -1,3 +1,4 @@
+import { createOutboundClient } from '../../../platform/outbound-http/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TIntegration } from '@verilead/contracts';
 import { FAKES, type TFakePlatform } from '../fakes';
@@ -23,7 +24,7 @@ describe.each(SDK_PLATFORMS)('$platform through its official SDK', ({ platform, 
   afterAll(async () => {
     await fake?.close();
   });
-  const adapter = (apiKey: string, opts: Partial<TAdapterContext> = {}) => create({ credentials: { apiKey }, baseUrls: { [platform]: fake.baseUrl }, allowPrivate: true, ...opts });
+  const adapter = (apiKey: string, opts: Partial<TAdapterContext> = {}) => create({ credentials: { apiKey }, baseUrls: { [platform]: fake.baseUrl }, outbound: createOutboundClient({ allowPrivate: true }), ...opts });
 
   it('calls the injected base URL and reads the lists', async () => {
     const before = fake.requests.length;

@@ -1,3 +1,4 @@
+import { findRefusal } from '../../../platform/outbound-http/client';
 import { OutboundRefusedError, resolveDestination } from '../../../platform/outbound-http/guard';
 import { RateLimitedError, RemoteAuthError, RemoteError, retryAfterRule, type TRemoteResponse, type TThrottleRule } from './http';
 import type { TAdapterContext } from './types';
@@ -23,8 +24,9 @@ export function axiosFailure(err: unknown): TRemoteResponse | null {
 }
 
 /**
- * Calls a platform through its official SDK with the same rules as createJsonClient: each host checked once against
- * the outbound guard, the platform's throttling signal honoured (a few short waits in process, then
+ * Calls a platform through its official SDK with the same rules as createJsonClient: the SDK's HTTP agent is the
+ * adapter's guarded one (`ctx.outbound.nodeAgent`: every connection resolved once, checked and pinned, each redirect
+ * hop checked again), the base URL checked first for a readable refusal, the platform's throttling signal honoured (a few short waits in process, then
  * RateLimitedError for the job's back-off; SDK-internal retries stay off so the job decides), 401/403 as
  * RemoteAuthError, any other failure as RemoteError with the platform's message. `readFailure` turns the SDK's
  * error into the platform's response (null: it never got one, e.g. the host could not be reached).
@@ -41,7 +43,7 @@ export function createSdkCaller(
   async function checkHost() {
     if (hostChecked) return;
     try {
-      await resolveDestination(opts.baseUrl, { allowPrivate: ctx.allowPrivate });
+      await resolveDestination(opts.baseUrl, ctx.outbound.policy);
     } catch (err) {
       if (err instanceof OutboundRefusedError) throw new RemoteError(err.message);
       throw err;
@@ -57,7 +59,7 @@ export function createSdkCaller(
         return await fn();
       } catch (err) {
         res = opts.readFailure(err);
-        if (!res) throw new RemoteError(`The platform could not be reached (${(err as Error).message})`);
+        if (!res) throw new RemoteError(findRefusal(err)?.message ?? `The platform could not be reached (${(err as Error).message})`);
       }
       const waitMs = throttle(res);
       if (waitMs !== null) {

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { Client } from '@sendgrid/client';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { OutboundRefusedError } from '../../../platform/outbound-http/guard';
 import { RateLimitedError, RemoteError, trimBase, type TRemoteResponse, type TThrottleRule } from './http';
 import { createSdkCaller, toHeaders } from './sdk-call';
 import { type TAdapterContext, type TIntegrationAdapter, type TRemoteMember } from './types';
@@ -29,7 +30,7 @@ function sendgridFailure(err: unknown): TRemoteResponse | null {
  * read of a list's contacts: an import asks for an asynchronous export (`POST /v3/marketing/contacts/exports`),
  * polls it, then reads the CSV file(s) it points to in pages of 1,000 rows (cursor `export:<id>` while pending,
  * `file:<id>:<url index>:<row offset>` after). The export files are signed storage URLs, not SendGrid's API: they
- * are downloaded with plain `fetch`, without the API key.
+ * are downloaded through the guarded client, without the API key.
  */
 export function createSendgridAdapter(ctx: TAdapterContext): TIntegrationAdapter {
   const memberPage = Math.min(ctx.pageSize ?? PAGE, PAGE);
@@ -38,6 +39,8 @@ export function createSendgridAdapter(ctx: TAdapterContext): TIntegrationAdapter
   sendgrid.setApiKey(ctx.credentials.apiKey);
   // After setApiKey, which resets the base URL to the account's region.
   sendgrid.setDefaultRequest('baseUrl', base);
+  // axios underneath: through the guarded agents, no redirect followed, no proxy from the environment.
+  sendgrid.setDefaultRequest({ httpAgent: ctx.outbound.nodeAgent('http:'), httpsAgent: ctx.outbound.nodeAgent('https:'), maxRedirects: 0, proxy: false } as never);
   const call = createSdkCaller(ctx, {
     baseUrl: base,
     readFailure: sendgridFailure,
@@ -53,7 +56,14 @@ export function createSendgridAdapter(ctx: TAdapterContext): TIntegrationAdapter
     (await request({ url: `/v3/marketing/contacts/exports/${encodeURIComponent(id)}` })) as { status: 'pending' | 'ready' | 'failure'; urls?: string[]; message?: string };
 
   async function readExportFile(url: string): Promise<TRemoteMember[]> {
-    const res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
+    // The file's address comes from the platform's answer: the same guard as every other destination.
+    let res: Response;
+    try {
+      res = await ctx.outbound.fetch(url, { signal: AbortSignal.timeout(60_000) });
+    } catch (err) {
+      if (err instanceof OutboundRefusedError) throw new RemoteError(err.message);
+      throw new RemoteError(`The SendGrid export file could not be downloaded (${(err as { cause?: Error }).cause?.message ?? (err as Error).message})`);
+    }
     if (!res.ok) throw new RemoteError(`The SendGrid export file could not be downloaded (${res.status})`);
     let bytes = Buffer.from(await res.arrayBuffer());
     if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);

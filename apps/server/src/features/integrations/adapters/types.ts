@@ -1,3 +1,4 @@
+import type { TOutboundClient } from '../../../platform/outbound-http/client';
 import type { TImportSource, TIntegration } from '@verilead/contracts';
 
 export type TRemoteListInfo = { id: string; name: string; memberCount: number | null };
@@ -72,8 +73,12 @@ export type TBaseUrls = Partial<Record<TIntegration, string>>;
 export type TAdapterContext = {
   credentials: TCredentials;
   baseUrls: TBaseUrls;
-  /** Outbound requests may reach private and loopback addresses (ALLOW_PRIVATE_WEBHOOKS; tests). */
-  allowPrivate: boolean;
+  /**
+   * The outbound client every request of the adapter goes through (guarded: pinned addresses, no redirects). Built
+   * from `outboundPolicyOf(config, { allowPrivate })` by getAdapter; loopback only with ALLOW_PRIVATE_DESTINATIONS or
+   * for this server's own local fake.
+   */
+  outbound: TOutboundClient;
   /** In-process waits on a throttling signal before giving the job back to the queue with a delay. */
   maxThrottleWaits?: number;
   /** Members per page (tests: small, to exercise paging); never above the platform's cap. */

@@ -1,3 +1,5 @@
+import { createOutboundClient } from '../../../platform/outbound-http/client';
+import type { TOutboundPolicy } from '../../../platform/outbound-http/guard';
 import { createJsonClient, RemoteError } from '../adapters/http';
 import type { TOAuthCredentials } from '../adapters/types';
 import type { TMailchimpOAuth, TZohoOAuth } from './providers';
@@ -5,9 +7,9 @@ import type { TMailchimpOAuth, TZohoOAuth } from './providers';
 /** What an exchange gives: the credentials to store (the account is then checked with the adapter). */
 export type TExchanged = { oauth: TOAuthCredentials };
 
-const client = (allowPrivate: boolean, auth: () => Record<string, string> = () => ({})) =>
+const client = (policy: TOutboundPolicy, auth: () => Record<string, string> = () => ({})) =>
   createJsonClient(
-    { credentials: { apiKey: '' }, baseUrls: {}, allowPrivate, maxInlineWaitMs: 2_000 },
+    { credentials: { apiKey: '' }, baseUrls: {}, outbound: createOutboundClient(policy), maxInlineWaitMs: 2_000 },
     { authHeaders: auth, errorMessage: (b) => (b as { error?: string; error_description?: string } | null)?.error_description ?? (b as { error?: string } | null)?.error },
   );
 
@@ -18,15 +20,15 @@ export function mailchimpAuthorizeUrl(o: TMailchimpOAuth, redirectUri: string, s
 }
 
 /** Code → token at /oauth2/token, then /oauth2/metadata for the data centre and the account's `api_endpoint`. */
-export async function exchangeMailchimpCode(o: TMailchimpOAuth, allowPrivate: boolean, redirectUri: string, code: string): Promise<TExchanged> {
-  const tokenRes = await client(allowPrivate || o.local)({
+export async function exchangeMailchimpCode(o: TMailchimpOAuth, policy: TOutboundPolicy, redirectUri: string, code: string): Promise<TExchanged> {
+  const tokenRes = await client(o.local ? { ...policy, allowPrivate: true } : policy)({
     method: 'POST',
     url: `${o.baseUrl}/oauth2/token`,
     form: { grant_type: 'authorization_code', client_id: o.clientId, client_secret: o.clientSecret, redirect_uri: redirectUri, code },
   });
   const token = (tokenRes.body as { access_token?: string } | null)?.access_token;
   if (!token) throw new RemoteError('Mailchimp gave no access token');
-  const meta = (await client(allowPrivate || o.local, () => ({ authorization: `OAuth ${token}` }))({ url: `${o.baseUrl}/oauth2/metadata` })).body as { dc?: string; api_endpoint?: string } | null;
+  const meta = (await client(o.local ? { ...policy, allowPrivate: true } : policy, () => ({ authorization: `OAuth ${token}` }))({ url: `${o.baseUrl}/oauth2/metadata` })).body as { dc?: string; api_endpoint?: string } | null;
   if (!meta?.api_endpoint || !/^https?:\/\//.test(meta.api_endpoint)) throw new RemoteError('Mailchimp did not say where the account lives (api_endpoint)');
   return { oauth: { accessToken: token, apiEndpoint: meta.api_endpoint, ...(meta.dc ? { dc: meta.dc } : {}) } };
 }
@@ -41,8 +43,8 @@ export function zohoAuthorizeUrl(o: TZohoOAuth, region: string, redirectUri: str
 }
 
 /** Code → tokens at the user's accounts server; `api_domain` says where the account's CRM API lives. Zoho answers errors with HTTP 200 `{error}`. */
-export async function exchangeZohoCode(o: TZohoOAuth, allowPrivate: boolean, accountsServer: string, redirectUri: string, code: string): Promise<TExchanged> {
-  const res = await client(allowPrivate || o.local)({
+export async function exchangeZohoCode(o: TZohoOAuth, policy: TOutboundPolicy, accountsServer: string, redirectUri: string, code: string): Promise<TExchanged> {
+  const res = await client(o.local ? { ...policy, allowPrivate: true } : policy)({
     method: 'POST',
     url: `${accountsServer}/oauth/v2/token`,
     form: { grant_type: 'authorization_code', client_id: o.clientId, client_secret: o.clientSecret, redirect_uri: redirectUri, code },

@@ -1,3 +1,4 @@
+import { outboundPolicyOf } from '../../../platform/outbound-http/client';
 import { INTEGRATION_CATALOG, ZOAuthQuery, type TOAuthQuery, type TOAuthResult } from '@verilead/contracts';
 import type { TDeps } from '../../../platform/deps';
 import { throwFieldError } from '../../../platform/errors/app-error';
@@ -38,13 +39,13 @@ export async function handleOAuth(deps: Pick<TDeps, 'database' | 'queue'>, rt: T
   let exchanged: TExchanged;
   try {
     if (platform === 'mailchimp') {
-      exchanged = await exchangeMailchimpCode(await mailchimpOAuthOf(rt.config), rt.config.allowPrivateWebhooks, redirectUri, q.code);
+      exchanged = await exchangeMailchimpCode(await mailchimpOAuthOf(rt.config), outboundPolicyOf(rt.config), redirectUri, q.code);
     } else {
       const o = await zohoOAuthOf(rt.config);
       // The redirect names the user's accounts server (multi-DC); only Zoho's own servers are trusted with the secret.
       const named = q['accounts-server']?.replace(/\/+$/, '') ?? (q.location ? o.accountsServer(ZOHO_LOCATIONS[q.location] ?? '') : null);
       if (named && !o.trusted.has(named)) throwFieldError('accounts-server', 'This Zoho accounts server is not one of Zoho\'s data centres');
-      exchanged = await exchangeZohoCode(o, rt.config.allowPrivateWebhooks, named ?? o.accountsServer(pending.region ?? 'com'), redirectUri, q.code);
+      exchanged = await exchangeZohoCode(o, outboundPolicyOf(rt.config), named ?? o.accountsServer(pending.region ?? 'com'), redirectUri, q.code);
     }
   } catch (err) {
     throw toAppError(platform, err, 'code');

@@ -8,8 +8,8 @@ import { integrationAccounts, integrationOauthStates } from '../tables';
 import { completeConsent } from '../test-support';
 import { closeOAuthFakes, FAKE_CLIENTS, isOwnLocalFake } from './providers';
 
-/** No OAuth client configured and no ALLOW_PRIVATE_WEBHOOKS: what `npm start` and a production server do with it. */
-const NO_CLIENTS = { allowPrivateWebhooks: false, integrationOAuth: { mailchimp: { baseUrl: 'https://login.mailchimp.com' }, zoho: {} } };
+/** No OAuth client configured and no ALLOW_PRIVATE_DESTINATIONS: what `npm start` and a production server do with it. */
+const NO_CLIENTS = { allowPrivateDestinations: false, integrationOAuth: { mailchimp: { baseUrl: 'https://login.mailchimp.com' }, zoho: {} } };
 
 describe('OAuth without a configured client in production (NODE_ENV=production)', () => {
   let t: TTestApp;
