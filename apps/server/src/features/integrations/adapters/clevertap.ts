@@ -46,11 +46,12 @@ export function createClevertapAdapter(ctx: TAdapterContext): TIntegrationAdapte
   return {
     platform: 'clevertap',
     async verifyCredentials() {
-      // A profile lookup is the cheapest authenticated call; "not found" still proves the credentials.
+      // A profile lookup is the cheapest authenticated call; "not found" still proves the credentials. No answer at
+      // all (httpStatus 0: unreachable, or a destination the outbound guard refused) proves nothing.
       try {
         await request({ url: `${base}/profile.json?identity=verilead-connection-check` });
       } catch (err) {
-        if (!(err instanceof RemoteError)) throw err;
+        if (!(err instanceof RemoteError) || err.httpStatus === 0 || (err.httpStatus >= 300 && err.httpStatus < 400)) throw err;
       }
       return { accountLabel: `CleverTap ${ctx.credentials.accountId ?? ''} (${region})`.trim() };
     },

@@ -10,6 +10,13 @@ const BATCH = 100; // batch read / update cap
 const GROUP = 'verilead_information';
 const PROPS = { status: 'verilead_status', safeToSend: 'verilead_safe_to_send', reason: 'verilead_reason' } as const;
 
+/**
+ * Call-time options of every typed call. The SDK's generated APIs apply the client's configured middleware (its
+ * headers and the `httpAgent`) only when a call passes middleware of its own; an empty list appended to them makes
+ * every call go through the guarded agent.
+ */
+const VIA_AGENT = { middleware: [], middlewareMergeStrategy: 'append' as const };
+
 /** 429 with Retry-After, else the rolling window of `X-HubSpot-RateLimit-Interval-Milliseconds`. */
 export const hubspotThrottle: TThrottleRule = (res) => {
   if (res.status !== 429) return null;
@@ -81,25 +88,25 @@ export function createHubspotAdapter(ctx: TAdapterContext): TIntegrationAdapter 
   return {
     platform: 'hubspot',
     async verifyCredentials() {
-      await call(() => hubspot.crm.contacts.basicApi.getPage(1));
+      await call(() => hubspot.crm.contacts.basicApi.getPage(1, undefined, undefined, undefined, undefined, undefined, VIA_AGENT));
       const info = (await call(() => raw('/account-info/v3/details'))) as { portalId?: number } | null;
       return { accountLabel: info?.portalId ? `Portal ${info.portalId}` : 'HubSpot account' };
     },
     async listLists() {
       const out = [];
       for (let offset = 0; ; ) {
-        const body = await call(() => hubspot.crm.lists.listsApi.doSearch({ query: '', count: 500, offset, additionalProperties: ['hs_list_size'] }));
+        const body = await call(() => hubspot.crm.lists.listsApi.doSearch({ query: '', count: 500, offset, additionalProperties: ['hs_list_size'] }, VIA_AGENT));
         out.push(...body.lists.map((l) => ({ id: String(l.listId), name: l.name, memberCount: l.additionalProperties?.hs_list_size ? Number(l.additionalProperties.hs_list_size) : null })));
         if (!body.hasMore) return out;
         offset = body.offset;
       }
     },
     async listMembers(listId, cursor) {
-      const page = await call(() => hubspot.crm.lists.membershipsApi.getPage(listId, cursor ?? undefined, undefined, memberPage));
+      const page = await call(() => hubspot.crm.lists.membershipsApi.getPage(listId, cursor ?? undefined, undefined, memberPage, VIA_AGENT));
       const members = [];
       for (let i = 0; i < page.results.length; i += BATCH) {
         const inputs = page.results.slice(i, i + BATCH).map((r) => ({ id: String(r.recordId) }));
-        const read = await call(() => hubspot.crm.contacts.batchApi.read({ properties: ['email', 'firstname', 'lastname'], propertiesWithHistory: [], inputs }));
+        const read = await call(() => hubspot.crm.contacts.batchApi.read({ properties: ['email', 'firstname', 'lastname'], propertiesWithHistory: [], inputs }, undefined, VIA_AGENT));
         for (const c of read.results) {
           const p = c.properties;
           if (p.email) members.push({ id: c.id, email: p.email, firstName: p.firstname ?? '', lastName: p.lastname ?? '' });
@@ -109,9 +116,9 @@ export function createHubspotAdapter(ctx: TAdapterContext): TIntegrationAdapter 
     },
     async prepareWriteBack(_listId, mode) {
       if (!mode.append) return;
-      await ok409(() => hubspot.crm.properties.groupsApi.create('contacts', { name: GROUP, label: 'Verilead Information' }));
+      await ok409(() => hubspot.crm.properties.groupsApi.create('contacts', { name: GROUP, label: 'Verilead Information' }, VIA_AGENT));
       for (const [k, name] of Object.entries(PROPS) as [keyof typeof PROPS, string][]) {
-        await ok409(() => hubspot.crm.properties.coreApi.create('contacts', { name, label: RESULT_FIELDS[k], type: 'string' as PropertyCreate['type'], fieldType: 'text' as PropertyCreate['fieldType'], groupName: GROUP }));
+        await ok409(() => hubspot.crm.properties.coreApi.create('contacts', { name, label: RESULT_FIELDS[k], type: 'string' as PropertyCreate['type'], fieldType: 'text' as PropertyCreate['fieldType'], groupName: GROUP }, VIA_AGENT));
       }
     },
     async writeBack(listId, items, mode, written) {
@@ -119,11 +126,11 @@ export function createHubspotAdapter(ctx: TAdapterContext): TIntegrationAdapter 
         const chunk = items.slice(i, i + BATCH);
         if (mode.append) {
           const inputs = chunk.map((it) => ({ id: it.member.id, properties: { [PROPS.status]: it.status, [PROPS.safeToSend]: it.safeToSend ? 'yes' : 'no', [PROPS.reason]: it.reason } }));
-          await call(() => hubspot.crm.contacts.batchApi.update({ inputs }));
+          await call(() => hubspot.crm.contacts.batchApi.update({ inputs }, VIA_AGENT));
         }
         const remove = chunk.filter((it) => it.undeliverable).map((it) => it.member.id);
         // Only static (MANUAL / SNAPSHOT) lists can lose members; HubSpot answers 400 for a DYNAMIC list.
-        if (mode.unsubscribe && remove.length > 0) await call(() => hubspot.crm.lists.membershipsApi.remove(listId, remove));
+        if (mode.unsubscribe && remove.length > 0) await call(() => hubspot.crm.lists.membershipsApi.remove(listId, remove, VIA_AGENT));
         written?.(chunk.map((it) => it.member.id));
       }
     },
