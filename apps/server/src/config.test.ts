@@ -41,6 +41,16 @@ describe('config', () => {
     expect(testModeWith({ PAYMENTS_TEST_MODE: 'false' })).toBe(false);
   });
 
+  it('reads the one private-destinations switch, its former name ALLOW_PRIVATE_WEBHOOKS as an alias, and the outbound DNS servers', () => {
+    const allowed = (env: Record<string, string>) => loadConfig(env, { appSecret: 'x' }).allowPrivateDestinations;
+    expect(allowed({})).toBe(false);
+    expect(allowed({ ALLOW_PRIVATE_DESTINATIONS: 'true' })).toBe(true);
+    expect(allowed({ ALLOW_PRIVATE_WEBHOOKS: 'true' })).toBe(true);
+    expect(allowed({ ALLOW_PRIVATE_DESTINATIONS: 'false', ALLOW_PRIVATE_WEBHOOKS: 'true' })).toBe(false);
+    expect(loadConfig({ OUTBOUND_DNS_SERVERS: '127.0.0.1:5353, 10.0.0.2' }, { appSecret: 'x' }).outboundDnsServers).toEqual(['127.0.0.1:5353', '10.0.0.2']);
+    expect(loadConfig({}, { appSecret: 'x' }).outboundDnsServers).toEqual([]);
+  });
+
   it('parses values and rejects invalid ones with a readable message', () => {
     const c = loadConfig({
       PORT: '8080',
