@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALL_ROLES,
   API_AUTHORIZATION,
+  DEFAULT_APP_RATE_LIMIT,
   OBJECT_OWNERSHIP,
   findApiRule,
   getRuleRoles,
@@ -13,12 +14,15 @@ import {
   type TMemberObjectKind,
   type TObjectRef,
   type TRole,
+  ZFormGuardSettings,
 } from '@verilead/contracts';
+import { apps } from './features/developer/tables';
 import { downloads } from './features/downloads/tables';
 import { EMPTY_FINDER_COUNTERS } from './features/email-finder/queries';
 import { finderInstant, finderLists } from './features/email-finder/tables';
 import { EMPTY_COUNTERS } from './features/email-verifier/queries';
 import { verifyLists } from './features/email-verifier/tables';
+import { webhookDeliveries, webhooks } from './features/webhooks/tables';
 import { createTestApp, TEST_PASSWORD, type TTestApp } from './test/test-app';
 
 const MEMBER_PASSWORD = 'Walker-Pass-42';
@@ -160,7 +164,8 @@ describe('authorisation table walk', () => {
  * The by-id walk: every route the table marks with a member object (lists, searches, prepared files) is called by
  * the owner, a Manager (admin) and an Executive (analyst) on their own object, on another member's object and on
  * another organisation's object. What a role does not see on the list pages answers 404 by id, like another
- * organisation's id (MEMBER_OBJECT_VISIBILITY); organisation objects (apps, webhooks) are every member's.
+ * organisation's id (MEMBER_OBJECT_VISIBILITY); apps (and so form guards), webhooks and their deliveries are member
+ * objects too (issue 27 point 9).
  */
 describe('authorisation by id: member objects', () => {
   type TWho = TRole | 'stranger';
@@ -217,20 +222,54 @@ describe('authorisation by id: member objects', () => {
       const [row] = await db.insert(finderInstant).values({ orgId, userId, state: 'failed', input: {}, error: 'walk', fullName: 'Walk Er', domain: 'walk.test' }).returning();
       return row!.id;
     }
+    if (kind === 'app') {
+      // A form guard (a client app with guard settings): the walk's updates then change a guard's origins.
+      const [row] = await db
+        .insert(apps)
+        .values({ orgId, userId, name: 'walk', type: 'client', tokenHash: `walk-${randomUUID()}`, tokenHint: 'vla_walk', rateLimit: DEFAULT_APP_RATE_LIMIT, allowedOrigins: ['https://shop.walk.test'], formGuard: ZFormGuardSettings.parse({}) })
+        .returning();
+      return row!.id;
+    }
+    if (kind === 'webhook') return (await insertWalkWebhook(who)).id;
+    if (kind === 'webhook_delivery') {
+      const webhook = await insertWalkWebhook(who);
+      const [row] = await db
+        .insert(webhookDeliveries)
+        .values({ orgId, webhookId: webhook.id, eventId: randomUUID(), eventType: 'email_verifier.instant.completed', body: {}, status: 'failed' })
+        .returning();
+      return row!.id;
+    }
     const [row] = await db.insert(downloads).values({ orgId, userId, kind: 'result', fileType: 'csv', columns: ['email'], state: 'queued', fileName: 'walk.csv' }).returning();
     return row!.id;
   }
 
+  async function insertWalkWebhook(who: TWho) {
+    const { orgId, userId } = users[who];
+    const [row] = await t.db.db.insert(webhooks).values({ orgId, createdBy: userId, name: 'walk', url: 'http://127.0.0.1:9/walk', events: ['email_verifier.instant.completed'] }).returning();
+    return row!;
+  }
+
+  /** The smallest valid body beside the id for by-id routes that change something (so a refusal is the gate's). */
+  const BY_ID_EXTRA: Record<string, Record<string, unknown>> = {
+    'POST /email_verify/list/export': { kind: 'input' },
+    'POST /download/result': { kind: 'input' },
+    'POST /apps/update': { rotate_token: true, allowed_origins: ['https://taken.walk.test'] },
+    'POST /webhook': { name: 'repointed', url: 'http://127.0.0.1:9/taken', events: ['email_verifier.instant.completed'] },
+  };
+
   /** Calls a by-id route on `id` with the smallest valid body. */
   function callById(method: string, path: string, ref: TObjectRef, id: string, token: string) {
-    const extra: Record<string, unknown> = path === '/email_verify/list/export' || path === '/download/result' ? { kind: 'input' } : {};
+    const extra = BY_ID_EXTRA[`${method} ${path}`] ?? {};
     if (ref.from === 'query') return t.call({ method: method as 'GET', url: `/api/v1${path}?${ref.field}=${id}`, token });
+    if (ref.from === 'params') return t.call({ method: method as 'GET', url: `/api/v1${path.replace(`:${ref.field}`, id)}`, token });
     return t.call({ method: method as 'POST', url: `/api/v1${path}`, token, payload: { [ref.field]: id, ...extra } });
   }
 
   it('lets each role reach exactly the objects its list pages show', async () => {
     const memberRoutes = Object.entries(API_AUTHORIZATION).filter(([, rule]) => rule.object && OBJECT_OWNERSHIP[rule.object.kind] === 'member');
-    expect(memberRoutes.length).toBeGreaterThanOrEqual(14);
+    expect(memberRoutes.length).toBeGreaterThanOrEqual(21);
+    // Issue 27 point 9: apps and guards, webhooks and their deliveries are walked like lists.
+    for (const kind of ['app', 'webhook', 'webhook_delivery']) expect(memberRoutes.some(([, rule]) => rule.object?.kind === kind), kind).toBe(true);
     const problems: string[] = [];
     for (const [key, rule] of memberRoutes) {
       const [method = '', path = ''] = key.split(' ');
@@ -271,20 +310,83 @@ describe('authorisation by id: member objects', () => {
     for (const l of finder.body.data.lists as { id: string }[]) expect(execFinderIds).toContain(l.id);
   });
 
-  it("lets every member use the organisation's apps and webhooks, as menus.tsv says (apps edit_app, developer webhook: everyone)", async () => {
-    const app = await t.call({ method: 'POST', url: '/api/v1/apps/create', token: users.owner.token, payload: { name: 'Owner app' } });
-    expect(app.status).toBe(200);
-    const appId = app.body.data.id as string;
-    expect((await t.call({ method: 'GET', url: `/api/v1/apps/${appId}`, token: users.analyst.token })).status).toBe(200);
-    const renamed = await t.call({ method: 'POST', url: '/api/v1/apps/update', token: users.analyst.token, payload: { app_id: appId, name: 'Renamed by the Executive' } });
-    expect(renamed.status).toBe(200);
-    expect(renamed.body.data.name).toBe('Renamed by the Executive');
-    expect((await t.call({ method: 'GET', url: `/api/v1/apps/${appId}`, token: users.stranger.token })).status).toBe(404);
-
-    const hook = await t.call({ method: 'POST', url: '/api/v1/webhook', token: users.owner.token, payload: { name: 'Owner hook', url: 'http://127.0.0.1:9/hook', events: ['email_verifier.instant.completed'] } });
+// Issue 27 point 9: an Executive keeps the apps and webhook menus (menus.tsv: everyone) but acts only on the apps,
+  // guards and webhooks they created. Another member's answers 404, as another organisation's: the Executive does
+  // not see it on the list pages either (MEMBER_OBJECT_VISIBILITY); owners and Managers act on all.
+  it("lets an Executive act on their own apps, guards and webhooks only, and owners and Managers on all", async () => {
+    const call = (who: TWho, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
+      t.call({ method, url: `/api/v1${url}`, token: users[who].token, ...(payload ? { payload } : {}) });
+    const guardSettings = { fields: { email: true, phone: false, name: false } };
+    const production = await call('owner', 'POST', '/apps/create', { name: 'Production' });
+    expect(production.status).toBe(200);
+    const prodId = production.body.data.id as string;
+    const prodToken = production.body.data.token as string;
+    const guard = await call('owner', 'POST', '/apps/create', { name: 'Signup guard', type: 'client', allowed_origins: ['https://shop.byid.test'], form_guard: guardSettings });
+    expect(guard.status).toBe(200);
+    const guardId = guard.body.data.id as string;
+    const hook = await call('owner', 'POST', '/webhook', { name: 'Owner hook', url: 'http://127.0.0.1:9/hook', events: ['email_verifier.instant.completed'] });
     expect(hook.status).toBe(200);
-    expect((await t.call({ method: 'GET', url: `/api/v1/webhook/${hook.body.data.id}`, token: users.analyst.token })).status).toBe(200);
-    expect((await t.call({ method: 'POST', url: '/api/v1/webhook/token', token: users.analyst.token, payload: {} })).status).toBe(200);
-    expect((await t.call({ method: 'GET', url: `/api/v1/webhook/${hook.body.data.id}`, token: users.stranger.token })).status).toBe(404);
+    const hookId = hook.body.data.id as string;
+
+    // The Executive: the owner's production token is not theirs to rotate, the guard's origins not theirs to change,
+    // the webhook not theirs to repoint, test or delete; nor is the organisation's signing secret theirs to rotate.
+    const attempts = [
+      await call('analyst', 'GET', `/apps/${prodId}`),
+      await call('analyst', 'POST', '/apps/update', { app_id: prodId, rotate_token: true }),
+      await call('analyst', 'POST', '/apps/update', { app_id: prodId, status: 'inactive' }),
+      await call('analyst', 'POST', '/apps/update', { app_id: guardId, allowed_origins: ['https://evil.byid.test'] }),
+      await call('analyst', 'POST', '/apps/update', { app_id: guardId, form_guard: { fields: { email: false, phone: true, name: false } } }),
+      await call('analyst', 'GET', `/webhook/${hookId}`),
+      await call('analyst', 'POST', '/webhook', { webhook_id: hookId, name: 'Taken', url: 'http://127.0.0.1:9/taken', events: ['email_verifier.instant.completed'] }),
+      await call('analyst', 'POST', '/webhook/test', { webhook_id: hookId }),
+      await call('analyst', 'DELETE', `/webhook/${hookId}`),
+    ];
+    expect(attempts.map((r) => r.status)).toEqual(attempts.map(() => 404));
+    for (const r of attempts) expect(r.body).toMatchObject({ status: 'failed', error: { code: 'not_found' } });
+    const rotateSecret = await call('analyst', 'POST', '/webhook/token', {});
+    expect(rotateSecret.status).toBe(403);
+    expect(rotateSecret.body).toMatchObject({ status: 'failed', error: { code: 'forbidden' } });
+    // Nothing moved: the owner's token still works, the guard keeps its origin, the webhook its address.
+    expect((await t.call({ method: 'GET', url: '/v2/email_verify/getcredits', headers: { authorization: `Bearer ${prodToken}` } })).status).toBe(200);
+    const guardNow = await call('owner', 'GET', `/apps/${guardId}`);
+    expect(guardNow.body.data.allowed_origins).toEqual(['https://shop.byid.test']);
+    expect(guardNow.body.data.form_guard.fields.email).toBe(true);
+    expect((await call('owner', 'GET', `/webhook/${hookId}`)).body.data).toMatchObject({ name: 'Owner hook', url: 'http://127.0.0.1:9/hook', status: 'active' });
+    // The Executive's list pages show only their own (so a 404 by id is what they see anyway).
+    const execApps = (await call('analyst', 'GET', '/apps/list')).body.data.items as { id: string }[];
+    expect(execApps.map((a) => a.id)).not.toContain(prodId);
+    expect(execApps.map((a) => a.id)).not.toContain(guardId);
+    const execHooks = (await call('analyst', 'GET', '/webhook/list')).body.data.items as { id: string }[];
+    expect(execHooks.map((h) => h.id)).not.toContain(hookId);
+    expect(((await call('analyst', 'GET', '/webhook/name_list')).body.data.items as { id: string }[]).map((h) => h.id)).not.toContain(hookId);
+
+    // Their own: created, seen, changed, rotated and deleted.
+    const mine = await call('analyst', 'POST', '/apps/create', { name: 'Exec guard', type: 'client', allowed_origins: ['https://exec.byid.test'], form_guard: guardSettings });
+    expect(mine.status).toBe(200);
+    const rotated = await call('analyst', 'POST', '/apps/update', { app_id: mine.body.data.id, rotate_token: true, allowed_origins: ['https://exec2.byid.test'] });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.token).toMatch(/^vla_/);
+    const execAppsNow = (await call('analyst', 'GET', '/apps/list')).body.data.items as { id: string }[];
+    expect(execAppsNow.map((a) => a.id)).toContain(mine.body.data.id);
+    expect(execAppsNow.map((a) => a.id)).not.toContain(prodId);
+    const myHook = await call('analyst', 'POST', '/webhook', { name: 'Exec hook', url: 'http://127.0.0.1:9/exec', events: ['email_verifier.instant.completed'] });
+    expect(myHook.status).toBe(200);
+    const repointed = await call('analyst', 'POST', '/webhook', { webhook_id: myHook.body.data.id, name: 'Exec hook', url: 'http://127.0.0.1:9/exec2', events: ['email_verifier.instant.completed'] });
+    expect(repointed.status).toBe(200);
+    const execHooksNow = ((await call('analyst', 'GET', '/webhook/list')).body.data.items as { id: string }[]).map((h) => h.id);
+    expect(execHooksNow).toContain(myHook.body.data.id);
+    expect(execHooksNow).not.toContain(hookId);
+    expect((await call('analyst', 'GET', '/webhook/token')).status).toBe(200);
+
+    // Owners and Managers act on everyone's, the Executive's included.
+    expect((await call('admin', 'POST', '/apps/update', { app_id: mine.body.data.id, allowed_origins: ['https://managed.byid.test'] })).status).toBe(200);
+    expect((await call('admin', 'POST', '/apps/update', { app_id: prodId, rotate_token: true })).status).toBe(200);
+    expect((await call('admin', 'POST', '/webhook', { webhook_id: hookId, name: 'Managed', url: 'http://127.0.0.1:9/managed', events: ['email_verifier.instant.completed'] })).status).toBe(200);
+    expect((await call('admin', 'POST', '/webhook/token', {})).status).toBe(200);
+    expect((await call('owner', 'DELETE', `/webhook/${myHook.body.data.id}`)).status).toBe(200);
+    expect((await call('analyst', 'GET', `/webhook/${myHook.body.data.id}`)).status).toBe(404);
+    // Another organisation sees none of them.
+    expect((await call('stranger', 'GET', `/apps/${mine.body.data.id}`)).status).toBe(404);
+    expect((await call('stranger', 'GET', `/webhook/${hookId}`)).status).toBe(404);
   });
 });

@@ -78,6 +78,13 @@ describe('member object visibility', () => {
       expect(rule?.object, key).toBeDefined();
       expect(OBJECT_OWNERSHIP[rule!.object!.kind], key).toBe('member');
     }
-    expect(OBJECT_OWNERSHIP[API_AUTHORIZATION['POST /apps/update']!.object!.kind]).toBe('organisation');
+    // Issue 27 point 9: apps (and so guards), webhooks and their deliveries are their creator's, like lists.
+    for (const key of ['POST /apps/update', 'GET /apps/:id', 'POST /webhook', 'DELETE /webhook/:id', 'POST /webhook/test', 'POST /webhook/event_logs/redeliver']) {
+      expect(OBJECT_OWNERSHIP[API_AUTHORIZATION[key]!.object!.kind], key).toBe('member');
+    }
+    // The organisation's signing secret signs everyone's webhooks: an Executive reads it but does not rotate it.
+    expect(isApiAllowed('GET', '/webhook/token', 'analyst')).toBe(true);
+    expect(isApiAllowed('POST', '/webhook/token', 'analyst')).toBe(false);
+    expect(isApiAllowed('POST', '/webhook/token', 'admin')).toBe(true);
   });
 });

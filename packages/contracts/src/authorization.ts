@@ -33,18 +33,22 @@ export type TApiRule = {
 };
 
 /**
- * Objects reached by id. `member` objects belong to the member who created them (lists, searches, prepared
- * files); `organisation` objects are shared by every member of the organisation (apps and webhooks: the
- * spec's menus.tsv gives apps list_app/create_app/edit_app and developer webhook to everyone).
+ * Objects reached by id. `member` objects belong to the member who created them: lists, searches, prepared files,
+ * and also apps (form guards are apps), webhooks and their deliveries. The spec's menus.tsv gives apps
+ * list_app/create_app/edit_app and developer webhook to everyone, so every role keeps those menus; but what a role
+ * sees and acts on there follows MEMBER_OBJECT_VISIBILITY, as for lists: an Executive sees, changes, rotates and
+ * deletes only the apps, guards and webhooks they created (another member's answers 404, like another
+ * organisation's: the Executive never sees it on the list pages either); owners and Managers act on all (issue 27
+ * point 9). `organisation` objects would be every member's (none today).
  */
 export const OBJECT_OWNERSHIP = {
   verify_list: 'member',
   finder_list: 'member',
   finder_search: 'member',
   download: 'member',
-  app: 'organisation',
-  webhook: 'organisation',
-  webhook_delivery: 'organisation',
+  app: 'member',
+  webhook: 'member',
+  webhook_delivery: 'member',
 } as const satisfies Record<string, 'member' | 'organisation'>;
 export type TObjectKind = keyof typeof OBJECT_OWNERSHIP;
 export type TMemberObjectKind = { [K in TObjectKind]: (typeof OBJECT_OWNERSHIP)[K] extends 'member' ? K : never }[TObjectKind];
@@ -387,7 +391,9 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /webhook/test': byId(WEBHOOK, 'webhook', 'body', 'webhook_id'),
   'POST /webhook/event_logs': WEBHOOK,
   'POST /webhook/event_logs/redeliver': byId(WEBHOOK, 'webhook_delivery', 'body', 'delivery_id'),
-  'POST /webhook/token': WEBHOOK,
+  // The signing secret signs every webhook of the organisation: rotating it acts on others' webhooks too, so only
+  // owners and Managers rotate it (everyone reads it, to check their own deliveries).
+  'POST /webhook/token': { access: ['owner', 'admin'] },
   'DELETE /webhook/:id': byId(WEBHOOK, 'webhook', 'params', 'id'),
 };
 

@@ -60,31 +60,27 @@ describe('apps', () => {
     expect(change.status).toBe(409);
   });
 
-  it('client apps need allowed origins and only answer those origins', async () => {
+  // Issue 27 point 1: a client app's token sits in web pages; it works on /v2/form_guard only, whatever the Origin.
+  it('client apps need allowed origins, and their token is refused on the /v2 API even from those origins', async () => {
     const noOrigin = await t.call({ method: 'POST', url: '/api/v1/apps/create', token: owner.token, payload: { name: 'Widget', type: 'client' } });
     expect(noOrigin.status).toBe(400);
     const app = (
       await t.call({ method: 'POST', url: '/api/v1/apps/create', token: owner.token, payload: { name: 'Widget', type: 'client', allowed_origins: ['https://shop.example.com'] } })
     ).body.data;
-    const allowed = await t.call({
-      method: 'POST',
-      url: '/v2/email_verify/instant',
-      headers: { authorization: `Bearer ${app.token}`, origin: 'https://shop.example.com' },
-      payload: { email: 'valid@example.com' },
-    });
-    expect(allowed.status).toBe(200);
-    expect(allowed.headers['access-control-allow-origin']).toBe('https://shop.example.com');
-    const other = await t.call({
-      method: 'POST',
-      url: '/v2/email_verify/instant',
-      headers: { authorization: `Bearer ${app.token}`, origin: 'https://evil.example.net' },
-      payload: { email: 'valid@example.com' },
-    });
-    expect(other.status).toBe(401);
-    const preflight = await t.call({ method: 'OPTIONS', url: '/v2/email_verify/instant', headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers['access-control-allow-origin']).toBe('https://shop.example.com');
-    expect(String(preflight.headers['access-control-allow-headers'])).toContain('authorization');
+    for (const origin of ['https://shop.example.com', 'https://evil.example.net']) {
+      const res = await t.call({ method: 'POST', url: '/v2/email_verify/instant', headers: { authorization: `Bearer ${app.token}`, origin }, payload: { email: 'valid@example.com' } });
+      expect(res.status, origin).toBe(401);
+      expect(res.body).toEqual({ status: 'failed', error: { code: 1008, message: expect.stringContaining('form guard') } });
+      expect(res.headers['access-control-allow-origin'], origin).toBeUndefined();
+    }
+    // Preflights: the form guard's routes let the browser ask; the rest of /v2 lets no origin in.
+    const guardPreflight = await t.call({ method: 'OPTIONS', url: '/v2/form_guard/validate', headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
+    expect(guardPreflight.status).toBe(204);
+    expect(guardPreflight.headers['access-control-allow-origin']).toBe('https://shop.example.com');
+    expect(String(guardPreflight.headers['access-control-allow-headers'])).toContain('authorization');
+    const apiPreflight = await t.call({ method: 'OPTIONS', url: '/v2/email_verify/instant', headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
+    expect(apiPreflight.status).toBe(204);
+    expect(apiPreflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('the default app is created once; another organisation sees 404', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { parse as parseYaml } from 'yaml';
-import { BULK_FILE_SIZE_LIMIT_BYTES, PUBLIC_API_PREFIX } from '@verilead/contracts';
+import { BULK_FILE_SIZE_LIMIT_BYTES, FORM_GUARD_API_PREFIX, PUBLIC_API_PREFIX } from '@verilead/contracts';
 import { SERVER_ROOT } from '../../config';
 import type { TDeps } from '../../platform/deps';
 import { isAppError } from '../../platform/errors/app-error';
@@ -67,9 +67,11 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
 
       registerPublicApiAuth(v2, deps);
 
+      // CORS preflight: only the form guard's routes are called from browsers (their real calls are then checked against
+      // the guard's origins); the rest of /v2 is for servers and answers preflights without letting any origin in.
       v2.options('/*', async (req, reply) => {
         const origin = req.headers.origin;
-        if (origin) reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
+        if (origin && req.url.startsWith(`${FORM_GUARD_API_PREFIX}/`)) reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
         return reply
           .header('Access-Control-Allow-Methods', 'GET, POST')
           .header('Access-Control-Allow-Headers', 'authorization, content-type')

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ilike, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { TDb } from '../../platform/db/database';
+import type { TVisibleScope } from '../../platform/tenancy/context';
 import { memberships } from '../../platform/tenancy/tables';
 import { appDailyUsage, apps } from './tables';
 
@@ -11,8 +12,18 @@ export async function insertApp(exec: TDb, values: TAppInsert): Promise<TAppRow>
   return rows[0]!;
 }
 
-export async function selectApp(exec: TDb, orgId: string, appId: string): Promise<TAppRow | null> {
-  const rows = await exec.select().from(apps).where(and(eq(apps.id, appId), eq(apps.orgId, orgId))).limit(1);
+/** The conditions of a visible scope: the organisation, and the creator when the caller sees only their own apps. */
+function scopeOf(scope: TVisibleScope) {
+  return scope.userId ? [eq(apps.orgId, scope.orgId), eq(apps.userId, scope.userId)] : [eq(apps.orgId, scope.orgId)];
+}
+
+/** One app the scope sees (an Executive's scope: the apps they created). */
+export async function selectApp(exec: TDb, scope: TVisibleScope, appId: string): Promise<TAppRow | null> {
+  const rows = await exec
+    .select()
+    .from(apps)
+    .where(and(eq(apps.id, appId), ...scopeOf(scope)))
+    .limit(1);
   return rows[0] ?? null;
 }
 
@@ -25,8 +36,17 @@ export async function selectDefaultApp(exec: TDb, orgId: string, userId: string)
   return rows[0] ?? null;
 }
 
-export async function selectApps(exec: TDb, orgId: string, q: { page: number; limit: number; status?: string; search?: string; form_guard?: 'true' | 'false' }) {
-  const conditions = [eq(apps.orgId, orgId)];
+/** The ids of the apps a scope sees, removed ones included. */
+export async function selectAppIds(exec: TDb, scope: TVisibleScope): Promise<string[]> {
+  const rows = await exec
+    .select({ id: apps.id })
+    .from(apps)
+    .where(and(...scopeOf(scope)));
+  return rows.map((r) => r.id);
+}
+
+export async function selectApps(exec: TDb, scope: TVisibleScope, q: { page: number; limit: number; status?: string; search?: string; form_guard?: 'true' | 'false' }) {
+  const conditions = scopeOf(scope);
   if (q.status) conditions.push(eq(apps.status, q.status));
   else conditions.push(ne(apps.status, 'removed'));
   if (q.form_guard) conditions.push(q.form_guard === 'true' ? isNotNull(apps.formGuard) : isNull(apps.formGuard));

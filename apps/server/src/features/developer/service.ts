@@ -13,10 +13,10 @@ import type { z } from 'zod';
 import type { TDb } from '../../platform/db/database';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import { generateToken, hashToken } from '../../platform/auth/tokens';
-import type { TCallerContext } from '../../platform/tenancy/context';
+import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TRole } from '@verilead/contracts';
 import { createTtlCache, invalidateCallers, onCallerChange } from '../../platform/cache/ttl-cache';
-import { addAppUsage, insertApp, spendAppCredits, selectApp, selectAppByTokenHash, selectApps, selectDailyUsage, selectDefaultApp, updateApp, type TAppRow } from './queries';
+import { addAppUsage, insertApp, spendAppCredits, selectApp, selectAppByTokenHash, selectAppIds, selectApps, selectDailyUsage, selectDefaultApp, updateApp, type TAppRow } from './queries';
 
 /** Prefix of app tokens (`vla_…`). */
 export const APP_TOKEN_PREFIX = 'vla';
@@ -85,7 +85,9 @@ export async function createApp(exec: TDb, ctx: TCallerContext, input: z.output<
 
 /** POST /apps/update: name, limits, origins, status (active / inactive / removed) or a rotated token. */
 export async function updateAppSettings(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZAppUpdateRequest>): Promise<TApp> {
-  const current = await selectApp(exec, ctx.orgId, input.app_id);
+  // An Executive changes only the apps (and guards) they created; another member's answers 404 like another
+  // organisation's (MEMBER_OBJECT_VISIBILITY).
+  const current = await selectApp(exec, getVisibleScope(ctx), input.app_id);
   if (!current) throwNotFound('App');
   if (current.status === 'removed') throw new AppError(409, 'conflict', 'This app was removed and can no longer be changed');
   if (input.form_guard && current.type !== 'client') throw new AppError(400, 'validation_failed', 'Only a client app can be a form guard');
@@ -113,16 +115,22 @@ export async function updateAppSettings(exec: TDb, ctx: TCallerContext, input: z
 }
 
 export async function listApps(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZAppListQuery>): Promise<TAppListData> {
-  const { rows, total } = await selectApps(exec, ctx.orgId, q);
+  const { rows, total } = await selectApps(exec, getVisibleScope(ctx), q);
   const day = getUtcDay();
   const items = await Promise.all(rows.map(async (r) => toAppView(r, await selectDailyUsage(exec, r.id, day))));
   return { items, total, page: q.page, limit: q.limit };
 }
 
 export async function getApp(exec: TDb, ctx: TCallerContext, appId: string): Promise<TApp> {
-  const row = await selectApp(exec, ctx.orgId, appId);
+  const row = await selectApp(exec, getVisibleScope(ctx), appId);
   if (!row) throwNotFound('App');
   return toAppView(row, await selectDailyUsage(exec, row.id, getUtcDay()));
+}
+
+/** The apps (and so guards) whose figures the caller sees: undefined for the whole organisation (owners, Managers). */
+export async function getVisibleAppIds(exec: TDb, ctx: TCallerContext): Promise<string[] | undefined> {
+  const scope = getVisibleScope(ctx);
+  return scope.userId ? selectAppIds(exec, scope) : undefined;
 }
 
 /** GET /apps/default: the caller's default server app, created on first use (its token is answered that once). */

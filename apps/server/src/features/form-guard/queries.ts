@@ -50,9 +50,10 @@ export async function bumpCounter(exec: TDb, appId: string, key: TCounterKey): P
 }
 
 /** Counts per local day (in `timeZone`), app and field type (and refused / billable) of an organisation's checks in [from, to). */
-export async function selectUsage(exec: TDb, f: { orgId: string; from: Date; to: Date; timeZone: string; appId?: string }) {
+export async function selectUsage(exec: TDb, f: { orgId: string; from: Date; to: Date; timeZone: string; appId?: string; appIds?: string[] }) {
   const conditions = [eq(formGuardChecks.orgId, f.orgId), gte(formGuardChecks.createdAt, f.from), lt(formGuardChecks.createdAt, f.to)];
   if (f.appId) conditions.push(eq(formGuardChecks.appId, f.appId));
+  if (f.appIds) conditions.push(f.appIds.length > 0 ? inArray(formGuardChecks.appId, f.appIds) : sql`false`);
   return exec
     .select({
       day: sql<string>`to_char(${formGuardChecks.createdAt} at time zone ${f.timeZone}, 'YYYY-MM-DD')`,

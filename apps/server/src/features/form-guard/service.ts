@@ -22,7 +22,7 @@ import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
 import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates';
 import type { TVerifier } from '../../platform/verifier/verifier';
-import { AppCreditLimitReached, chargeAppUsage, getApp, resolveAppToken, type TAppCaller } from '../developer/service';
+import { AppCreditLimitReached, chargeAppUsage, getApp, getVisibleAppIds, resolveAppToken, type TAppCaller } from '../developer/service';
 import { recordEvent } from '../events/service';
 import { findTestAddress, isBillableVerdict, judgeEmail, judgeName, judgePhone, type TJudgement } from './judge';
 import { bumpCounter, insertCheck, selectCheck, selectCounts, selectUsage, setCheckCredits, type TCheckRow, type TCounterKey } from './queries';
@@ -230,7 +230,8 @@ export async function getJsWidgetUsage(exec: TDb, ctx: TCallerContext, q: z.outp
   const preset = custom ? null : resolveDateRange(q.date_range ?? 'last_30_days', timeZone);
   const to = custom ? parseDateEndExclusive(custom.to, timeZone) : preset!.to;
   const from = custom ? parseDateStart(custom.from, timeZone) : preset!.from;
-  const rows = await selectUsage(exec, { orgId: ctx.orgId, from, to, timeZone, appId: q.app_id });
+  // An Executive's figures are their own guards' (apps are their creator's, like lists).
+  const rows = await selectUsage(exec, { orgId: ctx.orgId, from, to, timeZone, appId: q.app_id, appIds: await getVisibleAppIds(exec, ctx) });
   const zero = () => ({ total: 0, email: 0, phone: 0, name: 0 });
   const metrics = zero();
   const refused = zero();

@@ -1,5 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { selectRows, type TDb } from '../../platform/db/database';
+import type { TVisibleScope } from '../../platform/tenancy/context';
+import { memberships } from '../../platform/tenancy/tables';
 import { webhookAttempts, webhookDeliveries, webhookDispatchCursor, webhooks, webhookSecrets } from './tables';
 
 export type TWebhookRow = typeof webhooks.$inferSelect;
@@ -10,17 +12,26 @@ export async function insertWebhook(exec: TDb, values: typeof webhooks.$inferIns
   return (await exec.insert(webhooks).values(values).returning())[0]!;
 }
 
-export async function updateWebhook(exec: TDb, orgId: string, id: string, values: Partial<typeof webhooks.$inferInsert>): Promise<TWebhookRow | null> {
+/** The conditions of a visible scope: the organisation, and the creator when the caller sees only their own webhooks. */
+function scopeOf(scope: TVisibleScope) {
+  return scope.userId ? [eq(webhooks.orgId, scope.orgId), eq(webhooks.createdBy, scope.userId)] : [eq(webhooks.orgId, scope.orgId)];
+}
+
+export async function updateWebhook(exec: TDb, scope: TVisibleScope, id: string, values: Partial<typeof webhooks.$inferInsert>): Promise<TWebhookRow | null> {
   const rows = await exec
     .update(webhooks)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(webhooks.id, id), eq(webhooks.orgId, orgId)))
+    .where(and(eq(webhooks.id, id), ...scopeOf(scope)))
     .returning();
   return rows[0] ?? null;
 }
 
-export async function selectWebhook(exec: TDb, orgId: string, id: string): Promise<TWebhookRow | null> {
-  const rows = await exec.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.orgId, orgId))).limit(1);
+export async function selectWebhook(exec: TDb, scope: TVisibleScope, id: string): Promise<TWebhookRow | null> {
+  const rows = await exec
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, id), ...scopeOf(scope)))
+    .limit(1);
   return rows[0] ?? null;
 }
 
@@ -29,20 +40,28 @@ export async function selectWebhookById(exec: TDb, id: string): Promise<TWebhook
   return rows[0] ?? null;
 }
 
-export async function selectWebhooks(exec: TDb, orgId: string, page: number, limit: number) {
+export async function selectWebhooks(exec: TDb, scope: TVisibleScope, page: number, limit: number) {
+  const where = and(...scopeOf(scope));
   const [rows, totals] = await Promise.all([
-    exec.select().from(webhooks).where(eq(webhooks.orgId, orgId)).orderBy(desc(webhooks.createdAt)).limit(limit).offset((page - 1) * limit),
-    exec.select({ n: count() }).from(webhooks).where(eq(webhooks.orgId, orgId)),
+    exec.select().from(webhooks).where(where).orderBy(desc(webhooks.createdAt)).limit(limit).offset((page - 1) * limit),
+    exec.select({ n: count() }).from(webhooks).where(where),
   ]);
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
-export async function selectWebhookNames(exec: TDb, orgId: string) {
-  return exec.select({ id: webhooks.id, name: webhooks.name }).from(webhooks).where(eq(webhooks.orgId, orgId)).orderBy(asc(webhooks.name));
+export async function selectWebhookNames(exec: TDb, scope: TVisibleScope) {
+  return exec
+    .select({ id: webhooks.id, name: webhooks.name })
+    .from(webhooks)
+    .where(and(...scopeOf(scope)))
+    .orderBy(asc(webhooks.name));
 }
 
-export async function deleteWebhook(exec: TDb, orgId: string, id: string): Promise<boolean> {
-  const rows = await exec.delete(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.orgId, orgId))).returning({ id: webhooks.id });
+export async function deleteWebhook(exec: TDb, scope: TVisibleScope, id: string): Promise<boolean> {
+  const rows = await exec
+    .delete(webhooks)
+    .where(and(eq(webhooks.id, id), ...scopeOf(scope)))
+    .returning({ id: webhooks.id });
   return rows.length > 0;
 }
 
@@ -69,13 +88,15 @@ export async function selectDelivery(exec: TDb, id: string): Promise<TDeliveryRo
   return rows[0] ?? null;
 }
 
-export async function selectOrgDelivery(exec: TDb, orgId: string, id: string): Promise<TDeliveryRow | null> {
+/** A delivery of a webhook the scope sees. */
+export async function selectOrgDelivery(exec: TDb, scope: TVisibleScope, id: string): Promise<TDeliveryRow | null> {
   const rows = await exec
-    .select()
+    .select({ d: webhookDeliveries })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.orgId, orgId)))
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.orgId, scope.orgId), ...scopeOf(scope)))
     .limit(1);
-  return rows[0] ?? null;
+  return rows[0]?.d ?? null;
 }
 
 export async function updateDelivery(exec: TDb, id: string, values: Partial<typeof webhookDeliveries.$inferInsert>): Promise<void> {
@@ -96,10 +117,10 @@ export async function countAttempts(exec: TDb, deliveryId: string): Promise<numb
 
 export async function selectDeliveries(
   exec: TDb,
-  orgId: string,
+  scope: TVisibleScope,
   q: { page: number; limit: number; webhookId?: string; eventType?: string; status?: string; from?: Date; to?: Date },
 ) {
-  const conditions = [eq(webhookDeliveries.orgId, orgId)];
+  const conditions = [eq(webhookDeliveries.orgId, scope.orgId), ...scopeOf(scope)];
   if (q.webhookId) conditions.push(eq(webhookDeliveries.webhookId, q.webhookId));
   if (q.eventType) conditions.push(eq(webhookDeliveries.eventType, q.eventType));
   if (q.status) conditions.push(eq(webhookDeliveries.status, q.status));
@@ -115,7 +136,11 @@ export async function selectDeliveries(
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
       .limit(q.limit)
       .offset((q.page - 1) * q.limit),
-    exec.select({ n: count() }).from(webhookDeliveries).where(where),
+    exec
+      .select({ n: count() })
+      .from(webhookDeliveries)
+      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+      .where(where),
   ]);
   return { rows, total: totals[0]?.n ?? 0 };
 }
@@ -141,7 +166,7 @@ export async function saveCursor(exec: TDb, lastCreatedAt: string, lastEventId: 
     .onConflictDoUpdate({ target: webhookDispatchCursor.id, set: { lastCreatedAt, lastEventId, updatedAt: new Date() } });
 }
 
-export type TEventRow = { id: string; orgId: string; type: string; payload: Record<string, unknown>; createdAt: string };
+export type TEventRow = { id: string; orgId: string; userId: string | null; type: string; payload: Record<string, unknown>; createdAt: string };
 
 /** Events after the cursor (ordered by time, then id), at least `lagMs` old; created_at kept as text (microseconds). */
 export async function selectEventsAfter(exec: TDb, cursor: TCursor | null, lagMs: number, limit: number): Promise<TEventRow[]> {
@@ -150,16 +175,18 @@ export async function selectEventsAfter(exec: TDb, cursor: TCursor | null, lagMs
     : sql`true`;
   return selectRows<TEventRow>(
     exec,
-    sql`select id, org_id as "orgId", type, payload, created_at::text as "createdAt" from events
+    sql`select id, org_id as "orgId", user_id as "userId", type, payload, created_at::text as "createdAt" from events
         where ${after} and created_at <= now() - make_interval(secs => ${lagMs / 1000})
         order by created_at, id limit ${limit}`,
   );
 }
 
-/** Active webhooks of an organisation subscribed to an event type. */
-export async function selectSubscribers(exec: TDb, orgId: string, eventType: string): Promise<TWebhookRow[]> {
-  return exec
-    .select()
+/** Active webhooks of an organisation subscribed to an event type, with their creator's role in it (null: none). */
+export async function selectSubscribers(exec: TDb, orgId: string, eventType: string): Promise<(TWebhookRow & { creatorRole: string | null })[]> {
+  const rows = await exec
+    .select({ webhook: webhooks, creatorRole: memberships.role })
     .from(webhooks)
+    .leftJoin(memberships, and(eq(memberships.userId, webhooks.createdBy), eq(memberships.orgId, webhooks.orgId)))
     .where(and(eq(webhooks.orgId, orgId), eq(webhooks.status, 'active'), sql`${webhooks.events} @> ${JSON.stringify([eventType])}::jsonb`));
+  return rows.map((r) => ({ ...r.webhook, creatorRole: r.creatorRole }));
 }

@@ -6,7 +6,9 @@ import {
   WEBHOOK_TEST_EVENT,
   WEBHOOK_TIMEOUT_MS,
   WEBHOOK_TIMESTAMP_HEADER,
+  canSeeMemberObject,
   type TDeliveryStatus,
+  type TRole,
   type TWebhook,
   type TWebhookEvent,
   type TWebhookEventLog,
@@ -22,7 +24,7 @@ import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobQueue } from '../../platform/jobs/jobs';
 import { createOutboundClient, outboundPolicyOf, postGuarded, type TOutboundConfig } from '../../platform/outbound-http/client';
 import { OutboundRefusedError, resolveDestination, type TLookup, type TOutboundPolicy } from '../../platform/outbound-http/guard';
-import type { TCallerContext } from '../../platform/tenancy/context';
+import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import {
   countAttempts,
   deleteWebhook,
@@ -99,32 +101,33 @@ export async function saveWebhook(exec: TDb, rt: TWebhookRuntime, ctx: TCallerCo
   await checkDestination(rt, input.url);
   const values = { name: input.name, url: input.url, events: input.events, status: input.status };
   if (input.webhook_id) {
-    const row = await updateWebhook(exec, ctx.orgId, input.webhook_id, values);
+    // An Executive changes only the webhooks they created (another member's answers 404, as on the list).
+    const row = await updateWebhook(exec, getVisibleScope(ctx), input.webhook_id, values);
     if (!row) throwNotFound('Webhook');
     return toWebhookView(row);
   }
   // The organisation's signing secret exists from its first webhook on.
   if (!(await selectSecret(exec, ctx.orgId))) await upsertSecret(exec, ctx.orgId, encryptSecret(rt.config.appSecret, newSecret()));
-  return toWebhookView(await insertWebhook(exec, { orgId: ctx.orgId, ...values }));
+  return toWebhookView(await insertWebhook(exec, { orgId: ctx.orgId, createdBy: ctx.userId, ...values }));
 }
 
 export async function listWebhooks(exec: TDb, ctx: TCallerContext, q: { page: number; limit: number }) {
-  const { rows, total } = await selectWebhooks(exec, ctx.orgId, q.page, q.limit);
+  const { rows, total } = await selectWebhooks(exec, getVisibleScope(ctx), q.page, q.limit);
   return { items: rows.map(toWebhookView), total };
 }
 
 export async function listWebhookNames(exec: TDb, ctx: TCallerContext) {
-  return { items: await selectWebhookNames(exec, ctx.orgId) };
+  return { items: await selectWebhookNames(exec, getVisibleScope(ctx)) };
 }
 
 export async function getWebhook(exec: TDb, ctx: TCallerContext, id: string): Promise<TWebhook> {
-  const row = await selectWebhook(exec, ctx.orgId, id);
+  const row = await selectWebhook(exec, getVisibleScope(ctx), id);
   if (!row) throwNotFound('Webhook');
   return toWebhookView(row);
 }
 
 export async function removeWebhook(exec: TDb, ctx: TCallerContext, id: string) {
-  if (!(await deleteWebhook(exec, ctx.orgId, id))) throwNotFound('Webhook');
+  if (!(await deleteWebhook(exec, getVisibleScope(ctx), id))) throwNotFound('Webhook');
   return { message: 'Webhook deleted' };
 }
 
@@ -235,6 +238,9 @@ export async function dispatchWebhookEvents(database: TDatabase, queue: TJobQueu
         subscribersOf.set(key, subscribers);
       }
       for (const webhook of subscribers) {
+        // An Executive's webhook carries what the Executive sees: their own events (lists, searches, checks), not the
+        // organisation's (MEMBER_OBJECT_VISIBILITY).
+        if (webhook.creatorRole && !canSeeMemberObject(webhook.creatorRole as TRole, webhook.createdBy ?? '', event.userId ?? '')) continue;
         const created = await insertDelivery(tx, {
           orgId: event.orgId,
           webhookId: webhook.id,
@@ -280,15 +286,15 @@ async function toEventLogs(exec: TDb, rows: { d: TDeliveryRow; webhookName: stri
 }
 
 async function getEventLog(exec: TDb, ctx: TCallerContext, deliveryId: string): Promise<TWebhookEventLog> {
-  const d = await selectOrgDelivery(exec, ctx.orgId, deliveryId);
+  const d = await selectOrgDelivery(exec, getVisibleScope(ctx), deliveryId);
   if (!d) throwNotFound('Event log');
-  const webhook = await selectWebhook(exec, ctx.orgId, d.webhookId);
+  const webhook = await selectWebhook(exec, getVisibleScope(ctx), d.webhookId);
   return (await toEventLogs(exec, [{ d, webhookName: webhook?.name ?? '' }]))[0]!;
 }
 
 /** POST /webhook/test: sends a `webhook.test` event now (one attempt, logged) and answers its log. */
 export async function sendTestEvent(database: TDatabase, rt: TWebhookRuntime, ctx: TCallerContext, webhookId: string): Promise<TWebhookEventLog> {
-  const webhook = await selectWebhook(database.db, ctx.orgId, webhookId);
+  const webhook = await selectWebhook(database.db, getVisibleScope(ctx), webhookId);
   if (!webhook) throwNotFound('Webhook');
   const eventId = randomUUID();
   const delivery = await insertDelivery(database.db, {
@@ -305,7 +311,7 @@ export async function sendTestEvent(database: TDatabase, rt: TWebhookRuntime, ct
 
 /** POST /webhook/event_logs: deliveries with their attempts, filtered and paged. */
 export async function listEventLogs(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZWebhookEventLogsRequest>) {
-  const { rows, total } = await selectDeliveries(exec, ctx.orgId, {
+  const { rows, total } = await selectDeliveries(exec, getVisibleScope(ctx), {
     page: q.page,
     limit: q.limit,
     webhookId: q.webhook_id,
@@ -319,7 +325,7 @@ export async function listEventLogs(exec: TDb, ctx: TCallerContext, q: z.output<
 
 /** POST /webhook/event_logs/redeliver: queues one more attempt of a logged event. */
 export async function redeliverEvent(deps: Pick<TDeps, 'database' | 'queue'>, ctx: TCallerContext, deliveryId: string): Promise<TWebhookEventLog> {
-  const d = await selectOrgDelivery(deps.database.db, ctx.orgId, deliveryId);
+  const d = await selectOrgDelivery(deps.database.db, getVisibleScope(ctx), deliveryId);
   if (!d) throwNotFound('Event log');
   await deps.database.transaction(async (tx) => {
     await updateDelivery(tx, d.id, { status: 'pending', nextAttemptAt: new Date() });

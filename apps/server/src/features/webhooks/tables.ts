@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { organisations } from '../../platform/tenancy/tables';
+import { organisations, users } from '../../platform/tenancy/tables';
 
 /** Webhook endpoints of an organisation and the events they subscribe to. */
 export const webhooks = pgTable(
@@ -9,6 +9,11 @@ export const webhooks = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
+    /**
+     * The member who created it: an Executive sees and acts on only their own webhooks (issue 27; null for webhooks
+     * made before: owners' and Managers' only).
+     */
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     url: text('url').notNull(),
     events: jsonb('events').$type<string[]>().notNull(),

@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '@verilead/contracts';
 import { buildApp } from '../../app';
@@ -10,7 +11,8 @@ import { recordEvent } from '../events/service';
 import { createWebhookJobs } from './jobs';
 import { decryptSecret, encryptSecret, verifySignature } from './secret-box';
 import { dispatchWebhookEvents } from './service';
-import { webhookSecrets } from './tables';
+import { memberships, users } from '../../platform/tenancy/tables';
+import { webhookDeliveries, webhooks, webhookSecrets } from './tables';
 
 type TReceived = { headers: IncomingHttpHeaders; body: string };
 
@@ -173,6 +175,24 @@ describe('webhook delivery', () => {
     } finally {
       receiver.server.close();
     }
+  });
+});
+
+describe("an Executive's webhooks", () => {
+  // Issue 27 point 9: an Executive sees their own lists and events only, so their webhook carries only those; the
+  // owner's webhook carries the organisation's.
+  it('deliver only the events of the Executive who made them; the owner\'s deliver every member\'s', async () => {
+    const [exec] = await db.db.insert(users).values({ email: 'exec-hooks@verilead.test', name: 'Exec' }).returning();
+    await db.db.insert(memberships).values({ orgId, userId: exec!.id, role: 'analyst' });
+    const types = ['email_finder.instant.failed'];
+    const [ownerHook] = await db.db.insert(webhooks).values({ orgId, createdBy: userId, name: 'Owner', url: 'http://127.0.0.1:9/o', events: types }).returning();
+    const [execHook] = await db.db.insert(webhooks).values({ orgId, createdBy: exec!.id, name: 'Exec', url: 'http://127.0.0.1:9/e', events: types }).returning();
+    const ownerEvent = await recordEvent(db.db, { orgId, userId, type: types[0]!, payload: { by: 'owner' } });
+    const execEvent = await recordEvent(db.db, { orgId, userId: exec!.id, type: types[0]!, payload: { by: 'exec' } });
+    await dispatchWebhookEvents(db, built.runtime.queue, { lagMs: 0, backoffMs: 5 });
+    const sent = async (webhookId: string) => (await db.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId))).map((d) => d.eventId).sort();
+    expect(await sent(execHook!.id)).toEqual([execEvent.id]);
+    expect(await sent(ownerHook!.id)).toEqual([ownerEvent.id, execEvent.id].sort());
   });
 });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   API_BASE_PATH,
   OBJECT_OWNERSHIP,
@@ -53,12 +53,22 @@ function describeRoles(roles: readonly TRole[]): string {
   return labels.length <= 1 ? (labels[0] ?? 'nobody') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
-/** Where each member object lives (every one has id, org_id and user_id) and what a 404 calls it. */
-const MEMBER_OBJECT_TABLES: Readonly<Record<TMemberObjectKind, { table: string; label: string }>> = {
-  verify_list: { table: 'verify_lists', label: 'List' },
-  finder_list: { table: 'finder_lists', label: 'List' },
-  finder_search: { table: 'finder_instant', label: 'Search' },
-  download: { table: 'downloads', label: 'Download' },
+/**
+ * Where each member object lives and what a 404 calls it: `owner` reads the object's organisation and the member who
+ * created it (`org_id`, `user_id`) for an id. Apps act as, and were created by, `user_id`; webhooks keep `created_by`
+ * (null for those made before issue 27: owners' and Managers' only); a delivery is its webhook's.
+ */
+const MEMBER_OBJECTS: Readonly<Record<TMemberObjectKind, { owner: (id: string) => SQL; label: string }>> = {
+  verify_list: { owner: (id) => sql`select org_id, user_id from verify_lists where id = ${id}::uuid`, label: 'List' },
+  finder_list: { owner: (id) => sql`select org_id, user_id from finder_lists where id = ${id}::uuid`, label: 'List' },
+  finder_search: { owner: (id) => sql`select org_id, user_id from finder_instant where id = ${id}::uuid`, label: 'Search' },
+  download: { owner: (id) => sql`select org_id, user_id from downloads where id = ${id}::uuid`, label: 'Download' },
+  app: { owner: (id) => sql`select org_id, user_id from apps where id = ${id}::uuid`, label: 'App' },
+  webhook: { owner: (id) => sql`select org_id, created_by as user_id from webhooks where id = ${id}::uuid`, label: 'Webhook' },
+  webhook_delivery: {
+    owner: (id) => sql`select d.org_id, w.created_by as user_id from webhook_deliveries d join webhooks w on w.id = d.webhook_id where d.id = ${id}::uuid`,
+    label: 'Event log',
+  },
 };
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -73,13 +83,13 @@ async function checkObjectVisibility(db: TDb, request: FastifyRequest, ref: NonN
   const source = (ref.from === 'body' ? request.body : ref.from === 'query' ? request.query : request.params) as Record<string, unknown> | null | undefined;
   const id = source?.[ref.field];
   if (id === undefined || id === null) return; // an optional id (the service decides)
-  const { table, label } = MEMBER_OBJECT_TABLES[ref.kind as TMemberObjectKind];
+  const { owner, label } = MEMBER_OBJECTS[ref.kind as TMemberObjectKind];
   const notFound = new AppError(404, 'not_found', `${label} not found`);
   if (typeof id !== 'string' || !UUID_PATTERN.test(id)) throw notFound;
-  const rows = await selectRows<{ org_id: string; user_id: string }>(db, sql`select org_id, user_id from ${sql.identifier(table)} where id = ${id}::uuid limit 1`);
+  const rows = await selectRows<{ org_id: string; user_id: string | null }>(db, sql`${owner(id)} limit 1`);
   const row = rows[0];
   const caller = request.caller;
-  if (!row || row.org_id !== caller.orgId || !canSeeMemberObject(caller.role, caller.userId, row.user_id)) throw notFound;
+  if (!row || row.org_id !== caller.orgId || !canSeeMemberObject(caller.role, caller.userId, row.user_id ?? '')) throw notFound;
 }
 
 /**

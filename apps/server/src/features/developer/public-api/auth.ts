@@ -47,9 +47,13 @@ export function publicRateLimit(deps: TDeps): RateLimitOptions {
   };
 }
 
+/** What a client (browser) app's token gets outside the form guard's routes. */
+export const CLIENT_TOKEN_REFUSED = "This is a client app's token: it works only for the form guard widget (/v2/form_guard); call the API with a server app's token";
+
 /**
  * The one authentication path of /v2: the bearer token is resolved once per request (through the few-seconds caller
- * cache) into `request.appCaller`; an unknown token answers 401 (counted per IP first), a client app only its origins.
+ * cache) into `request.appCaller`; an unknown token answers 401 (counted per IP first), and so does a client app's
+ * token (it belongs to /v2/form_guard, registered outside this scope with its own origin and page checks).
  */
 export function registerPublicApiAuth(v2: FastifyInstance, deps: TDeps): void {
   const { database, config } = deps;
@@ -73,12 +77,9 @@ export function registerPublicApiAuth(v2: FastifyInstance, deps: TDeps): void {
       }
       throw fail(401, CODES.invalidToken, INVALID_TOKEN);
     }
-    if (found.app.type === 'client') {
-      const origin = req.headers.origin;
-      if (!origin || !found.app.allowedOrigins.includes(origin)) throw fail(401, CODES.notAuthorized, 'This origin is not allowed to use this app token');
-      reply.header('Access-Control-Allow-Origin', origin);
-      reply.header('Vary', 'Origin');
-    }
+    // A client app's token sits in the pages that embed the widget: it works on /v2/form_guard only (its own routes,
+    // which check the origin and page), never here. An Origin header authenticates nothing.
+    if (found.app.type !== 'server') throw fail(401, CODES.notAuthorized, CLIENT_TOKEN_REFUSED);
     req.appCaller = found;
   });
 }

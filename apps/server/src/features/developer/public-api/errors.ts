@@ -9,6 +9,7 @@ export const NO_CREDITS = 'You have exhausted your credits, please add additiona
 export const DAILY_LIMIT = 'You have reached daily verify limit, please try next day or contact us@clearout.io';
 export const LIFE_TIME_LIMIT = 'You have reached the credit limit of this app, please raise it on the Apps page';
 export const LIST_NOT_AVAILABLE = 'List is not available';
+export const UPLOAD_INTERRUPTED = 'The upload was interrupted or is not a valid multipart/form-data request';
 
 /** Codes of the reference's Email finder operations (beside the shared PUBLIC_API_ERROR_CODES). */
 export const FINDER_ERROR_CODES = {

@@ -16,7 +16,7 @@ import { uploadFinderList } from '../../email-finder/list-upload';
 import { buildPublicFailure, buildValidationFailure, FINDER_DETECTION_ROWS, toFinderUploadMapping, toPublicFinderData } from '../public-api-format';
 import { recordAppUsage, type TAppCaller } from '../service';
 import { publicCaller, publicRateLimit } from './auth';
-import { fail, FINDER_ERROR_CODES, isUuid, LIST_NOT_AVAILABLE, mapServiceError, parseInput, PublicApiError, readPublicFile, ZListIdBody, ZRemoveBody, ZTimeoutMs } from './errors';
+import { fail, FINDER_ERROR_CODES, invalidInput, isUuid, LIST_NOT_AVAILABLE, mapServiceError, parseInput, PublicApiError, readPublicFile, UPLOAD_INTERRUPTED, ZListIdBody, ZRemoveBody, ZTimeoutMs } from './errors';
 import { requireAppCreditRoom } from './instant-service';
 import { waitForPreparedFile } from './list-service';
 
@@ -105,7 +105,12 @@ export function registerPublicFinderRoutes(v2: FastifyInstance, deps: TDeps, ver
     }
     // The reference takes only the file: read it (≤ 20,000,000 bytes) to map its columns from its first rows.
     const chunks: Buffer[] = [];
-    for await (const chunk of data.file) chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of data.file) chunks.push(chunk as Buffer);
+    } catch {
+      // The body ended before the file did, or is not valid multipart: the client's error, as on the verifier's route.
+      throw invalidInput('file', UPLOAD_INTERRUPTED);
+    }
     if (data.file.truncated) throw invalidFile(`The file is larger than ${BULK_FILE_SIZE_LIMIT_BYTES.toLocaleString('en-US')} bytes; please split it`);
     const content = Buffer.concat(chunks);
     const sample: string[][] = [];

@@ -5,7 +5,7 @@ import { getDownloadStatus, requestListExport } from '../../downloads/service';
 import { ensureListVerification, getProgressStatus } from '../../email-verifier/list-lifecycle';
 import { uploadList, type TUploadPart } from '../../email-verifier/upload-list';
 import { recordAppUsage, type TAppCaller } from '../service';
-import { fail, invalidInput, mapServiceError } from './errors';
+import { fail, invalidInput, LIST_NOT_AVAILABLE, mapServiceError } from './errors';
 import { PUBLIC_API_ERROR_CODES as CODES } from '@verilead/contracts';
 
 /** How long a /v2 call waits for a job it started (an upload's analysis, a result file) before answering 503. */
@@ -66,5 +66,7 @@ export async function waitForPreparedFile(deps: TDeps, c: TAppCaller, downloadId
   if (!d) throw fail(503, null, 'The result file is still being prepared; please try again shortly');
   if (d.state === 'success' && d.download_url) return { url: `${config.publicUrl}${d.download_url}` };
   if (d.state === 'expired') throw fail(200, CODES.fileExpired, 'Result file got expired, contact support');
+  // The export job cancels a file whose list was removed meanwhile: answered as a missing list is.
+  if (d.state === 'cancelled') throw fail(200, CODES.listNotAvailable, LIST_NOT_AVAILABLE);
   throw fail(503, null, d.error ?? 'The result file could not be prepared');
 }
