@@ -1,4 +1,3 @@
-import { count, eq } from 'drizzle-orm';
 import { MIN_PURCHASE_CREDITS, type TCouponRedemption, type TCurrency } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
@@ -6,7 +5,7 @@ import { AppError } from '../../platform/errors/app-error';
 import { grantCredits } from '../../platform/credits/ledger';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { computeQuote, invoiceNumber, toMajor } from './pricing';
-import { selectCouponRedemptionsPage, selectPaidPaymentsWithCoupons } from './queries';
+import { lockCoupon, selectCouponRedemptionsPage, selectPaidPaymentsWithCoupons } from './queries';
 import { couponRedemptions } from './tables';
 import { checkCoupon, quoteToApi, slabFor } from './pricing-service';
 
@@ -25,17 +24,17 @@ export async function applyCoupon(deps: TDeps, ctx: TCallerContext, input: { cod
       quote: quoteToApi(computeQuote(slab, credits, coupon.value), coupon.code),
     };
   }
+  // The coupon row is locked before its claims are counted again: the redemption, the count it passed and the grant
+  // commit together, and concurrent organisations are counted one after another, so `max_redemptions` holds.
   await deps.database.transaction(async (tx) => {
+    await lockCoupon(tx, coupon.id);
+    await checkCoupon(tx, ctx.orgId, coupon.code);
     const inserted = await tx
       .insert(couponRedemptions)
       .values({ couponId: coupon.id, orgId: ctx.orgId, userId: ctx.userId, creditsGranted: coupon.value })
       .onConflictDoNothing()
       .returning({ id: couponRedemptions.id });
     if (inserted.length === 0) throw new AppError(409, 'conflict', 'Your organisation has already used this coupon.');
-    if (coupon.maxRedemptions !== null) {
-      const used = await tx.select({ n: count() }).from(couponRedemptions).where(eq(couponRedemptions.couponId, coupon.id));
-      if ((used[0]?.n ?? 0) > coupon.maxRedemptions) throw new AppError(400, 'validation_failed', 'This coupon has been fully used.');
-    }
     await grantCredits(tx, { orgId: ctx.orgId, userId: null, amount: coupon.value, reason: `Coupon ${coupon.code}`, objectType: 'coupon', objectId: coupon.id });
   });
   return { code: coupon.code, kind: 'credits' as const, message: `${coupon.value.toLocaleString('en-US')} free credits were added to your balance.`, credits_granted: coupon.value, quote: null };

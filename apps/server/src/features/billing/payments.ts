@@ -11,7 +11,7 @@ import { couponRedemptions } from './tables';
 import { activateSubscription } from './subscriptions';
 import type { TStripeGateway } from './stripe-gateway';
 import { stripeErrors } from './stripe-sdk';
-import { quotePrice } from './pricing-service';
+import { lockCouponByCode, quotePrice } from './pricing-service';
 
 /** What every payment use case shares: the API shape, the Stripe customer, a new credits payment, paying it once. */
 export type TBillingDeps = TDeps & { gateway: { get(): Promise<TStripeGateway> } };
@@ -84,27 +84,34 @@ export function checkoutUrl(gw: TStripeGateway, path: string, back: string): str
   return gw.checkoutBase ? `${gw.checkoutBase}/${path}?return_url=${encodeURIComponent(back)}` : back;
 }
 
-/** A pending payment for credits at today's price (coupon included), to be paid with `provider`. */
+/**
+ * A pending payment for credits at today's price (coupon included), to be paid with `provider`. With a coupon, the
+ * coupon row is locked and checked again in the transaction that records the payment: an open payment holds one of
+ * the coupon's `max_redemptions` until it is paid (redeemed), failed or cancelled.
+ */
 export async function newCreditsPayment(
   deps: Pick<TBillingDeps, 'database'>,
   ctx: TCallerContext,
   input: { credits: number; currency: TCurrency; coupon_code?: string },
   provider: TPaymentProvider = 'stripe',
 ) {
-  const { quote, coupon } = await quotePrice(deps.database.db, ctx.orgId, input);
-  return insertPayment(deps.database.db, {
-    orgId: ctx.orgId,
-    userId: ctx.userId,
-    provider,
-    kind: 'credits',
-    credits: quote.credits,
-    bonusCredits: quote.bonusCredits,
-    currency: quote.currency,
-    subtotalMinor: quote.subtotalMinor,
-    discountMinor: quote.discountMinor,
-    taxMinor: quote.taxMinor,
-    totalMinor: quote.totalMinor,
-    couponId: coupon?.id ?? null,
+  return deps.database.transaction(async (tx) => {
+    if (input.coupon_code) await lockCouponByCode(tx, input.coupon_code);
+    const { quote, coupon } = await quotePrice(tx, ctx.orgId, input);
+    return insertPayment(tx, {
+      orgId: ctx.orgId,
+      userId: ctx.userId,
+      provider,
+      kind: 'credits',
+      credits: quote.credits,
+      bonusCredits: quote.bonusCredits,
+      currency: quote.currency,
+      subtotalMinor: quote.subtotalMinor,
+      discountMinor: quote.discountMinor,
+      taxMinor: quote.taxMinor,
+      totalMinor: quote.totalMinor,
+      couponId: coupon?.id ?? null,
+    });
   });
 }
 

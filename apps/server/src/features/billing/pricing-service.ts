@@ -1,10 +1,10 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { MIN_PURCHASE_CREDITS, type TCurrency, type TPlan, type TPriceQuote } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { compareAnnual, computeQuote, findSlab, microsToMajor, toMajor, type TQuoteMinor } from './pricing';
-import { selectCouponByCode, selectPlans, selectSlabs, type TCouponRow } from './queries';
+import { countOtherCouponClaims, lockCoupon, selectCouponByCode, selectPlans, selectSlabs, type TCouponRow } from './queries';
 import { couponRedemptions } from './tables';
 
 /** Prices: the slabs of a currency, quotes (coupon and tax included), one time against annual, the plans on sale. */
@@ -54,19 +54,32 @@ export async function usablePercentCoupon(db: TDb, orgId: string, code: string):
   return coupon;
 }
 
+/**
+ * A coupon the organisation may use (400 or 409 with a readable reason otherwise). The maximum counts the other
+ * organisations that redeemed it or hold an open payment quoted with it; whoever then redeems or reserves it
+ * calls this again inside a transaction that locked the coupon row first (`lockCoupon`), so concurrent callers
+ * are counted one after another and the maximum holds.
+ */
 export async function checkCoupon(db: TDb, orgId: string, code: string): Promise<TCouponRow> {
   const coupon = await selectCouponByCode(db, code);
   if (!coupon || !coupon.active) throw new AppError(400, 'validation_failed', 'This coupon code is not valid.');
   if (coupon.expiresAt && coupon.expiresAt.getTime() < Date.now()) throw new AppError(400, 'validation_failed', 'This coupon has expired.');
-  const used = await db.select({ n: count() }).from(couponRedemptions).where(eq(couponRedemptions.couponId, coupon.id));
   const own = await db
     .select({ id: couponRedemptions.id })
     .from(couponRedemptions)
     .where(and(eq(couponRedemptions.couponId, coupon.id), eq(couponRedemptions.orgId, orgId)))
     .limit(1);
   if (own.length > 0) throw new AppError(409, 'conflict', 'Your organisation has already used this coupon.');
-  if (coupon.maxRedemptions !== null && (used[0]?.n ?? 0) >= coupon.maxRedemptions) throw new AppError(400, 'validation_failed', 'This coupon has been fully used.');
+  if (coupon.maxRedemptions !== null && (await countOtherCouponClaims(db, coupon.id, orgId)) >= coupon.maxRedemptions) {
+    throw new AppError(400, 'validation_failed', 'This coupon has been fully used.');
+  }
   return coupon;
+}
+
+/** Locks a coupon named by `code` (when it exists) in the caller's transaction, before `checkCoupon` counts its claims. */
+export async function lockCouponByCode(tx: TDb, code: string): Promise<void> {
+  const coupon = await selectCouponByCode(tx, code);
+  if (coupon) await lockCoupon(tx, coupon.id);
 }
 
 export async function quotePrice(db: TDb, orgId: string, input: { credits: number; currency: TCurrency; coupon_code?: string }) {

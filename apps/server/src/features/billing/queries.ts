@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TCurrency, TPaymentStatus, TPriceKind } from '@verilead/contracts';
-import type { TDb } from '../../platform/db/database';
+import { selectRows, type TDb } from '../../platform/db/database';
 import { users } from '../../platform/tenancy/tables';
 import { billingCustomers, billingPlans, couponRedemptions, coupons, payments, priceSlabs } from './tables';
 import type { TSlabRow } from './pricing';
@@ -24,6 +24,32 @@ export function selectPlans(db: TDb, currency: TCurrency, interval?: string) {
 export async function selectCouponByCode(db: TDb, code: string): Promise<TCouponRow | null> {
   const rows = await db.select().from(coupons).where(sql`lower(${coupons.code}) = lower(${code})`).limit(1);
   return rows[0] ?? null;
+}
+
+/**
+ * Locks the coupon's row until the caller's transaction ends: whoever redeems or reserves a coupon with a maximum
+ * takes this lock first, so the count read after it sees every claim committed before and the maximum holds.
+ */
+export async function lockCoupon(tx: TDb, couponId: string): Promise<void> {
+  await tx.select({ id: coupons.id }).from(coupons).where(eq(coupons.id, couponId)).for('update');
+}
+
+/**
+ * How many other organisations hold a claim on a coupon: one that redeemed it, or one with an open (pending or
+ * awaiting authentication) payment quoted with it — a percent coupon is redeemed when that payment is paid.
+ */
+export async function countOtherCouponClaims(db: TDb, couponId: string, orgId: string): Promise<number> {
+  const rows = await selectRows<{ n: number }>(
+    db,
+    sql`
+    select count(*)::int as n from (
+      select ${couponRedemptions.orgId} as org_id from ${couponRedemptions} where ${couponRedemptions.couponId} = ${couponId}
+      union
+      select ${payments.orgId} from ${payments}
+       where ${payments.couponId} = ${couponId} and ${payments.status} in ('pending', 'requires_action')
+    ) claims where org_id <> ${orgId}`,
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 export async function selectCustomer(db: TDb, orgId: string) {

@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Transform, type Readable } from 'node:stream';
-import { parse as parseCsv } from 'csv-parse';
+import { parse as parseCsvSync } from 'csv-parse/sync';
 import type { z } from 'zod';
 import { sql, type TDatabase } from '../../platform/db/database';
 import { countDirectory, upsertCompanies, upsertPeople } from './directory-store';
@@ -21,28 +21,67 @@ const MAX_REPORTED_BAD = 1_000;
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
-    .map((i) => `${i.path.join('.') || 'row'} ${i.message.replace(/^Invalid input: /, '').toLowerCase()}`)
+    .map((i) => {
+      const message = i.message.replace(/^Invalid input: /, '');
+      return `${i.path.join('.') || 'row'} ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+    })
     .join('; ');
 }
 
-/** The rows of a CSV (header row names the columns) or NDJSON file, each with its line number. */
+const CSV_LINE_ERRORS: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is not closed on its line',
+  INVALID_OPENING_QUOTE: 'a quote inside a field that does not start with one',
+  CSV_INVALID_CLOSING_QUOTE: 'text after the closing quote of a field',
+};
+
+/** One CSV line's fields, or why it is broken (an unterminated or stray quote). */
+function parseCsvLine(text: string): string[] | { error: string } {
+  // Most lines have no quote at all: split them directly (the parser costs ~0.1 ms a line, a million lines 100 s).
+  if (!text.includes('"')) return text.split(',').map((f) => f.trim());
+  try {
+    const rows = parseCsvSync(text, { relax_column_count: true, trim: true }) as string[][];
+    return rows[0] ?? [];
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    return { error: `is not a valid CSV row: ${CSV_LINE_ERRORS[code] ?? 'it could not be read'}` };
+  }
+}
+
+/**
+ * The rows of a CSV (header row names the columns) or NDJSON file, each with its line number. A record is one line in
+ * both formats (a CSV field may not hold a line break), so a broken line (bad JSON, an unterminated quote) is one bad
+ * row: it is reported with its line and the next line is read as the next record.
+ */
 async function* readRecords(source: Readable, format: 'csv' | 'ndjson'): AsyncGenerator<{ line: number; value: unknown } | { line: number; error: string }> {
-  if (format === 'ndjson') {
-    let line = 0;
-    for await (const text of createInterface({ input: source, crlfDelay: Infinity })) {
-      line += 1;
-      if (text.trim() === '') continue;
+  let line = 0;
+  let header: string[] | null = null;
+  for await (const raw of createInterface({ input: source, crlfDelay: Infinity })) {
+    line += 1;
+    const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+    if (text.trim() === '') continue;
+    if (format === 'ndjson') {
       try {
         yield { line, value: JSON.parse(text) as unknown };
       } catch {
         yield { line, error: 'is not valid JSON' };
       }
+      continue;
     }
-    return;
-  }
-  const parser = source.pipe(parseCsv({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, info: true, trim: true }));
-  for await (const entry of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-    yield { line: entry.info.lines, value: entry.record };
+    const fields = parseCsvLine(text);
+    if (!Array.isArray(fields)) {
+      if (!header) throw new Error(`The header row (line ${line}) ${fields.error}.`);
+      yield { line, error: fields.error };
+      continue;
+    }
+    if (!header) {
+      header = fields;
+      continue;
+    }
+    const record: Record<string, string> = {};
+    header.forEach((name, i) => {
+      if (i < fields.length) record[name] = fields[i]!;
+    });
+    yield { line, value: record };
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import isoCountries from 'i18n-iso-countries';
 import { DEPARTMENTS, SENIORITIES } from './directory-data';
 
 /**
@@ -27,11 +28,13 @@ const optionalInt = (min: number, max: number) =>
       return n;
     });
 
+/** An ISO 3166-1 alpha-2 code (i18n-iso-countries' list; XK, Kosovo's user-assigned code, is kept as everyone uses it). */
 const countryCode = z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, { message: 'must be a two-letter country code' });
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, { message: 'must be a two-letter country code' })
+  .refine((code) => isoCountries.isValid(code), { message: 'is not an ISO 3166 country code' });
 
 export const ZCompanyRecord = z.object({
   external_id: text(200),

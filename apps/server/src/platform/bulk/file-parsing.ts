@@ -77,6 +77,43 @@ async function peekHead(source: Readable, bytes: number): Promise<{ head: Buffer
   return { head: Buffer.concat(chunks), rest: Readable.from(whole(), { objectMode: false }) };
 }
 
+/**
+ * The longest line a CSV or TXT upload may have, in bytes: far beyond any real row, and the reader stops there. Papa
+ * Parse parses a row that is not finished again with every chunk it is given, so one line of n bytes costs about
+ * n² / chunk size: a 19 MB file on one line took seconds to tens of seconds of CPU, and every other request waited.
+ */
+export const MAX_LINE_BYTES = 65_536;
+
+export const LINE_TOO_LONG_MESSAGE = `A line of the file is longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes; no real row is that long. Please check the file is a CSV or TXT list with one row per line`;
+
+/** Passes a text file through, refusing it (FileParseError) as soon as a line runs past MAX_LINE_BYTES. */
+function limitLineLength(source: Readable): Readable {
+  async function* guarded(): AsyncGenerator<Buffer> {
+    let run = 0;
+    for await (const raw of source) {
+      const chunk = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
+      let start = 0;
+      let lf = chunk.indexOf(0x0a);
+      let cr = chunk.indexOf(0x0d);
+      for (;;) {
+        const brk = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+        run += (brk === -1 ? chunk.length : brk) - start;
+        if (run > MAX_LINE_BYTES) {
+          source.destroy();
+          throw new FileParseError(LINE_TOO_LONG_MESSAGE);
+        }
+        if (brk === -1) break;
+        run = 0;
+        start = brk + 1;
+        if (lf === brk) lf = chunk.indexOf(0x0a, start);
+        if (cr === brk) cr = chunk.indexOf(0x0d, start);
+      }
+      yield chunk;
+    }
+  }
+  return Readable.from(guarded(), { objectMode: false });
+}
+
 /** Streams the rows of a file (every row as strings; the first worksheet of a workbook). Never loads the whole inflated file. */
 export async function* readRows(source: Readable, fileType: TUploadFileType): AsyncGenerator<string[]> {
   for await (const rows of readRowBatches(source, fileType)) yield* rows;
@@ -90,7 +127,7 @@ const TXT_BATCH = 2_000;
  */
 export async function* readRowBatches(source: Readable, fileType: TUploadFileType): AsyncGenerator<string[][]> {
   if (fileType === 'txt') {
-    const lines = createInterface({ input: source, crlfDelay: Infinity });
+    const lines = createInterface({ input: limitLineLength(source), crlfDelay: Infinity });
     let first = true;
     let batch: string[][] = [];
     for await (const raw of lines) {
@@ -107,7 +144,7 @@ export async function* readRowBatches(source: Readable, fileType: TUploadFileTyp
   }
   if (fileType === 'csv') {
     // One delimiter per file, guessed from its first 64 KB the way the browser preview guesses it.
-    const { head, rest } = await peekHead(source, CSV_SNIFF_BYTES);
+    const { head, rest } = await peekHead(limitLineLength(source), CSV_SNIFF_BYTES);
     yield* readCsvBatches(rest, detectCsvDelimiter(head.toString('utf8')));
     return;
   }
@@ -184,7 +221,7 @@ async function* readCsvBatches(source: Readable, delimiter: string): AsyncGenera
         continue;
       }
       if (failure) {
-        if (failure instanceof AppError) throw failure;
+        if (failure instanceof AppError || failure instanceof FileParseError) throw failure;
         if (isSourceError(failure)) throw new FileParseError('The file could not be read; please upload it again');
         throw new FileParseError(`The CSV file could not be read: ${failure instanceof Error ? failure.message : String(failure)}`);
       }
