@@ -298,8 +298,9 @@ export async function consumeSamlResponse(deps: TDeps, orgId: string, samlRespon
   try {
     if (!samlResponse) throw new AppError(400, 'sso_failed', 'The identity provider sent no sign-in answer.');
     const { createSaml, getSamlSpUrls, validateSamlResponse } = await loadSaml();
-    const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(deps.config.publicUrl, orgId), ssoUrl: sso.ssoUrl, certificate: sso.certificate });
-    const identity = await validateSamlResponse(saml, samlResponse);
+    const urls = getSamlSpUrls(deps.config.publicUrl, orgId);
+    const saml = createSaml(deps.database.db, { urls, ssoUrl: sso.ssoUrl, certificate: sso.certificate });
+    const identity = await validateSamlResponse(saml, samlResponse, urls.acsUrl);
     if (!(await insertSamlAssertion(deps.database.db, orgId, identity.assertionId, identity.notOnOrAfter))) {
       throw new AppError(400, 'sso_failed', 'This sign-in answer was already used. Please start again.');
     }

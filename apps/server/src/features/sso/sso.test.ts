@@ -16,6 +16,7 @@ describe('single sign-on API', () => {
   let samlIdp: TLocalSamlIdp;
   let acme: { token: string; userId: string; orgId: string };
   let samlOrg: { token: string; userId: string; orgId: string };
+  let samlOther: { token: string; userId: string; orgId: string };
 
   beforeAll(async () => {
     oidc = await startLocalOidcIdp({
@@ -48,6 +49,15 @@ describe('single sign-on API', () => {
       payload: { enabled: true, provider: 'saml', domains: ['samlco.test'], sso_url: samlIdp.ssoUrl, certificate: samlIdp.certificate },
     });
     expect(s.status, JSON.stringify(s.body)).toBe(200);
+    // A second organisation on the same identity provider (same signing certificate).
+    samlOther = await t.createOwner('owner@samlother.test');
+    const o = await t.call({
+      method: 'POST',
+      url: '/api/v1/user_preferences/sso',
+      token: samlOther.token,
+      payload: { enabled: true, provider: 'saml', domains: ['samlother.test'], sso_url: samlIdp.ssoUrl, certificate: samlIdp.certificate },
+    });
+    expect(o.status, JSON.stringify(o.body)).toBe(200);
   });
   afterAll(async () => {
     await t.close();
@@ -239,6 +249,29 @@ describe('single sign-on API', () => {
       const r3 = await samlRequest('b@samlco.test');
       const ok = await postAcs(createSamlResponse({ idpEntityId: samlIdp.entityId, request: r3, email: 'b@samlco.test' }));
       expect(ok.searchParams.get('ticket')).toBeTruthy();
+    });
+
+    it("refuses a signed answer whose Destination or Recipient is another organisation's ACS, or that answers another organisation's request", async () => {
+      const otherAcs = `${APP}/api/v1/sso/saml/acs/${samlOther.orgId}`;
+      const elsewhere = /addressed to another sign-in address/;
+      const r1 = await samlRequest('c@samlco.test');
+      const both = createSamlResponse({ idpEntityId: samlIdp.entityId, request: { ...r1, acsUrl: otherAcs }, email: 'c@samlco.test' });
+      expect((await postAcs(both)).searchParams.get('sso_error')).toMatch(elsewhere);
+      const r2 = await samlRequest('c@samlco.test');
+      const destination = createSamlResponse({ idpEntityId: samlIdp.entityId, request: r2, destination: otherAcs, email: 'c@samlco.test' });
+      expect((await postAcs(destination)).searchParams.get('sso_error')).toMatch(elsewhere);
+      const r3 = await samlRequest('c@samlco.test');
+      const recipient = createSamlResponse({ idpEntityId: samlIdp.entityId, request: r3, recipient: otherAcs, email: 'c@samlco.test' });
+      expect((await postAcs(recipient)).searchParams.get('sso_error')).toMatch(elsewhere);
+      // A request the other organisation sent, answered for this organisation's audience and ACS.
+      const theirs = await samlRequest('d@samlother.test');
+      const ours = { entityId: `${APP}/api/v1/sso/saml/metadata/${samlOrg.orgId}`, acsUrl: `${APP}/api/v1/sso/saml/acs/${samlOrg.orgId}` };
+      const crossed = createSamlResponse({ idpEntityId: samlIdp.entityId, request: { id: theirs.id, issuer: ours.entityId, acsUrl: ours.acsUrl }, email: 'c@samlco.test' });
+      expect((await postAcs(crossed)).searchParams.get('sso_error')).toMatch(/could not be verified/);
+      const r4 = await samlRequest('c@samlco.test');
+      const ok = await postAcs(createSamlResponse({ idpEntityId: samlIdp.entityId, request: r4, email: 'c@samlco.test' }));
+      expect(ok.searchParams.get('sso_error')).toBeNull();
+      expect(ok.searchParams.get('ticket')).toMatch(/^vlt_/);
     });
 
     it('answers SP metadata for the organisation and 404 for an unknown one', async () => {
