@@ -6,3 +6,4 @@ export { parseAddress } from './truth';
 export { describeMailWorld } from './describe-world';
 export { makePeopleCorpus, makeLocalPart, foldName, PEOPLE_DOMAINS, type TPerson, type TPeopleCorpus, type TPersonScenario } from './people-corpus';
 export { createRandom, type TRandom } from './prng';
+export { startDnsServer, type TDnsName, type TDnsServer, type TDnsZoneData } from './dns-server';

@@ -11,6 +11,7 @@ import { recordActivity } from '../activities/service';
 import { findUserWithMembership, SIGNUP_BONUS_CREDITS } from '../auth/service';
 import { decryptSsoSecret, toSsoSettings } from '../settings/service';
 import { getSeats } from '../team/service';
+import { isSsoDomainVerified } from './domain-claims';
 import type { TOidcClientSettings } from './oidc';
 import {
   consumeAuthRequest,
@@ -193,7 +194,8 @@ async function resolveVerifiedUser(deps: TDeps, identity: { email: string; name:
       // Just in time: the organisation whose SSO claims the domain, or (social sign-in) a new organisation.
       const claimed = via.kind === 'org' ? via.sso : readOrgSso(await selectSsoByDomain(tx, domainOf(email)));
       const joins = claimed && claimed.enabled && (via.kind === 'org' || claimed.provider === via.provider) ? claimed : null;
-      if (via.kind === 'org' && !via.sso.domains.includes(domainOf(email))) {
+      // Only a domain the organisation proved (a verified claim) brings new members in.
+      if (via.kind === 'org' && !(await isSsoDomainVerified(tx, via.sso.orgId, domainOf(email)))) {
         throw new AppError(403, 'sso_failed', 'Your e-mail domain is not one your organisation signs in with. Please ask your administrator.');
       }
       const name = identity.name ?? email.slice(0, email.indexOf('@'));

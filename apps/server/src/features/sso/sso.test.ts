@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSO_ONLY_MESSAGE, ZLoginResponse, ZSsoConfigResponse, ZSsoStartResponse } from '@verilead/contracts';
 import { createTestApp, TEST_PASSWORD, type TTestApp } from '../../test/test-app';
+import { startChallengeDns, type TChallengeDns } from './local-idp/challenge-dns';
 import { followLocalOidcLogin } from './local-idp/follow-login';
 import { startLocalOidcIdp, type TLocalOidcIdp } from './local-idp/oidc-idp';
 import { createSamlResponse, parseAuthnRequest, startLocalSamlIdp, type TLocalSamlIdp } from './local-idp/saml-idp';
@@ -14,6 +15,7 @@ describe('single sign-on API', () => {
   let t: TTestApp;
   let oidc: TLocalOidcIdp;
   let samlIdp: TLocalSamlIdp;
+  let dns: TChallengeDns;
   let acme: { token: string; userId: string; orgId: string };
   let samlOrg: { token: string; userId: string; orgId: string };
   let samlOther: { token: string; userId: string; orgId: string };
@@ -27,7 +29,9 @@ describe('single sign-on API', () => {
       ],
     });
     samlIdp = await startLocalSamlIdp();
+    dns = await startChallengeDns();
     t = await createTestApp({
+      dnsServers: dns.dnsServers,
       sso: {
         google: { issuer: oidc.issuer, clientId: 'google-client', clientSecret: 'google-secret' },
         microsoft: { issuer: oidc.issuer, clientId: 'ms-client', clientSecret: 'ms-secret' },
@@ -58,11 +62,19 @@ describe('single sign-on API', () => {
       payload: { enabled: true, provider: 'saml', domains: ['samlother.test'], sso_url: samlIdp.ssoUrl, certificate: samlIdp.certificate },
     });
     expect(o.status, JSON.stringify(o.body)).toBe(200);
+    // Each organisation proves its domain with the TXT record its settings show (domain-claims.test.ts walks this).
+    for (const [owner, domain] of [[acme, 'acme.test'], [samlOrg, 'samlco.test'], [samlOther, 'samlother.test']] as const) {
+      const claim = (await t.call({ method: 'GET', url: '/api/v1/user_preferences/sso', token: owner.token })).body.data.domain_claims[0];
+      dns.publishTxt(claim.txt_name, [claim.txt_value]);
+      const verified = await t.call({ method: 'POST', url: '/api/v1/user_preferences/sso/domains/verify', token: owner.token, payload: { domain } });
+      expect(verified.body.data, JSON.stringify(verified.body)).toMatchObject({ domain, status: 'verified' });
+    }
   });
   afterAll(async () => {
     await t.close();
     await oidc.stop();
     await samlIdp.stop();
+    await dns.stop();
   });
 
   async function startOrg(email: string): Promise<string> {
@@ -124,7 +136,10 @@ describe('single sign-on API', () => {
     expect(claimed.status).toBe(409);
     expect(claimed.body.error.reasons[0].field).toBe('domains');
     await t.createOwner('someone@shared.test');
-    await t.call({ method: 'POST', url: '/api/v1/user_preferences/sso', token: acme.token, payload: { enabled: true, provider: 'oidc', domains: ['acme.test', 'shared.test'], issuer_url: oidc.issuer, client_id: 'acme-client' } });
+    const both = await t.call({ method: 'POST', url: '/api/v1/user_preferences/sso', token: acme.token, payload: { enabled: true, provider: 'oidc', domains: ['acme.test', 'shared.test'], issuer_url: oidc.issuer, client_id: 'acme-client' } });
+    const shared = both.body.data.domain_claims.find((c: { domain: string }) => c.domain === 'shared.test');
+    dns.publishTxt(shared.txt_name, [shared.txt_value]);
+    expect((await t.call({ method: 'POST', url: '/api/v1/user_preferences/sso/domains/verify', token: acme.token, payload: { domain: 'shared.test' } })).body.data.status).toBe('verified');
     try {
       const params = await oidcCallback(await startOrg('someone@shared.test'), 'someone@shared.test');
       const res = await t.call({ method: 'POST', url: '/api/v1/sso/activate', payload: params });
