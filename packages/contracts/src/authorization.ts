@@ -190,6 +190,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'PUT /user_preferences/prospect_settings/enrich': SETTINGS_PROSPECT,
   'GET /user_preferences/sso': AUTHENTICATION,
   'POST /user_preferences/sso': AUTHENTICATION,
+  'POST /user_preferences/sso/domains/verify': AUTHENTICATION,
 
   // ----- email verifier -----
   'POST /email_verify/instant': EV_QUICK,

@@ -126,6 +126,28 @@ const ZHttpsUrl = z
 /** The role a member who joins just in time through SSO gets. */
 export const ZSsoDefaultRole = z.enum(['admin', 'analyst'], { message: 'Please choose Manager or Executive' });
 
+/**
+ * A domain the organisation claims for single sign-on. It counts for discovery and just-in-time membership only once
+ * verified: a TXT record `txt_value` published at `txt_name` proves the organisation controls the domain.
+ */
+export const ZSsoDomainClaim = z.object({
+  domain: z.string(),
+  status: z.enum(['pending', 'verified']),
+  /** Where to publish the TXT record: `_verilead-challenge.<domain>`. */
+  txt_name: z.string(),
+  /** The TXT record's value: `verilead-domain-verification=<the organisation's token>`. */
+  txt_value: z.string(),
+  verified_at: z.string().nullable(),
+  /** When the record was last looked up, and why that look-up did not verify the domain (null when it did). */
+  checked_at: z.string().nullable(),
+  failure: z.string().nullable(),
+});
+export type TSsoDomainClaim = z.infer<typeof ZSsoDomainClaim>;
+export const ZSsoDomainClaimResponse = ZSuccess(ZSsoDomainClaim);
+/** POST /user_preferences/sso/domains/verify: look the claimed domain's TXT record up now. */
+export const ZSsoDomainVerifyRequest = z.object({ domain: ZDomainName });
+export type TSsoDomainVerifyRequest = z.infer<typeof ZSsoDomainVerifyRequest>;
+
 export const ZSsoSettings = z.object({
   setting_last_modified_on: z.string().nullable(),
   enabled: z.boolean(),
@@ -139,6 +161,8 @@ export const ZSsoSettings = z.object({
   has_client_secret: z.boolean(),
   has_certificate: z.boolean(),
   default_role: ZSsoDefaultRole,
+  /** One per domain in `domains`: pending until its TXT record is verified. */
+  domain_claims: z.array(ZSsoDomainClaim),
 });
 export type TSsoSettings = z.infer<typeof ZSsoSettings>;
 export const ZSsoSettingsResponse = ZSuccess(ZSsoSettings);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../platform/db/database';
 import { orgSsoSettings, userSettings, wbListEntries } from './tables';
 
@@ -87,18 +87,4 @@ export async function upsertSso(
     .insert(orgSsoSettings)
     .values({ orgId: f.orgId, config: f.config, clientSecretEnc: f.clientSecretEnc ?? null, certificate: f.certificate ?? null, updatedBy: f.userId, updatedAt: now })
     .onConflictDoUpdate({ target: orgSsoSettings.orgId, set });
-}
-
-
-/** Another organisation whose SSO already claims one of these domains (domains are unique across organisations). */
-export async function selectSsoDomainTakenElsewhere(exec: TDb, orgId: string, domains: string[]): Promise<string | null> {
-  for (const domain of domains) {
-    const rows = await exec
-      .select({ orgId: orgSsoSettings.orgId })
-      .from(orgSsoSettings)
-      .where(sql`${orgSsoSettings.orgId} <> ${orgId} and ${orgSsoSettings.config}->'domains' ? ${domain}`)
-      .limit(1);
-    if (rows.length > 0) return domain;
-  }
-  return null;
 }

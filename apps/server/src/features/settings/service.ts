@@ -34,7 +34,6 @@ import {
   insertWbEntries,
   selectAllWbEntries,
   selectSso,
-  selectSsoDomainTakenElsewhere,
   selectUserSettings,
   selectWbEntries,
   touchWbList,
@@ -45,6 +44,7 @@ import {
 import { readSection, stripUndefined } from '../../platform/settings/sections';
 import { createTtlCache, invalidateCallers, onCallerChange } from '../../platform/cache/ttl-cache';
 import { getOrgDefaultSettings } from '../team/service';
+import { claimSsoDomains, listSsoDomainClaims } from '../sso/domain-claims';
 
 const DEFAULT_NOTIFICATIONS: TNotificationSettings = { setting_last_modified_on: null, notifications: true, low_credit_notification: true };
 
@@ -198,7 +198,7 @@ export function decryptSsoSecret(appSecret: string, stored: string): string | nu
 }
 
 /** The stored SSO row as the API shows it (the sso feature reads it through this too). */
-export function toSsoSettings(row: Awaited<ReturnType<typeof selectSso>>): TSsoSettings {
+export function toSsoSettings(row: Awaited<ReturnType<typeof selectSso>>): Omit<TSsoSettings, 'domain_claims'> {
   const c = (row?.config ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   return {
@@ -217,7 +217,7 @@ export function toSsoSettings(row: Awaited<ReturnType<typeof selectSso>>): TSsoS
 }
 
 export async function getSsoSettings(exec: TDb, ctx: TCallerContext): Promise<TSsoSettings> {
-  return toSsoSettings(await selectSso(exec, ctx.orgId));
+  return { ...toSsoSettings(await selectSso(exec, ctx.orgId)), domain_claims: await listSsoDomainClaims(exec, ctx.orgId) };
 }
 
 /** Owners and managers configure SSO for the organisation. */
@@ -230,11 +230,9 @@ export async function saveSsoSettings(
   if (ctx.role === 'analyst') throw new AppError(403, 'forbidden', 'Only the owner or a manager can configure single sign-on');
   await database.transaction(async (tx) => {
     const existing = await selectSso(tx, ctx.orgId);
-    const taken = await selectSsoDomainTakenElsewhere(tx, ctx.orgId, input.domains);
-    if (taken) {
-      const message = `${taken} is already used for single sign-on by another organisation`;
-      throw new AppError(409, 'conflict', message, { reasons: [{ field: 'domains', location: 'body', messages: [message] }] });
-    }
+    // Pending until proved by a DNS TXT record (sso/domain-claims.ts); free-mail and public suffixes refused.
+    const domains = [...new Set(input.domains)];
+    await claimSsoDomains(tx, ctx.orgId, domains);
     if (input.enabled && input.provider !== 'saml' && !input.client_secret && !existing?.clientSecretEnc) {
       throw new AppError(400, 'validation_failed', 'Please enter the client secret', {
         reasons: [{ field: 'client_secret', location: 'body', messages: ['Please enter the client secret'] }],
@@ -252,7 +250,7 @@ export async function saveSsoSettings(
         enabled: input.enabled,
         enforce: input.enforce,
         provider: input.provider,
-        domains: [...new Set(input.domains)],
+        domains,
         issuer_url: input.issuer_url ?? null,
         sso_url: input.sso_url ?? null,
         client_id: input.client_id ?? null,

@@ -1,20 +1,74 @@
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, ne, notInArray, sql } from 'drizzle-orm';
 import type { TRole } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
 import { orgSsoSettings } from '../settings/tables';
-import { loginTickets, ssoAuthRequests, ssoSamlAssertions, ssoSamlRequests } from './tables';
+import { loginTickets, ssoAuthRequests, ssoDomains, ssoDomainTokens, ssoSamlAssertions, ssoSamlRequests } from './tables';
 
 export type TOrgSsoRow = typeof orgSsoSettings.$inferSelect;
 
-/** The organisation whose enabled SSO claims this e-mail domain. */
+/** The organisation whose enabled SSO claims this e-mail domain and proved it (a verified claim). */
 export async function selectSsoByDomain(exec: TDb, domain: string): Promise<TOrgSsoRow | null> {
   const rows = await exec
-    .select()
-    .from(orgSsoSettings)
-    .where(sql`${orgSsoSettings.config}->>'enabled' = 'true' and ${orgSsoSettings.config}->'domains' ? ${domain}`)
+    .select({ settings: orgSsoSettings })
+    .from(ssoDomains)
+    .innerJoin(orgSsoSettings, eq(orgSsoSettings.orgId, ssoDomains.orgId))
+    .where(and(eq(ssoDomains.domain, domain), isNotNull(ssoDomains.verifiedAt), sql`${orgSsoSettings.config}->>'enabled' = 'true'`))
     .limit(1);
+  return rows[0]?.settings ?? null;
+}
+
+// ---------- domain claims ----------
+
+export type TSsoDomainRow = typeof ssoDomains.$inferSelect;
+
+export async function selectDomainClaims(exec: TDb, orgId: string): Promise<TSsoDomainRow[]> {
+  return exec.select().from(ssoDomains).where(eq(ssoDomains.orgId, orgId)).orderBy(asc(ssoDomains.domain));
+}
+
+export async function selectDomainClaim(exec: TDb, orgId: string, domain: string): Promise<TSsoDomainRow | null> {
+  const rows = await exec.select().from(ssoDomains).where(and(eq(ssoDomains.orgId, orgId), eq(ssoDomains.domain, domain))).limit(1);
   return rows[0] ?? null;
+}
+
+/** The first of these domains that another organisation has verified. */
+export async function selectVerifiedElsewhere(exec: TDb, orgId: string, domains: string[]): Promise<string | null> {
+  if (domains.length === 0) return null;
+  const rows = await exec
+    .select({ domain: ssoDomains.domain })
+    .from(ssoDomains)
+    .where(and(inArray(ssoDomains.domain, domains), isNotNull(ssoDomains.verifiedAt), ne(ssoDomains.orgId, orgId)))
+    .orderBy(asc(ssoDomains.domain))
+    .limit(1);
+  return rows[0]?.domain ?? null;
+}
+
+/** Makes the organisation's claims exactly `domains`: new ones pending, dropped ones gone, the rest kept as they are. */
+export async function replaceDomainClaims(exec: TDb, orgId: string, domains: string[]): Promise<void> {
+  await exec.delete(ssoDomains).where(and(eq(ssoDomains.orgId, orgId), domains.length > 0 ? notInArray(ssoDomains.domain, domains) : sql`true`));
+  if (domains.length > 0) await exec.insert(ssoDomains).values(domains.map((domain) => ({ orgId, domain }))).onConflictDoNothing();
+}
+
+/** Records a look-up: verified (`verifiedAt`) or why not (`failure`). A pending claim only; answers the row. */
+export async function updateDomainCheck(exec: TDb, orgId: string, domain: string, f: { verifiedAt: Date | null; failure: string | null }) {
+  const rows = await exec
+    .update(ssoDomains)
+    .set({ checkedAt: new Date(), checkFailure: f.failure, ...(f.verifiedAt ? { verifiedAt: f.verifiedAt } : {}) })
+    .where(and(eq(ssoDomains.orgId, orgId), eq(ssoDomains.domain, domain), isNull(ssoDomains.verifiedAt)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** The organisation's token, created (from `fresh`) on first use. */
+export async function ensureDomainToken(exec: TDb, orgId: string, fresh: string): Promise<string> {
+  await exec.insert(ssoDomainTokens).values({ orgId, token: fresh }).onConflictDoNothing();
+  const rows = await exec.select({ token: ssoDomainTokens.token }).from(ssoDomainTokens).where(eq(ssoDomainTokens.orgId, orgId)).limit(1);
+  return rows[0]!.token;
+}
+
+export async function selectDomainToken(exec: TDb, orgId: string): Promise<string | null> {
+  const rows = await exec.select({ token: ssoDomainTokens.token }).from(ssoDomainTokens).where(eq(ssoDomainTokens.orgId, orgId)).limit(1);
+  return rows[0]?.token ?? null;
 }
 
 export async function selectSsoByOrg(exec: TDb, orgId: string): Promise<TOrgSsoRow | null> {

@@ -9,16 +9,19 @@ import {
   ZSsoActivateRequest,
   ZSsoConfigQuery,
   ZSsoConfigResponse,
+  ZSsoDomainClaimResponse,
+  ZSsoDomainVerifyRequest,
   ZSsoProviderParams,
   ZSsoSigninRequest,
   ZSsoSocialStartRequest,
   ZSsoStartResponse,
 } from '@verilead/contracts';
-import type { TGuards } from '../../platform/auth/guards';
+import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { rateLimitFor } from '../../platform/http/rate-limits';
+import { verifySsoDomain } from './domain-claims';
 import {
   consumeSamlResponse,
   finishSignin,
@@ -33,7 +36,7 @@ import {
 
 const ZOrgParams = z.object({ org_id: z.uuid({ message: 'Single sign-on is not set up for this organisation' }) });
 
-export function registerSsoRoutes(app: FastifyInstance, deps: TDeps, _guards: TGuards) {
+export function registerSsoRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const limited = rateLimitFor(deps.config, 'auth');
   const tags = ['sso'];
@@ -89,6 +92,21 @@ export function registerSsoRoutes(app: FastifyInstance, deps: TDeps, _guards: TG
     if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError(403, 'forbidden', 'Forbidden');
     return ok(await issueOnetoolToken(deps, req.body.email));
   });
+  r.post(
+    '/user_preferences/sso/domains/verify',
+    {
+      onRequest: guards.requireAuth,
+      config: limited,
+      schema: {
+        tags: ['settings'],
+        security: [{ bearer: [] }],
+        summary: "Verify a claimed single sign-on domain now: looks its TXT record up at _verilead-challenge.<domain> (owner, manager)",
+        body: ZSsoDomainVerifyRequest,
+        response: withErrorResponses({ 200: ZSsoDomainClaimResponse }),
+      },
+    },
+    async (req) => ok(await verifySsoDomain({ db: deps.database.db, dnsServers: deps.config.dnsServers }, getCaller(req), req.body.domain)),
+  );
   r.get(
     '/sso/saml/metadata/:org_id',
     { config: limited, schema: { tags, summary: "SAML service provider metadata for an organisation's identity provider", params: ZOrgParams } },

@@ -16,15 +16,19 @@ export function getSamlSpUrls(publicUrl: string, orgId: string): TSamlSpUrls {
   return { entityId: `${publicUrl}/api/v1/sso/saml/metadata/${orgId}`, acsUrl: `${publicUrl}/api/v1/sso/saml/acs/${orgId}` };
 }
 
-/** node-saml's request-id cache in the database, so any API process can take the answer. */
-function createDbCache(exec: TDb): CacheProvider {
+/**
+ * node-saml's request-id cache in the database, so any API process can take the answer. Ids are kept under the
+ * organisation's entity id: a request sent for one organisation is answerable at that organisation's ACS only.
+ */
+function createDbCache(exec: TDb, entityId: string): CacheProvider {
+  const keyOf = (requestId: string) => `${entityId} ${requestId}`;
   return {
     saveAsync: async (key, value) => {
-      await insertSamlRequest(exec, key, value);
+      await insertSamlRequest(exec, keyOf(key), value);
       return { value, createdAt: Date.now() };
     },
-    getAsync: (key) => selectSamlRequest(exec, key, new Date(Date.now() - SAML_REQUEST_TTL_MS)),
-    removeAsync: async (key) => (key ? deleteSamlRequest(exec, key) : null),
+    getAsync: (key) => selectSamlRequest(exec, keyOf(key), new Date(Date.now() - SAML_REQUEST_TTL_MS)),
+    removeAsync: async (key) => (key ? deleteSamlRequest(exec, keyOf(key)) : null),
   } as CacheProvider;
 }
 
@@ -42,7 +46,7 @@ export function createSaml(exec: TDb, f: { urls: TSamlSpUrls; ssoUrl: string; ce
     acceptedClockSkewMs: 60_000,
     identifierFormat: EMAIL_FORMAT,
     disableRequestedAuthnContext: true,
-    cacheProvider: createDbCache(exec),
+    cacheProvider: createDbCache(exec, f.urls.entityId),
   });
 }
 
@@ -67,8 +71,33 @@ function readAssertionFacts(samlResponse: string): { assertionId: string; notOnO
   return { assertionId, notOnOrAfter: new Date(Number.isFinite(until) ? until : Date.now() + 24 * 3600_000) };
 }
 
-/** Validates a POSTed SAMLResponse: signature, audience, destination, InResponseTo and time conditions. */
-export async function validateSamlResponse(saml: SAML, samlResponse: string): Promise<TSamlIdentity> {
+const SAML_PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const SAML_ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
+const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
+
+/**
+ * The response's `Destination` and its bearer `SubjectConfirmationData/@Recipient` must both name this organisation's
+ * assertion consumer URL (SAML profiles 4.1.4.2–4.1.4.3; node-saml checks neither). Read after node-saml verified the
+ * signature over the root Response, which encloses the one assertion it accepted, so both values are the signed ones.
+ */
+function assertAddressedTo(samlResponse: string, acsUrl: string): void {
+  const doc = new DOMParser().parseFromString(Buffer.from(samlResponse, 'base64').toString('utf8'), 'text/xml');
+  const root = doc.documentElement;
+  const elsewhere = new AppError(400, 'sso_failed', 'This sign-in answer was addressed to another sign-in address than your organisation\'s. Please ask your administrator to check the identity provider settings.');
+  if (!root || root.namespaceURI !== SAML_PROTOCOL_NS || root.localName !== 'Response' || root.getAttribute('Destination') !== acsUrl) throw elsewhere;
+  const confirmations = Array.from(root.getElementsByTagNameNS(SAML_ASSERTION_NS, 'SubjectConfirmation')).filter((c) => c.getAttribute('Method') === BEARER);
+  if (confirmations.length === 0) throw elsewhere;
+  for (const confirmation of confirmations) {
+    const data = confirmation.getElementsByTagNameNS(SAML_ASSERTION_NS, 'SubjectConfirmationData')[0];
+    if (data?.getAttribute('Recipient') !== acsUrl) throw elsewhere;
+  }
+}
+
+/**
+ * Validates a POSTed SAMLResponse: signature, audience, InResponseTo and time conditions (node-saml), then that its
+ * Destination and Recipient are this organisation's assertion consumer URL.
+ */
+export async function validateSamlResponse(saml: SAML, samlResponse: string, acsUrl: string): Promise<TSamlIdentity> {
   let profile: Profile | null;
   try {
     ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
@@ -76,6 +105,7 @@ export async function validateSamlResponse(saml: SAML, samlResponse: string): Pr
     throw new AppError(400, 'sso_failed', 'The sign-in answer from your identity provider could not be verified. Please try again.');
   }
   if (!profile) throw new AppError(400, 'sso_failed', 'The identity provider sent no sign-in');
+  assertAddressedTo(samlResponse, acsUrl);
   const email = (pickString(profile, ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress']) ?? profile.nameID ?? '').toLowerCase();
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new AppError(400, 'sso_failed', 'The identity provider did not share your e-mail address');
   const name = pickString(profile, ['name', 'displayName', 'http://schemas.microsoft.com/identity/claims/displayname']);

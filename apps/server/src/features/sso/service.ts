@@ -11,6 +11,7 @@ import { recordActivity } from '../activities/service';
 import { findUserWithMembership, SIGNUP_BONUS_CREDITS } from '../auth/service';
 import { decryptSsoSecret, toSsoSettings } from '../settings/service';
 import { getSeats } from '../team/service';
+import { isSsoDomainVerified } from './domain-claims';
 import type { TOidcClientSettings } from './oidc';
 import {
   consumeAuthRequest,
@@ -193,7 +194,8 @@ async function resolveVerifiedUser(deps: TDeps, identity: { email: string; name:
       // Just in time: the organisation whose SSO claims the domain, or (social sign-in) a new organisation.
       const claimed = via.kind === 'org' ? via.sso : readOrgSso(await selectSsoByDomain(tx, domainOf(email)));
       const joins = claimed && claimed.enabled && (via.kind === 'org' || claimed.provider === via.provider) ? claimed : null;
-      if (via.kind === 'org' && !via.sso.domains.includes(domainOf(email))) {
+      // Only a domain the organisation proved (a verified claim) brings new members in.
+      if (via.kind === 'org' && !(await isSsoDomainVerified(tx, via.sso.orgId, domainOf(email)))) {
         throw new AppError(403, 'sso_failed', 'Your e-mail domain is not one your organisation signs in with. Please ask your administrator.');
       }
       const name = identity.name ?? email.slice(0, email.indexOf('@'));
@@ -298,8 +300,9 @@ export async function consumeSamlResponse(deps: TDeps, orgId: string, samlRespon
   try {
     if (!samlResponse) throw new AppError(400, 'sso_failed', 'The identity provider sent no sign-in answer.');
     const { createSaml, getSamlSpUrls, validateSamlResponse } = await loadSaml();
-    const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(deps.config.publicUrl, orgId), ssoUrl: sso.ssoUrl, certificate: sso.certificate });
-    const identity = await validateSamlResponse(saml, samlResponse);
+    const urls = getSamlSpUrls(deps.config.publicUrl, orgId);
+    const saml = createSaml(deps.database.db, { urls, ssoUrl: sso.ssoUrl, certificate: sso.certificate });
+    const identity = await validateSamlResponse(saml, samlResponse, urls.acsUrl);
     if (!(await insertSamlAssertion(deps.database.db, orgId, identity.assertionId, identity.notOnOrAfter))) {
       throw new AppError(400, 'sso_failed', 'This sign-in answer was already used. Please start again.');
     }

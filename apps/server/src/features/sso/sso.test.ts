@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSO_ONLY_MESSAGE, ZLoginResponse, ZSsoConfigResponse, ZSsoStartResponse } from '@verilead/contracts';
 import { createTestApp, TEST_PASSWORD, type TTestApp } from '../../test/test-app';
+import { startChallengeDns, type TChallengeDns } from './local-idp/challenge-dns';
 import { followLocalOidcLogin } from './local-idp/follow-login';
 import { startLocalOidcIdp, type TLocalOidcIdp } from './local-idp/oidc-idp';
 import { createSamlResponse, parseAuthnRequest, startLocalSamlIdp, type TLocalSamlIdp } from './local-idp/saml-idp';
@@ -14,8 +15,10 @@ describe('single sign-on API', () => {
   let t: TTestApp;
   let oidc: TLocalOidcIdp;
   let samlIdp: TLocalSamlIdp;
+  let dns: TChallengeDns;
   let acme: { token: string; userId: string; orgId: string };
   let samlOrg: { token: string; userId: string; orgId: string };
+  let samlOther: { token: string; userId: string; orgId: string };
 
   beforeAll(async () => {
     oidc = await startLocalOidcIdp({
@@ -26,7 +29,9 @@ describe('single sign-on API', () => {
       ],
     });
     samlIdp = await startLocalSamlIdp();
+    dns = await startChallengeDns();
     t = await createTestApp({
+      dnsServers: dns.dnsServers,
       sso: {
         google: { issuer: oidc.issuer, clientId: 'google-client', clientSecret: 'google-secret' },
         microsoft: { issuer: oidc.issuer, clientId: 'ms-client', clientSecret: 'ms-secret' },
@@ -48,11 +53,28 @@ describe('single sign-on API', () => {
       payload: { enabled: true, provider: 'saml', domains: ['samlco.test'], sso_url: samlIdp.ssoUrl, certificate: samlIdp.certificate },
     });
     expect(s.status, JSON.stringify(s.body)).toBe(200);
+    // A second organisation on the same identity provider (same signing certificate).
+    samlOther = await t.createOwner('owner@samlother.test');
+    const o = await t.call({
+      method: 'POST',
+      url: '/api/v1/user_preferences/sso',
+      token: samlOther.token,
+      payload: { enabled: true, provider: 'saml', domains: ['samlother.test'], sso_url: samlIdp.ssoUrl, certificate: samlIdp.certificate },
+    });
+    expect(o.status, JSON.stringify(o.body)).toBe(200);
+    // Each organisation proves its domain with the TXT record its settings show (domain-claims.test.ts walks this).
+    for (const [owner, domain] of [[acme, 'acme.test'], [samlOrg, 'samlco.test'], [samlOther, 'samlother.test']] as const) {
+      const claim = (await t.call({ method: 'GET', url: '/api/v1/user_preferences/sso', token: owner.token })).body.data.domain_claims[0];
+      dns.publishTxt(claim.txt_name, [claim.txt_value]);
+      const verified = await t.call({ method: 'POST', url: '/api/v1/user_preferences/sso/domains/verify', token: owner.token, payload: { domain } });
+      expect(verified.body.data, JSON.stringify(verified.body)).toMatchObject({ domain, status: 'verified' });
+    }
   });
   afterAll(async () => {
     await t.close();
     await oidc.stop();
     await samlIdp.stop();
+    await dns.stop();
   });
 
   async function startOrg(email: string): Promise<string> {
@@ -114,7 +136,10 @@ describe('single sign-on API', () => {
     expect(claimed.status).toBe(409);
     expect(claimed.body.error.reasons[0].field).toBe('domains');
     await t.createOwner('someone@shared.test');
-    await t.call({ method: 'POST', url: '/api/v1/user_preferences/sso', token: acme.token, payload: { enabled: true, provider: 'oidc', domains: ['acme.test', 'shared.test'], issuer_url: oidc.issuer, client_id: 'acme-client' } });
+    const both = await t.call({ method: 'POST', url: '/api/v1/user_preferences/sso', token: acme.token, payload: { enabled: true, provider: 'oidc', domains: ['acme.test', 'shared.test'], issuer_url: oidc.issuer, client_id: 'acme-client' } });
+    const shared = both.body.data.domain_claims.find((c: { domain: string }) => c.domain === 'shared.test');
+    dns.publishTxt(shared.txt_name, [shared.txt_value]);
+    expect((await t.call({ method: 'POST', url: '/api/v1/user_preferences/sso/domains/verify', token: acme.token, payload: { domain: 'shared.test' } })).body.data.status).toBe('verified');
     try {
       const params = await oidcCallback(await startOrg('someone@shared.test'), 'someone@shared.test');
       const res = await t.call({ method: 'POST', url: '/api/v1/sso/activate', payload: params });
@@ -239,6 +264,29 @@ describe('single sign-on API', () => {
       const r3 = await samlRequest('b@samlco.test');
       const ok = await postAcs(createSamlResponse({ idpEntityId: samlIdp.entityId, request: r3, email: 'b@samlco.test' }));
       expect(ok.searchParams.get('ticket')).toBeTruthy();
+    });
+
+    it("refuses a signed answer whose Destination or Recipient is another organisation's ACS, or that answers another organisation's request", async () => {
+      const otherAcs = `${APP}/api/v1/sso/saml/acs/${samlOther.orgId}`;
+      const elsewhere = /addressed to another sign-in address/;
+      const r1 = await samlRequest('c@samlco.test');
+      const both = createSamlResponse({ idpEntityId: samlIdp.entityId, request: { ...r1, acsUrl: otherAcs }, email: 'c@samlco.test' });
+      expect((await postAcs(both)).searchParams.get('sso_error')).toMatch(elsewhere);
+      const r2 = await samlRequest('c@samlco.test');
+      const destination = createSamlResponse({ idpEntityId: samlIdp.entityId, request: r2, destination: otherAcs, email: 'c@samlco.test' });
+      expect((await postAcs(destination)).searchParams.get('sso_error')).toMatch(elsewhere);
+      const r3 = await samlRequest('c@samlco.test');
+      const recipient = createSamlResponse({ idpEntityId: samlIdp.entityId, request: r3, recipient: otherAcs, email: 'c@samlco.test' });
+      expect((await postAcs(recipient)).searchParams.get('sso_error')).toMatch(elsewhere);
+      // A request the other organisation sent, answered for this organisation's audience and ACS.
+      const theirs = await samlRequest('d@samlother.test');
+      const ours = { entityId: `${APP}/api/v1/sso/saml/metadata/${samlOrg.orgId}`, acsUrl: `${APP}/api/v1/sso/saml/acs/${samlOrg.orgId}` };
+      const crossed = createSamlResponse({ idpEntityId: samlIdp.entityId, request: { id: theirs.id, issuer: ours.entityId, acsUrl: ours.acsUrl }, email: 'c@samlco.test' });
+      expect((await postAcs(crossed)).searchParams.get('sso_error')).toMatch(/could not be verified/);
+      const r4 = await samlRequest('c@samlco.test');
+      const ok = await postAcs(createSamlResponse({ idpEntityId: samlIdp.entityId, request: r4, email: 'c@samlco.test' }));
+      expect(ok.searchParams.get('sso_error')).toBeNull();
+      expect(ok.searchParams.get('ticket')).toMatch(/^vlt_/);
     });
 
     it('answers SP metadata for the organisation and 404 for an unknown one', async () => {

@@ -1,4 +1,5 @@
-import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** One started OpenID Connect sign-in: its state (hashed), nonce and PKCE verifier; single use. */
@@ -48,5 +49,38 @@ export const loginTickets = pgTable('login_tickets', {
     .references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A domain an organisation claims for single sign-on (one row per domain in its SSO settings). Pending until the
+ * owner proves control of it with a DNS TXT record; only a verified claim counts for discovery and just-in-time
+ * membership, and a domain is verified for one organisation at most.
+ */
+export const ssoDomains = pgTable(
+  'sso_domains',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** The last look-up of the TXT record, and why it did not verify the domain. */
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    checkFailure: text('check_failure'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.domain] }),
+    uniqueIndex('sso_domains_verified_domain_uq').on(t.domain).where(sql`${t.verifiedAt} is not null`),
+  ],
+);
+
+/** Each organisation's domain verification token, published as `verilead-domain-verification=<token>`. */
+export const ssoDomainTokens = pgTable('sso_domain_tokens', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => organisations.id, { onDelete: 'cascade' }),
+  token: text('token').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

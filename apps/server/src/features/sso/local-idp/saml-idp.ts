@@ -61,6 +61,9 @@ export function createSamlResponse(f: {
   name?: string;
   key?: string;
   cert?: string;
+  /** The response's Destination and the assertion's Recipient (default: the request's ACS URL). */
+  destination?: string;
+  recipient?: string;
   /** Seconds the assertion stays valid (default 300). */
   validSeconds?: number;
   now?: Date;
@@ -79,7 +82,7 @@ export function createSamlResponse(f: {
     `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${issued}">` +
     `<saml:Issuer>${escapeXml(f.idpEntityId)}</saml:Issuer>` +
     `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${email}</saml:NameID>` +
-    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${until}" Recipient="${escapeXml(f.request.acsUrl)}" InResponseTo="${escapeXml(f.request.id)}"/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${until}" Recipient="${escapeXml(f.recipient ?? f.request.acsUrl)}" InResponseTo="${escapeXml(f.request.id)}"/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${before}" NotOnOrAfter="${until}"><saml:AudienceRestriction><saml:Audience>${escapeXml(f.request.issuer)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
     `<saml:AuthnStatement AuthnInstant="${issued}" SessionIndex="${assertionId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     `<saml:AttributeStatement><saml:Attribute Name="email"><saml:AttributeValue>${email}</saml:AttributeValue></saml:Attribute>${nameAttr}</saml:AttributeStatement>` +
@@ -88,7 +91,7 @@ export function createSamlResponse(f: {
   const cert = f.cert ?? DEMO_SAML_CERT;
   const signedAssertion = sign(assertion, 'Assertion', key, cert).replace(/^<\?xml[^>]*>/, '');
   const response =
-    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${responseId}" Version="2.0" IssueInstant="${issued}" Destination="${escapeXml(f.request.acsUrl)}" InResponseTo="${escapeXml(f.request.id)}">` +
+    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${responseId}" Version="2.0" IssueInstant="${issued}" Destination="${escapeXml(f.destination ?? f.request.acsUrl)}" InResponseTo="${escapeXml(f.request.id)}">` +
     `<saml:Issuer>${escapeXml(f.idpEntityId)}</saml:Issuer>` +
     `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
     signedAssertion +

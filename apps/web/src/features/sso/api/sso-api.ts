@@ -3,10 +3,13 @@ import {
   ZLoginData,
   ZOnetoolVerify,
   ZSsoConfig,
+  ZSsoDomainClaim,
   ZSsoSettings,
   ZSsoStart,
   type TSocialSsoProvider,
+  type TSsoDomainClaim,
   type TSsoActivateRequest,
+  type TSsoSettings,
   type TSsoSettingsRequest,
 } from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
@@ -67,5 +70,19 @@ export function useSaveSsoSettings() {
   return useMutation({
     mutationFn: (body: TSsoSettingsRequest) => requestApi({ method: 'POST', path: '/user_preferences/sso', body, schema: ZSsoSettings }),
     onSuccess: (data) => client.setQueryData(settingsKey, data),
+  });
+}
+
+/** Looks the domain's TXT record up now; the answer (verified, or pending with the reason) replaces its claim. */
+export function useVerifySsoDomain() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (domain: string) => requestApi({ method: 'POST', path: '/user_preferences/sso/domains/verify', body: { domain }, schema: ZSsoDomainClaim }),
+    onSuccess: (claim: TSsoDomainClaim) =>
+      client.setQueryData(settingsKey, (old: TSsoSettings | undefined) =>
+        old ? { ...old, domain_claims: old.domain_claims.map((c) => (c.domain === claim.domain ? claim : c)) } : old,
+      ),
+    // A refusal (another organisation verified it first) is stored with the claim: show the stored state.
+    onError: () => void client.invalidateQueries({ queryKey: settingsKey }),
   });
 }

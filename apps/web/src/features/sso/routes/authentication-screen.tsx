@@ -12,6 +12,7 @@ import { applyServerErrors } from '../../../lib/form-errors';
 import { formatDateTime } from '../../../lib/format';
 import { useSessionStore } from '../../../lib/session-store';
 import { useSaveSsoSettings, useSsoSettings } from '../api/sso-api';
+import { DomainClaimsCard } from '../components/domain-claims-card';
 
 type TForm = z.input<typeof ZSsoSettingsRequest>;
 const FIELDS = ['enabled', 'enforce', 'provider', 'domains', 'issuer_url', 'sso_url', 'client_id', 'client_secret', 'certificate', 'default_role'] as const;
@@ -55,6 +56,7 @@ function SsoSettingsForm({ settings }: { settings: TSsoSettings }) {
   const [saved, setSaved] = useState(false);
   const form = useForm<TForm, unknown, z.output<typeof ZSsoSettingsRequest>>({ resolver: zodResolver(ZSsoSettingsRequest), defaultValues: toForm(settings) });
   const provider = form.watch('provider');
+  const domains = form.watch('domains');
   const errors = form.formState.errors;
   const origin = window.location.origin;
 
@@ -107,7 +109,7 @@ function SsoSettingsForm({ settings }: { settings: TSsoSettings }) {
                 render={({ field }) => (
                   <TagsInput
                     label="E-mail domains"
-                    description="People with these e-mail domains sign in through your provider and join just in time. Press Enter after each."
+                    description="People with these e-mail domains sign in through your provider and join just in time, once each domain is verified below. Press Enter after each."
                     placeholder="company.com"
                     value={field.value ?? []}
                     onChange={field.onChange}
@@ -118,6 +120,7 @@ function SsoSettingsForm({ settings }: { settings: TSsoSettings }) {
               <Controller name="default_role" control={form.control} render={({ field }) => <Select label="Role of members who join through SSO" data={ROLES} allowDeselect={false} value={field.value ?? 'analyst'} onChange={(v) => field.onChange(v)} error={errors.default_role?.message} />} />
             </Stack>
           </Card>
+          <DomainClaimsCard claims={settings.domain_claims} unsaved={(domains ?? []).map((d) => d.trim().toLowerCase()).filter((d) => d && !settings.domain_claims.some((c) => c.domain === d))} />
           <Card>
             <Stack gap="md">
               <Title order={4}>{provider === 'saml' ? 'SAML 2.0' : 'OpenID Connect'}</Title>

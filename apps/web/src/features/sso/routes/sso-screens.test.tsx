@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { SSO_ONLY_MESSAGE } from '@verilead/contracts';
 import { useSessionStore } from '../../../lib/session-store';
 import { buildLogin } from '../../../test/fixtures';
@@ -65,7 +65,7 @@ describe('Authentication screen', () => {
   });
 
   it('asks for a domain before saving', async () => {
-    const empty = { setting_last_modified_on: null, enabled: false, enforce: false, provider: null, domains: [], issuer_url: null, sso_url: null, client_id: null, has_client_secret: false, has_certificate: false, default_role: 'analyst' };
+    const empty = { setting_last_modified_on: null, enabled: false, enforce: false, provider: null, domains: [], issuer_url: null, sso_url: null, client_id: null, has_client_secret: false, has_certificate: false, default_role: 'analyst', domain_claims: [] };
     const bodies = stubApi({ ...loggedIn, 'GET /api/v1/user_preferences/sso': ok(empty) });
     useSessionStore.getState().fillSession(buildLogin());
     renderAppAt('/account/authentication');
@@ -75,7 +75,7 @@ describe('Authentication screen', () => {
   });
 
   it('turns SSO on and saves the OIDC settings; a server reason lands on its field', async () => {
-    const saved = { setting_last_modified_on: null, enabled: false, enforce: false, provider: 'oidc', domains: ['acme.test'], issuer_url: null, sso_url: null, client_id: null, has_client_secret: false, has_certificate: false, default_role: 'analyst' };
+    const saved = { setting_last_modified_on: null, enabled: false, enforce: false, provider: 'oidc', domains: ['acme.test'], issuer_url: null, sso_url: null, client_id: null, has_client_secret: false, has_certificate: false, default_role: 'analyst', domain_claims: [] };
     const bodies = stubApi({
       ...loggedIn,
       'GET /api/v1/user_preferences/sso': ok(saved),
@@ -92,5 +92,35 @@ describe('Authentication screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('acme.test is already used for single sign-on by another organisation')).toBeTruthy();
     expect(bodies['POST /api/v1/user_preferences/sso']).toMatchObject({ enabled: true, provider: 'oidc', domains: ['acme.test'], issuer_url: 'https://idp.acme.test', client_id: 'client-1', client_secret: 'secret-1' });
+  }, 20_000);
+
+  it('shows a pending domain with its TXT record and the reason of a failed check, and verifies it', async () => {
+    const pending = {
+      domain: 'acme.test',
+      status: 'pending',
+      txt_name: '_verilead-challenge.acme.test',
+      txt_value: 'verilead-domain-verification=0123456789abcdef0123456789abcdef',
+      verified_at: null,
+      checked_at: '2026-11-28T10:00:00.000Z',
+      failure: 'No TXT record found for _verilead-challenge.acme.test.',
+    };
+    const settings = { setting_last_modified_on: '2026-11-28T10:00:00.000Z', enabled: true, enforce: false, provider: 'oidc', domains: ['acme.test'], issuer_url: 'https://idp.acme.test', sso_url: null, client_id: 'c', has_client_secret: true, has_certificate: false, default_role: 'analyst', domain_claims: [pending] };
+    const bodies = stubApi({
+      ...loggedIn,
+      'GET /api/v1/user_preferences/sso': ok(settings),
+      'POST /api/v1/user_preferences/sso/domains/verify': ok({ ...pending, status: 'verified', verified_at: '2026-11-28T11:00:00.000Z', checked_at: '2026-11-28T11:00:00.000Z', failure: null }),
+    });
+    useSessionStore.getState().fillSession(buildLogin());
+    renderAppAt('/account/authentication');
+    const row = await screen.findByTestId('domain-claim-acme.test');
+    expect(within(row).getByText('Pending')).toBeTruthy();
+    expect(within(row).getByText('_verilead-challenge.acme.test').tagName).toBe('CODE');
+    expect(within(row).getByText('verilead-domain-verification=0123456789abcdef0123456789abcdef').tagName).toBe('CODE');
+    expect(within(row).getByRole('alert').textContent).toContain('No TXT record found for _verilead-challenge.acme.test.');
+    fireEvent.click(within(row).getByRole('button', { name: 'Verify' }));
+    expect(await within(row).findByText('Verified')).toBeTruthy();
+    expect(within(row).getByText(/^Verified on /).textContent).toMatch(/^Verified on .*2026/);
+    expect(within(row).queryByRole('button', { name: 'Verify' })).toBeNull();
+    expect(bodies['POST /api/v1/user_preferences/sso/domains/verify']).toEqual({ domain: 'acme.test' });
   }, 20_000);
 });
