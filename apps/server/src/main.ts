@@ -45,7 +45,12 @@ async function main() {
   if (demoIdp) console.log(`Demo ${demoIdp.summary}`);
   const logger = pino({ level: config.logLevel });
   if (demoWorld) console.log(`Demo ${demoWorld.summary}`);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+  // A connection PostgreSQL drops is reported and replaced; what ran on it fails and is retried (never a process exit).
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.pgliteDir,
+    onConnectionError: (err, connection) => logger.warn({ connection, err: err.message }, 'database connection lost'),
+  });
   await database.migrate();
   logger.info({ engine: database.engine }, 'database migrated');
   if (role !== 'worker') await seedDemoIfEmpty(database);

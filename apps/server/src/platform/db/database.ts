@@ -32,9 +32,10 @@ export type TDatabase = {
   migrate(): Promise<void>;
   /**
    * LISTEN on a channel (pg_notify from any process reaches it): on PostgreSQL one dedicated connection per call, on
-   * PGlite the embedded session. Answers the function that stops listening.
+   * PGlite the embedded session. Answers the function that stops listening. A lost PostgreSQL connection is opened
+   * again (with back-off) and listens again; `onReconnect` runs then, since notices sent meanwhile were missed.
    */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** PGlite only: a tarball of the data directory (tests use it as a migrated template). */
   dumpDataDir?: () => Promise<Blob>;
@@ -60,15 +61,33 @@ export async function openPglite(dir?: string, opts: { loadDataDir?: Blob } = {}
   return (await import('./pglite')).openPgliteDatabase(dir, opts);
 }
 
-/** PostgreSQL through a `pg` pool. */
-export function openPostgres(url: string, poolSize = 10): TDatabase {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  pool.on('error', () => undefined);
+/** Called when PostgreSQL drops one of our connections (the statement in flight fails on its own; this only reports). */
+export type TConnectionErrorHandler = (err: Error, connection: 'pool' | 'jobs' | 'listen') => void;
+
+/**
+ * A connection PostgreSQL drops (failover, proxy, `pg_terminate_backend`, idle timeouts) emits `error` on its client.
+ * pg-pool listens on idle clients only: a checked-out one (a transaction, a migration) has no listener while out, and
+ * an `error` event nobody listens to ends the process. Every client the pool opens gets a listener for its whole life;
+ * the statement in flight still fails (its request or job errors and is retried), and the pool discards the broken
+ * client when it is released and opens a new one on demand.
+ */
+function guardPool(pool: pg.Pool, onError: (err: Error) => void): pg.Pool {
+  pool.on('error', () => undefined); // idle clients: already reported by the client's own listener below
+  pool.on('connect', (client) => client.on('error', onError));
+  return pool;
+}
+
+/** Back-off of the LISTEN connection's reconnects: 250 ms doubling up to 5 s. */
+const LISTEN_RETRY_MS = [250, 500, 1_000, 2_000, 5_000];
+
+/** PostgreSQL through a `pg` pool. An `application_name` in the URL names every connection (else `verilead…`). */
+export function openPostgres(url: string, poolSize = 10, opts: { onConnectionError?: TConnectionErrorHandler } = {}): TDatabase {
+  const report = (connection: 'pool' | 'jobs' | 'listen') => (err: Error) => opts.onConnectionError?.(err, connection);
+  const pool = guardPool(new pg.Pool({ connectionString: url, max: poolSize, application_name: 'verilead' }), report('pool'));
   // The job system's own pool: polling and heartbeats never wait behind API queries (and the reverse).
-  const jobPool = new pg.Pool({ connectionString: url, max: 5, application_name: 'verilead-jobs' });
-  jobPool.on('error', () => undefined);
+  const jobPool = guardPool(new pg.Pool({ connectionString: url, max: 5, application_name: 'verilead-jobs' }), report('jobs'));
   const db = drizzlePg(pool) as unknown as TDb;
-  const listeners = new Set<pg.Client>();
+  const listeners = new Set<{ stop(): Promise<void> }>();
   return {
     engine: 'postgres',
     db,
@@ -87,23 +106,67 @@ export function openPostgres(url: string, poolSize = 10): TDatabase {
         client.release();
       }
     },
-    listen: async (channel, onPayload) => {
-      const client = new pg.Client({ connectionString: url, application_name: 'verilead-listen' });
-      client.on('error', () => undefined);
-      await client.connect();
-      listeners.add(client);
-      client.on('notification', (n) => {
-        if (n.channel === channel) onPayload(n.payload ?? '');
-      });
-      await client.query(`listen ${pg.Client.prototype.escapeIdentifier(channel)}`);
-      return async () => {
-        if (!listeners.delete(client)) return;
-        await client.end().catch(() => undefined);
+    listen: async (channel, onPayload, onReconnect) => {
+      let client: pg.Client | null = null;
+      let stopped = false;
+      let retry: NodeJS.Timeout | undefined;
+      let failures = 0;
+      const open = async (): Promise<void> => {
+        const c = new pg.Client({ connectionString: url, application_name: 'verilead-listen' });
+        c.on('error', report('listen'));
+        c.on('notification', (n) => {
+          if (n.channel === channel) onPayload(n.payload ?? '');
+        });
+        try {
+          await c.connect();
+          await c.query(`listen ${pg.Client.prototype.escapeIdentifier(channel)}`);
+        } catch (err) {
+          await c.end().catch(() => undefined);
+          throw err;
+        }
+        if (stopped) {
+          await c.end().catch(() => undefined);
+          return;
+        }
+        client = c;
+        // A connection lost later (not ended by stop) is opened again, and listens again.
+        c.once('end', () => {
+          if (client === c) client = null;
+          if (!stopped) reopen();
+        });
       };
+      const reopen = () => {
+        const delay = LISTEN_RETRY_MS[Math.min(failures, LISTEN_RETRY_MS.length - 1)]!;
+        retry = setTimeout(() => {
+          retry = undefined;
+          open().then(
+            () => {
+              failures = 0;
+              if (!stopped) onReconnect?.();
+            },
+            (err: unknown) => {
+              failures += 1;
+              report('listen')(err instanceof Error ? err : new Error(String(err)));
+              if (!stopped) reopen();
+            },
+          );
+        }, delay);
+      };
+      await open();
+      const entry = {
+        stop: async () => {
+          stopped = true;
+          clearTimeout(retry);
+          listeners.delete(entry);
+          await client?.end().catch(() => undefined);
+          client = null;
+        },
+      };
+      listeners.add(entry);
+      return entry.stop;
     },
     close: async () => {
-      await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
-      listeners.clear();
+      await Promise.all([...listeners].map((l) => l.stop()));
       await jobPool.end();
       await pool.end();
     },
@@ -111,8 +174,8 @@ export function openPostgres(url: string, poolSize = 10): TDatabase {
 }
 
 /** Opens the configured database: PostgreSQL when a URL is given, else PGlite under `dataDir/pglite`. */
-export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: string }): Promise<TDatabase> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: string; onConnectionError?: TConnectionErrorHandler }): Promise<TDatabase> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, 10, { onConnectionError: opts.onConnectionError });
   return openPglite(opts.pgliteDir ?? join(process.cwd(), 'data', 'pglite'));
 }
 

@@ -8,6 +8,8 @@ import type { TDatabase } from '../db/database';
  * that ran in a worker process (on PGlite, one process, the embedded session carries it the same way).
  */
 const CHANNEL = 'verilead_done';
+/** Emitted to every waiter after the LISTEN connection was opened again (a `key` is never this symbol). */
+const RESYNC = Symbol('resync');
 
 type TNotifier = { events: EventEmitter; ready: Promise<unknown> };
 const notifiers = new WeakMap<TDatabase, TNotifier>();
@@ -17,8 +19,9 @@ function notifierFor(database: TDatabase): TNotifier {
   if (!n) {
     const events = new EventEmitter();
     events.setMaxListeners(0);
-    // One LISTEN per process and database, opened on first use, closed with the database.
-    const ready = database.listen(CHANNEL, (key) => events.emit(key)).catch(() => undefined);
+    // One LISTEN per process and database, opened on first use, closed with the database. When its connection was
+    // lost and opened again, every waiter reads its state once more: a notice sent meanwhile was missed.
+    const ready = database.listen(CHANNEL, (key) => events.emit(key), () => events.emit(RESYNC)).catch(() => undefined);
     n = { events, ready };
     notifiers.set(database, n);
   }
@@ -44,6 +47,7 @@ export async function waitForCompletion<T>(database: TDatabase, key: string, che
     wake?.();
   };
   events.on(key, onNotice);
+  events.on(RESYNC, onNotice);
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
@@ -65,5 +69,6 @@ export async function waitForCompletion<T>(database: TDatabase, key: string, che
     }
   } finally {
     events.off(key, onNotice);
+    events.off(RESYNC, onNotice);
   }
 }
