@@ -212,8 +212,12 @@ test.describe('buying credits with the test cards', () => {
     const mark = await markBilling(request);
     await page.goto('/pricing');
     await expect(page.getByText('Test mode')).toBeVisible();
-    await page.getByRole('button', { name: 'Subscribe to Starter (Monthly)' }).click();
-    await expect(page.getByText('You are now on Starter (Monthly).')).toBeVisible();
+    // Issue 28: nothing is charged before the confirmation, which shows the amount.
+    await page.getByRole('button', { name: 'Subscribe Starter (Monthly)' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Subscribe: Starter (Monthly)' });
+    await expect(confirm.getByTestId('amount-due')).toHaveText('$48.00');
+    await confirm.getByRole('button', { name: 'Pay $48.00' }).click();
+    await expect(page.getByText('You are now on Starter. $48.00 charged.')).toBeVisible();
     await expect(page.getByText(/renews/)).toBeVisible();
     await page.screenshot({ path: 'test-results/e2e/billing-pricing.png', fullPage: true });
     await expectPurchases(page, request, mark, before + 10000, [10000]);
@@ -261,8 +265,11 @@ test.describe('a subscription billed by Stripe, renewed by its test clock', () =
     const before = await readOrgCredits(request);
     const mark = await markBilling(request);
     await page.goto('/pricing');
-    await page.getByRole('button', { name: 'Subscribe to Growth (Monthly)' }).click();
-    await expect(page.getByText('You are now on Growth (Monthly).')).toBeVisible();
+    // Subscribing, or switching from the Starter plan an earlier test left set to end.
+    await page.getByRole('button', { name: /^(Subscribe|Switch) Growth \(Monthly\)$/ }).click();
+    const confirm = page.getByRole('dialog', { name: /Growth \(Monthly\)$/ });
+    await confirm.getByRole('button', { name: /^Pay \$/ }).click();
+    await expect(page.getByText(/^You are now on Growth\./)).toBeVisible();
     await expectPurchases(page, request, mark, before + 50000, [50000]);
 
     // A month passes on the test clock: Stripe bills the renewal, its invoice.paid webhook grants it once.

@@ -265,6 +265,12 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /payment/buyCredits': BILLING,
   'GET /payment/subscription/cancel': BILLING,
   'GET /payment/upgrade': BILLING,
+  'GET /payment/upgrade/preview': BILLING,
+  'GET /payment/subscription/resume': BILLING,
+  'GET /payment/billing_details': BILLING,
+  'POST /payment/billing_details': BILLING,
+  // The plan screen: owners and managers.
+  'GET /payment/plan': PLAN,
   'PATCH /payment/cancel': BILLING,
   // Stripe's signed webhook events (the signature is checked in the route).
   'POST /payment/webhook/stripe': PUBLIC,

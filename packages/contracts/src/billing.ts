@@ -131,7 +131,8 @@ export const ZBuyCreditsRequest = z.object({
 });
 export const ZPayment = z.object({
   id: z.string(),
-  number: z.string(),
+  /** The invoice number, given when the payment is made (numbers have no gaps); null while it is unpaid. */
+  number: z.string().nullable(),
   provider: ZPaymentProvider,
   kind: z.enum(['credits', 'plan']),
   status: ZPaymentStatus,
@@ -147,6 +148,10 @@ export const ZPayment = z.object({
   action_url: z.string().nullable(),
   created_at: z.string(),
   paid_at: z.string().nullable(),
+  /** A plan payment: the plan's name and the period it pays for. */
+  plan_name: z.string().nullable().default(null),
+  period_start: z.string().nullable().default(null),
+  period_end: z.string().nullable().default(null),
 });
 export type TPayment = z.infer<typeof ZPayment>;
 export const ZPaymentResponse = ZSuccess(ZPayment);
@@ -198,6 +203,11 @@ const ZPaymentMethodId = z.string({ message: 'Please choose a card' }).trim().mi
 export const ZCardRef = z.object({ payment_method: ZPaymentMethodId });
 export const ZCardResponse = ZSuccess(ZCard);
 export const ZDefaultCardResponse = ZSuccess(z.object({ card: ZCard.nullable() }));
+/** Where the card set-up page comes back to: the billing screen (default), or the pricing / plan screen to subscribe to `plan_id` once the card is saved. */
+export const ZSetupIntentCreateRequest = z.object({
+  return_to: z.enum(['billing', 'pricing', 'plan'], { message: 'Please choose billing, pricing or plan' }).default('billing'),
+  plan_id: z.string().trim().max(100, { message: 'Unknown plan' }).regex(/^[A-Za-z0-9_.-]*$/, { message: 'Unknown plan' }).optional(),
+});
 export const ZSetupIntentData = z.object({ setup_intent_id: z.string(), client_secret: z.string(), checkout_url: z.string(), test_mode: z.boolean() });
 export const ZSetupIntentResponse = ZSuccess(ZSetupIntentData);
 export const ZSetupIntentConfirmRequest = z.object({
@@ -212,7 +222,64 @@ export const ZInvoiceDownloadQuery = z.object({ id: z.uuid({ message: 'Please ch
 
 // ---------- subscriptions ----------
 
-export const ZUpgradeQuery = z.object({ plan_id: z.string({ message: 'Please choose a plan' }).trim().min(1, { message: 'Please choose a plan' }).max(100, { message: 'Unknown plan' }) });
+const ZPlanId = z.string({ message: 'Please choose a plan' }).trim().min(1, { message: 'Please choose a plan' }).max(100, { message: 'Unknown plan' });
+export const ZUpgradeQuery = z.object({
+  plan_id: ZPlanId,
+  /**
+   * The amount the person confirmed (what the preview showed). When given and the charge would now differ (a price or
+   * period changed meanwhile), nothing is charged and the answer is 409 with the new preview to confirm.
+   */
+  expected_amount: z.coerce.number({ message: 'The confirmed amount must be a number' }).nonnegative({ message: 'The confirmed amount must be a number' }).optional(),
+});
+/** GET /payment/upgrade/preview: what subscribing or changing plan would charge today, before anything is charged. */
+export const ZPlanPreviewQuery = z.object({ plan_id: ZPlanId });
+export const ZPlanPreviewLine = z.object({ description: z.string(), amount: z.number(), proration: z.boolean() });
+export const ZPlanPreview = z.object({
+  plan: ZPlan,
+  /** subscribe: no plan yet; upgrade / downgrade: a change now, the unused time credited; resume: a plan set to end continues. */
+  change: z.enum(['subscribe', 'upgrade', 'downgrade', 'resume']),
+  currency: ZCurrency,
+  lines: z.array(ZPlanPreviewLine),
+  /** The unused time of the current plan, credited (0 when none). */
+  proration_credit: z.number(),
+  /** Credit kept from earlier changes, used on this charge. */
+  balance_applied: z.number(),
+  /** Charged today to the card. */
+  amount_due: z.number(),
+  /** What is left over (a downgrade): kept as credit for the next invoices. */
+  credit_carried: z.number(),
+  credits_granted: z.number().int(),
+  /** The day the plan renews (charged again) after this change. */
+  renews_on: z.string(),
+  /** The card charged, or null: then a card is entered on the checkout page. */
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+});
+export type TPlanPreview = z.infer<typeof ZPlanPreview>;
+export const ZPlanPreviewResponse = ZSuccess(ZPlanPreview);
+/** GET /payment/plan: the organisation's plan as the plan screen shows it (owners and managers). */
+export const ZPlanStatus = z.object({
+  /** The plan subscribed to; null on the free plan. */
+  plan: ZPlan.nullable(),
+  provider: ZPaymentProvider.nullable(),
+  status: z.enum(['active', 'past_due', 'cancelled']).nullable(),
+  current_period_start: z.string().nullable(),
+  current_period_end: z.string().nullable(),
+  /** Set to end at the period end: `cancels_on` is that day and `renews_on` is null. */
+  cancel_at_period_end: z.boolean(),
+  renews_on: z.string().nullable(),
+  cancels_on: z.string().nullable(),
+  payment_method: z.object({ kind: z.enum(['card', 'paypal']), brand: z.string().nullable(), last4: z.string().nullable() }).nullable(),
+});
+export type TPlanStatus = z.infer<typeof ZPlanStatus>;
+export const ZPlanStatusResponse = ZSuccess(ZPlanStatus);
+/** The buyer's billing details printed on invoices (owner). */
+export const ZBillingDetails = z.object({
+  name: z.string({ message: 'Please enter the name to bill' }).trim().min(1, { message: 'Please enter the name to bill' }).max(200, { message: 'Please keep the name under 200 characters' }),
+  address: z.string().trim().max(500, { message: 'Please keep the address under 500 characters' }).default(''),
+  tax_id: z.string().trim().max(64, { message: 'Please keep the tax id under 64 characters' }).default(''),
+});
+export type TBillingDetails = z.infer<typeof ZBillingDetails>;
+export const ZBillingDetailsResponse = ZSuccess(z.object({ details: ZBillingDetails.nullable() }));
 export const ZSubscriptionCancelQuery = z.object({
   reason: z
     .string({ message: 'Please tell us why you cancel' })

@@ -51,6 +51,11 @@ export const ZCurrentPlan = z.object({
   user_create_limit: z.number().int().positive(),
   started_on: z.string().nullable(),
   renews_on: z.string().nullable(),
+  /** Seats of the plan subscribed to (null on the free plan). */
+  seats: z.number().int().nullable().default(null),
+  /** The plan is set to end at the period end (`ends_on`); it does not renew. */
+  cancel_at_period_end: z.boolean().default(false),
+  ends_on: z.string().nullable().default(null),
   pending_upgrade: z
     .object({ request_id: z.string(), target_plan: ZPlanInterval, requested_on: z.string() })
     .nullable(),

@@ -33,6 +33,7 @@ export const BUILT_SCREENS: ReadonlySet<string> = new Set<string>(
       ['settings', 'prospect'],
       ['account', 'profile'],
       ['account', 'pricing'],
+      ['account', 'plan'],
       ['account', 'billing'],
       ['account', 'coupons'],
       ['account', 'api'],

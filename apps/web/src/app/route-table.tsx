@@ -82,6 +82,7 @@ export const APP_ROUTES: readonly TAppRoute[] = [
   appRoute(menuPath('account', 'help'), pick(() => import('../features/sso/routes/help-screen'), 'HelpScreen')),
   appRoute(menuPath('account', 'pricing'), pick(() => import('../features/billing/routes/pricing-screen'), 'PricingScreen')),
   appRoute('/account/credits', pick(() => import('../features/billing/routes/credits-screen'), 'CreditsScreen')),
+  appRoute(menuPath('account', 'plan'), pick(() => import('../features/billing/routes/plan-screen'), 'PlanScreen')),
   appRoute(menuPath('account', 'billing'), pick(() => import('../features/billing/routes/billing-screen'), 'BillingScreen')),
   appRoute(menuPath('account', 'coupons'), pick(() => import('../features/billing/routes/coupons-screen'), 'CouponsScreen')),
   appRoute('/payment/thank-you', pick(() => import('../features/billing/routes/thank-you-screen'), 'ThankYouScreen')),

@@ -25,6 +25,7 @@ import { AppError } from '../../platform/errors/app-error';
 import { toIso } from '../../platform/http/dates';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { eraseUserActivities, recordActivity } from '../activities/service';
+import { getSubscribedPlan, type TSubscribedPlan } from '../billing/plan-summary';
 import {
   countOtherActiveMembers,
   deleteApiKey,
@@ -51,12 +52,34 @@ function addMonths(d: Date, months: number): Date {
 type TOrgRow = NonNullable<Awaited<ReturnType<typeof selectUserWithOrg>>>['org'];
 
 async function buildCurrentPlan(exec: TDb, org: TOrgRow): Promise<TCurrentPlan> {
-  return buildPlan(org, await selectPendingUpgrade(exec, org.id));
+  return buildPlan(org, await selectPendingUpgrade(exec, org.id), await getSubscribedPlan(exec, org.id));
 }
 
-function buildPlan(org: TOrgRow, pending: { id: string; targetPlan: string; createdAt: Date } | null): TCurrentPlan {
+/**
+ * The current plan: the plan subscribed to (its name, price, credits and seats, the period it renews or ends on) when
+ * there is one, else the organisation's plan interval (free, or credits bought once).
+ */
+function buildPlan(org: TOrgRow, pending: { id: string; targetPlan: string; createdAt: Date } | null, subscribed: TSubscribedPlan | null): TCurrentPlan {
   const interval = org.planInterval as TPlanInterval;
   const renews = interval === 'monthly' ? addMonths(org.planStartedAt, 1) : interval === 'annual' ? addMonths(org.planStartedAt, 12) : null;
+  const upgrade = pending ? { request_id: pending.id, target_plan: pending.targetPlan as TPlanInterval, requested_on: pending.createdAt.toISOString() } : null;
+  if (subscribed) {
+    return {
+      plan_id: subscribed.planId,
+      name: subscribed.name,
+      interval,
+      credits: subscribed.credits,
+      price: subscribed.price,
+      currency: subscribed.currency,
+      user_create_limit: org.userCreateLimit,
+      seats: subscribed.seats,
+      started_on: toIso(subscribed.periodStart),
+      renews_on: subscribed.cancelAtPeriodEnd ? null : toIso(subscribed.periodEnd),
+      cancel_at_period_end: subscribed.cancelAtPeriodEnd,
+      ends_on: subscribed.cancelAtPeriodEnd ? toIso(subscribed.periodEnd) : null,
+      pending_upgrade: upgrade,
+    };
+  }
   return {
     plan_id: interval,
     name: PLAN_NAMES[interval],
@@ -65,11 +88,12 @@ function buildPlan(org: TOrgRow, pending: { id: string; targetPlan: string; crea
     price: 0,
     currency: 'USD',
     user_create_limit: org.userCreateLimit,
+    seats: null,
     started_on: toIso(org.planStartedAt),
     renews_on: toIso(renews),
-    pending_upgrade: pending
-      ? { request_id: pending.id, target_plan: pending.targetPlan as TPlanInterval, requested_on: pending.createdAt.toISOString() }
-      : null,
+    cancel_at_period_end: false,
+    ends_on: null,
+    pending_upgrade: upgrade,
   };
 }
 
@@ -82,7 +106,7 @@ export async function getProfile(exec: TDb, ctx: Pick<TCallerContext, 'userId' |
   // The ledger's view of the limits: a daily change waiting for tomorrow and today's remaining allowance included.
   const limits = await getMemberLimits(exec, ctx.orgId, ctx.userId);
   const pending = row.pendingUpgrade;
-  const plan = buildPlan(org, pending ? { id: pending.id, targetPlan: pending.target_plan, createdAt: new Date(pending.created_at) } : null);
+  const plan = buildPlan(org, pending ? { id: pending.id, targetPlan: pending.target_plan, createdAt: new Date(pending.created_at) } : null, await getSubscribedPlan(exec, ctx.orgId));
   const available = Math.min(balance, limits.daily.remaining ?? Infinity, limits.life_time.remaining ?? Infinity);
   const recur = org.recurCredits !== null && org.recurInterval ? { credits: org.recurCredits, interval: org.recurInterval as 'monthly' | 'annual' } : null;
   return {

@@ -347,7 +347,10 @@ describe('billing API', () => {
       const receipts = await t.call({ method: 'GET', url: '/api/v1/receipt/list', token: owner.token });
       expect(pend.body.data.items.map((i: { id: string }) => i.id)).toContain(pending.body.data.id);
       expect(receipts.body.data.items.every((i: { status: string }) => i.status === 'paid')).toBe(true);
-      expect(all.body.data.total).toBeGreaterThan(receipts.body.data.total);
+      // Issue 28: only payments made are invoices (the pending one is a draft until paid, without a number).
+      expect(all.body.data.total).toBe(receipts.body.data.total);
+      expect(all.body.data.items.every((i: { status: string }) => i.status === 'paid')).toBe(true);
+      expect(pend.body.data.items.find((i: { id: string }) => i.id === pending.body.data.id).number).toBeNull();
       const other = await t.call({ method: 'GET', url: '/api/v1/invoice/list', token: stranger.token });
       expect(other.body.data.items.some((i: { id: string }) => i.id === pending.body.data.id)).toBe(false);
       const noReceipt = await t.call({ method: 'GET', url: `/api/v1/receipt/download?id=${pending.body.data.id}`, token: owner.token });
@@ -362,7 +365,7 @@ describe('billing API', () => {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/${kind}/download?id=${id}`, headers: { authorization: `Bearer ${owner.token}` } });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toBe('application/pdf');
-      expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="${kind}-INV-\\d{6}\\.pdf"$`));
+      expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="${kind}-(INV-\\d{6}|draft-[0-9a-f]{8})\\.pdf"$`));
       expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
       return res.rawPayload;
     };
@@ -388,7 +391,7 @@ describe('billing API', () => {
       const receipts = await t.call({ method: 'GET', url: '/api/v1/receipt/list', token: owner.token });
       const paid = receipts.body.data.items.find((i: { currency: string; total: number }) => i.currency === 'INR' && i.total === 2124);
       const documents = [
-        { kind: 'invoice', id: pending.body.data.id, title: `Invoice ${pending.body.data.number}`, status: 'Status: pending', amounts: ['INR 740.40', 'INR 133.27', 'INR 873.67'] },
+        { kind: 'invoice', id: pending.body.data.id, title: 'Pro forma invoice (not paid)', status: 'Status: pending', amounts: ['INR 740.40', 'INR 133.27', 'INR 873.67'] },
         { kind: 'receipt', id: paid.id, title: `Receipt ${paid.number}`, status: 'Status: Paid on', amounts: ['INR 1800.00', 'INR 324.00', 'INR 2124.00'] },
       ] as const;
       for (const d of documents) {

@@ -85,16 +85,20 @@ export async function getDefaultCard(deps: TBillingDeps, ctx: TCallerContext) {
  * (checkout.stripe.com with live keys, the fake's page in test mode); it returns to the billing page with the session
  * id, which the confirm call below accepts in place of a SetupIntent id.
  */
-export async function createSetupIntent(deps: TBillingDeps, ctx: TCallerContext) {
+const SETUP_RETURN_PATHS = { billing: '/account/billing', pricing: '/pricing', plan: '/account/plan' } as const;
+
+export async function createSetupIntent(deps: TBillingDeps, ctx: TCallerContext, input: { return_to?: keyof typeof SETUP_RETURN_PATHS; plan_id?: string } = {}) {
   const gw = await deps.gateway.get();
   const customer = await ensureCustomer(deps, gw, ctx);
-  const back = `${deps.config.publicUrl}/account/billing`;
+  const back = `${deps.config.publicUrl}${SETUP_RETURN_PATHS[input.return_to ?? 'billing']}`;
+  // Coming back to subscribe: the screen opens the plan's confirmation once the card is saved.
+  const subscribe = input.plan_id ? `&subscribe=${encodeURIComponent(input.plan_id)}` : '';
   const session = await callStripe(() =>
     gw.stripe.checkout.sessions.create({
       mode: 'setup',
       customer,
       currency: 'usd',
-      success_url: `${back}?setup_intent={CHECKOUT_SESSION_ID}&redirect_status=succeeded`,
+      success_url: `${back}?setup_intent={CHECKOUT_SESSION_ID}&redirect_status=succeeded${subscribe}`,
       cancel_url: back,
       metadata: { org_id: ctx.orgId },
     }),

@@ -17,7 +17,7 @@ import { lockCouponByCode, quotePrice } from './pricing-service';
 export type TBillingDeps = TDeps & { gateway: { get(): Promise<TStripeGateway> } };
 
 
-export function paymentToApi(p: TPaymentRow): TPayment {
+export function paymentToApi(p: TPaymentRow, planName: string | null = null): TPayment {
   return {
     id: p.id,
     number: invoiceNumber(p.number),
@@ -35,6 +35,9 @@ export function paymentToApi(p: TPaymentRow): TPayment {
     action_url: p.status === 'requires_action' ? p.actionUrl : null,
     created_at: p.createdAt.toISOString(),
     paid_at: p.paidAt ? p.paidAt.toISOString() : null,
+    plan_name: p.kind === 'plan' ? planName : null,
+    period_start: p.periodStart ? p.periodStart.toISOString() : null,
+    period_end: p.periodEnd ? p.periodEnd.toISOString() : null,
   };
 }
 
@@ -140,7 +143,7 @@ export async function markPaid(database: TDatabase, paymentId: string): Promise<
       orgId: p.orgId,
       userId: p.userId,
       amount: p.credits + p.bonusCredits,
-      reason: `Purchase ${invoiceNumber(p.number)}`,
+      reason: `Purchase ${invoiceNumber(p.number) ?? ''}`,
       objectType: 'payment',
       objectId: p.id,
     });

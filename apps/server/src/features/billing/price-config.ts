@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { ZCurrency, ZPriceKind } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
-import { billingPlans, coupons, priceSlabs } from './tables';
+import { billingPlans, billingSeller, coupons, priceSlabs } from './tables';
 
-/** The operator's price file (`npm run ops -- pricing --file prices.json`): slabs and plans replace the current ones; coupons are added or updated by code. */
+/**
+ * The operator's price file (`npm run ops -- pricing --file prices.json`): slabs and plans replace the current ones;
+ * coupons are added or updated by code; `seller` (name, address, tax id) is who the invoices name as the seller.
+ */
 export const ZPriceConfig = z.object({
   slabs: z
     .array(
@@ -44,6 +47,13 @@ export const ZPriceConfig = z.object({
       }),
     )
     .optional(),
+  seller: z
+    .object({
+      name: z.string().trim().min(1).max(200),
+      address: z.string().trim().max(500).default(''),
+      tax_id: z.string().trim().max(64).default(''),
+    })
+    .optional(),
 });
 export type TPriceConfig = z.infer<typeof ZPriceConfig>;
 
@@ -75,6 +85,10 @@ export async function applyPriceConfig(database: TDatabase, input: TPriceConfig)
       const values = { kind: c.kind, value: c.value, maxRedemptions: c.max_redemptions, expiresAt: c.expires_at ? new Date(c.expires_at) : null, active: c.active };
       await tx.insert(coupons).values({ code: c.code, ...values }).onConflictDoUpdate({ target: coupons.code, set: values });
     }
-    return { slabs: input.slabs?.length ?? null, plans: input.plans?.length ?? null, coupons: input.coupons?.length ?? 0 };
+    if (input.seller) {
+      const values = { name: input.seller.name, address: input.seller.address, taxId: input.seller.tax_id };
+      await tx.insert(billingSeller).values({ id: 1, ...values }).onConflictDoUpdate({ target: billingSeller.id, set: values });
+    }
+    return { seller: Boolean(input.seller), slabs: input.slabs?.length ?? null, plans: input.plans?.length ?? null, coupons: input.coupons?.length ?? 0 };
   });
 }

@@ -61,9 +61,11 @@ export function compareAnnual(slab: TSlabRow, credits: number) {
   return { oneTimeMinor: oneTime, annualMinor: annual, perMonthMinor: Math.round(annual / 12) };
 }
 
-/** The number people see on an invoice: INV-000042. */
-export function invoiceNumber(n: number): string {
-  return `INV-${String(n).padStart(6, '0')}`;
+/** The number people see on an invoice: INV-000042 (null for an unpaid payment, which is no invoice). */
+export function invoiceNumber(n: number): string;
+export function invoiceNumber(n: number | null): string | null;
+export function invoiceNumber(n: number | null): string | null {
+  return n === null ? null : `INV-${String(n).padStart(6, '0')}`;
 }
 
 export function toMajor(minor: number): number {

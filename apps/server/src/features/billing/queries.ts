@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TCurrency, TPaymentStatus, TPriceKind } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { users } from '../../platform/tenancy/tables';
-import { billingCustomers, billingPlans, couponRedemptions, coupons, payments, priceSlabs } from './tables';
+import { billingCustomers, billingPlans, billingProfiles, billingSeller, couponRedemptions, coupons, invoiceCounters, payments, priceSlabs, subscriptions } from './tables';
 import type { TSlabRow } from './pricing';
 
 export type TPaymentRow = typeof payments.$inferSelect;
@@ -93,29 +93,86 @@ export async function updateUnpaidStatus(db: TDb, id: string, status: TPaymentSt
     .where(and(eq(payments.id, id), sql`${payments.status} <> 'paid'`));
 }
 
-/** Marks a payment paid once: answers the row only to the one caller that made the change. */
+/**
+ * Marks a payment paid once: answers the row only to the one caller that made the change. In the same transaction
+ * (the caller's), the payment takes the next invoice number from the counter row (whose lock orders concurrent
+ * payments, and whose change rolls back with the payment's) and the buyer's billing details as they are now.
+ */
 export async function claimPaid(db: TDb, id: string): Promise<TPaymentRow | null> {
-  const rows = await db
+  const claimed = await db
     .update(payments)
     .set({ status: 'paid', paidAt: sql`now()`, failureMessage: null, actionUrl: null })
     .where(and(eq(payments.id, id), sql`${payments.status} <> 'paid'`))
-    .returning();
+    .returning({ id: payments.id, orgId: payments.orgId });
+  if (!claimed[0]) return null;
+  const counter = await db
+    .insert(invoiceCounters)
+    .values({ id: 1, lastNumber: 1 })
+    .onConflictDoUpdate({ target: invoiceCounters.id, set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` } })
+    .returning({ n: invoiceCounters.lastNumber });
+  const profile = await db.select().from(billingProfiles).where(eq(billingProfiles.orgId, claimed[0].orgId)).limit(1);
+  const buyer = profile[0] ? { name: profile[0].name, address: profile[0].address, tax_id: profile[0].taxId } : null;
+  const rows = await db.update(payments).set({ number: counter[0]!.n, buyer }).where(eq(payments.id, id)).returning();
   return rows[0] ?? null;
 }
 
-export async function selectPaymentsPage(db: TDb, orgId: string, statuses: TPaymentStatus[] | null, page: number, limit: number) {
-  const where = and(eq(payments.orgId, orgId), statuses ? inArray(payments.status, statuses) : undefined);
+/** How long an unpaid checkout stays listed as a pending payment (a Checkout Session expires after 24 hours). */
+export const DRAFT_LISTED_HOURS = 24;
+
+/**
+ * A page of the organisation's payments: `paid` (invoices and receipts), or `pending` (a payment the bank asks to
+ * authenticate, and drafts younger than DRAFT_LISTED_HOURS); declined, cancelled and abandoned ones are never listed.
+ */
+export async function selectPaymentsPage(db: TDb, orgId: string, which: 'paid' | 'pending', page: number, limit: number) {
+  const where =
+    which === 'paid'
+      ? and(eq(payments.orgId, orgId), eq(payments.status, 'paid'))
+      : and(
+          eq(payments.orgId, orgId),
+          sql`(${payments.status} = 'requires_action' or (${payments.status} = 'pending' and ${payments.createdAt} > now() - make_interval(hours => ${DRAFT_LISTED_HOURS})))`,
+        );
   const [items, totals] = await Promise.all([
     db
-      .select()
+      .select({ payment: payments, planName: billingPlans.name })
       .from(payments)
+      .leftJoin(billingPlans, eq(billingPlans.id, payments.planId))
       .where(where)
-      .orderBy(desc(payments.createdAt), desc(payments.number))
+      .orderBy(which === 'paid' ? desc(payments.number) : desc(payments.createdAt), desc(payments.id))
       .limit(limit)
       .offset((page - 1) * limit),
     db.select({ n: count() }).from(payments).where(where),
   ]);
   return { items, total: totals[0]?.n ?? 0 };
+}
+
+export async function selectPlan(db: TDb, id: string) {
+  const rows = await db.select().from(billingPlans).where(eq(billingPlans.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** The organisation's subscription with its plan (null when it never subscribed). */
+export async function selectSubscriptionWithPlan(db: TDb, orgId: string) {
+  const rows = await db.select({ sub: subscriptions, plan: billingPlans }).from(subscriptions).leftJoin(billingPlans, eq(billingPlans.id, subscriptions.planId)).where(eq(subscriptions.orgId, orgId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function selectBillingProfile(db: TDb, orgId: string) {
+  const rows = await db.select().from(billingProfiles).where(eq(billingProfiles.orgId, orgId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function upsertBillingProfile(db: TDb, orgId: string, v: { name: string; address: string; taxId: string }) {
+  const rows = await db
+    .insert(billingProfiles)
+    .values({ orgId, ...v })
+    .onConflictDoUpdate({ target: billingProfiles.orgId, set: { ...v, updatedAt: sql`now()` } })
+    .returning();
+  return rows[0]!;
+}
+
+export async function selectSeller(db: TDb) {
+  const rows = await db.select().from(billingSeller).where(eq(billingSeller.id, 1)).limit(1);
+  return rows[0] ?? null;
 }
 
 /** The coupons an organisation redeemed, newest first, with the coupon and who redeemed it. */

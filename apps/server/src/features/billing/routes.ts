@@ -35,6 +35,12 @@ import {
   ZSubscriptionResponse,
   ZSuccess,
   ZUpgradeQuery,
+  ZPlanPreviewQuery,
+  ZPlanPreviewResponse,
+  ZPlanStatusResponse,
+  ZBillingDetails,
+  ZBillingDetailsResponse,
+  ZSetupIntentCreateRequest,
   ZPayPalOrderRef,
   ZPayPalOrderResponse,
   ZPayPalPlanRequest,
@@ -54,7 +60,9 @@ import { type TBillingDeps } from './payments';
 import { comparePrices, getPrice, getSlabs, listPlans } from './pricing-service';
 import { getStripeGateway, stripeAvailable } from './stripe-gateway';
 import { registerPayPalWebhookRoute, registerStripeWebhookRoute } from './webhook-route';
-import { cancelSubscription, upgradePlan } from './subscriptions';
+import { cancelSubscription } from './subscriptions';
+import { confirmPlanChange, getPlanStatus, previewPlanChange, resumeSubscription } from './plan-change';
+import { getBillingDetails, saveBillingDetails } from './billing-details';
 import { activatePayPalSubscription, capturePayPalOrder, createPayPalOrder, createPayPalSubscription, getPayPalPlan, verifyPayPalOrder } from './paypal-service';
 import { closePayPalClient, paypalAvailable } from './paypal-client';
 
@@ -172,8 +180,10 @@ export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards:
   r.post('/payment/defaultcard', { ...auth, schema: { ...pay, summary: 'The default card', response: withErrorResponses({ 200: ZDefaultCardResponse }) } }, async (req) =>
     ok(await getDefaultCard(bd, getCaller(req))),
   );
-  r.post('/payment/setup_intent/create', { ...auth, schema: { ...pay, summary: 'Start saving a card', response: withErrorResponses({ 200: ZSetupIntentResponse }) } }, async (req) =>
-    ok(await createSetupIntent(bd, getCaller(req))),
+  r.post(
+    '/payment/setup_intent/create',
+    { ...auth, schema: { ...pay, summary: 'Start saving a card (on the checkout page), coming back to the billing, pricing or plan screen', body: ZSetupIntentCreateRequest.nullish(), response: withErrorResponses({ 200: ZSetupIntentResponse }) } },
+    async (req) => ok(await createSetupIntent(bd, getCaller(req), req.body ?? {})),
   );
   r.post(
     '/payment/setup_intent/confirm',
@@ -185,7 +195,28 @@ export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards:
   r.get(
     '/payment/upgrade',
     { ...auth, schema: { ...pay, summary: 'Subscribe to a plan or change plan (prorated), charged to the default card', querystring: ZUpgradeQuery, response: withErrorResponses({ 200: ZPaymentOutcomeResponse }) } },
-    async (req) => ok(await upgradePlan(bd, getCaller(req), req.query)),
+    async (req) => ok(await confirmPlanChange(bd, getCaller(req), req.query)),
+  );
+  r.get(
+    '/payment/upgrade/preview',
+    { ...auth, schema: { ...pay, summary: 'What subscribing or changing plan charges today (proration included), before any charge', querystring: ZPlanPreviewQuery, response: withErrorResponses({ 200: ZPlanPreviewResponse }) } },
+    async (req) => ok(await previewPlanChange(bd, getCaller(req), req.query)),
+  );
+  r.get(
+    '/payment/subscription/resume',
+    { ...auth, schema: { ...pay, summary: 'Resume a subscription set to end at the period end', response: withErrorResponses({ 200: ZSubscriptionResponse }) } },
+    async (req) => ok(await resumeSubscription(bd, getCaller(req))),
+  );
+  r.get('/payment/plan', { ...auth, schema: { ...pay, summary: 'The organisation plan: period, renewal or end, payment method', response: withErrorResponses({ 200: ZPlanStatusResponse }) } }, async (req) =>
+    ok(await getPlanStatus(bd, getCaller(req))),
+  );
+  r.get('/payment/billing_details', { ...auth, schema: { ...pay, summary: 'The billing details invoices print', response: withErrorResponses({ 200: ZBillingDetailsResponse }) } }, async (req) =>
+    ok(await getBillingDetails(db, getCaller(req))),
+  );
+  r.post(
+    '/payment/billing_details',
+    { ...auth, schema: { ...pay, summary: 'Set the billing details invoices print (name, address, tax id)', body: ZBillingDetails, response: withErrorResponses({ 200: ZBillingDetailsResponse }) } },
+    async (req) => ok(await saveBillingDetails(db, getCaller(req), req.body)),
   );
   r.get(
     '/payment/subscription/cancel',

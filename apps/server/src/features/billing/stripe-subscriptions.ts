@@ -128,9 +128,22 @@ export async function settleStripeInvoice(deps: TSettleDeps, gw: TStripeGateway,
   // The subscription first, so the organisation's plan follows the period this invoice pays.
   const subRef = details.subscription;
   if (subRef) await syncStripeSubscription(deps.database, typeof subRef === 'string' ? await gw.stripe.subscriptions.retrieve(subRef) : subRef);
+  // The period paid for: the plan's line (a change's invoice also has the credit line for the unused time).
+  const period = invoice.lines?.data?.find((l) => l.amount > 0)?.period;
   await db
     .insert(payments)
-    .values({ orgId, provider: 'stripe', providerRef: invoice.id, kind: 'plan', planId, credits: plan.credits, currency: plan.currency, ...amountsOf(plan, invoice.amount_due) })
+    .values({
+      orgId,
+      provider: 'stripe',
+      providerRef: invoice.id,
+      kind: 'plan',
+      planId,
+      credits: plan.credits,
+      currency: plan.currency,
+      ...amountsOf(plan, invoice.amount_due),
+      periodStart: period ? new Date(period.start * 1000) : null,
+      periodEnd: period ? new Date(period.end * 1000) : null,
+    })
     .onConflictDoNothing();
   const payment = await selectPaymentByRef(db, 'stripe', invoice.id);
   if (!payment || payment.orgId !== orgId) return null;

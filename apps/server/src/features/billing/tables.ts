@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /**
@@ -67,12 +67,15 @@ export const billingCustomers = pgTable('billing_customers', {
   defaultPaymentMethod: text('default_payment_method'),
 });
 
-/** One purchase: an invoice while pending, a receipt once paid. Credits are granted once, when it becomes paid. */
+/**
+ * One purchase: a draft while unpaid (no number: it is not an invoice), an invoice and its receipt once paid. Credits
+ * are granted once, when it becomes paid; the invoice number is given then, from `invoice_counters`, so numbers have no gaps.
+ */
 export const payments = pgTable(
   'payments',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    number: serial('number').notNull(),
+    number: integer('number'),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -96,6 +99,11 @@ export const payments = pgTable(
     renewalKey: text('renewal_key'),
     /** Where the customer completes a payment their bank wants authenticated (Stripe's hosted invoice page). */
     actionUrl: text('action_url'),
+    /** The period a plan payment pays for (from the provider's invoice line). */
+    periodStart: timestamp('period_start', { withTimezone: true }),
+    periodEnd: timestamp('period_end', { withTimezone: true }),
+    /** The buyer's billing details when it was paid (what its invoice prints, unchanged by later edits). */
+    buyer: jsonb('buyer').$type<TBuyerDetails>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
   },
@@ -103,9 +111,33 @@ export const payments = pgTable(
     index('payments_org_created_idx').on(t.orgId, t.createdAt),
     uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef),
     uniqueIndex('payments_renewal_key_idx').on(t.renewalKey),
+    uniqueIndex('payments_number_idx').on(t.number),
     check('payments_status_valid', sql`${t.status} in ('pending', 'requires_action', 'paid', 'failed', 'cancelled')`),
   ],
 );
+
+export type TBuyerDetails = { name: string; address: string; tax_id: string };
+
+/** The last invoice number given (one row): the transaction that marks a payment paid takes the next one. */
+export const invoiceCounters = pgTable('invoice_counters', { id: integer('id').primaryKey().default(1), lastNumber: integer('last_number').notNull() }, (t) => [
+  check('invoice_counters_one_row', sql`${t.id} = 1`),
+]);
+
+/** The buyer's billing details an invoice prints (edited by the owner on the billing screen). */
+export const billingProfiles = pgTable('billing_profiles', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => organisations.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  address: text('address').notNull().default(''),
+  taxId: text('tax_id').notNull().default(''),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The seller an invoice names (one row, set by the operator's price file: `seller`). */
+export const billingSeller = pgTable('billing_seller', { id: integer('id').primaryKey().default(1), name: text('name').notNull(), address: text('address').notNull().default(''), taxId: text('tax_id').notNull().default('') }, (t) => [
+  check('billing_seller_one_row', sql`${t.id} = 1`),
+]);
 
 /** Coupons used by an organisation (one use each). */
 export const couponRedemptions = pgTable(

@@ -5,7 +5,7 @@ import { formatAmount, html, missing, newId, StripeFail, type TObj } from './wir
 /**
  * The fake Stripe's Billing subset: Products, Prices (`lookup_key`, `recurring`), Subscriptions (create with
  * `payment_behavior`, update with `proration_behavior` and `billing_cycle_anchor=now`, `cancel_at_period_end`,
- * delete), Invoices (retrieve, list, pay, a hosted invoice page; a negative total goes to the customer's credit
+ * delete), Invoices (retrieve, list, pay, create_preview, a hosted invoice page; a negative total goes to the customer's credit
  * balance, which later invoices use up) and test clocks (`/v1/test_helpers/test_clocks`:
  * create, list, retrieve, advance, delete). Advancing a clock renews the subscriptions of its customers as Stripe
  * does: one invoice per period, charged to the default payment method; a card that asks for authentication
@@ -268,6 +268,60 @@ export function createFakeBilling(core: TFakeCore) {
     return expandSub(sub, params);
   }
 
+  /**
+   * POST /v1/invoices/create_preview: the invoice a subscription (`customer` + `subscription_details[items]`) or a
+   * change of one (`subscription` + `subscription_details[items][0][id|price]`, `proration_behavior`,
+   * `billing_cycle_anchor=now`, `proration_date`) would make now, computed as the change itself does, nothing stored
+   * or charged. The customer's credit balance is applied as on the real invoice.
+   */
+  function preview(params: Record<string, unknown>): TObj {
+    const details = (params.subscription_details as Record<string, unknown> | undefined) ?? {};
+    const items = (details.items as Record<string, unknown>[] | undefined) ?? [];
+    if (!items[0]?.price) throw bad('Give subscription_details[items][0][price].', 'subscription_details[items]');
+    const price = priceOf(items[0].price);
+    const recurring = price.recurring as { interval: string; interval_count: number } | null;
+    if (!recurring) throw bad('The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.', 'subscription_details[items][0][price]');
+    const sub = params.subscription ? subOr404(String(params.subscription)) : null;
+    const customerId = String(sub?.customer ?? params.customer ?? '');
+    const customer = core.customers.get(customerId);
+    if (!customer) throw missing('customer', customerId, 'customer');
+    const now = details.proration_date !== undefined ? Number(details.proration_date) : nowFor(customerId);
+    const name = (p: TObj) => String(products.get(String(p.product))?.name ?? 'plan');
+    const lines: { amount: number; description: string; proration: boolean }[] = [];
+    if (sub) {
+      const current = item(sub);
+      const oldPrice = current.price as TObj;
+      const start = Number(current.current_period_start);
+      const end = Number(current.current_period_end);
+      const unused = end > now && end > start ? Math.round((Number(oldPrice.unit_amount) * (end - now)) / (end - start)) : 0;
+      if (details.proration_behavior !== 'none' && unused > 0) lines.push({ amount: -unused, description: `Unused time on ${name(oldPrice)}`, proration: true });
+    }
+    lines.push({ amount: Number(price.unit_amount), description: `1 × ${name(price)}`, proration: false });
+    const total = lines.reduce((a, l) => a + l.amount, 0);
+    const startingBalance = Number(customer.balance ?? 0);
+    const applied = total + startingBalance;
+    const periodEnd = addInterval(now, recurring.interval, recurring.interval_count);
+    const period = { start: now, end: periodEnd };
+    return {
+      id: `upcoming_${newId('in')}`,
+      object: 'invoice',
+      customer: customerId,
+      currency: price.currency,
+      status: 'draft',
+      subtotal: total,
+      total,
+      starting_balance: startingBalance,
+      ending_balance: Math.min(0, applied),
+      amount_due: Math.max(0, applied),
+      period_start: now,
+      period_end: periodEnd,
+      lines: { object: 'list', has_more: false, data: lines.map((l) => ({ id: newId('il'), object: 'line_item', amount: l.amount, currency: price.currency, description: l.description, period, parent: { type: 'subscription_item_details', subscription_item_details: { proration: l.proration } } })) },
+      created: now,
+      livemode: false,
+      metadata: {},
+    };
+  }
+
   async function cancelNow(sub: TSub, at: number) {
     sub.status = 'canceled';
     sub.canceled_at = sub.canceled_at ?? at;
@@ -371,6 +425,7 @@ export function createFakeBilling(core: TFakeCore) {
       return [200, await updateSubscription(sub, params)];
     }
     if (resource === 'invoices') {
+      if (method === 'POST' && id === 'create_preview') return [200, preview(params)];
       if (method === 'GET' && !id) {
         const data = [...invoices.values()].filter(
           (i) => (!params.customer || i.customer === params.customer) && (!params.subscription || (i.parent as { subscription_details: { subscription: string } }).subscription_details.subscription === params.subscription),

@@ -36,6 +36,9 @@ export const billingKeys = {
   cards: ['billing', 'cards'] as const,
   payments: ['billing', 'payments'] as const,
   coupons: ['billing', 'coupons'] as const,
+  planStatus: ['billing', 'plan-status'] as const,
+  planPreview: ['billing', 'plan-preview'] as const,
+  billingDetails: ['billing', 'details'] as const,
 };
 
 const ZCardsData = ZCardsResponse.shape.data;
@@ -113,7 +116,10 @@ export const useSetDefaultCard = () => useCardMutation('/payment/card/default');
 export const useDeleteCard = () => useCardMutation('/payment/card/delete');
 
 export function useStartSetupIntent() {
-  return useMutation({ mutationFn: () => requestApi({ method: 'POST', path: '/payment/setup_intent/create', schema: ZSetupIntentData }) });
+  return useMutation({
+    mutationFn: (body: { return_to?: 'billing' | 'pricing' | 'plan'; plan_id?: string } | void) =>
+      requestApi({ method: 'POST', path: '/payment/setup_intent/create', body: body ?? {}, schema: ZSetupIntentData }),
+  });
 }
 
 export function useConfirmSetupIntent() {
@@ -181,12 +187,14 @@ export async function settlePayPalReturn(params: URLSearchParams): Promise<void>
   else if (orderId) await requestApi({ method: 'POST', path: '/payment/paypal/capture', body: { order_id: orderId }, schema: ZPaymentOutcomeData });
 }
 
-function useRefreshAfterPlanChange() {
+export function useRefreshAfterPlanChange() {
   const queryClient = useQueryClient();
   return () => {
     void queryClient.invalidateQueries({ queryKey: userQueryKeys.currentPlan });
     void queryClient.invalidateQueries({ queryKey: userQueryKeys.creditsAndLimits });
     void queryClient.invalidateQueries({ queryKey: billingKeys.payments });
+    void queryClient.invalidateQueries({ queryKey: billingKeys.planStatus });
+    void queryClient.invalidateQueries({ queryKey: billingKeys.planPreview });
   };
 }
 
@@ -194,7 +202,9 @@ function useRefreshAfterPlanChange() {
 export function useUpgradePlan() {
   const refresh = useRefreshAfterPlanChange();
   return useMutation({
-    mutationFn: (planId: string) => requestApi({ path: '/payment/upgrade', query: { plan_id: planId }, schema: ZPaymentOutcomeData }),
+    // The amount the person confirmed goes with the change: the server charges nothing when it would now differ.
+    mutationFn: (v: { planId: string; expectedAmount: number }) =>
+      requestApi({ path: '/payment/upgrade', query: { plan_id: v.planId, expected_amount: v.expectedAmount }, schema: ZPaymentOutcomeData }),
     onSuccess: refresh,
   });
 }

@@ -21,6 +21,7 @@ import {
 import { PaymentActionAlert } from '../components/payment-action-alert';
 import { PaymentModeNotice } from '../components/payment-mode-notice';
 import { formatAmount } from '../components/money';
+import { BillingDetailsForm } from '../components/billing-details-form';
 
 function CardsSection({ canAddCard }: { canAddCard: boolean }) {
   const cards = useCards();
@@ -104,7 +105,7 @@ function CardsSection({ canAddCard }: { canAddCard: boolean }) {
 
 const LISTS = {
   all: { path: 'invoice/list', label: 'Invoices', doc: 'invoice' },
-  pending: { path: 'invoice/pending_list', label: 'Pending', doc: 'invoice' },
+  pending: { path: 'invoice/pending_list', label: 'Awaiting payment', doc: 'invoice' },
   receipts: { path: 'receipt/list', label: 'Receipts', doc: 'receipt' },
 } as const;
 
@@ -124,7 +125,7 @@ function PaymentsTable({ which }: { which: keyof typeof LISTS }) {
           <Table.Tr>
             <Table.Th>Number</Table.Th>
             <Table.Th>Date</Table.Th>
-            <Table.Th>Credits</Table.Th>
+            <Table.Th>Item</Table.Th>
             <Table.Th>Tax</Table.Th>
             <Table.Th>Total</Table.Th>
             <Table.Th>Status</Table.Th>
@@ -134,9 +135,12 @@ function PaymentsTable({ which }: { which: keyof typeof LISTS }) {
         <Table.Tbody>
           {list.data.items.map((p) => (
             <Table.Tr key={p.id}>
-              <Table.Td>{p.number}</Table.Td>
-              <Table.Td>{formatDate(p.created_at)}</Table.Td>
-              <Table.Td>{formatNumber(p.credits + p.bonus_credits)}</Table.Td>
+              <Table.Td>{p.number ?? 'Draft'}</Table.Td>
+              <Table.Td>{formatDate(p.paid_at ?? p.created_at)}</Table.Td>
+              <Table.Td>
+                {p.plan_name ? `${p.plan_name} plan · ` : ''}
+                {formatNumber(p.credits + p.bonus_credits)} credits
+              </Table.Td>
               <Table.Td>{formatAmount(p.currency, p.tax)}</Table.Td>
               <Table.Td>{formatAmount(p.currency, p.total)}</Table.Td>
               <Table.Td>
@@ -177,11 +181,12 @@ export function BillingScreen() {
   const payments = useBuyCreditsInfo();
   return (
     <>
-      <PageHeader title="Billing" description="Cards, invoices and receipts of your organisation." />
+      <PageHeader title="Billing" description="Cards, billing details, invoices and receipts of your organisation." />
       <Stack gap="lg">
         <PaymentModeNotice info={payments.data} />
         <PaymentActionAlert />
         <CardsSection canAddCard={!payments.data || payments.data.providers.includes('stripe')} />
+        <BillingDetailsForm />
         <Card>
           <Tabs defaultValue="all">
             <Tabs.List mb="sm">

@@ -14,7 +14,8 @@ import { BuyCreditsModal } from '../components/buy-credits-modal';
 import { formatAmount } from '../components/money';
 import { PaymentActionAlert } from '../components/payment-action-alert';
 import { PaymentModeNotice } from '../components/payment-mode-notice';
-import { CancelSubscriptionButton, SubscribeButton } from '../components/plan-actions';
+import { CancelSubscriptionButton, PlanCardAction, PlanConfirmModal, ResumeSubscriptionButton } from '../components/plan-actions';
+import { useChosenPlanWithCardReturn } from '../components/use-card-setup-return';
 
 /** /pricing: the balance, the price slabs per currency, plans, and the buy-credits modal (opened by ?buy=1 from the header). */
 export function PricingScreen() {
@@ -25,7 +26,9 @@ export function PricingScreen() {
   const slabs = usePriceSlabs(currency);
   const plans = usePlans(currency);
   const payments = useBuyCreditsInfo();
-  const buyOpen = params.get('buy') === '1';
+  const [chosen, setChosen] = useChosenPlanWithCardReturn();
+  const [oneTimeCredits, setOneTimeCredits] = useState<number | null>(null);
+  const buyOpen = params.get('buy') === '1' || oneTimeCredits !== null;
   const setBuyOpen = (open: boolean) =>
     setParams(
       (p) => {
@@ -47,7 +50,16 @@ export function PricingScreen() {
           </Button>
         }
       />
-      <BuyCreditsModal opened={buyOpen} onClose={() => setBuyOpen(false)} />
+      <BuyCreditsModal
+        key={oneTimeCredits ?? 'buy'}
+        opened={buyOpen}
+        initialCredits={oneTimeCredits ?? undefined}
+        onClose={() => {
+          setOneTimeCredits(null);
+          setBuyOpen(false);
+        }}
+      />
+      <PlanConfirmModal planId={chosen} returnTo="pricing" onClose={() => setChosen(null)} />
       <Stack gap="lg">
         <PaymentModeNotice info={payments.data} />
         <PaymentActionAlert />
@@ -77,12 +89,21 @@ export function PricingScreen() {
                   {plan.data.name}
                 </Title>
                 <Text size="sm" c="dimmed">
-                  {formatNumber(plan.data.credits)} credits · {formatNumber(plan.data.user_create_limit)} member seats
+                  {plan.data.price > 0 ? `${formatAmount(plan.data.currency, plan.data.price)} per ${plan.data.interval === 'annual' ? 'year' : 'month'} · ` : ''}
+                  {formatNumber(plan.data.credits)} credits · {formatNumber(plan.data.seats ?? plan.data.user_create_limit)} member seat{(plan.data.seats ?? plan.data.user_create_limit) === 1 ? '' : 's'}
                   {plan.data.renews_on ? ` · renews ${formatDate(plan.data.renews_on)}` : ''}
                 </Text>
+                {plan.data.ends_on ? (
+                  <Text size="sm" c="orange.8" fw={600}>
+                    Cancels on {formatDate(plan.data.ends_on)}
+                  </Text>
+                ) : null}
                 {plan.data.interval === 'monthly' || plan.data.interval === 'annual' ? (
                   <Group>
-                    <CancelSubscriptionButton />
+                    {plan.data.cancel_at_period_end ? <ResumeSubscriptionButton /> : <CancelSubscriptionButton endsOn={plan.data.renews_on} />}
+                    <Button component={Link} to="/account/plan" size="xs" variant="default">
+                      Plan details
+                    </Button>
                   </Group>
                 ) : null}
               </Stack>
@@ -160,7 +181,18 @@ export function PricingScreen() {
                   <Text size="sm" c="dimmed">
                     {formatNumber(p.credits)} credits · {p.seats} seat{p.seats === 1 ? '' : 's'}
                   </Text>
-                  {p.interval !== 'one_time' ? <SubscribeButton planId={p.id} label={`${p.name} (${humanizeKey(p.interval)})`} /> : null}
+                  {p.interval === 'one_time' ? (
+                    <Button size="xs" mt="sm" variant="light" aria-label={`Buy ${p.name} once`} onClick={() => setOneTimeCredits(p.credits)}>
+                      Buy once
+                    </Button>
+                  ) : (
+                    <PlanCardAction
+                      plan={p}
+                      currentPlanId={plan.data && (plan.data.interval === 'monthly' || plan.data.interval === 'annual') ? plan.data.plan_id : null}
+                      cancelling={Boolean(plan.data?.cancel_at_period_end)}
+                      onChoose={setChosen}
+                    />
+                  )}
                 </Card>
               ))}
             </SimpleGrid>
