@@ -5,6 +5,7 @@ import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectCustomer, setDefaultPaymentMethod } from './queries';
 import type { TStripeGateway } from './stripe-gateway';
 import { callStripe, ensureCustomer, type TBillingDeps } from './payments';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** Saved cards: Stripe payment methods of the organisation's customer, the default card, SetupIntents. */
 export function cardToApi(pm: Stripe.PaymentMethod, defaultId: string | null): TCard {
@@ -88,7 +89,7 @@ export async function getDefaultCard(deps: TBillingDeps, ctx: TCallerContext) {
 export async function createSetupIntent(deps: TBillingDeps, ctx: TCallerContext) {
   const gw = await deps.gateway.get();
   const customer = await ensureCustomer(deps, gw, ctx);
-  const back = `${deps.config.publicUrl}/account/billing`;
+  const back = `${getPublicBaseUrl(deps.config)}/account/billing`;
   const session = await callStripe(() =>
     gw.stripe.checkout.sessions.create({
       mode: 'setup',
