@@ -17,7 +17,7 @@ export function CompanySearchScreen() {
   const [page, setPage] = useState(1);
   const request = useMemo(() => ({ type: 'companies' as const, filters: debounced, page, limit: 25 as const }), [debounced, page]);
   const search = useProspectSearch(request);
-  const meta = useProspectMeta(debounced);
+  const meta = useProspectMeta(debounced, 'companies');
   const companies = search.data?.companies ?? [];
   return (
     <>
