@@ -16,6 +16,7 @@ import { buildFailure, registerErrorHandler } from './platform/errors/error-hand
 import { isVersionOutdated } from './platform/http/app-version';
 import { findInvalidText, INVALID_TEXT_MESSAGE } from './platform/http/text-guard';
 import { describeMultipartBody } from './platform/http/openapi-multipart';
+import { registerRequestBaseUrl } from './platform/http/public-url';
 import { registerAccountRoutes } from './features/account/routes';
 import { registerActivityRoutes } from './features/activities/routes';
 import { createAnnouncementClock, type TAnnouncementClock } from './features/announcements/service';
@@ -79,6 +80,8 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('caller', null);
   registerErrorHandler(app);
+  // Without PUBLIC_URL, the links a request builds start with the address it was made to (platform/http/public-url.ts).
+  registerRequestBaseUrl(app, config);
   // NUL characters and lone surrogates are refused in every path parameter, query and body (no database or mailer can hold them).
   app.addHook('preValidation', async (request) => {
     for (const [location, value] of [['params', request.params], ['query', request.query], ['body', request.body]] as const) {

@@ -14,7 +14,7 @@ describe('config', () => {
         host: '0.0.0.0',
         databaseUrl: undefined,
         pgliteDir: join(dir, 'pglite'),
-        publicUrl: 'http://localhost:3000',
+        configuredPublicUrl: undefined,
         smtpUrl: undefined,
         minAppVersion: '0.0.0',
         appUpdateCode: 'reload',
@@ -62,7 +62,7 @@ describe('config', () => {
       DNS_SERVERS: '127.0.0.1:5353, 127.0.0.2',
       APP_UPDATE_CODE: 'hard_reload',
     });
-    expect(c).toMatchObject({ port: 8080, databaseUrl: undefined, publicUrl: 'https://app.example.test', demoMailWorld: true, demoGreylistDelayMs: 20_000, dnsServers: ['127.0.0.1:5353', '127.0.0.2'], appUpdateCode: 'hard_reload' });
+    expect(c).toMatchObject({ port: 8080, databaseUrl: undefined, configuredPublicUrl: 'https://app.example.test', demoMailWorld: true, demoGreylistDelayMs: 20_000, dnsServers: ['127.0.0.1:5353', '127.0.0.2'], appUpdateCode: 'hard_reload' });
     expect(() => loadConfig({ APP_SECRET: 's', PORT: 'abc' })).toThrow(/PORT/);
     expect(() => loadConfig({ APP_SECRET: 's', APP_UPDATE_CODE: 'explode' })).toThrow(/APP_UPDATE_CODE/);
     expect(() => loadConfig({ APP_SECRET: 's', MIN_APP_VERSION: 'v1' })).toThrow(/MIN_APP_VERSION/);

@@ -159,7 +159,8 @@ export type TConfig = {
   dataDir: string;
   pgliteDir: string;
   appSecret: string;
-  publicUrl: string;
+  /** PUBLIC_URL without its trailing slash; unset: links follow each request's address (platform/http/public-url.ts). */
+  configuredPublicUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   minAppVersion: string;
@@ -186,7 +187,7 @@ export type TConfig = {
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   /** NODE_ENV=production: an unconfigured OAuth provider is refused with a message, never replaced by a local fake. */
   production: boolean;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits per client). */
+  /** Behind a reverse proxy: the client address from X-Forwarded-For (rate limits), links from X-Forwarded-Host/-Proto. */
   trustProxy: boolean;
   webDistDir: string;
   /**
@@ -273,7 +274,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     pgliteDir: join(dataDir, 'pglite'),
     appSecret: e.APP_SECRET ?? overrides.appSecret ?? readOrCreateSecret(dataDir),
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    configuredPublicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     minAppVersion: e.MIN_APP_VERSION,

@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './platform/db/database';
 import { createRuntime } from './runtime';
 import { seedDemoIfEmpty } from './seed';
+import { describeMissingPublicUrl } from './platform/http/public-url';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
 import { seedDemoDirectoryIfEmpty } from './features/prospects/directory-import';
 
@@ -72,6 +73,8 @@ async function main() {
     closers.unshift(() => app.close());
     const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     console.log(`Verilead is running at http://${shown}:${config.port}  (API: http://${shown}:${config.port}/api/v1/openapi.json)`);
+    const noPublicUrl = describeMissingPublicUrl(config);
+    if (noPublicUrl) logger.warn(noPublicUrl);
   }
 
   let stopping = false;

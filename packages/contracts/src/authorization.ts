@@ -359,6 +359,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
 
   // ----- integrations -----
   'GET /integration/linked_accounts': CONNECTED_ACCOUNTS,
+  'GET /integration/test_mode': CONNECTED_ACCOUNTS,
   'GET /integration/account/:integration': INDIVIDUAL_INTEGRATION,
   'POST /integration/account/:integration': CONNECT_ACCOUNT,
   'DELETE /integration/account/:integration': INDIVIDUAL_INTEGRATION,

@@ -311,3 +311,20 @@ export type TLeadsSourceList = z.infer<typeof ZLeadsSourceList>;
 export const ZLeadsSourceListsResponse = z.object({ status: z.literal('success'), data: z.object({ items: z.array(ZLeadsSourceList) }) });
 export const ZLeadsVerifyRequest = z.object({ list_id: z.uuid({ message: 'Please choose a prospect list' }) });
 export type TLeadsVerifyRequest = z.input<typeof ZLeadsVerifyRequest>;
+
+/** What a test-mode connect form may be filled with: the local stand-in's own credentials. */
+export const ZIntegrationTestCredentials = z.object({
+  api_key: z.string(),
+  api_url: z.string().optional(),
+  account_id: z.string().optional(),
+  region: z.string().optional(),
+});
+export type TIntegrationTestCredentials = z.infer<typeof ZIntegrationTestCredentials>;
+/**
+ * GET /integration/test_mode. In test mode (the condition of payments' test mode) every platform with an API key is
+ * answered by a local stand-in this server starts (nothing leaves the machine), and OAuth platforms by their local
+ * consent pages; `credentials` are the stand-ins' own keys.
+ */
+export const ZIntegrationTestMode = z.object({ test_mode: z.boolean(), credentials: z.partialRecord(ZIntegration, ZIntegrationTestCredentials) });
+export type TIntegrationTestMode = z.infer<typeof ZIntegrationTestMode>;
+export const ZIntegrationTestModeResponse = z.object({ status: z.literal('success'), data: ZIntegrationTestMode });

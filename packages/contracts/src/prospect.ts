@@ -175,6 +175,8 @@ export const ZProspectMetaQuery = z.object({
       }
     })
     .pipe(ZProspectFilters),
+  /** What the facets count: people (the people search, default) or companies (the company search). */
+  type: z.enum(['people', 'companies'], { message: 'type is people or companies' }).optional(),
 });
 export const ZFacetBucket = z.object({ value: z.string(), count: z.number().int().nonnegative() });
 export const ZProspectMetaData = z.object({

@@ -30,7 +30,7 @@ export function ChartCard<T extends Record<string, unknown>>({
   return (
     <Card h="100%">
       <Group justify="space-between" align="flex-start" mb="md" wrap="nowrap">
-        <Stack gap={2}>
+        <Stack gap={2} style={{ minWidth: 0 }}>
           <Title order={4} fz={16}>
             {title}
           </Title>
@@ -45,6 +45,7 @@ export function ChartCard<T extends Record<string, unknown>>({
           variant="default"
           leftSection={<IconFileTypeCsv size={14} />}
           disabled={rows.length === 0}
+          style={{ flexShrink: 0 }}
           onClick={() => saveCsv(fileName, toCsv(rows, columns))}
           aria-label={`Export ${title} as CSV`}
         >

@@ -26,7 +26,7 @@ export function StatCard({
             {value}
           </Text>
           {hint ? (
-            <Text size="xs" c="dimmed">
+            <Text size="xs" c="dimmed" data-testid="stat-hint">
               {hint}
             </Text>
           ) : null}

@@ -40,6 +40,7 @@ import {
   updateUser,
   upsertApiKey,
 } from './queries';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 const PLAN_NAMES: Record<TPlanInterval, string> = { free: 'Free', one_time: 'One time', monthly: 'Monthly', annual: 'Annual' };
 
@@ -201,7 +202,7 @@ export async function requestEmailChange(deps: TDeps, ctx: TCallerContext, input
     await updateUser(tx, ctx.userId, { pendingEmail: input.email });
     const token = await issueOneTimeToken(tx, ctx.userId, 'email_change', { email: input.email });
     await deps.mailer.send(
-      { to: input.email, template: 'email_change', vars: { name: user.name, url: `${deps.config.publicUrl}/emailverification?token=${encodeURIComponent(token)}` } },
+      { to: input.email, template: 'email_change', vars: { name: user.name, url: `${getPublicBaseUrl(deps.config)}/emailverification?token=${encodeURIComponent(token)}` } },
       { tx, orgId: ctx.orgId, userId: ctx.userId },
     );
     await recordActivity(tx, { orgId: ctx.orgId, userId: ctx.userId, type: 'email_change', description: 'Requested an e-mail change', metadata: { to: input.email } });

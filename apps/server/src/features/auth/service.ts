@@ -21,6 +21,7 @@ import {
   selectUserEmail,
   setUserPassword,
 } from './queries';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** Free credits a new organisation starts with. */
 export const SIGNUP_BONUS_CREDITS = 100;
@@ -39,7 +40,7 @@ function invalidToken(field = 'token'): AppError {
 }
 
 function link(deps: TDeps, path: string, token: string): string {
-  return `${deps.config.publicUrl}${path}?token=${encodeURIComponent(token)}`;
+  return `${getPublicBaseUrl(deps.config)}${path}?token=${encodeURIComponent(token)}`;
 }
 
 /** Creates an organisation with the user as owner and mails the verification link. */

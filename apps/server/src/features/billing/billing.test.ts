@@ -592,7 +592,7 @@ describe('billing without payment keys where test mode is not allowed (NODE_ENV=
 
   it('with PAYMENTS_TEST_MODE=true the local fakes take payments again, in test mode', async () => {
     // Webhooks of the fake go to a closed loopback port (the test reads the API, not the events).
-    const allowed = await createTestApp({ stripe: {}, paypal: {}, paymentsTestMode: true, publicUrl: 'http://127.0.0.1:9' });
+    const allowed = await createTestApp({ stripe: {}, paypal: {}, paymentsTestMode: true, configuredPublicUrl: 'http://127.0.0.1:9' });
     try {
       const o = await allowed.createOwner('testmode@billing.test');
       const info = await allowed.call({ method: 'GET', url: '/api/v1/payment/buyCredits', token: o.token });

@@ -10,6 +10,7 @@ import { paypalAvailable, paypalTestMode } from './paypal-client';
 import { stripeAvailable, type TStripeGateway } from './stripe-gateway';
 import { stripeErrors } from './stripe-sdk';
 import { callStripe, checkoutUrl, createIntent, ensureCustomer, markPaid, newCreditsPayment, ownPayment, paymentOutcome, paymentToApi, returnUrl, type TBillingDeps } from './payments';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** Buying credits with Stripe: the Checkout Session, a saved card, a pending invoice, and settling what the provider says. */
 /**
@@ -31,7 +32,7 @@ export async function createPaymentIntent(deps: TBillingDeps, ctx: TCallerContex
         client_reference_id: payment.id,
         line_items: [{ quantity: 1, price_data: { currency: payment.currency.toLowerCase(), unit_amount: payment.totalMinor, product_data: { name: description } } }],
         success_url: `${returnUrl(deps, payment.id)}&session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${deps.config.publicUrl}/pricing`,
+        cancel_url: `${getPublicBaseUrl(deps.config)}/pricing`,
         metadata,
         payment_intent_data: { description, metadata },
       },

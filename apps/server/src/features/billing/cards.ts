@@ -5,6 +5,7 @@ import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectCustomer, setDefaultPaymentMethod } from './queries';
 import type { TStripeGateway } from './stripe-gateway';
 import { callStripe, ensureCustomer, type TBillingDeps } from './payments';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** Saved cards: Stripe payment methods of the organisation's customer, the default card, SetupIntents. */
 export function cardToApi(pm: Stripe.PaymentMethod, defaultId: string | null): TCard {
@@ -90,7 +91,7 @@ const SETUP_RETURN_PATHS = { billing: '/account/billing', pricing: '/pricing', p
 export async function createSetupIntent(deps: TBillingDeps, ctx: TCallerContext, input: { return_to?: keyof typeof SETUP_RETURN_PATHS; plan_id?: string } = {}) {
   const gw = await deps.gateway.get();
   const customer = await ensureCustomer(deps, gw, ctx);
-  const back = `${deps.config.publicUrl}${SETUP_RETURN_PATHS[input.return_to ?? 'billing']}`;
+  const back = `${getPublicBaseUrl(deps.config)}${SETUP_RETURN_PATHS[input.return_to ?? 'billing']}`;
   // Coming back to subscribe: the screen opens the plan's confirmation once the card is saved.
   const subscribe = input.plan_id ? `&subscribe=${encodeURIComponent(input.plan_id)}` : '';
   const session = await callStripe(() =>

@@ -12,6 +12,7 @@ import { getStripeGateway } from './stripe-gateway';
 import { settleStripeInvoice, syncStripeSubscription } from './stripe-subscriptions';
 import { processPayPalEvent } from './paypal-events';
 import { lowCreditAlerts, paymentEvents } from './tables';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 export const STRIPE_EVENT_JOB = 'billing-stripe-event';
 export const LOW_CREDIT_CHECK_JOB = 'billing-low-credit-check';
@@ -88,7 +89,7 @@ export async function checkLowCredits(database: TDatabase, config: TConfig, queu
     await database.transaction(async (tx) => {
       const claimed = await tx.insert(lowCreditAlerts).values({ orgId: o.orgId }).onConflictDoNothing().returning({ orgId: lowCreditAlerts.orgId });
       if (claimed.length === 0) return;
-      await mailer.send({ to: o.email, template: 'low_credit', vars: { name: o.name, url: `${config.publicUrl}/pricing`, orgName: o.orgName } }, { tx, orgId: o.orgId });
+      await mailer.send({ to: o.email, template: 'low_credit', vars: { name: o.name, url: `${getPublicBaseUrl(config)}/pricing`, orgName: o.orgName } }, { tx, orgId: o.orgId });
       sent += 1;
     });
   }

@@ -12,6 +12,7 @@ import { activateSubscription } from './subscriptions';
 import type { TStripeGateway } from './stripe-gateway';
 import { stripeErrors } from './stripe-sdk';
 import { lockCouponByCode, quotePrice } from './pricing-service';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** What every payment use case shares: the API shape, the Stripe customer, a new credits payment, paying it once. */
 export type TBillingDeps = TDeps & { gateway: { get(): Promise<TStripeGateway> } };
@@ -80,7 +81,7 @@ export async function ensureCustomer(deps: Pick<TBillingDeps, 'database'>, gw: T
 }
 
 export function returnUrl(deps: TDeps, paymentId: string): string {
-  return `${deps.config.publicUrl}/payment/thank-you?payment_id=${paymentId}`;
+  return `${getPublicBaseUrl(deps.config)}/payment/thank-you?payment_id=${paymentId}`;
 }
 
 export function checkoutUrl(gw: TStripeGateway, path: string, back: string): string {

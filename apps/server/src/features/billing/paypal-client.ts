@@ -1,5 +1,6 @@
 import type { TConfig } from '../../config';
 import { paymentsNotConfigured } from './payments-not-configured';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /**
  * PayPal for the billing use cases: the client's shape, its errors, and the client of a configuration. The SDK behind
@@ -76,7 +77,7 @@ export function getPayPalClient(config: TConfig): Promise<TPayPalClient> {
             makePayPalClient({ base: apiBase, clientId, clientSecret, testMode: apiBase !== PAYPAL_LIVE_HOST, close: async () => undefined }),
           )
         : Promise.all([import('./paypal-sdk-client'), import('./fake-paypal/fake-paypal-server')]).then(async ([{ makePayPalClient }, { startFakePayPal }]) => {
-            const fake = await startFakePayPal({ webhookId: FAKE_PAYPAL_WEBHOOK_ID, webhookUrl: `${config.publicUrl}/api/v1/payment/webhook/paypal` });
+            const fake = await startFakePayPal({ webhookId: FAKE_PAYPAL_WEBHOOK_ID, webhookUrl: `${getPublicBaseUrl(config)}/api/v1/payment/webhook/paypal` });
             return makePayPalClient({ base: fake.baseUrl, clientId: 'fake-client', clientSecret: 'fake-secret', testMode: true, close: () => fake.close() });
           });
     shared.set(config, client);

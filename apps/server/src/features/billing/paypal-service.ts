@@ -7,6 +7,7 @@ import { insertPayment, selectPayment, updatePayment, updateUnpaidStatus, type T
 import { markPaid, newCreditsPayment, paymentOutcome, paymentToApi, type TBillingDeps } from './payments';
 import { billingPlans, payments } from './tables';
 import { approveLink, getPayPalClient, PayPalApiError, type TPayPalClient } from './paypal-client';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 function minorToValue(minor: number): string {
   return (minor / 100).toFixed(2);
@@ -38,7 +39,7 @@ async function paypalPayment(deps: TBillingDeps, ctx: TCallerContext, ref: strin
 }
 
 function returnUrl(deps: TBillingDeps, payment: TPaymentRow): string {
-  return `${deps.config.publicUrl}/payment/thank-you?payment_id=${payment.id}&provider=paypal`;
+  return `${getPublicBaseUrl(deps.config)}/payment/thank-you?payment_id=${payment.id}&provider=paypal`;
 }
 
 /** POST /payment/paypal/order/create: a payment and its PayPal order (USD only); the buyer approves it on PayPal's page. */

@@ -4,6 +4,7 @@ import type { TConfig } from '../../config';
 import type { TFakeStripe } from './fake-stripe/fake-stripe-server';
 import { paymentsNotConfigured } from './payments-not-configured';
 import { loadStripeSdk } from './stripe-sdk';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** The Stripe client the payments module uses, with where its browser pages live and how webhooks are verified. */
 export type TStripeGateway = {
@@ -62,7 +63,7 @@ export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGa
     if (!config.paymentsTestMode) throw paymentsNotConfigured();
     const webhookSecret = `whsec_${createHash('sha256').update(`stripe-fake:${config.appSecret}`).digest('hex').slice(0, 32)}`;
     const { startFakeStripe } = await import('./fake-stripe/fake-stripe-server');
-    fake = await startFakeStripe({ webhookSecret, webhookUrl: `${config.publicUrl}${STRIPE_WEBHOOK_PATH}` });
+    fake = await startFakeStripe({ webhookSecret, webhookUrl: `${getPublicBaseUrl(config)}${STRIPE_WEBHOOK_PATH}` });
     return { stripe: await sdkFor('sk_test_local_fake', fake.baseUrl), testMode: true, checkoutBase: fake.baseUrl, webhookSecret, testClocks: true, close: () => fake!.close() };
   };
   return {

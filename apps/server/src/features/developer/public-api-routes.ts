@@ -15,6 +15,7 @@ import { PublicApiError } from './public-api/errors';
 import { registerPublicFinderRoutes } from './public-api/finder-routes';
 import { registerPublicListRoutes } from './public-api/list-routes';
 import { registerPublicVerifyRoutes } from './public-api/verify-routes';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 export { FINDER_ERROR_CODES } from './public-api/errors';
 
@@ -23,9 +24,10 @@ export const REFERENCE_DOCUMENT_PATH = join(SERVER_ROOT, 'src', 'features', 'dev
 
 /** The reference document as JSON, its server pointed at this server's /v2. */
 export function loadPublicApiDocument(publicUrl: string): Record<string, unknown> {
-  const doc = parseYaml(readFileSync(REFERENCE_DOCUMENT_PATH, 'utf8')) as Record<string, unknown>;
-  return { ...doc, servers: [{ url: `${publicUrl}${PUBLIC_API_PREFIX}` }] };
+  return withServer(parseYaml(readFileSync(REFERENCE_DOCUMENT_PATH, 'utf8')) as Record<string, unknown>, publicUrl);
 }
+
+const withServer = (doc: Record<string, unknown>, publicUrl: string) => ({ ...doc, servers: [{ url: `${publicUrl}${PUBLIC_API_PREFIX}` }] });
 
 export type TPublicApiOptions = { waitLimitMs?: number };
 
@@ -38,7 +40,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
   const { config } = deps;
   const storage = getStorage(config);
   const verifier = getVerifier(config);
-  let documentCache: Record<string, unknown> | null = null;
+  let documentCache: Record<string, unknown> | null = null; // read once; its server follows the base URL of each request
 
   await app.register(
     async (v2) => {
@@ -81,7 +83,9 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
       });
 
       // The document is public: counted per IP.
-      v2.get('/openapi.json', { config: { rateLimit: publicRateLimit(deps) } }, async () => (documentCache ??= loadPublicApiDocument(config.publicUrl)));
+      v2.get('/openapi.json', { config: { rateLimit: publicRateLimit(deps) } }, async () =>
+        withServer((documentCache ??= loadPublicApiDocument('')), getPublicBaseUrl(config)),
+      );
 
       registerPublicVerifyRoutes(v2, deps, verifier);
       registerPublicListRoutes(v2, deps, storage, opts);

@@ -15,6 +15,7 @@ import {
   ZLinkedAccountsResponse,
   ZOAuthQuery,
   ZOAuthResponse,
+  ZIntegrationTestModeResponse,
   ZVerifyListRequest,
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
@@ -23,6 +24,7 @@ import { ok, withErrorResponses } from '../../platform/http/responses';
 import { getStorage } from '../../platform/storage/storage';
 import { listLeadsSources, startLeadsImport } from './leads-source';
 import { handleOAuth } from './oauth/service';
+import { describeIntegrationTestMode } from './test-mode';
 import { connectAccount, getAccountLists, IMPORT_PAGE_JOB, listImports, listLinkedAccounts, listPlatformAccounts, removeAccount, startListImport, toImportView, type TIntegrationRuntime } from './service';
 
 /** Integrations: connected accounts, a platform's lists, importing a list to verify it (under /api/v1). */
@@ -36,6 +38,11 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: TDeps, gua
     '/integration/linked_accounts',
     { ...auth, schema: { ...base, summary: "The organisation's connected accounts", response: withErrorResponses({ 200: ZLinkedAccountsResponse }) } },
     async (req) => ok(await listLinkedAccounts(db, getCaller(req))),
+  );
+  r.get(
+    '/integration/test_mode',
+    { ...auth, schema: { ...base, summary: 'Whether platforms are answered by local stand-ins (test mode), and their credentials', response: withErrorResponses({ 200: ZIntegrationTestModeResponse }) } },
+    async () => ok(await describeIntegrationTestMode(deps.config)),
   );
   r.get(
     '/integration/account/:integration',

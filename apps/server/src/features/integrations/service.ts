@@ -26,6 +26,7 @@ import { RateLimitedError, RemoteAuthError, RemoteError } from './adapters/http'
 import { ADAPTERS } from './adapters/registry';
 import { createLeadsAdapter } from './leads-source';
 import { isOwnLocalFake, oauthClientOf } from './oauth/providers';
+import { getTestModeBaseUrl } from './test-mode';
 import type { TAdapterContext, TCredentials, TIntegrationAdapter, TWriteBackItem } from './adapters/types';
 import {
   countMembers,
@@ -82,10 +83,14 @@ export async function getAdapter(rt: TIntegrationRuntime, platform: TIntegration
   const load = ADAPTERS[platform];
   if (!info.available || !load) throw new AppError(400, 'validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
   const oauthClient = oauthClientOf(rt.config, platform);
-  // Loopback addresses need ALLOW_PRIVATE_DESTINATIONS, except the test-mode fake this server started itself (exact base URL).
-  const outbound = createOutboundClient(outboundPolicyOf(rt.config, { allowPrivate: isOwnLocalFake(rt.config, platform, credentials.oauth) }));
+  // Test mode: a key-based platform without a configured base URL is answered by its local fake (test-mode.ts).
+  const testBase = await getTestModeBaseUrl(rt.config, platform, credentials);
+  const baseUrls = testBase ? { ...rt.config.integrationBaseUrls, [platform]: testBase } : rt.config.integrationBaseUrls;
+  // Loopback addresses need ALLOW_PRIVATE_DESTINATIONS, except the test-mode fakes this server started itself (exact base URL).
+  const allowPrivate = testBase !== null || isOwnLocalFake(rt.config, platform, credentials.oauth);
+  const outbound = createOutboundClient(outboundPolicyOf(rt.config, { allowPrivate }));
   const make = await load();
-  return make({ credentials, baseUrls: rt.config.integrationBaseUrls, outbound, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });
+  return make({ credentials, baseUrls, outbound, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });
 }
 
 /** A platform failure as a readable 4xx (never a 500). */

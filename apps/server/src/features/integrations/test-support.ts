@@ -126,7 +126,8 @@ export async function createIntegrationWorld(count: number, runtime: Partial<TIn
   for (const [k, start] of Object.entries(FAKES) as [TIntegration, NonNullable<(typeof FAKES)[TIntegration]>][]) fakes[k] = await start(makeSeed(k, count));
   const w = await createWorldApp(
     undefined,
-    { allowPrivateDestinations: true, integrationBaseUrls: baseUrlsOf(fakes), integrationOAuth: oauthConfigOf(fakes), ...overrides },
+    // Every platform reaches its fake here (base URLs, ActiveCampaign's typed account URL): no test-mode stand-ins (test-mode.ts).
+    { allowPrivateDestinations: true, paymentsTestMode: false, integrationBaseUrls: baseUrlsOf(fakes), integrationOAuth: oauthConfigOf(fakes), ...overrides },
     { extraJobs: (ctx) => createIntegrationJobs({ ...ctx, runtime: { adapterOptions: { pageSize: 7, maxInlineWaitMs: 0 }, ...runtime } }) },
   );
   return {

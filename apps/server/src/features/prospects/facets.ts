@@ -103,3 +103,26 @@ export async function facetsOfSample(exec: TDb, matchesOf: (columns: SQL) => SQL
   const sampled = matched > sample;
   return { total: sampled ? sample : matched, sampled, facets: finish(rows) };
 }
+
+/**
+ * Facets of a company search, counted over companies (never their people): over at most `sample` matching companies
+ * (`where` on alias c of directory_companies), `sampled` when more match; technologies from
+ * directory_company_technologies.
+ */
+export async function facetsOfCompanies(exec: TDb, where: SQL, sample = PROSPECT_FACET_SAMPLE): Promise<TFacetCounts> {
+  const rows = await selectRows<{ facet: string; value: string; n: number }>(
+    exec,
+    sql`with s as materialized (select c.id, c.country, c.industry, c.size_range, c.revenue_range from directory_companies c where ${where} limit ${sample + 1}),
+        t as (select * from s limit ${sample})
+        select '_total' as facet, '' as value, (select count(*) from s)::int as n
+        union all
+        select f.facet, f.value, count(*)::int from t,
+          lateral (values ('country', t.country), ('industry', t.industry), ('size_range', t.size_range), ('revenue_range', t.revenue_range)) f(facet, value)
+          where f.value is not null group by f.facet, f.value
+        union all
+        select 'technologies', ct.technology, count(*)::int from t join directory_company_technologies ct on ct.company_id = t.id group by ct.technology`,
+  );
+  const matched = rows.find((r) => r.facet === '_total')?.n ?? 0;
+  const sampled = matched > sample;
+  return { total: sampled ? sample : matched, sampled, facets: finish(rows) };
+}

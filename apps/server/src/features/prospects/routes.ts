@@ -90,7 +90,7 @@ export function registerProspectRoutes(app: FastifyInstance, deps: TDeps, guards
   r.get(
     '/prospect/search/meta',
     { ...auth, schema: { ...base, summary: 'Facet counts of a search (filters as JSON in `filters`) and the filter options', querystring: ZProspectMetaQuery, response: res(ZProspectMetaData) } },
-    async (req) => ok(await searchMeta(db, req.query.filters)),
+    async (req) => ok(await searchMeta(db, req.query.filters, req.query.type)),
   );
   r.post(
     '/prospect/view',

@@ -135,4 +135,25 @@ describe('prospect search engine', () => {
     expect(chosen.rows.length).toBe(vpOrManager[0]!.n);
     expect(chosen.rows.every((r) => ['vp', 'manager'].includes(r.seniority))).toBe(true);
   });
+
+  it('counts the facets of a company search over companies, not their people', async () => {
+    const engine = createSqlSearchEngine(db.db);
+    const companies = await selectRows<{ n: number }>(db.db, sql`select count(*)::int as n from directory_companies`);
+    const byIndustry = await selectRows<{ value: string; n: number }>(
+      db.db,
+      sql`select industry as value, count(*)::int as n from directory_companies where industry is not null group by industry order by 2 desc, 1`,
+    );
+    const all = await engine.companyFacets({});
+    expect(all).toMatchObject({ total: companies[0]!.n, sampled: false });
+    expect(all.facets.industry!.map((b) => [b.value, b.count]).sort()).toEqual(byIndustry.map((r) => [r.value, r.n]).sort());
+    // One industry: as many as its companies (the people search's facet counted its people).
+    const top = byIndustry[0]!;
+    const one = await engine.companyFacets({ industries: [top.value] });
+    expect(one.total).toBe(top.n);
+    expect(one.facets.industry).toEqual([{ value: top.value, count: top.n }]);
+    const people = await engine.facets({ industries: [top.value] });
+    expect(people.total).toBeGreaterThan(top.n);
+    const tech = await selectRows<{ n: number }>(db.db, sql`select count(*)::int as n from directory_company_technologies`);
+    expect(all.facets.technologies!.reduce((a, b) => a + b.count, 0)).toBeLessThanOrEqual(tech[0]!.n);
+  });
 });

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PROSPECT_FACET_SAMPLE, PROSPECT_SEARCH_COUNT_CAP, type TProspectFilters } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
-import { countFromRollups, facetsFromRollups, facetsOfSample, type TFacetCounts } from './facets';
+import { countFromRollups, facetsFromRollups, facetsOfCompanies, facetsOfSample, type TFacetCounts } from './facets';
 import { bareDomain, inList, likePattern, pageBranches, personMatches, personWhere, resolveFilters, selective, type TBranch, type TResolved } from './person-match';
 
 export type { TFacets } from './facets';
@@ -61,6 +61,8 @@ export type TProspectSearchEngine = {
   /** The ids of the first `limit` people of a search (adding a search to a list). */
   personIds(filters: TProspectFilters, limit: number): Promise<string[]>;
   facets(filters: TProspectFilters): Promise<TFacetCounts>;
+  /** Facets of a company search, counting companies. */
+  companyFacets(filters: TProspectFilters): Promise<TFacetCounts>;
 };
 
 /** A search's count: exact, or `capped` at PROSPECT_SEARCH_COUNT_CAP (more match). */
@@ -207,5 +209,6 @@ export function createSqlSearchEngine(exec: TDb, limits: { countCap?: number; fa
       const resolved = await resolveFilters(exec, filters);
       return facetsOfSample(exec, (columns) => personMatches(filters, resolved, columns), facetSample);
     },
+    companyFacets: (filters) => facetsOfCompanies(exec, companyWhere(filters), facetSample),
   };
 }

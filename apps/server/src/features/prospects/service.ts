@@ -36,8 +36,9 @@ export async function searchProspects(exec: TDb, ctx: TCallerContext, input: z.o
 }
 
 /** GET /prospect/search/meta: facet counts of a search and the fixed filter options. */
-export async function searchMeta(exec: TDb, filters: TProspectFilters): Promise<TProspectMetaData> {
-  const { total, sampled, facets } = await createSqlSearchEngine(exec).facets(filters);
+export async function searchMeta(exec: TDb, filters: TProspectFilters, type: 'people' | 'companies' = 'people'): Promise<TProspectMetaData> {
+  const engine = createSqlSearchEngine(exec);
+  const { total, sampled, facets } = await (type === 'companies' ? engine.companyFacets(filters) : engine.facets(filters));
   return {
     total,
     sampled,

@@ -30,6 +30,7 @@ import {
   selectUserMembership,
   type TOrgSsoRow,
 } from './queries';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** The OpenID Connect client (openid-client), loaded on the first sign-in that needs it, not by every server. */
 const loadOidc = () => import('./oidc');
@@ -96,7 +97,7 @@ function orgOidcSettings(deps: TDeps, sso: TOrgSso): TOidcClientSettings {
 
 /** Where every OpenID Connect provider sends the browser back: the app's sign-in screen. */
 function redirectUriOf(deps: TDeps): string {
-  return `${deps.config.publicUrl}/sso/signin`;
+  return `${getPublicBaseUrl(deps.config)}/sso/signin`;
 }
 
 function socialProviders(deps: TDeps): TSocialSsoProvider[] {
@@ -160,7 +161,7 @@ export async function startOrgSignin(deps: TDeps, email: string): Promise<{ redi
   }
   if (!sso.ssoUrl || !sso.certificate) throw notConfigured('Single sign-on for your organisation is incomplete. Please ask your administrator.');
   const { createSaml, getSamlSpUrls } = await loadSaml();
-  const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(deps.config.publicUrl, sso.orgId), ssoUrl: sso.ssoUrl, certificate: sso.certificate });
+  const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(getPublicBaseUrl(deps.config), sso.orgId), ssoUrl: sso.ssoUrl, certificate: sso.certificate });
   return { redirect_url: await saml.getAuthorizeUrlAsync('', undefined, {}) };
 }
 
@@ -284,7 +285,7 @@ export async function getSamlMetadata(deps: TDeps, orgId: string): Promise<strin
   const sso = readOrgSso(await selectSsoByOrg(deps.database.db, orgId));
   if (!sso) throw new AppError(404, 'not_found', 'Single sign-on is not set up for this organisation');
   const { createSaml, getSamlSpUrls } = await loadSaml();
-  const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(deps.config.publicUrl, orgId), ssoUrl: sso.ssoUrl ?? 'https://invalid.example/', certificate: sso.certificate ?? 'none' });
+  const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(getPublicBaseUrl(deps.config), orgId), ssoUrl: sso.ssoUrl ?? 'https://invalid.example/', certificate: sso.certificate ?? 'none' });
   return saml.generateServiceProviderMetadata(null);
 }
 
@@ -293,14 +294,14 @@ export async function getSamlMetadata(deps: TDeps, orgId: string): Promise<strin
  * answers where to send the browser: the sign-in screen with a one-time ticket, or with the reason.
  */
 export async function consumeSamlResponse(deps: TDeps, orgId: string, samlResponse: string | undefined): Promise<string> {
-  const back = (q: Record<string, string>) => `${deps.config.publicUrl}/sso/signin?${new URLSearchParams(q).toString()}`;
+  const back = (q: Record<string, string>) => `${getPublicBaseUrl(deps.config)}/sso/signin?${new URLSearchParams(q).toString()}`;
   // No SAML here: nothing a browser could have been sent to (404, not a redirect).
   const sso = readOrgSso(await selectSsoByOrg(deps.database.db, orgId));
   if (!sso?.enabled || sso.provider !== 'saml' || !sso.ssoUrl || !sso.certificate) throw new AppError(404, 'not_found', 'Single sign-on is not set up for this organisation');
   try {
     if (!samlResponse) throw new AppError(400, 'sso_failed', 'The identity provider sent no sign-in answer.');
     const { createSaml, getSamlSpUrls, validateSamlResponse } = await loadSaml();
-    const urls = getSamlSpUrls(deps.config.publicUrl, orgId);
+    const urls = getSamlSpUrls(getPublicBaseUrl(deps.config), orgId);
     const saml = createSaml(deps.database.db, { urls, ssoUrl: sso.ssoUrl, certificate: sso.certificate });
     const identity = await validateSamlResponse(saml, samlResponse, urls.acsUrl);
     if (!(await insertSamlAssertion(deps.database.db, orgId, identity.assertionId, identity.notOnOrAfter))) {
@@ -325,7 +326,7 @@ export async function issueOnetoolToken(deps: Pick<TDeps, 'database' | 'config'>
   if (!found || found.user.deletedAt || found.membership?.status !== 'active') throw new AppError(404, 'not_found', 'No active user with this e-mail');
   const t = generateToken('vlo', 24);
   await insertLoginTicket(deps.database.db, { tokenHash: t.hash, kind: ONETOOL_TICKET, userId: found.user.id, expiresAt: new Date(Date.now() + ONETOOL_TOKEN_TTL_MS) });
-  return { token: t.token, url: `${deps.config.publicUrl}/onetool_login?token=${encodeURIComponent(t.token)}` };
+  return { token: t.token, url: `${getPublicBaseUrl(deps.config)}/onetool_login?token=${encodeURIComponent(t.token)}` };
 }
 
 /** POST /onetool/verify_token: usable or not, without using it. */

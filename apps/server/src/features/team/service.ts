@@ -78,6 +78,7 @@ import {
   upsertOrgDefaults,
   type TMemberRow,
 } from './queries';
+import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** Options for tests: the member's day (YYYY-MM-DD) for daily limits; defaults to the database's current date. */
 export type TTeamClock = { today?: string };
@@ -306,7 +307,7 @@ export async function requestSeats(deps: TDeps, ctx: TCallerContext, input: z.ou
     const row = await insertSeatRequest(tx, { orgId: ctx.orgId, userId: ctx.userId, seatCount: input.seat_count, reason: input.reason });
     const profile = await getProfile(tx, ctx);
     await deps.mailer.send(
-      { to: profile.email, template: 'seat_request', vars: { name: profile.name, url: `${deps.config.publicUrl}/admin`, orgName: profile.organisation.name } },
+      { to: profile.email, template: 'seat_request', vars: { name: profile.name, url: `${getPublicBaseUrl(deps.config)}/admin`, orgName: profile.organisation.name } },
       { tx, orgId: ctx.orgId, userId: ctx.userId },
     );
     return {

@@ -40,7 +40,7 @@ async function buildWebhookApp(allowPrivate: boolean, db: TTestDb) {
     {
       appSecret: 'test-secret',
       dataDir: '/nonexistent-test-data',
-      publicUrl: 'http://app.verilead.test',
+      configuredPublicUrl: 'http://app.verilead.test',
       logLevel: 'silent',
       rateLimit: { authMax: 10_000, publicMax: 10_000, windowMs: 60_000 },
       webDistDir: '/nonexistent-web-dist',

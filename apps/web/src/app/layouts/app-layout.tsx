@@ -88,10 +88,10 @@ export function AppLayout() {
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
             <UnstyledButton component={Link} to="/" aria-label="Verilead home">
-              <BrandLogo />
+              <BrandLogo compact />
             </UnstyledButton>
           </Group>
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap">
             <Tooltip label={`${formatNumber(credits ?? 0)} credits available`} withArrow>
               <Button
                 component={Link}

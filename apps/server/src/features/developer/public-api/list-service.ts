@@ -7,6 +7,7 @@ import { uploadList, type TUploadPart } from '../../email-verifier/upload-list';
 import { recordAppUsage, type TAppCaller } from '../service';
 import { fail, invalidInput, LIST_NOT_AVAILABLE, mapServiceError } from './errors';
 import { PUBLIC_API_ERROR_CODES as CODES } from '@verilead/contracts';
+import { getPublicBaseUrl } from '../../../platform/http/public-url';
 
 /** How long a /v2 call waits for a job it started (an upload's analysis, a result file) before answering 503. */
 export const DEFAULT_WAIT_LIMIT_MS = 120_000;
@@ -64,7 +65,7 @@ export async function waitForPreparedFile(deps: TDeps, c: TAppCaller, downloadId
     waitLimitMs,
   );
   if (!d) throw fail(503, null, 'The result file is still being prepared; please try again shortly');
-  if (d.state === 'success' && d.download_url) return { url: `${config.publicUrl}${d.download_url}` };
+  if (d.state === 'success' && d.download_url) return { url: `${getPublicBaseUrl(config)}${d.download_url}` };
   if (d.state === 'expired') throw fail(200, CODES.fileExpired, 'Result file got expired, contact support');
   // The export job cancels a file whose list was removed meanwhile: answered as a missing list is.
   if (d.state === 'cancelled') throw fail(200, CODES.listNotAvailable, LIST_NOT_AVAILABLE);

@@ -4,6 +4,7 @@ import type { TConfig } from '../../../config';
 import { AppError } from '../../../platform/errors/app-error';
 import type { TOAuthCredentials } from '../adapters/types';
 import type { TFakeMember, TFakePlatform, TFakeSeed } from '../fakes/fake-server';
+import { getPublicBaseUrl } from '../../../platform/http/public-url';
 
 type TOAuthPlatform = 'mailchimp' | 'zoho';
 
@@ -117,4 +118,4 @@ export function oauthClientOf(config: TConfig, platform: TIntegration): { client
 }
 
 /** Where the platform sends the browser back: the connect screen, which hands `code` and `state` to GET /oauth/{platform}. */
-export const oauthRedirectUri = (config: TConfig, platform: TIntegration) => `${config.publicUrl}/integrations/${platform}/connect`;
+export const oauthRedirectUri = (config: TConfig, platform: TIntegration) => `${getPublicBaseUrl(config)}/integrations/${platform}/connect`;

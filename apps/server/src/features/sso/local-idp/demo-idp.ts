@@ -8,8 +8,10 @@ export const DEMO_ORG_OIDC_CLIENT = { clientId: 'demo-org', clientSecret: 'demo-
  * `npm start -- --demo-idp`: a local OpenID Connect provider (standing in for Google, Microsoft and a company's
  * IdP) on PORT+30 and a local SAML provider on PORT+31, both on 127.0.0.1; anyone signs in with any e-mail.
  */
-export async function startDemoIdp(config: Pick<TConfig, 'port' | 'publicUrl'>) {
-  const redirectUris = [`${config.publicUrl}/sso/signin`];
+export async function startDemoIdp(config: Pick<TConfig, 'port' | 'configuredPublicUrl'>) {
+  // Without PUBLIC_URL the app's links follow the address it is opened at: both loopback names are registered.
+  const bases = config.configuredPublicUrl ? [config.configuredPublicUrl] : [`http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`];
+  const redirectUris = bases.map((b) => `${b}/sso/signin`);
   const oidc = await startLocalOidcIdp({
     port: config.port + 30,
     title: 'Demo identity provider',

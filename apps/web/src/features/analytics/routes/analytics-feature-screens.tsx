@@ -1,6 +1,6 @@
 import { Grid } from '@mantine/core';
 import { IconChecks, IconCoins, IconMailSearch, IconPhone, IconTargetArrow, IconUserSearch, IconUsers } from '@tabler/icons-react';
-import type { TCreditTotals, TGraphPoint, TUsageFeature } from '@verilead/contracts';
+import type { TCreditTotals, TGraphPoint, TUsageFeature, TVerifierUsageData } from '@verilead/contracts';
 import { UsageTrendChart } from '../../../components/usage-trend-chart';
 import { formatNumber } from '../../../lib/format';
 import { useFinderUsage, useProspectUsage, useUsageGraph, useVerifierUsage } from '../api/analytics-api';
@@ -11,6 +11,21 @@ import { SplitBarChart, type TSplitRow } from '../components/split-bar-chart';
 
 function creditsMetric(credits: TCreditTotals): TMetric {
   return { label: 'Credits used', value: formatNumber(credits.net), hint: `${formatNumber(credits.charged)} charged, ${formatNumber(credits.refunded)} refunded`, icon: <IconCoins size={22} />, color: 'orange' };
+}
+
+/**
+ * "Emails verified": the addresses that got a verdict (instant and in lists). Rows a list skipped (duplicates and
+ * syntax errors) were not verified: they are said apart, never counted in.
+ */
+export function verifiedMetric(data: Pick<TVerifierUsageData, 'stats' | 'instant' | 'bulk'>): TMetric {
+  const skipped = data.stats.duplicate + data.stats.syntax_error;
+  const split = `${formatNumber(data.instant)} instant, ${formatNumber(data.bulk)} in lists`;
+  return {
+    label: 'Emails verified',
+    value: formatNumber(data.instant + data.bulk),
+    hint: skipped > 0 ? `${split}; ${formatNumber(skipped)} list rows skipped (duplicates, syntax errors)` : split,
+    icon: <IconChecks size={22} />,
+  };
 }
 
 function FeatureBody({ feature, slug, metrics, split, splitTitle, splitUnit, points }: {
@@ -52,7 +67,7 @@ export function AnalyticsVerifierScreen() {
             slug="email-verifier"
             points={graph.data!.points}
             metrics={[
-              { label: 'Emails verified', value: formatNumber(s.total), hint: `${formatNumber(usage.data!.instant)} instant, ${formatNumber(usage.data!.bulk)} in lists`, icon: <IconChecks size={22} /> },
+              verifiedMetric(usage.data!),
               { label: 'Billable', value: formatNumber(s.billable), hint: 'Valid, invalid and catch-all', icon: <IconTargetArrow size={22} />, color: 'teal' },
               { label: 'Deliverability', value: `${s.deliverability_score}%`, hint: `${formatNumber(s.safe_to_send)} safe to send`, icon: <IconMailSearch size={22} />, color: 'grape' },
               creditsMetric(usage.data!.credits),

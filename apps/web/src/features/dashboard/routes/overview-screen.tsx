@@ -155,7 +155,7 @@ export function OverviewScreen() {
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
           {data.email_verifier ? (
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" role="region" aria-label={WIDGET_LABELS.email_verifier}>
-              <StatCard label="Emails verified" value={formatNumber(data.email_verifier.total)} icon={<IconChecks size={22} />} hint={`${formatNumber(data.email_verifier.valid)} valid, ${formatNumber(data.email_verifier.invalid)} invalid`} />
+              <StatCard label="Emails verified" value={formatNumber(data.email_verifier.total - data.email_verifier.duplicate - data.email_verifier.syntax_error)} icon={<IconChecks size={22} />} hint={`${formatNumber(data.email_verifier.valid)} valid, ${formatNumber(data.email_verifier.invalid)} invalid`} />
               <StatCard label="Deliverability" value={`${data.email_verifier.deliverability_score}%`} icon={<IconChecks size={22} />} color="grape" hint={`${formatNumber(data.email_verifier.safe_to_send)} safe to send`} />
             </SimpleGrid>
           ) : null}

@@ -61,6 +61,14 @@ export function useOpenApiDocument(url: string) {
   });
 }
 
+export const PUBLIC_API_DOCUMENT_URL = '/v2/openapi.json';
+
+/** The public API's base URL as the server states it (its reference's server): the API page and the reference show the same. */
+export function usePublicApiBaseUrl(): string | null {
+  const doc = useOpenApiDocument(PUBLIC_API_DOCUMENT_URL);
+  return doc.data?.servers?.[0]?.url ?? null;
+}
+
 // ---------- webhooks ----------
 
 const ZWebhookList = z.object({ items: z.array(ZWebhook), total: z.number() });

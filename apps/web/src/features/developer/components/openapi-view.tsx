@@ -102,7 +102,7 @@ export function OpenApiView({ doc, basePath }: { doc: TOpenApiDocument; basePath
     <Stack gap="sm">
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          {doc.info?.title} {doc.info?.version ? `v${doc.info.version}` : ''} · base <Code>{doc.servers?.[0]?.url ?? basePath}</Code> · {operations.length} operations
+          {doc.info?.title} {doc.info?.version ? `v${doc.info.version}` : ''} · base <Code data-testid="reference-base-url">{doc.servers?.[0]?.url ?? basePath}</Code> · {operations.length} operations
         </Text>
         <TextInput size="xs" leftSection={<IconSearch size={14} />} aria-label="Filter operations" placeholder="Filter operations" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
       </Group>

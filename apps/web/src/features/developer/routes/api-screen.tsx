@@ -5,16 +5,17 @@ import { ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { getErrorMessage } from '../../../lib/api-error';
-import { useDefaultApp, useRotateDefaultToken } from '../api/developer-api';
+import { useDefaultApp, usePublicApiBaseUrl, useRotateDefaultToken } from '../api/developer-api';
 import { CopyField } from '../components/copy-field';
 
 /** The developer API page: the default app's token, copy buttons and curl examples. */
 export function DeveloperApiScreen() {
   const app = useDefaultApp();
   const rotate = useRotateDefaultToken();
+  const serverBase = usePublicApiBaseUrl();
   if (app.isPending) return <LoadingScreen />;
   if (app.isError) return <ErrorState error={app.error} onRetry={() => void app.refetch()} />;
-  const base = `${window.location.origin}/v2`;
+  const base = serverBase ?? `${window.location.origin}/v2`;
   const token = app.data.token ?? '<your token>';
   const examples = [
     ['Verify one address', `curl -X POST ${base}/email_verify/instant \\\n  -H "Authorization: Bearer ${token}" \\\n  -H "Content-Type: application/json" \\\n  -d '{"email": "valid@example.com", "timeout": 30000}'`],
@@ -58,7 +59,7 @@ export function DeveloperApiScreen() {
             <Text size="sm" fw={500}>
               Base URL
             </Text>
-            <CopyField value={base} label="Copy base URL" />
+            <CopyField value={base} label="Copy base URL" testId="api-base-url" />
           </Stack>
         </Card>
         <Card>

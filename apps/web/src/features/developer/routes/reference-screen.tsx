@@ -4,11 +4,11 @@ import { TEST_ADDRESSES } from '@verilead/contracts';
 import { ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
-import { useOpenApiDocument } from '../api/developer-api';
+import { PUBLIC_API_DOCUMENT_URL, useOpenApiDocument } from '../api/developer-api';
 import { OpenApiView } from '../components/openapi-view';
 
 const DOCUMENTS = {
-  public: { label: 'Public API (/v2, app tokens)', url: '/v2/openapi.json', base: '/v2' },
+  public: { label: 'Public API (/v2, app tokens)', url: PUBLIC_API_DOCUMENT_URL, base: '/v2' },
   app: { label: 'App API (/api/v1)', url: '/api/v1/openapi.json', base: '/api/v1' },
 } as const;
 

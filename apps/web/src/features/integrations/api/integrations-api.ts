@@ -6,6 +6,7 @@ import {
   ZLinkedAccount,
   ZOAuthResult,
   ZRemoteList,
+  ZIntegrationTestMode,
   type TConnectAccountRequest,
   type TIntegration,
   type TLeadsVerifyRequest,
@@ -19,6 +20,7 @@ export const integrationQueryKeys = {
   lists: (p: TIntegration, accountId: string) => ['integrations', 'lists', p, accountId] as const,
   imports: ['integrations', 'imports'] as const,
   leads: ['integrations', 'leads'] as const,
+  testMode: ['integrations', 'test-mode'] as const,
 };
 
 const ZItems = z.object({ items: z.array(ZLinkedAccount) });
@@ -30,6 +32,11 @@ const ACTIVE = new Set(['importing', 'verifying', 'writing_back']);
 /** GET /integration/linked_accounts */
 export function useLinkedAccounts() {
   return useQuery({ queryKey: integrationQueryKeys.linked, queryFn: ({ signal }) => requestApi({ path: '/integration/linked_accounts', schema: ZItems, signal }) });
+}
+
+/** GET /integration/test_mode: whether platforms are local stand-ins here, and their credentials. */
+export function useIntegrationTestMode() {
+  return useQuery({ queryKey: integrationQueryKeys.testMode, queryFn: ({ signal }) => requestApi({ path: '/integration/test_mode', schema: ZIntegrationTestMode, signal }), staleTime: Infinity, retry: false });
 }
 
 /** GET /integration/account/{integration} */

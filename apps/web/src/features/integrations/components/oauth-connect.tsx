@@ -6,6 +6,7 @@ import { LoadingScreen } from '../../../components/loading-screen';
 import { getErrorMessage, isApiError } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
 import { useOAuthConnect } from '../api/integrations-api';
+import { IntegrationTestModeNotice } from './test-mode-notice';
 
 type TErrors = Partial<Record<'name' | 'region', string>>;
 const REGION_OPTIONS = ZOHO_REGIONS.map((r) => ({ value: r, label: ZOHO_REGION_LABELS[r] }));
@@ -41,6 +42,7 @@ export function OAuthConnect({ platform }: { platform: TIntegration }) {
   return (
     <Card maw={560} data-testid="oauth-connect">
       <Stack gap="md">
+        {info.fields.length === 0 ? <IntegrationTestModeNotice platform={platform} /> : null}
         <Text size="sm">
           Sign in to {info.label} and allow Verilead to read your lists and write the results back. You come back here once you have allowed it.
         </Text>

@@ -25,11 +25,16 @@ function renderAt(path: string) {
 describe('ConnectScreen', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
   let answer: () => Response;
+  let testMode: { test_mode: boolean; credentials: Record<string, Record<string, string>> };
   beforeEach(() => {
     useSessionStore.getState().fillSession(buildLogin());
     answer = () => new Response(JSON.stringify({ status: 'success', data: account }), { status: 200 });
     fetchMock = vi.fn(async () => answer());
-    vi.stubGlobal('fetch', fetchMock);
+    testMode = { test_mode: false, credentials: {} };
+    // GET /integration/test_mode answers apart: fetchMock records the calls the form makes.
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) =>
+      String(url).includes('/integration/test_mode') ? new Response(JSON.stringify({ status: 'success', data: testMode }), { status: 200 }) : (fetchMock as unknown as (u: string, i?: RequestInit) => Promise<Response>)(url, init),
+    );
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -145,5 +150,26 @@ describe('ConnectScreen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Connect with Zoho CRM' }));
     expect(await screen.findByText('Please choose your Zoho data centre')).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('in test mode says so, and fills in the stand-in credentials with one click', async () => {
+    testMode = { test_mode: true, credentials: { hubspot: { api_key: 'pat-na1-test' } } };
+    renderAt('/integrations/hubspot/connect');
+    const notice = await screen.findByTestId('integration-test-mode');
+    expect(within(notice).getByText('Test mode')).toBeTruthy();
+    expect(notice.textContent).toContain('HubSpot is answered by a local stand-in on this server');
+    fireEvent.click(within(notice).getByRole('button', { name: 'Fill in the test credentials' }));
+    expect((screen.getByLabelText(/Private app access token/) as HTMLInputElement).value).toBe('pat-na1-test');
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(await screen.findByText('Integration page')).toBeTruthy();
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toContain('/integration/account/hubspot');
+    expect(JSON.parse(String(init.body))).toEqual({ name: 'Test account', api_key: 'pat-na1-test' });
+  });
+
+  it('says nothing of test mode on a live server', async () => {
+    renderAt('/integrations/hubspot/connect');
+    expect(await screen.findByLabelText(/Private app access token/)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByTestId('integration-test-mode')).toBeNull());
   });
 });

@@ -7,6 +7,7 @@ import { showToast } from '../../../lib/toast';
 import { useConnectAccount } from '../api/integrations-api';
 import { IntegrationPage } from '../components/integration-page';
 import { OAuthConnect, OAuthReturn } from '../components/oauth-connect';
+import { IntegrationTestModeNotice } from '../components/test-mode-notice';
 
 type TFieldErrors = Partial<Record<'name' | 'api_key' | 'api_url' | 'account_id' | 'region' | 'paid_plan_confirmed', string>>;
 
@@ -61,6 +62,10 @@ function ConnectForm({ platform }: { platform: TIntegration }) {
   return (
     <Card maw={560} data-testid="api-key-connect">
       <Stack gap="md">
+        <IntegrationTestModeNotice
+          platform={platform}
+          onFill={(c) => setValues((v) => ({ ...v, name: v.name || 'Test account', api_key: c.api_key, api_url: c.api_url ?? '', account_id: c.account_id ?? '', region: c.region ?? '' }))}
+        />
         <TextInput label="Account name" description="A friendly name, unique among your accounts of this platform" required value={values.name} onChange={set('name')} error={errors.name} />
         {info.fields.map((f) =>
           f.key === 'api_key' ? (

@@ -52,10 +52,11 @@ export function useProspectSearch(req: TProspectSearchRequest) {
   });
 }
 
-export function useProspectMeta(filters: TProspectFilters) {
+/** Facet counts of a search: over people (people search) or companies (company search). */
+export function useProspectMeta(filters: TProspectFilters, type: 'people' | 'companies' = 'people') {
   return useQuery({
-    queryKey: prospectKeys.meta(filters),
-    queryFn: ({ signal }) => requestApi({ path: '/prospect/search/meta', query: { filters: JSON.stringify(filters) }, schema: ZProspectMetaData, signal }),
+    queryKey: [...prospectKeys.meta(filters), type],
+    queryFn: ({ signal }) => requestApi({ path: '/prospect/search/meta', query: { filters: JSON.stringify(filters), type }, schema: ZProspectMetaData, signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -42,7 +42,7 @@ export function FilterPanel({
         <Text fw={600}>Filters</Text>
         {meta?.sampled ? (
           <Text size="xs" c="dimmed" data-testid="facet-sample-note">
-            Counts beside the options are from a sample of {formatNumber(meta.total)} matching people.
+            Counts beside the options are from a sample of {formatNumber(meta.total)} matching {companies ? 'companies' : 'people'}.
           </Text>
         ) : null}
         <TextInput label="Keywords" placeholder={companies ? 'Company or domain' : 'Name, title or company'} value={filters.keywords ?? ''} onChange={(e) => set({ keywords: e.currentTarget.value || undefined })} />

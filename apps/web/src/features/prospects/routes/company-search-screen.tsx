@@ -1,12 +1,14 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Grid, Table, Text } from '@mantine/core';
+import { Anchor, Table, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { TProspectFilters } from '@verilead/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { useProspectMeta, useProspectSearch } from '../api/prospect-api';
 import { FilterPanel } from '../components/filter-panel';
 import { SearchResults } from '../components/search-results';
+import { countFilters } from '../components/labels';
+import { SearchLayout } from '../components/search-layout';
 
 /** /prospect/company_search: companies by location, size, industry, revenue, technologies and founding year. */
 export function CompanySearchScreen() {
@@ -15,13 +17,14 @@ export function CompanySearchScreen() {
   const [page, setPage] = useState(1);
   const request = useMemo(() => ({ type: 'companies' as const, filters: debounced, page, limit: 25 as const }), [debounced, page]);
   const search = useProspectSearch(request);
-  const meta = useProspectMeta(debounced);
+  const meta = useProspectMeta(debounced, 'companies');
   const companies = search.data?.companies ?? [];
   return (
     <>
       <PageHeader title="Company Search" description="Find companies, then open one to see its people." />
-      <Grid>
-        <Grid.Col span={{ base: 12, md: 3 }}>
+      <SearchLayout
+        activeFilters={countFilters(filters)}
+        filters={
           <FilterPanel
             companies
             filters={filters}
@@ -31,8 +34,8 @@ export function CompanySearchScreen() {
             }}
             meta={meta.data}
           />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 9 }}>
+        }
+      >
           <SearchResults
             search={search}
             noun="companies"
@@ -75,8 +78,7 @@ export function CompanySearchScreen() {
                   </Table>
                 </Table.ScrollContainer>
           </SearchResults>
-        </Grid.Col>
-      </Grid>
+      </SearchLayout>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Anchor, Button, Checkbox, Grid, Group, Select, Table, Text } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Select, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { describeUnrevealed, type TProspectFilters } from '@verilead/contracts';
 import { PageHeader } from '../../../components/page-header';
@@ -13,6 +13,7 @@ import { SearchResults } from '../components/search-results';
 import { countFilters, readFiltersParam } from '../components/labels';
 import { PersonContact } from '../components/person-contact';
 import { SaveSearchModal } from '../components/save-search-modal';
+import { SearchLayout } from '../components/search-layout';
 
 type TSort = 'relevance' | 'name' | 'company' | 'recently_updated';
 
@@ -72,11 +73,7 @@ export function PeopleSearchScreen() {
           </Group>
         }
       />
-      <Grid>
-        <Grid.Col span={{ base: 12, md: 3 }}>
-          <FilterPanel filters={filters} onChange={changeFilters} meta={meta.data} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 9 }}>
+      <SearchLayout activeFilters={countFilters(filters)} filters={<FilterPanel filters={filters} onChange={changeFilters} meta={meta.data} />}>
           <SearchResults
             search={search}
             noun="people"
@@ -99,7 +96,7 @@ export function PeopleSearchScreen() {
               />
             }
           >
-            <Table.ScrollContainer minWidth={860}>
+            <Table.ScrollContainer minWidth={560}>
                   <Table striped highlightOnHover aria-label="People">
                     <Table.Thead>
                       <Table.Tr>
@@ -107,10 +104,11 @@ export function PeopleSearchScreen() {
                           <Checkbox aria-label="Select all on this page" checked={allChecked} onChange={() => setSelected(allChecked ? [] : people.map((p) => p.id))} />
                         </Table.Th>
                         <Table.Th>Name</Table.Th>
-                        <Table.Th>Company</Table.Th>
-                        <Table.Th>Location</Table.Th>
+                        <Table.Th>Company and location</Table.Th>
                         <Table.Th>Contact</Table.Th>
-                        <Table.Th />
+                        <Table.Th w={90}>
+                          <VisuallyHidden>Reveal</VisuallyHidden>
+                        </Table.Th>
                       </Table.Tr>
                     </Table.Thead>
                     <Table.Tbody>
@@ -140,11 +138,8 @@ export function PeopleSearchScreen() {
                               '-'
                             )}
                             <Text size="xs" c="dimmed">
-                              {p.company?.domain}
+                              {[p.company?.domain, [p.city, p.country].filter(Boolean).join(', ')].filter(Boolean).join(' · ')}
                             </Text>
-                          </Table.Td>
-                          <Table.Td>
-                            <Text size="sm">{[p.city, p.country].filter(Boolean).join(', ')}</Text>
                           </Table.Td>
                           <Table.Td>
                             <PersonContact person={p} />
@@ -160,8 +155,7 @@ export function PeopleSearchScreen() {
                   </Table>
                 </Table.ScrollContainer>
           </SearchResults>
-        </Grid.Col>
-      </Grid>
+      </SearchLayout>
       <AddToListModal personIds={selected} opened={modal === 'list'} onClose={() => setModal(null)} />
       <SaveSearchModal filters={filters} opened={modal === 'save'} onClose={() => setModal(null)} />
     </>
