@@ -10,7 +10,7 @@ import { suggestTypo, KNOWN_PROVIDER_DOMAINS } from '../checks/typo';
 import { detectProvider } from '../checks/provider';
 import { parseDnsServer } from '../dns/dns-client';
 import { resolveMailRouting, type TDnsContext, type TMailHost, type TMailRouting } from '../dns/resolve-mail-hosts';
-import { classifyReply, type TReplyClass, type TSmtpReply } from '../smtp/classify-reply';
+import { classifyReply, isDirectoryMiss, type TReplyClass, type TSmtpReply } from '../smtp/classify-reply';
 import { SmtpFailure, SmtpSession, dialTcp } from '../smtp/smtp-session';
 import { batchTranscriptSink } from './batch-transcript';
 import { HostGate } from './host-gate';
@@ -101,6 +101,8 @@ type TAttempt =
   | {
       type: 'answer';
       rcpt: TReplyClass;
+      /** Exchange Online's 5.4.1 "Access denied" to RCPT after an accepted MAIL FROM (isDirectoryMiss) */
+      directoryMiss: boolean;
       probe: TReplyClass | null;
       control: TReplyClass | null;
       /** the domain was already known to deny per recipient when the transaction ran (no control was needed) */
@@ -629,6 +631,13 @@ export class VerifierEngine {
         // Judged against the session: a known-good recipient accepted on the same host means this denial is per
         // recipient (no such mailbox); the same denial for the known-good one too means the verifier is blocked.
         const perRecipient = 'A known-good recipient was accepted in the same session, so this rejection is about the recipient.';
+        if (attempt.directoryMiss) {
+          return {
+            status: 'invalid',
+            reason: 'mailbox_not_found',
+            text: `${withReply('mailbox_not_found')} Exchange Online answers 5.4.1 "Access denied" to RCPT, after accepting the sender, for a recipient not in the organisation's directory (a blocked sender is refused with 5.7.6xx at the connection or MAIL FROM).`,
+          };
+        }
         if (attempt.knownPerRecipient) return { status: 'invalid', reason: 'mailbox_not_found', text: `${withReply('mailbox_not_found')} ${perRecipient}` };
         if (control?.kind === 'accepted') {
           await cache.set(`smtp:denial:${domain}`, 'per_recipient', DENIAL_TTL_MS);
@@ -1019,7 +1028,7 @@ export class VerifierEngine {
       const domains: string[] = [];
       for (const r of live) {
         const reply = rcptReplies.get(r);
-        if (reply && classifyReply(reply).kind === 'denied' && !domains.includes(r.domain) && !knownDeniers.has(r.domain)) domains.push(r.domain);
+        if (reply && classifyReply(reply).kind === 'denied' && !isDirectoryMiss(reply) && !domains.includes(r.domain) && !knownDeniers.has(r.domain)) domains.push(r.domain);
       }
       if (domains.length > 0) {
         session.recipients += domains.length;
@@ -1063,7 +1072,7 @@ export class VerifierEngine {
       } else {
         const controlReply = controlReplies.get(r.domain);
         const control = rcpt.kind === 'denied' && controlReply ? classifyReply(controlReply) : null;
-        out.set(r, { type: 'answer', rcpt, probe: r.randomAddress && rcpt.kind === 'accepted' ? probe : null, control, knownPerRecipient: knownDeniers.has(r.domain), host, replyText: text });
+        out.set(r, { type: 'answer', rcpt, directoryMiss: isDirectoryMiss(reply), probe: r.randomAddress && rcpt.kind === 'accepted' ? probe : null, control, knownPerRecipient: knownDeniers.has(r.domain), host, replyText: text });
       }
     }
     return out;
