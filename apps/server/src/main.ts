@@ -6,6 +6,7 @@ import { openDatabase } from './platform/db/database';
 import { createRuntime } from './runtime';
 import { seedDemoIfEmpty } from './seed';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
+import { checkProbeIdentity } from '@verilead/verifier';
 import { seedDemoDirectoryIfEmpty } from './features/prospects/directory-import';
 
 /** How long a stop may take beyond the jobs' shutdown time before the process exits anyway. */
@@ -45,6 +46,8 @@ async function main() {
   if (demoIdp) console.log(`Demo ${demoIdp.summary}`);
   const logger = pino({ level: config.logLevel });
   if (demoWorld) console.log(`Demo ${demoWorld.summary}`);
+  // real receivers refuse a HELO name or sender that cannot resolve (the demo mail world on loopback does not care)
+  else for (const warning of checkProbeIdentity({ heloName: config.verifierHeloName, mailFrom: config.verifierMailFrom })) logger.warn(warning);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
   await database.migrate();
   logger.info({ engine: database.engine }, 'database migrated');
