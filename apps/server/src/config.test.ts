@@ -32,6 +32,12 @@ describe('config', () => {
     }
   });
 
+  it("takes the verifier's HELO name and sender from VERIFIER_HELO_NAME / VERIFIER_MAIL_FROM, else the host of PUBLIC_URL", () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://app.acme.io/base/' }, { appSecret: 'x' })).toMatchObject({ verifierHeloName: 'app.acme.io', verifierMailFrom: 'verify@app.acme.io' });
+    expect(loadConfig({ PUBLIC_URL: 'https://app.acme.io', VERIFIER_HELO_NAME: 'mx-out.acme.io' }, { appSecret: 'x' })).toMatchObject({ verifierHeloName: 'mx-out.acme.io', verifierMailFrom: 'verify@mx-out.acme.io' });
+    expect(loadConfig({ VERIFIER_MAIL_FROM: 'bounce@acme.io' }, { appSecret: 'x' })).toMatchObject({ verifierHeloName: 'verilead.localhost', verifierMailFrom: 'bounce@acme.io' });
+  });
+
   it('lets the local payment fakes stand in for missing keys, except with NODE_ENV=production unless PAYMENTS_TEST_MODE=true', () => {
     const testModeWith = (env: Record<string, string>) => loadConfig(env, { appSecret: 'x' }).paymentsTestMode;
     expect(testModeWith({})).toBe(true);

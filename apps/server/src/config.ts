@@ -42,8 +42,9 @@ const ZEnv = z.object({
   REDIS_URL: ZOptionalString,
   PASSWORD_MAX_AGE_DAYS: z.coerce.number().int().min(1).default(180),
   DNS_SERVERS: ZOptionalString,
-  VERIFIER_HELO_NAME: z.string().default('verilead.localhost'),
-  VERIFIER_MAIL_FROM: z.string().default('verify@verilead.localhost'),
+  // default: the host of PUBLIC_URL, and verify@ that host (checkProbeIdentity warns at start when receivers cannot accept them)
+  VERIFIER_HELO_NAME: ZOptionalString,
+  VERIFIER_MAIL_FROM: ZOptionalString,
   VERIFIER_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
   VERIFIER_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
   VERIFIER_REPLY_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
@@ -257,6 +258,12 @@ function parseBaseUrls(value: string | undefined): Record<string, string> {
   return out;
 }
 
+/** The host name of a URL, or `fallback` when there is none. */
+function hostOfUrl(url: string | undefined, fallback: string): string {
+  if (!URL.canParse(url ?? '')) return fallback;
+  return new URL(url as string).hostname.replace(/^\[|\]$/g, '') || fallback;
+}
+
 /** Parses the environment once. `overrides` lets tests and `main.ts` flags replace values. */
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<TConfig> = {}): TConfig {
   const parsed = ZEnv.safeParse(env);
@@ -282,8 +289,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     passwordMaxAgeDays: e.PASSWORD_MAX_AGE_DAYS,
     dnsServers: e.DNS_SERVERS ? e.DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean) : [],
-    verifierHeloName: e.VERIFIER_HELO_NAME,
-    verifierMailFrom: e.VERIFIER_MAIL_FROM,
+    verifierHeloName: e.VERIFIER_HELO_NAME ?? hostOfUrl(e.PUBLIC_URL, 'verilead.localhost'),
+    verifierMailFrom: e.VERIFIER_MAIL_FROM ?? `verify@${e.VERIFIER_HELO_NAME ?? hostOfUrl(e.PUBLIC_URL, 'verilead.localhost')}`,
     verifierSmtpPort: e.VERIFIER_SMTP_PORT,
     verifierConnectTimeoutMs: e.VERIFIER_CONNECT_TIMEOUT_MS,
     verifierReplyTimeoutMs: e.VERIFIER_REPLY_TIMEOUT_MS,

@@ -7,6 +7,7 @@ import { createRuntime } from './runtime';
 import { seedDemoIfEmpty } from './seed';
 import { describeMissingPublicUrl } from './platform/http/public-url';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
+import { checkProbeIdentity } from '@verilead/verifier';
 import { seedDemoDirectoryIfEmpty } from './features/prospects/directory-import';
 
 /** How long a stop may take beyond the jobs' shutdown time before the process exits anyway. */
@@ -46,6 +47,8 @@ async function main() {
   if (demoIdp) console.log(`Demo ${demoIdp.summary}`);
   const logger = pino({ level: config.logLevel });
   if (demoWorld) console.log(`Demo ${demoWorld.summary}`);
+  // real receivers refuse a HELO name or sender that cannot resolve (the demo mail world on loopback does not care)
+  else for (const warning of checkProbeIdentity({ heloName: config.verifierHeloName, mailFrom: config.verifierMailFrom })) logger.warn(warning);
   // A connection PostgreSQL drops is reported and replaced; what ran on it fails and is retried (never a process exit).
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

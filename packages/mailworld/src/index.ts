@@ -7,3 +7,5 @@ export { describeMailWorld } from './describe-world';
 export { makePeopleCorpus, makeLocalPart, foldName, PEOPLE_DOMAINS, type TPerson, type TPeopleCorpus, type TPersonScenario } from './people-corpus';
 export { createRandom, type TRandom } from './prng';
 export { startDnsServer, type TDnsName, type TDnsServer, type TDnsZoneData } from './dns-server';
+export { startPostfixWorld, isPostfixAvailable, type TPostfixWorld, type TPostfixHost, type TPostfixHostSpec } from './real/postfix-world';
+export { summarisePostfixLog, type TPostfixLogSummary } from './real/postfix-log';

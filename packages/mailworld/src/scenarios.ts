@@ -31,11 +31,12 @@ export type THostSpec = {
   /** 421 4.7.0 as the greeting when the client (IP) already has this many connections open */
   maxConnsPerClient?: number;
   /**
-   * Microsoft 365 directory-based edge blocking: `550 5.4.1 Recipient address rejected: Access denied` to
-   * unknown recipients only ('unknown'), or to every recipient, real and postmaster too ('all': the tenant
-   * blocks the verifier)
+   * Microsoft 365 directory-based edge blocking: `550 5.4.1 Recipient address rejected: Access denied` to every
+   * recipient not in the tenant's directory, postmaster included (it is no mailbox at Exchange Online either)
    */
-  accessDenied?: 'unknown' | 'all';
+  accessDenied?: 'unknown';
+  /** Exchange Online blocking the sender's IP: `550 5.7.606 Access denied, banned sending IP` to MAIL FROM */
+  senderBlocked?: boolean;
   /** greylisting lasts at least this long on this host, whatever the world's greylistDelayMs */
   greylistMinMs?: number;
 };
@@ -101,7 +102,7 @@ export const HOSTS: readonly THostSpec[] = [
   { name: 'mx.busy.test', persona: 'postfix', listening: true, maxConnsPerClient: 3 },
   { name: 'mx.crowded.test', persona: 'postfix', listening: true, maxConnsPerClient: 2 },
   { name: 'fabrikam-test.mail.protection.outlook.com', persona: 'microsoft', listening: true, accessDenied: 'unknown', offerTls: true },
-  { name: 'northwind-test.mail.protection.outlook.com', persona: 'microsoft', listening: true, accessDenied: 'all', offerTls: true },
+  { name: 'northwind-test.mail.protection.outlook.com', persona: 'microsoft', listening: true, senderBlocked: true, offerTls: true },
   { name: 'mx.slowpoke.test', persona: 'postfix', listening: true, commandDelayMs: 700 },
   { name: 'mx.greylist5.test', persona: 'postfix', listening: true, greylist: true, greylistMinMs: 300_000 },
   { name: 'mx.oldschool.test', persona: 'exim', listening: true },
@@ -185,9 +186,9 @@ export const DOMAINS: readonly TDomainSpec[] = [
   { domain: 'crowded.test', scenario: 'crowded', mailbox: 'directory', mx: only('mx.crowded.test'), realistic: true,
     description: '421 4.7.0 greeting on a 3rd concurrent connection from one IP; strict otherwise' },
   { domain: 'fabrikam.test', scenario: 'm365edge', mailbox: 'directory', mx: only('fabrikam-test.mail.protection.outlook.com', 0), realistic: true,
-    description: 'Microsoft 365 tenant with directory-based edge blocking: 550 5.4.1 Access denied to unknown recipients, 250 to real ones' },
+    description: 'Microsoft 365 tenant with directory-based edge blocking: 550 5.4.1 Access denied after an accepted MAIL FROM to every recipient not in its directory (postmaster too), 250 to real ones' },
   { domain: 'northwind.test', scenario: 'm365block', mailbox: 'none', mx: only('northwind-test.mail.protection.outlook.com', 0), realistic: true,
-    fixed: fixed('unknown', 'verifier_blocked'), description: 'Microsoft 365 tenant answering 550 5.4.1 Access denied to every recipient (postmaster too): the verifier is blocked' },
+    fixed: fixed('unknown', 'verifier_blocked'), description: 'Microsoft 365 tenant blocking the sender: 550 5.7.606 Access denied, banned sending IP to MAIL FROM' },
   { domain: 'slowpoke.test', scenario: 'slowpoke', mailbox: 'directory', mx: only('mx.slowpoke.test'), realistic: true,
     description: 'tarpit that still answers: 700 ms before every reply (greeting included); strict' },
   { domain: 'greylist5.test', scenario: 'greylist5', mailbox: 'directory', mx: only('mx.greylist5.test'), realistic: true,
@@ -219,7 +220,7 @@ export const BUILTIN_MAILBOXES: Readonly<Record<string, Readonly<Record<string, 
   'postscreen.test': { paula: 'active', postmaster: 'active' },
   'busy.test': { bea: 'active', 'bea.busy': 'active', postmaster: 'active' },
   'crowded.test': { cleo: 'active', 'cleo.crowd': 'active', postmaster: 'active' },
-  'fabrikam.test': { 'jane.doe': 'active', ceo: 'active', postmaster: 'active' },
+  'fabrikam.test': { 'jane.doe': 'active', ceo: 'active' },
   'slowpoke.test': { sam: 'active', postmaster: 'active' },
   'greylist5.test': { gina: 'active', postmaster: 'active' },
   'oldschool.test': { otto: 'active', 'josé': 'active', postmaster: 'active' },

@@ -253,6 +253,9 @@ class SmtpSession {
     if (this.sender !== null) return '503 5.5.1 Error: nested MAIL command';
     const sender = parsePath(argument, 'FROM');
     if (sender === null) return '501 5.5.4 Syntax: MAIL FROM:<address>';
+    if (this.host.senderBlocked) {
+      return `550 5.7.606 Access denied, banned sending IP [${this.clientIp}]. To request removal from this list please visit https://sender.office.com/ and follow the directions. AS(1430) [${this.host.name.replace('.mail.protection.outlook.com', '')}.prod.protection.outlook.com]`;
+    }
     this.sender = sender;
     return this.persona.mailOk(sender, this.id);
   }
@@ -284,7 +287,7 @@ class SmtpSession {
       return `451 4.7.1 <${recipient}>: Recipient address rejected: Greylisted, try again in ${wait} seconds`;
     }
     const mailbox = this.state.mailboxes.get(address);
-    if (this.host.accessDenied === 'all' || (this.host.accessDenied === 'unknown' && mailbox !== 'active' && address !== 'postmaster' && !address.startsWith('postmaster@'))) {
+    if (this.host.accessDenied === 'unknown' && mailbox !== 'active') {
       return `550 5.4.1 Recipient address rejected: Access denied. For more information see https://aka.ms/EXOSmtpErrors [${this.host.name.replace('.mail.protection.outlook.com', '')}.prod.protection.outlook.com]`;
     }
     if (this.host.acceptAll || address === 'postmaster') return this.accept(recipient);

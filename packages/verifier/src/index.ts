@@ -2,6 +2,8 @@
 export { verifyEmail, verifyMany } from './verify';
 export { VerifierEngine, DEFAULT_GREYLIST_SCHEDULE, DEFAULT_TIMEOUTS } from './engine/engine';
 export { MemoryCache } from './engine/memory-cache';
+export { checkProbeIdentity, describeUnpublicName } from './engine/probe-identity';
+export { ERROR_BUDGET, NONMAIL_BUDGET } from './engine/session-budget';
 export { computeVerdict, REASON_TEXTS, FLAG_FACTORS } from './engine/verdict';
 export { parseAddress, type TParseResult, type TParsedAddress, type TParseFailure } from './syntax/parse-address';
 export { checkDisposable, checkFreeProvider, checkRoleAccount } from './checks/lists';

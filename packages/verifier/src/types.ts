@@ -128,4 +128,10 @@ export type TVerifyOptions = {
    * are asked together, pipelined where the host offers PIPELINING. 1 asks one address per transaction.
    */
   maxRecipientsPerTransaction?: number;
+  /**
+   * A session's budget (default 8 and 8, below Postfix's 10 errors and Exim's 10 non-mail commands): refused replies
+   * it may collect and non-mail commands (EHLO, STARTTLS, RSET…) it may send before it retires with QUIT. A host that
+   * cuts a session anyway lowers its own. Raise it only for hosts known to have no such limits.
+   */
+  sessionBudget?: { errors?: number; nonMail?: number };
 };

@@ -10,7 +10,7 @@ import { suggestTypo, KNOWN_PROVIDER_DOMAINS } from '../checks/typo';
 import { detectProvider } from '../checks/provider';
 import { parseDnsServer } from '../dns/dns-client';
 import { resolveMailRouting, type TDnsContext, type TMailHost, type TMailRouting } from '../dns/resolve-mail-hosts';
-import { classifyReply, type TReplyClass, type TSmtpReply } from '../smtp/classify-reply';
+import { classifyReply, isDirectoryMiss, type TReplyClass, type TSmtpReply } from '../smtp/classify-reply';
 import { SmtpFailure, SmtpSession, dialTcp } from '../smtp/smtp-session';
 import { batchTranscriptSink } from './batch-transcript';
 import { HostGate } from './host-gate';
@@ -91,6 +91,7 @@ type TResolvedOptions = {
   perHostConcurrency: number;
   /** most recipients asked in one transaction (a host's 452 lowers its own) */
   maxBatch: number;
+  sessionBudget: { errors?: number; nonMail?: number };
 };
 
 type TOutcome = { status: TVerificationStatus; reason: TReasonCode; text?: string };
@@ -100,6 +101,8 @@ type TAttempt =
   | {
       type: 'answer';
       rcpt: TReplyClass;
+      /** Exchange Online's 5.4.1 "Access denied" to RCPT after an accepted MAIL FROM (isDirectoryMiss) */
+      directoryMiss: boolean;
       probe: TReplyClass | null;
       control: TReplyClass | null;
       /** the domain was already known to deny per recipient when the transaction ran (no control was needed) */
@@ -167,6 +170,7 @@ function resolveOptions(options: TVerifyOptions): TResolvedOptions {
     dial: options.dial ?? dialTcp,
     perHostConcurrency: Math.max(1, options.perHostConcurrency ?? 3),
     maxBatch: Math.max(1, options.maxRecipientsPerTransaction ?? 20),
+    sessionBudget: { ...options.sessionBudget },
   };
 }
 
@@ -213,14 +217,14 @@ export class VerifierEngine {
   private getGate(key: string): HostGate {
     let gate = this.gates.get(key);
     if (!gate) {
-      gate = new HostGate(this.options.perHostConcurrency, this.options.sleep, this.options.clock);
+      gate = new HostGate(this.options.perHostConcurrency, this.options.sleep, this.options.clock, this.options.sessionBudget);
       this.gates.set(key, gate);
     }
     return gate;
   }
 
   /** The gate of a mail host address (ip or name, port): its current limit, back-off and sessions. */
-  inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'active' | 'established' | 'opening' | 'delayMs' | 'maxRecipients'> | null {
+  inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'active' | 'established' | 'opening' | 'delayMs' | 'maxRecipients' | 'budget'> | null {
     return this.gates.get(`${address}:${this.options.smtpPort}`) ?? null;
   }
 
@@ -249,7 +253,7 @@ export class VerifierEngine {
     const warm: TRun = { ...run, transcript: [], start: now, deadline: now + run.timeouts.connectMs + 4 * run.timeouts.replyMs, signal: undefined, onParked: undefined };
     void this.openSession(warm, gate, host, ip)
       .then(
-        (session) => (this.closing ? session.close() : gate.putIdle(session, opts)),
+        (session) => (this.closing ? void session.quit() : gate.putIdle(session, opts)),
         (error: unknown) => {
           try {
             this.describeOpenFailure(gate, host, error);
@@ -627,6 +631,13 @@ export class VerifierEngine {
         // Judged against the session: a known-good recipient accepted on the same host means this denial is per
         // recipient (no such mailbox); the same denial for the known-good one too means the verifier is blocked.
         const perRecipient = 'A known-good recipient was accepted in the same session, so this rejection is about the recipient.';
+        if (attempt.directoryMiss) {
+          return {
+            status: 'invalid',
+            reason: 'mailbox_not_found',
+            text: `${withReply('mailbox_not_found')} Exchange Online answers 5.4.1 "Access denied" to RCPT, after accepting the sender, for a recipient not in the organisation's directory (a blocked sender is refused with 5.7.6xx at the connection or MAIL FROM).`,
+          };
+        }
         if (attempt.knownPerRecipient) return { status: 'invalid', reason: 'mailbox_not_found', text: `${withReply('mailbox_not_found')} ${perRecipient}` };
         if (control?.kind === 'accepted') {
           await cache.set(`smtp:denial:${domain}`, 'per_recipient', DENIAL_TTL_MS);
@@ -803,7 +814,11 @@ export class VerifierEngine {
     const batch = [request];
     const pickBatch = (session: SmtpSession | null): TRcptRequest[] => {
       // a host's learned per-session limit leaves room for the batch's random probe
-      const room = Math.min(this.options.maxBatch, gate.maxBatch, session ? gate.maxRecipients - session.recipients - (randomAddress ? 1 : 0) : Number.POSITIVE_INFINITY);
+      // and, on a session, as many as it may still see refused (session-budget.ts: every recipient may be unknown)
+      const probeRoom = randomAddress ? 1 : 0;
+      const room = session
+        ? Math.min(this.options.maxBatch, gate.maxBatch, gate.maxRecipients - session.recipients - probeRoom, gate.budget.recipientRoom(session) - probeRoom)
+        : Math.min(this.options.maxBatch, gate.maxBatch);
       for (const other of [...queue]) {
         if (batch.length >= room) break;
         // a cancelled request leaves the queue by itself (its wait for a slot ends)
@@ -847,16 +862,21 @@ export class VerifierEngine {
         // each request's transcript: the transaction's own lines and its own recipients only (batch-transcript.ts)
         session.sink = batchTranscriptSink(batch.map((r) => ({ address: r.address, domain: r.domain, sink: this.makeSink(r.run) })));
         try {
-          const answers = await this.transactBatch(session, gate, host, batch, reused);
+          const answers = await this.transactBatch(session, gate, host, batch);
           const attempts = [...answers.values()];
           if (attempts.some((a) => a.type === 'retry' && a.why !== 'new_session' && (a.why !== 'greylisted' || isLoadDeferral(a.replyText)))) gate.penalize();
           else if (attempts.some((a) => a.type === 'answer')) gate.reward();
           return answers;
         } catch (error) {
           session.close();
+          // A reused session may have been closed by the server (idle, or cut for what it had spent: learnt): try once
+          // more on a fresh one.
+          if (reused && error instanceof SmtpFailure && error.kind === 'connection_lost') {
+            gate.budget.learnCut(session);
+            session = null;
+            continue;
+          }
           session = null;
-          // A reused session may have been closed by the server while idle: try once more on a fresh one.
-          if (reused && error instanceof SmtpFailure && error.kind === 'connection_lost') continue;
           if (error instanceof SmtpFailure) {
             const reason: TReasonCode = error.kind === 'timeout' ? 'smtp_timeout' : 'connection_failed';
             if (error.kind === 'timeout' && !error.clipped) gate.recordConnectFailure('smtp_timeout', now());
@@ -871,10 +891,14 @@ export class VerifierEngine {
       if (session && !session.closed) {
         session.uses++;
         session.sink = undefined;
-        const due = session.uses >= MAX_SESSION_USES && (session.uses >= LAST_SESSION_USE || !gate.renewing);
+        const due = session.retiring || gate.budget.isSpent(session) || (session.uses >= MAX_SESSION_USES && (session.uses >= LAST_SESSION_USE || !gate.renewing));
         if (!due && session.recipients < gate.maxRecipients) {
           gate.putIdle(session);
-          if (session.uses === PREWARM_AT_USES) this.prewarm(run, gate, host, ip);
+          // its successor is opened beside it halfway to its retirement (by uses, or by its non-mail budget)
+          if (!session.prewarmed && (session.uses >= PREWARM_AT_USES || gate.budget.isHalfSpent(session))) {
+            session.prewarmed = true;
+            this.prewarm(run, gate, host, ip);
+          }
         } else {
           // retired: the slot is held until the host has seen the QUIT, so it never counts one connection too many
           await gate.quitInSlot(session);
@@ -920,7 +944,7 @@ export class VerifierEngine {
    * host's batch size and sends the recipients it refused to a new session. Throws SmtpFailure when the
    * connection fails before MAIL FROM is answered.
    */
-  private async transactBatch(session: SmtpSession, gate: HostGate, host: TMailHost, batch: TRcptRequest[], reused: boolean): Promise<Map<TRcptRequest, TAttempt>> {
+  private async transactBatch(session: SmtpSession, gate: HostGate, host: TMailHost, batch: TRcptRequest[]): Promise<Map<TRcptRequest, TAttempt>> {
     const out = new Map<TRcptRequest, TAttempt>();
     const live = batch.filter((r) => {
       if (isCancelled(r)) {
@@ -952,12 +976,19 @@ export class VerifierEngine {
     }
     const recipientsBefore = session.recipients;
     session.recipients += slots.length;
-    const { replies, failure } = await session.pipeline(lines);
+    // without PIPELINING the commands go one at a time: a refused MAIL FROM, a 421 or postscreen's "service
+    // unavailable" on a new session stops the rest (nothing more is asked of a session that serves no more)
+    // (a session opened in the background and not used yet is as new to the host as one opened for this batch)
+    const fresh = session.uses === 0;
+    let sent = 0;
+    const stopAt = (reply: TSmtpReply): boolean => (sent++ === 0 && reply.code >= 300) || ends(reply, fresh);
+    const { replies, failure } = await session.pipeline(lines, stopAt);
     const mail = replies[0];
     if (!mail) throw failure ?? new SmtpFailure('protocol', 'no reply to MAIL FROM');
     const mailClass = classifyReply(mail);
     if (mailClass.kind !== 'accepted') {
-      session.close();
+      session.retiring = true;
+      if (mail.code === 421) gate.budget.learnCut({ errors: session.errors - 1, nonMail: session.nonMail });
       const text = mail.lines.join(' ');
       if (mailClass.kind === 'greylisted') return forAll({ type: 'retry', why: 'greylisted', host, replyText: text });
       if (mailClass.kind === 'unavailable' || mailClass.kind === 'too_many_recipients') return forAll({ type: 'retry', why: 'service_unavailable', host, replyText: text });
@@ -982,17 +1013,22 @@ export class VerifierEngine {
       if ('req' in slot) rcptReplies.set(slot.req, reply);
       else probeReplies.set(slot.probe, reply);
     });
-    const freshTurnedAway = !reused && [...rcptReplies.values()].some((r) => r.code >= 400 && r.code < 500 && r.enhanced?.startsWith('4.3.'));
-    if (freshTurnedAway || tooMany || failure || [...rcptReplies.values()].some((r) => classifyReply(r).kind === 'unavailable')) session.close();
+    const freshTurnedAway = fresh && [...rcptReplies.values()].some((r) => r.code >= 400 && r.code < 500 && r.enhanced?.startsWith('4.3.'));
+    // a 421 in mid-session: the host cut the session (Postfix's `too many errors`, Exim's nonmail limit…): it teaches
+    // the host's budget, and the recipients are asked again at once on a new session
+    const cut = replies.some((r) => r.code === 421);
+    if (cut) gate.budget.learnCut({ errors: session.errors - 1, nonMail: session.nonMail });
+    if (failure) session.close();
+    else if (freshTurnedAway || tooMany || cut || [...rcptReplies.values()].some((r) => classifyReply(r).kind === 'unavailable')) session.retiring = true;
     // controls: postmaster for each domain whose address got a per-recipient denial not yet judged for the domain
     const controlReplies = new Map<string, TSmtpReply>();
     const knownDeniers = new Set<string>();
     for (const r of live) if (!knownDeniers.has(r.domain) && (await this.isPerRecipientDenier(r.domain))) knownDeniers.add(r.domain);
-    if (!session.closed) {
+    if (!session.closed && !session.retiring) {
       const domains: string[] = [];
       for (const r of live) {
         const reply = rcptReplies.get(r);
-        if (reply && classifyReply(reply).kind === 'denied' && !domains.includes(r.domain) && !knownDeniers.has(r.domain)) domains.push(r.domain);
+        if (reply && classifyReply(reply).kind === 'denied' && !isDirectoryMiss(reply) && !domains.includes(r.domain) && !knownDeniers.has(r.domain)) domains.push(r.domain);
       }
       if (domains.length > 0) {
         session.recipients += domains.length;
@@ -1003,8 +1039,11 @@ export class VerifierEngine {
         });
         if (controls.failure) session.close();
       }
-      if (!session.closed) {
+      // a session whose budget is spent retires with QUIT, without an RSET first (one non-mail command fewer)
+      if (gate.budget.isSpent(session)) session.retiring = true;
+      if (!session.closed && !session.retiring) {
         const rset = await session.pipeline(['RSET']);
+        if (rset.replies[0]?.code === 421) gate.budget.learnCut({ errors: session.errors - 1, nonMail: session.nonMail });
         if (rset.replies[0]?.code !== 250) session.close();
       }
     }
@@ -1022,6 +1061,8 @@ export class VerifierEngine {
         // postscreen-style: a new client's first connection is turned away ("service currently unavailable");
         // the next connection is let through, so retry at once on a new session rather than on the greylist schedule
         out.set(r, { type: 'retry', why: 'new_session', host, replyText: text });
+      } else if (cut && rcpt.kind === 'unavailable') {
+        out.set(r, { type: 'retry', why: 'new_session', host, replyText: text });
       } else if (rcpt.kind === 'too_many_recipients' || (rcpt.kind === 'accepted' && probe?.kind === 'too_many_recipients')) {
         out.set(r, { type: 'retry', why: 'new_session', host, replyText: text });
       } else if (rcpt.kind === 'unavailable') {
@@ -1031,11 +1072,16 @@ export class VerifierEngine {
       } else {
         const controlReply = controlReplies.get(r.domain);
         const control = rcpt.kind === 'denied' && controlReply ? classifyReply(controlReply) : null;
-        out.set(r, { type: 'answer', rcpt, probe: r.randomAddress && rcpt.kind === 'accepted' ? probe : null, control, knownPerRecipient: knownDeniers.has(r.domain), host, replyText: text });
+        out.set(r, { type: 'answer', rcpt, directoryMiss: isDirectoryMiss(reply), probe: r.randomAddress && rcpt.kind === 'accepted' ? probe : null, control, knownPerRecipient: knownDeniers.has(r.domain), host, replyText: text });
       }
     }
     return out;
   }
+}
+
+/** A reply after which a session serves no more: 421, or a 4.3.x "service unavailable" on a new session (postscreen). */
+function ends(reply: TSmtpReply, fresh: boolean): boolean {
+  return reply.code === 421 || (fresh && reply.code >= 400 && reply.code < 500 && reply.enhanced?.startsWith('4.3.') === true);
 }
 
 /**

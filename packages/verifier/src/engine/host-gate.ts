@@ -1,5 +1,6 @@
 import type { SmtpSession } from '../smtp/smtp-session';
 import type { TClock, TSleep } from '../types';
+import { SessionBudget } from './session-budget';
 
 const BACKOFF_BASE_MS = 50;
 const BACKOFF_MAX_MS = 1_000;
@@ -36,6 +37,8 @@ export class HostGate {
   maxRecipients = Number.POSITIVE_INFINITY;
   /** Recipients per transaction after which this host answered 452 (learned). */
   maxBatch = Number.POSITIVE_INFINITY;
+  /** Refused replies and non-mail commands a session may spend here (lowered when the host cuts one). */
+  readonly budget: SessionBudget;
   private readonly waiters: Array<() => void> = [];
   /** Idle sessions, last put back last. */
   private readonly idle: TIdleEntry[] = [];
@@ -44,8 +47,10 @@ export class HostGate {
     private readonly maxLimit: number,
     private readonly sleep: TSleep,
     private readonly clock: TClock = { now: () => Date.now() },
+    budget: { errors?: number; nonMail?: number } = {},
   ) {
     this.limit = maxLimit;
+    this.budget = new SessionBudget(budget);
   }
 
   /** Sessions being closed (QUIT sent, not yet answered): the host still counts them, so they hold a slot. */

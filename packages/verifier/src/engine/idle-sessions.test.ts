@@ -91,7 +91,8 @@ describe('idle SMTP sessions on the injected clock', () => {
   async function idleWorld() {
     dns = await startOneDomainDns('idle.test');
     host = await startHost(['ann@idle.test']);
-    return new VerifierEngine({ dnsServers: [dns.server], smtpPort: host.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 } });
+    // a budget that lets a session serve its 50 transactions (the default retires it after 8 non-mail commands)
+    return new VerifierEngine({ dnsServers: [dns.server], smtpPort: host.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 }, sessionBudget: { nonMail: 1_000 } });
   }
 
   /** Verifies each address in turn; after each, waits until a session opened in the background is greeted. */

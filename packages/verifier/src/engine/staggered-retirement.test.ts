@@ -73,7 +73,7 @@ it('retires the sessions of a host one at a time: while a successor waits for it
   dns = await startOneDomainDns('stagger.test');
   host = await startHost();
   const h = host;
-  const engine = new VerifierEngine({ dnsServers: [dns.server], smtpPort: h.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 }, perHostConcurrency: 2 });
+  const engine = new VerifierEngine({ dnsServers: [dns.server], smtpPort: h.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 }, perHostConcurrency: 2, sessionBudget: { nonMail: 1_000 } });
   const verdicts: string[] = [];
   let n = 0;
   // Two sessions at most (so no spare is opened beside them ahead of a retirement).

@@ -41,6 +41,8 @@ function engineOn(world: TMailWorld, more: Partial<TVerifyOptions> = {}) {
     mode: 'fastest_turnaround',
     timeouts: { dnsMs: 1_000, connectMs: 1_000, replyMs: 3_000, totalMs: 60_000 },
     perHostConcurrency: 1,
+    // batching measured alone: a session here never retires for its budget of refusals (session-budget.ts)
+    sessionBudget: { errors: 100, nonMail: 100 },
     dial: counter.dial,
     ...more,
   });

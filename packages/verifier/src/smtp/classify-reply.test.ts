@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyReply, getUnknownReason, parseEnhancedCode, type TReplyClass } from './classify-reply';
+import { classifyReply, getUnknownReason, isDirectoryMiss, parseEnhancedCode, type TReplyClass } from './classify-reply';
 
 function reply(line: string) {
   const code = Number(line.slice(0, 3));
@@ -64,6 +64,14 @@ describe('classifyReply', () => {
     expect(classifyReply(reply('550 5.7.1 <x@y.test>: Recipient address rejected: Access denied'))).toEqual({ kind: 'denied' });
     expect(classifyReply(reply('550 5.7.1 No such user here'))).toEqual({ kind: 'denied' });
     expect(getUnknownReason('denied')).toBe('verifier_blocked');
+  });
+
+  it("Exchange Online's 5.4.1 Recipient address rejected is a directory miss; 5.7.x denials and sender blocks are not", () => {
+    expect(isDirectoryMiss(reply('550 5.4.1 Recipient address rejected: Access denied. For more information see https://aka.ms/EXOSmtpErrors [BN8NAM11FT066.eop-nam11.prod.protection.outlook.com]'))).toBe(true);
+    expect(isDirectoryMiss(reply('550 5.7.1 <x@y.test>: Recipient address rejected: Access denied'))).toBe(false);
+    expect(isDirectoryMiss(reply('550 5.7.606 Access denied, banned sending IP [203.0.113.9]'))).toBe(false);
+    expect(isDirectoryMiss(reply('550 5.4.1 Recipient address rejected: Access denied, client host blocked'))).toBe(false);
+    expect(isDirectoryMiss(reply('450 4.4.1 Recipient address rejected: try later'))).toBe(false);
   });
 });
 

@@ -118,6 +118,15 @@ function isPerRecipientDenial(reply: TSmtpReply): boolean {
   return PER_RECIPIENT_WORDS.test(reply.text) && !CLIENT_BLOCK_WORDS.test(reply.text);
 }
 
+/**
+ * Exchange Online's directory-based edge blocking: `550 5.4.1 Recipient address rejected: Access denied` to RCPT, after
+ * it accepted MAIL FROM, is its "no such recipient in the directory". (A tenant that blocks the sender says so with
+ * 5.7.6xx at the connection or to MAIL FROM; the tenant's postmaster is often no mailbox, so it is no control here.)
+ */
+export function isDirectoryMiss(reply: Pick<TSmtpReply, 'code' | 'enhanced' | 'text'>): boolean {
+  return reply.code >= 550 && reply.code <= 559 && reply.enhanced === '5.4.1' && /recipient address rejected/i.test(reply.text) && !CLIENT_BLOCK_WORDS.test(reply.text);
+}
+
 /** Reason code of an unknown verdict for a non-final class. */
 export function getUnknownReason(kind: TReplyClass['kind']): TReasonCode {
   switch (kind) {

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { parseEnhancedCode, type TSmtpReply } from './classify-reply';
 import type { TDial } from '../types';
 import { startLagAwareTimeout } from '../engine/lag-aware-timer';
+import { isNonMailCommand } from '../engine/session-budget';
 
 export type TSmtpFailureKind = 'timeout' | 'refused' | 'connection_lost' | 'protocol';
 
@@ -60,6 +61,14 @@ export class SmtpSession {
   recipients = 0;
   /** Number of verifications this session has served. */
   uses = 0;
+  /** 4xx/5xx replies received in this session (servers count them across the session: session-budget.ts). */
+  errors = 0;
+  /** Non-mail commands sent in this session (EHLO, STARTTLS, RSET…: Exim counts them). */
+  nonMail = 0;
+  /** Due to retire: the engine QUITs it instead of reusing it (the host refused service, or a budget is spent). */
+  retiring = false;
+  /** Its successor has been opened beside it (once, halfway to its retirement). */
+  prewarmed = false;
   sink: TTranscriptSink | undefined;
 
   private constructor(
@@ -125,6 +134,7 @@ export class SmtpSession {
     const lines = this.pendingLines;
     this.pendingLines = [];
     const texts = lines.map((l) => l.slice(4));
+    if (Number(match[1]) >= 400) this.errors++;
     const reply: TSmtpReply = {
       code: Number(match[1]),
       enhanced: parseEnhancedCode(texts[texts.length - 1] ?? '') ?? parseEnhancedCode(texts[0] ?? ''),
@@ -190,6 +200,7 @@ export class SmtpSession {
   async command(line: string): Promise<TSmtpReply> {
     if (this.failure) throw this.failure;
     this.sink?.('C', line);
+    if (isNonMailCommand(line)) this.nonMail++;
     this.socket.write(`${line}\r\n`);
     return this.readReply();
   }
@@ -197,17 +208,26 @@ export class SmtpSession {
   /**
    * Send several commands in one write and read their replies in order (RFC 2920 PIPELINING; only when the server
    * offers it). Without PIPELINING, one command at a time. Stops at the first transport failure, returned beside
-   * the replies read before it.
+   * the replies read before it. Without PIPELINING, a reply for which `stopAt` answers true stops the commands not
+   * yet sent (their replies are missing from the result).
    */
-  async pipeline(lines: string[]): Promise<{ replies: TSmtpReply[]; failure: SmtpFailure | null }> {
+  async pipeline(lines: string[], stopAt?: (reply: TSmtpReply) => boolean): Promise<{ replies: TSmtpReply[]; failure: SmtpFailure | null }> {
     const replies: TSmtpReply[] = [];
     try {
       if (!this.extensions.has('PIPELINING')) {
-        for (const line of lines) replies.push(await this.command(line));
+        // one at a time: a reply that ends the session's service (`stopAt`) stops the commands still to send
+        for (const line of lines) {
+          const reply = await this.command(line);
+          replies.push(reply);
+          if (stopAt?.(reply)) break;
+        }
         return { replies, failure: null };
       }
       if (this.failure) throw this.failure;
-      for (const line of lines) this.sink?.('C', line);
+      for (const line of lines) {
+        this.sink?.('C', line);
+        if (isNonMailCommand(line)) this.nonMail++;
+      }
       this.socket.write(lines.map((line) => `${line}\r\n`).join(''));
       for (let i = 0; i < lines.length; i++) replies.push(await this.readReply());
       return { replies, failure: null };

@@ -1,0 +1,73 @@
+/**
+ * A session's budget of refused replies and non-mail commands, kept below the stock limits of the common mail
+ * servers so that no reply is ever delayed and no session is ever cut:
+ *
+ * - Postfix counts every 4xx/5xx reply of a session (RSET does not reset it): from smtpd_soft_error_limit (10) on it
+ *   holds each reply back by smtpd_error_sleep_time (1 s), at smtpd_hard_error_limit (20) it hangs up with
+ *   `421 4.7.0 Error: too many errors`;
+ * - Exim drops a session after smtp_accept_max_nonmail (10) commands that are not MAIL/RCPT/DATA (RSET, NOOP, VRFY,
+ *   HELO/EHLO, STARTTLS…): `too many nonmail commands`;
+ * - Exchange and Sendmail have similar per-session counters (protocol errors, NOOP/VRFY/HELO counts).
+ *
+ * A session is asked about at most as many recipients as it may still see refused (every recipient of a batch may be
+ * unknown), and it retires with QUIT once either budget is spent, so the unknown addresses of a list are spread over
+ * sessions instead of piling up in one. A host that cuts a session anyway (421 in mid-session, a dropped connection)
+ * teaches its own, lower budget: kept per host, like the connection limit the gate already learns.
+ */
+
+/** Refused replies a session may collect (Postfix starts delaying at 10). */
+export const ERROR_BUDGET = 8;
+/** Non-mail commands a session may send (Exim drops the 11th). */
+export const NONMAIL_BUDGET = 8;
+/** The least a learned budget goes down to (a host that cuts even then is backed off by the gate). */
+const MIN_BUDGET = 2;
+
+const NONMAIL = /^(EHLO|HELO|STARTTLS|RSET|NOOP|VRFY|EXPN|HELP|ETRN)\b/i;
+
+/** Whether a command counts as non-mail for the servers' counters. */
+export function isNonMailCommand(line: string): boolean {
+  return NONMAIL.test(line);
+}
+
+/** What a session has spent (counted by the session itself on every command and reply). */
+export type TSessionSpend = { errors: number; nonMail: number };
+
+/** A host's budgets: the defaults, or lower once it cut a session of ours. */
+export class SessionBudget {
+  errors: number;
+  nonMail: number;
+
+  constructor(start: { errors?: number; nonMail?: number } = {}) {
+    this.errors = start.errors ?? ERROR_BUDGET;
+    this.nonMail = start.nonMail ?? NONMAIL_BUDGET;
+  }
+
+  /** Sessions this host cut (421 or a dropped connection in mid-session). */
+  cuts = 0;
+
+  /** Whether the session has spent half its non-mail budget: time to open its successor beside it. */
+  isHalfSpent(spend: TSessionSpend): boolean {
+    return spend.nonMail * 2 >= this.nonMail;
+  }
+
+  /** Recipients the session may still be asked about in one transaction, if every one of them were refused. */
+  recipientRoom(spend: TSessionSpend): number {
+    return this.errors - spend.errors;
+  }
+
+  /**
+   * Whether the session must retire (QUIT) now instead of taking another transaction: the next one needs an RSET
+   * first (a non-mail command) and room for at least one refusal beyond a possible catch-all probe.
+   */
+  isSpent(spend: TSessionSpend): boolean {
+    return spend.nonMail + 1 > this.nonMail || this.errors - spend.errors < 2;
+  }
+
+  /** The host cut a session that had spent this much: stay two under it from now on. */
+  learnCut(spend: TSessionSpend): void {
+    this.cuts++;
+    // only the counter that was high can have been the cause (a cut after 1 error is no error limit)
+    if (spend.errors > MIN_BUDGET + 2) this.errors = Math.max(MIN_BUDGET, Math.min(this.errors, spend.errors - 2));
+    if (spend.nonMail > MIN_BUDGET + 3) this.nonMail = Math.max(MIN_BUDGET + 1, Math.min(this.nonMail, spend.nonMail - 2));
+  }
+}
