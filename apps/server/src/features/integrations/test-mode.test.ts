@@ -10,7 +10,7 @@ describe('integrations in test mode (no INTEGRATION_BASE_URLS, no ALLOW_PRIVATE_
   let t: TTestApp;
   let owner: { token: string };
   beforeAll(async () => {
-    t = await createTestApp({ paymentsTestMode: true, allowPrivateWebhooks: false, integrationBaseUrls: {} });
+    t = await createTestApp({ paymentsTestMode: true, allowPrivateDestinations: false, integrationBaseUrls: {} });
     owner = await t.createOwner('test-mode@integrations.test');
   });
   afterAll(async () => {
