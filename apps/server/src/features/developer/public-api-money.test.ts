@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_API_ERROR_CODES } from '@verilead/contracts';
+import { sql } from 'drizzle-orm';
 import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { selectRows } from '../../platform/db/database';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
 
 /** Money on the public API: a charge, the app's usage and its credit limit move together, whatever the timing. */
@@ -84,6 +86,41 @@ describe('/v2 instant verification: exact billing', () => {
     for (let i = 0; i < 6; i += 1) next.push(await verify(app.token, { email: 'alice@strict.test' }));
     expect(next.filter((a) => a.body.status === 'success')).toHaveLength(5);
     expect(next[5]!.body.error.code).toBe(PUBLIC_API_ERROR_CODES.dailyLimit);
+  });
+
+  // Another process's statement holding the payer's rows is a PostgreSQL situation (PGlite is one session: a held
+  // transaction there stops every query, the call's sign-in included).
+  it.runIf(process.env.DATABASE_URL)("a call whose charge waits for its payer's statement in flight answers 524 at its timeout, with nothing charged", async () => {
+    const app = await createApp('Deadline', null);
+    expect((await verify(app.token, { email: 'alice@strict.test' })).body.status).toBe('success');
+    const before = await getOrgBalance(w.t.db.db, owner.orgId);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = w.t.db.transaction(async (tx) => {
+      await selectRows(tx, sql`select id from organisations where id = ${owner.orgId} for update`);
+      locked();
+      await gate;
+    });
+    await isLocked;
+    const first = verify(app.token, { email: 'alice@strict.test' });
+    // The first call's charge is waiting for the row (an event the database reports), so the next one queues behind it.
+    for (;;) {
+      const waiting = await selectRows<{ n: number }>(w.t.db.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+      if (waiting[0]!.n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const second = verify(app.token, { email: 'bob@strict.test', timeout: 3_000 });
+    const answered = await Promise.race([second, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 20_000))]);
+    release();
+    await holder;
+    expect(answered === 'still waiting' ? answered : answered.status).toBe(524);
+    expect((await first).body.status).toBe('success');
+    expect(before - (await getOrgBalance(w.t.db.db, owner.orgId))).toBe(1);
+    expect(await appUsage(app.id)).toBe(2);
+    const recent = await w.t.call({ method: 'GET', url: '/api/v1/email_verify/instant/recent?source=api', token: owner.token });
+    expect(recent.body.data.items.map((i: { email: string }) => i.email)).not.toContain('bob@strict.test');
   });
 
   it("a member over their own daily limit gets the daily-limit code, not 'no credits'", async () => {
