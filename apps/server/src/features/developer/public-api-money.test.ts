@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_API_ERROR_CODES } from '@verilead/contracts';
 import { sql } from 'drizzle-orm';
-import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { chargeCredits, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { selectRows } from '../../platform/db/database';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
 
@@ -86,6 +86,33 @@ describe('/v2 instant verification: exact billing', () => {
     for (let i = 0; i < 6; i += 1) next.push(await verify(app.token, { email: 'alice@strict.test' }));
     expect(next.filter((a) => a.body.status === 'success')).toHaveLength(5);
     expect(next[5]!.body.error.code).toBe(PUBLIC_API_ERROR_CODES.dailyLimit);
+  });
+
+  it('300 concurrent calls on 30 credits: exactly 30 charged, 270 refused with 402, the refusals no later than the charged calls', async () => {
+    const poor = await w.t.createOwner('poor@v2.test');
+    const bonus = await getOrgBalance(w.t.db.db, poor.orgId);
+    await w.t.db.transaction((tx) =>
+      bonus > 30 ? chargeCredits(tx, { orgId: poor.orgId, amount: bonus - 30, reason: 'Test spend' }) : grantCredits(tx, { orgId: poor.orgId, amount: 30 - bonus, reason: 'Test top-up' }),
+    );
+    const created = await w.t.call({ method: 'POST', url: '/api/v1/apps/create', token: poor.token, payload: { name: 'Burst', type: 'server', rate_limit: { window: 'minute', max: 100_000, scope: 'global' } } });
+    const token = created.body.data.token as string;
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, async () => {
+        const res = await verify(token, { email: 'alice@strict.test' });
+        return { ...res, ms: Date.now() - started };
+      }),
+    );
+    const charged = answers.filter((a) => a.status === 200 && a.body.status === 'success');
+    const refused = answers.filter((a) => a.status === 402);
+    expect(charged.length).toBe(30);
+    expect(refused.length).toBe(270);
+    expect(refused.every((a) => a.body.error.code === PUBLIC_API_ERROR_CODES.noCredits)).toBe(true);
+    expect(await getOrgBalance(w.t.db.db, poor.orgId)).toBe(0);
+    // Refused at once with the group that could not all be paid, not one after another behind it.
+    const lastCharged = Math.max(...charged.map((a) => a.ms));
+    const lastRefused = Math.max(...refused.map((a) => a.ms));
+    expect(lastRefused).toBeLessThanOrEqual(lastCharged + 2_000);
   });
 
   // Another process's statement holding the payer's rows is a PostgreSQL situation (PGlite is one session: a held
