@@ -14,7 +14,8 @@ import { memberships, organisations, users } from './platform/tenancy/tables';
  * Every path that adds credits to an organisation, attacked with concurrent attempts; each case asserts the exact
  * ledger afterwards. The paths (every `grantCredits` / `purchaseCredits` caller; the ledger has no other writer of
  * grants, and `refundCredits` has no caller in the product today, so no refund or credit-back path exists):
- * - sign-up bonus (`auth/service.ts`; SSO's just-in-time sign-up grants the same bonus through the same insert);
+ * - sign-up bonus (`auth/service.ts`; SSO's just-in-time sign-up grants it too, in the transaction that creates the
+ *   user, whose e-mail is unique: not raced here, as it needs an identity provider);
  * - a credits coupon (`billing/coupons.ts`), with and without `max_redemptions`;
  * - a percent coupon, reserved by an open payment and redeemed when it is paid (`billing/payments.ts`);
  * - a purchase completing through Stripe (webhook `payment_intent.succeeded` / `checkout.session.completed`, and the

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_API_ERROR_CODES } from '@verilead/contracts';
-import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { sql } from 'drizzle-orm';
+import { chargeCredits, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { selectRows } from '../../platform/db/database';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
 
 /** Money on the public API: a charge, the app's usage and its credit limit move together, whatever the timing. */
@@ -84,6 +86,68 @@ describe('/v2 instant verification: exact billing', () => {
     for (let i = 0; i < 6; i += 1) next.push(await verify(app.token, { email: 'alice@strict.test' }));
     expect(next.filter((a) => a.body.status === 'success')).toHaveLength(5);
     expect(next[5]!.body.error.code).toBe(PUBLIC_API_ERROR_CODES.dailyLimit);
+  });
+
+  it('300 concurrent calls on 30 credits: exactly 30 charged, 270 refused with 402, the refusals no later than the charged calls', async () => {
+    const poor = await w.t.createOwner('poor@v2.test');
+    const bonus = await getOrgBalance(w.t.db.db, poor.orgId);
+    await w.t.db.transaction((tx) =>
+      bonus > 30 ? chargeCredits(tx, { orgId: poor.orgId, amount: bonus - 30, reason: 'Test spend' }) : grantCredits(tx, { orgId: poor.orgId, amount: 30 - bonus, reason: 'Test top-up' }),
+    );
+    const created = await w.t.call({ method: 'POST', url: '/api/v1/apps/create', token: poor.token, payload: { name: 'Burst', type: 'server', rate_limit: { window: 'minute', max: 100_000, scope: 'global' } } });
+    const token = created.body.data.token as string;
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, async () => {
+        const res = await verify(token, { email: 'alice@strict.test' });
+        return { ...res, ms: Date.now() - started };
+      }),
+    );
+    const charged = answers.filter((a) => a.status === 200 && a.body.status === 'success');
+    const refused = answers.filter((a) => a.status === 402);
+    expect(charged.length).toBe(30);
+    expect(refused.length).toBe(270);
+    expect(refused.every((a) => a.body.error.code === PUBLIC_API_ERROR_CODES.noCredits)).toBe(true);
+    expect(await getOrgBalance(w.t.db.db, poor.orgId)).toBe(0);
+    // Refused at once with the group that could not all be paid, not one after another behind it.
+    const lastCharged = Math.max(...charged.map((a) => a.ms));
+    const lastRefused = Math.max(...refused.map((a) => a.ms));
+    expect(lastRefused).toBeLessThanOrEqual(lastCharged + 2_000);
+  });
+
+  // Another process's statement holding the payer's rows is a PostgreSQL situation (PGlite is one session: a held
+  // transaction there stops every query, the call's sign-in included).
+  it.runIf(process.env.DATABASE_URL)("a call whose charge waits for its payer's statement in flight answers 524 at its timeout, with nothing charged", async () => {
+    const app = await createApp('Deadline', null);
+    expect((await verify(app.token, { email: 'alice@strict.test' })).body.status).toBe('success');
+    const before = await getOrgBalance(w.t.db.db, owner.orgId);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = w.t.db.transaction(async (tx) => {
+      await selectRows(tx, sql`select id from organisations where id = ${owner.orgId} for update`);
+      locked();
+      await gate;
+    });
+    await isLocked;
+    const first = verify(app.token, { email: 'alice@strict.test' });
+    // The first call's charge is waiting for the row (an event the database reports), so the next one queues behind it.
+    for (;;) {
+      const waiting = await selectRows<{ n: number }>(w.t.db.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+      if (waiting[0]!.n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const second = verify(app.token, { email: 'bob@strict.test', timeout: 3_000 });
+    const answered = await Promise.race([second, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 20_000))]);
+    release();
+    await holder;
+    expect(answered === 'still waiting' ? answered : answered.status).toBe(524);
+    expect((await first).body.status).toBe('success');
+    expect(before - (await getOrgBalance(w.t.db.db, owner.orgId))).toBe(1);
+    expect(await appUsage(app.id)).toBe(2);
+    const recent = await w.t.call({ method: 'GET', url: '/api/v1/email_verify/instant/recent?source=api', token: owner.token });
+    expect(recent.body.data.items.map((i: { email: string }) => i.email)).not.toContain('bob@strict.test');
   });
 
   it("a member over their own daily limit gets the daily-limit code, not 'no credits'", async () => {

@@ -128,6 +128,86 @@ describe('instant charges grouped per payer', () => {
     expect(await getOrgBalance(t.db, payer.orgId)).toBe(920);
   });
 
+  /** `db` with every statement sent through it counted (the charger of a handle is its own, so the count is exact). */
+  function countingDb(db: TTestDb['db']): { db: TTestDb['db']; statements: () => number } {
+    let n = 0;
+    const session = (db as unknown as { session: { client: { query: (...args: unknown[]) => Promise<unknown> } } }).session;
+    const client = session.client;
+    const counting = new Proxy(client, {
+      get(target, prop) {
+        if (prop === 'query') {
+          return (...args: unknown[]) => {
+            n += 1;
+            return target.query(...args);
+          };
+        }
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const wrapped = Object.create(db, { session: { value: Object.create(session, { client: { value: counting } }) } }) as TTestDb['db'];
+    return { db: wrapped, statements: () => n };
+  }
+
+  it('a burst of 300 calls on 30 credits charges 30 and refuses 270 at once, in a few statements (no call decided one by one)', async () => {
+    const payer = await createPayer(t, 'Burst', 30);
+    const counted = countingDb(t.db);
+    const settled = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => chargeInstantResult(counted.db, row(payer, i))));
+    const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(30);
+    expect(refused).toHaveLength(270);
+    expect(refused.every((r) => isAppError(r.reason) && r.reason.httpStatus === 402 && r.reason.code === 'insufficient_credits')).toBe(true);
+    expect(await getOrgBalance(t.db, payer.orgId)).toBe(0);
+    expect(await ledgerOf(t, payer.orgId)).toMatchObject({ n: 30, balances: 30, results: 30, events: 30 });
+    // One statement for the first call, then a group statement (and one read of the reason) per group of up to 250:
+    // before, every refused call was sent again alone and its refusal read again (over 500 statements).
+    expect(counted.statements()).toBeLessThanOrEqual(10);
+  });
+
+  it("a member's daily limit and an app's limit in the middle of a group: the group charges up to the limit and refuses the rest", async () => {
+    const payer = await createPayer(t, 'Middle', 1_000);
+    await setMemberLimits(t.db, payer.orgId, payer.userId, { daily: 25, lifeTime: null });
+    const counted = countingDb(t.db);
+    const settled = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => chargeInstantResult(counted.db, row(payer, i))));
+    const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+    expect(refused).toHaveLength(75);
+    expect(refused.every((r) => isAppError(r.reason) && r.reason.code === 'daily_limit_exceeded')).toBe(true);
+    expect(counted.statements()).toBeLessThanOrEqual(10);
+    await setMemberLimits(t.db, payer.orgId, payer.userId, { daily: null, lifeTime: null });
+    const appId = await createApp(t, payer.orgId, payer.userId, { type: 'daily', value: 15 });
+    const app = { id: appId, day: new Date().toISOString().slice(0, 10) };
+    const viaApp = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => chargeInstantResult(counted.db, row(payer, i, { app }))));
+    expect(viaApp.filter((s) => s.status === 'fulfilled')).toHaveLength(15);
+    expect(viaApp.every((s) => s.status === 'fulfilled' || (s.reason instanceof AppCreditLimitRefused && s.reason.limit === 'daily'))).toBe(true);
+    expect(await getOrgBalance(t.db, payer.orgId)).toBe(1_000 - 25 - 15);
+  });
+
+  it("a charge waiting for its payer's statement in flight obeys its caller's signal: rejected at the deadline, nothing stored", async () => {
+    const payer = await createPayer(t, 'Deadline', 10);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // Another transaction holds the organisation's row: the first charge's statement waits for it.
+    const holder = t.transaction(async (tx) => {
+      await selectRows(tx, sql`select id from organisations where id = ${payer.orgId} for update`);
+      locked();
+      await gate;
+    });
+    await isLocked;
+    const first = chargeInstantResult(t.db, row(payer, 1));
+    const deadline = new AbortController();
+    const timeout = { timeout: 'Timeout Occurred' };
+    const second = chargeInstantResult(t.db, row(payer, 2), deadline.signal);
+    setTimeout(() => deadline.abort(timeout), 200);
+    await expect(second).rejects.toBe(timeout);
+    release();
+    await holder;
+    await expect(first).resolves.toMatchObject({ creditsCharged: 1 });
+    expect(await getOrgBalance(t.db, payer.orgId)).toBe(9);
+    expect(await ledgerOf(t, payer.orgId)).toMatchObject({ n: 1, results: 1, events: 1 });
+  });
+
   it('stores a free result without a charge', async () => {
     const payer = await createPayer(t, 'Free', 10);
     const stored = await Promise.all(Array.from({ length: 5 }, (_, i) => chargeInstantResult(t.db, row(payer, i, { billable: false, status: 'unknown' }))));

@@ -29,8 +29,9 @@ function toInstantView(row: { id: string; result: Record<string, unknown>; billa
 /** POST /email_verify/instant: verifies, then stores the result, charges it (valid/invalid/catch_all) and records the event in one statement. */
 export type TInstantOptions = {
   /**
-   * Cancels the call (a caller's timeout). Until the charge begins, a cancelled call rejects with the signal's reason and
-   * stores and charges nothing; once the charge has begun it completes, and the result is answered.
+   * Cancels the call (a caller's timeout). Until the charge's statement is sent (a charge may wait for its payer's
+   * statement in flight), a cancelled call rejects with the signal's reason and stores and charges nothing; once the
+   * statement is sent it completes, and the result is answered.
    */
   signal?: AbortSignal;
   /** The API app the call came through: its usage and credit limit move in the charge itself (AppCreditLimitRefused). */
@@ -84,7 +85,7 @@ export async function verifyInstant(
       payload: { email: result.email, status: result.status, reason: result.reason.code, safe_to_send: result.safe_to_send },
     },
     app: options.app,
-  });
+  }, options.signal);
   return toInstantView(row);
 }
 

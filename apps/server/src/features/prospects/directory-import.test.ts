@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestDb, type TTestDb } from '../../test/test-db';
 import { selectRows } from '../../platform/db/database';
-import { importDirectory } from './directory-import';
+import { DirectoryImportError, importDirectory } from './directory-import';
 
 const HEADER = 'record,external_id,name,domain,industry,industry_code,employees,country,technologies';
 
@@ -41,6 +41,14 @@ describe('directory import: broken rows', () => {
       { line: 5, message: 'is not a valid CSV row: a quote inside a field that does not start with one' },
     ]);
     expect(await storedCompanies(['q-c1', 'q-c2', 'q-c3', 'q-c4', 'q-c5'])).toEqual(['q-c1', 'q-c3', 'q-c5']);
+  });
+
+  it('refuses a file whose CSV header row is broken, with a message naming it, and imports nothing', async () => {
+    const csv = ['record,"external_id,name', 'company,h-c1,Head Co,head.example,Software Publishers,511210,40,US,'].join('\n');
+    const attempt = importDirectory(t, Readable.from([csv]), 'csv');
+    await expect(attempt).rejects.toBeInstanceOf(DirectoryImportError);
+    await expect(attempt).rejects.toThrow('The header row (line 1) is not a valid CSV row: a quoted field is not closed on its line; nothing was imported.');
+    expect(await storedCompanies(['h-c1'])).toEqual([]);
   });
 
   it('refuses a country that is not an ISO 3166 code (ZZ, XX) in CSV and NDJSON, and keeps real ones', async () => {

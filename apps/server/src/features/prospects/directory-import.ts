@@ -28,6 +28,14 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/** A file the import cannot read at all (its CSV header row is broken): nothing of it is imported. */
+export class DirectoryImportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DirectoryImportError';
+  }
+}
+
 const CSV_LINE_ERRORS: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted field is not closed on its line',
   INVALID_OPENING_QUOTE: 'a quote inside a field that does not start with one',
@@ -69,7 +77,7 @@ async function* readRecords(source: Readable, format: 'csv' | 'ndjson'): AsyncGe
     }
     const fields = parseCsvLine(text);
     if (!Array.isArray(fields)) {
-      if (!header) throw new Error(`The header row (line ${line}) ${fields.error}.`);
+      if (!header) throw new DirectoryImportError(`The header row (line ${line}) ${fields.error}; nothing was imported.`);
       yield { line, error: fields.error };
       continue;
     }

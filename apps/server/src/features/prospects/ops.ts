@@ -1,6 +1,6 @@
 import type { TConfig } from '../../config';
 import { openDatabase } from '../../platform/db/database';
-import { importDirectory, importFormatOf, openImportFile, seedDirectory } from './directory-import';
+import { DirectoryImportError, importDirectory, importFormatOf, openImportFile, seedDirectory, type TImportReport } from './directory-import';
 import { DEMO_DIRECTORY } from './generator';
 
 function bar(done: number, total: number): string {
@@ -38,9 +38,16 @@ export async function runDirectoryCommand(
       return 0;
     }
     const input = openImportFile(file!);
-    const report = await importDirectory(database, input.stream, format!, (r) =>
-      process.stderr.write(`\r${bar(input.read(), input.size)} ${r.companies.toLocaleString('en-US')} companies, ${r.people.toLocaleString('en-US')} people`),
-    );
+    let report: TImportReport;
+    try {
+      report = await importDirectory(database, input.stream, format!, (r) =>
+        process.stderr.write(`\r${bar(input.read(), input.size)} ${r.companies.toLocaleString('en-US')} companies, ${r.people.toLocaleString('en-US')} people`),
+      );
+    } catch (err) {
+      if (!(err instanceof DirectoryImportError)) throw err;
+      console.error(err.message);
+      return 1;
+    }
     process.stderr.write('\n');
     const seconds = (Date.now() - started) / 1000;
     const rows = report.companies + report.people;
