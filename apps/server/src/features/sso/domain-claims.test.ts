@@ -185,6 +185,20 @@ describe('single sign-on domains: proved by a DNS TXT record before they count',
     expect(res.body.data.user.org_id).toBe(owner.orgId);
   });
 
+  it('two organisations verifying the same domain at once: exactly one gets it, the other a 409', async () => {
+    expect((await saveSso(owner, ['owner-co.test', 'race.test'])).status).toBe(200);
+    expect((await saveSso(rival, ['rival-co.test', 'race.test'])).status).toBe(200);
+    const a = await claimOf(owner, 'race.test');
+    const b = await claimOf(rival, 'race.test');
+    dns.publishTxt(a.txt_name, [a.txt_value, b.txt_value]);
+    const answers = await Promise.all([verify(owner, 'race.test'), verify(rival, 'race.test')]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = answers[0]!.status === 200 ? owner : rival;
+    expect(answers.find((r) => r.status === 200)!.body.data.status).toBe('verified');
+    const start = await orgSignIn('someone@race.test', 'someone@race.test');
+    expect(start.body.data.user.org_id).toBe(winner.orgId);
+  });
+
   it('migration 0034 keeps the domains claimed before it as pending, each organisation with its token', async () => {
     const legacy = await t.createOwner('owner@legacy-co.test');
     const config = { enabled: true, enforce: false, provider: 'oidc', domains: ['legacy-co.test', 'Legacy-Two.test'], issuer_url: oidc.issuer, client_id: 'org-client', default_role: 'admin' };
