@@ -212,6 +212,13 @@ describe('single sign-on domains: proved by a DNS TXT record before they count',
     ]);
     expect(claims[0]!.txt_value).toMatch(/^verilead-domain-verification=[0-9a-f]{32}$/);
     expect(await discover('someone@legacy-co.test')).toBe(false);
+    // A free-mail domain claimed before the rules stays pending and cannot be verified.
+    await t.db.db.execute(sql`insert into sso_domains (org_id, domain) values (${legacy.orgId}, 'gmail.com')`);
+    dns.publishTxt('_verilead-challenge.gmail.com', [claims[0]!.txt_value]);
+    const gmail = await verify(legacy, 'gmail.com');
+    expect(gmail.status).toBe(400);
+    expect(gmail.body.error.message).toMatch(/^gmail\.com is a free or disposable e-mail provider/);
+    expect(await discover('someone@gmail.com')).toBe(false);
     // Already-proved claims of other organisations are left as they were.
     expect((await claimOf(owner, 'owner-co.test')).status).toBe('verified');
   });
