@@ -1,10 +1,20 @@
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { DEMO_OIDC_ISSUER, DEMO_SAML_SSO_URL } from './playwright.config';
+import { startChallengeDns, type TChallengeDns } from '../apps/server/src/features/sso/local-idp/challenge-dns';
+import { MAIN_PORT } from './playwright.config';
 import { callApi } from './support/api';
 import { waitForMailLink } from './support/mail-catcher';
+import { startOwnServer } from './support/own-server';
 import { closeWelcomeIfShown, logInThroughForm } from './support/session';
+
+// Single sign-on runs on this spec's own server (same build, `--demo-idp`) whose DNS resolver (DNS_SERVERS) is a DNS
+// server started here: an owner proves a domain by publishing its TXT record in it, never on the internet.
+const PORT = MAIN_PORT + 26;
+const BASE = `http://127.0.0.1:${PORT}`;
+const DEMO_OIDC_ISSUER = `http://127.0.0.1:${PORT + 30}`;
+const DEMO_SAML_SSO_URL = `http://127.0.0.1:${PORT + 31}/saml/sso`;
 
 // The server's "SSO only" refusal (SSO_ONLY_MESSAGE in packages/contracts/src/sso.ts; the spec has no wording for it).
 const SSO_ONLY_MESSAGE = 'Your organisation requires single sign-on. Please sign in with SSO.';
@@ -51,11 +61,38 @@ async function fillDomain(page: Page, domain: string) {
 }
 
 async function newPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext()).newPage();
+  return (await browser.newContext({ baseURL: BASE })).newPage();
+}
+
+/** The saved domain's row on the Authentication screen: pending; its TXT record is published and verified. */
+async function proveDomain(page: Page, dns: TChallengeDns, domain: string) {
+  const row = page.getByTestId(`domain-claim-${domain}`);
+  await expect(row.getByText('Pending', { exact: true })).toBeVisible();
+  const name = (await row.locator('code').nth(0).textContent()) ?? '';
+  const value = (await row.locator('code').nth(1).textContent()) ?? '';
+  expect(name).toBe(`_verilead-challenge.${domain}`);
+  expect(value).toMatch(/^verilead-domain-verification=[0-9a-f]{32}$/);
+  dns.publishTxt(name, [value]);
+  await row.getByRole('button', { name: 'Verify' }).click();
+  await expect(row.getByText(/^Verified on /)).toBeVisible();
 }
 
 test.describe('single sign-on', () => {
   test.describe.configure({ timeout: 180_000 });
+  let server: ChildProcess;
+  let dns: TChallengeDns;
+
+  test.beforeAll(async () => {
+    // The server starts from scratch (migrations, demo data): give it the 240 s its wait loop allows on a busy machine.
+    test.setTimeout(270_000);
+    dns = await startChallengeDns();
+    server = await startOwnServer(PORT, { PROSPECT_DEMO_DIRECTORY: 'false', DNS_SERVERS: dns.dnsServers.join(',') }, ['--demo-idp']);
+  });
+  test.afterAll(async () => {
+    server?.kill('SIGTERM');
+    await dns?.stop();
+  });
+  test.use({ baseURL: BASE });
 
   test('OIDC: the owner sets it up, a new colleague joins just in time, and "SSO only" refuses password login', async ({ page, browser, request }) => {
     const domain = uniqueDomain('oidc');
@@ -69,6 +106,7 @@ test.describe('single sign-on', () => {
     await page.getByLabel('Client secret').fill('demo-org-secret');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Single sign-on settings saved')).toBeVisible();
+    await proveDomain(page, dns, domain);
     await page.screenshot({ path: join(SHOTS, 'authentication-oidc.png'), fullPage: true });
 
     // A colleague who has no account yet signs in through the identity provider and joins as Executive.
@@ -120,6 +158,67 @@ test.describe('single sign-on', () => {
     await member.screenshot({ path: join(SHOTS, 'sso-only-refused.png') });
   });
 
+  test('domain verification: free mail refused; a saved domain is pending with its TXT record, a failed check says why, Verify proves it', async ({ page, browser, request }) => {
+    const domain = uniqueDomain('verify');
+    await ownerOf(page, request, domain);
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto('/account/authentication');
+    await expect(page.getByText('Add your e-mail domains above and save: each gets a DNS record to publish.')).toBeVisible();
+    await switchOn(page, 'Single sign-on is on');
+    await fillDomain(page, 'gmail.com');
+    await page.getByLabel('Issuer URL').fill(DEMO_OIDC_ISSUER);
+    await page.getByLabel('Client ID').fill('demo-org');
+    await page.getByLabel('Client secret').fill('demo-org-secret');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('gmail.com is a free or disposable e-mail provider: its addresses belong to many people, so it cannot be used for single sign-on')).toBeVisible();
+    // The tag goes (Backspace in the empty input), the company's own domain comes.
+    const domains = page.getByRole('combobox', { name: 'E-mail domains' });
+    await domains.focus();
+    await domains.press('Backspace');
+    await fillDomain(page, domain);
+    await expect(page.getByText(`Save to get the DNS record for ${domain}.`)).toBeVisible();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Single sign-on settings saved')).toBeVisible();
+
+    const row = page.getByTestId(`domain-claim-${domain}`);
+    await expect(row.getByText('Pending', { exact: true })).toBeVisible();
+    await expect(row.locator('code').nth(0)).toHaveText(`_verilead-challenge.${domain}`);
+    // Pending: the sign-in screen does not know the domain yet.
+    const colleague = await newPage(browser);
+    await colleague.goto('/sso/signin');
+    await colleague.getByLabel('Work email').fill(`new.colleague@${domain}`);
+    await colleague.getByRole('button', { name: 'Continue with SSO' }).click();
+    await expect(colleague.getByText(/not set up for this e-mail domain/)).toBeVisible();
+
+    // Verify before the record exists: the reason, stored and shown.
+    await row.getByRole('button', { name: 'Verify' }).click();
+    await expect(row.getByRole('alert')).toContainText(`No TXT record found for _verilead-challenge.${domain}.`);
+    // Full-page shots from the top (the app's header is sticky).
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, 'domain-pending-1366.png'), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, 'domain-pending-375.png'), fullPage: true });
+    await page.reload();
+    await expect(row.getByRole('alert')).toContainText(`No TXT record found for _verilead-challenge.${domain}.`);
+
+    // Published in the DNS the server resolves through: Verify proves it.
+    dns.publishTxt((await row.locator('code').nth(0).textContent()) ?? '', [(await row.locator('code').nth(1).textContent()) ?? '']);
+    await row.getByRole('button', { name: 'Verify' }).click();
+    await expect(row.getByText('Verified', { exact: true })).toBeVisible();
+    await expect(row.getByText(/^Verified on /)).toBeVisible();
+    await expect(row.getByRole('button', { name: 'Verify' })).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, 'domain-verified-375.png'), fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, 'domain-verified-1366.png'), fullPage: true });
+
+    // Now the domain signs in through the organisation's provider.
+    await colleague.getByRole('button', { name: 'Continue with SSO' }).click();
+    await expect(colleague).toHaveURL(new RegExp(`^${DEMO_OIDC_ISSUER}/interaction/`));
+  });
+
   test('SAML: a signed response logs in; a replayed or tampered one is refused', async ({ page, browser, request }) => {
     const domain = uniqueDomain('saml');
     await ownerOf(page, request, domain);
@@ -134,6 +233,7 @@ test.describe('single sign-on', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Single sign-on settings saved')).toBeVisible();
     await expect(page.getByText('/api/v1/sso/saml/acs/')).toBeVisible();
+    await proveDomain(page, dns, domain);
     await page.screenshot({ path: join(SHOTS, 'authentication-saml.png'), fullPage: true });
 
     const person = await newPage(browser);
@@ -174,7 +274,9 @@ test.describe('single sign-on', () => {
     await expect(attacker.getByRole('alert')).toContainText('could not be verified');
     await attacker.screenshot({ path: join(SHOTS, 'saml-refused.png') });
   });
+});
 
+test.describe('public pages', () => {
   test('public pages: uninstall survey and thank-you, credits calculator, marketing figures', async ({ page }) => {
     await page.goto('/public/chrome-extension-uninstall?v=1.2.0');
     await page.getByRole('button', { name: 'Send feedback' }).click();

@@ -27,4 +27,10 @@ describe('demo seed', () => {
     }
     expect(roles).toEqual({ 'owner@demo.verilead.test': 'owner', 'manager@demo.verilead.test': 'admin', 'executive@demo.verilead.test': 'analyst' });
   });
+
+  it("has the demo organisation's own domain verified for single sign-on (off until an identity provider is connected)", async () => {
+    const login = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'owner@demo.verilead.test', password: DEMO_PASSWORD } });
+    const sso = await t.call({ method: 'GET', url: '/api/v1/user_preferences/sso', token: login.body.data.token });
+    expect(sso.body.data).toMatchObject({ enabled: false, domains: ['demo.verilead.test'], domain_claims: [{ domain: 'demo.verilead.test', status: 'verified', failure: null }] });
+  });
 });

@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSsoDomainClaimResponse, ZSsoSettingsResponse, type TSsoDomainClaim } from '@verilead/contracts';
+import { SERVER_ROOT } from '../../config';
 import { selectRows } from '../../platform/db/database';
+import { orgSsoSettings } from '../settings/tables';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 import { startChallengeDns, type TChallengeDns } from './local-idp/challenge-dns';
 import { followLocalOidcLogin } from './local-idp/follow-login';
@@ -179,6 +183,44 @@ describe('single sign-on domains: proved by a DNS TXT record before they count',
     expect(start.status).toBe(200);
     const res = await orgSignIn('x@contested.test', 'x@contested.test');
     expect(res.body.data.user.org_id).toBe(owner.orgId);
+  });
+
+  it('two organisations verifying the same domain at once: exactly one gets it, the other a 409', async () => {
+    expect((await saveSso(owner, ['owner-co.test', 'race.test'])).status).toBe(200);
+    expect((await saveSso(rival, ['rival-co.test', 'race.test'])).status).toBe(200);
+    const a = await claimOf(owner, 'race.test');
+    const b = await claimOf(rival, 'race.test');
+    dns.publishTxt(a.txt_name, [a.txt_value, b.txt_value]);
+    const answers = await Promise.all([verify(owner, 'race.test'), verify(rival, 'race.test')]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = answers[0]!.status === 200 ? owner : rival;
+    expect(answers.find((r) => r.status === 200)!.body.data.status).toBe('verified');
+    const start = await orgSignIn('someone@race.test', 'someone@race.test');
+    expect(start.body.data.user.org_id).toBe(winner.orgId);
+  });
+
+  it('migration 0034 keeps the domains claimed before it as pending, each organisation with its token', async () => {
+    const legacy = await t.createOwner('owner@legacy-co.test');
+    const config = { enabled: true, enforce: false, provider: 'oidc', domains: ['legacy-co.test', 'Legacy-Two.test'], issuer_url: oidc.issuer, client_id: 'org-client', default_role: 'admin' };
+    await t.db.db.insert(orgSsoSettings).values({ orgId: legacy.orgId, config, clientSecretEnc: null, updatedAt: new Date() });
+    const migration = readFileSync(join(SERVER_ROOT, 'migrations', '0034_sso_domain_verification.sql'), 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint').filter((st) => /^\s*INSERT/m.test(st))) await t.db.db.execute(sql.raw(statement));
+    const claims = ZSsoSettingsResponse.parse((await t.call({ method: 'GET', url: '/api/v1/user_preferences/sso', token: legacy.token })).body).data.domain_claims;
+    expect(claims.map((c) => [c.domain, c.status, c.verified_at])).toEqual([
+      ['legacy-co.test', 'pending', null],
+      ['legacy-two.test', 'pending', null],
+    ]);
+    expect(claims[0]!.txt_value).toMatch(/^verilead-domain-verification=[0-9a-f]{32}$/);
+    expect(await discover('someone@legacy-co.test')).toBe(false);
+    // A free-mail domain claimed before the rules stays pending and cannot be verified.
+    await t.db.db.execute(sql`insert into sso_domains (org_id, domain) values (${legacy.orgId}, 'gmail.com')`);
+    dns.publishTxt('_verilead-challenge.gmail.com', [claims[0]!.txt_value]);
+    const gmail = await verify(legacy, 'gmail.com');
+    expect(gmail.status).toBe(400);
+    expect(gmail.body.error.message).toMatch(/^gmail\.com is a free or disposable e-mail provider/);
+    expect(await discover('someone@gmail.com')).toBe(false);
+    // Already-proved claims of other organisations are left as they were.
+    expect((await claimOf(owner, 'owner-co.test')).status).toBe('verified');
   });
 
   it('verify: 404 for a domain not claimed (or another organisation’s), 400 for a bad domain, 403 for an Executive', async () => {

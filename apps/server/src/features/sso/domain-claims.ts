@@ -123,6 +123,9 @@ export async function verifySsoDomain(deps: { db: TDb; dnsServers: string[] }, c
   if (!claim) throw new AppError(404, 'not_found', `${domain} is not one of your organisation's single sign-on domains. Add it and save first.`);
   const token = (await selectDomainToken(deps.db, ctx.orgId)) ?? '';
   if (claim.verifiedAt) return toClaim(claim, token);
+  // A claim kept from before these rules (migration 0034) may name a domain that can never be claimed now.
+  const unclaimable = await findUnclaimableReason(domain);
+  if (unclaimable) throw new AppError(400, 'validation_failed', unclaimable, { reasons: [{ field: 'domain', location: 'body', messages: [unclaimable] }] });
   const takenMessage = `${domain} is already verified for single sign-on by another organisation`;
   const taken = async () => {
     await updateDomainCheck(deps.db, ctx.orgId, domain, { verifiedAt: null, failure: takenMessage });
