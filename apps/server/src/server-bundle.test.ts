@@ -27,6 +27,7 @@ const ON_FIRST_USE = [
   '@hubspot/api-client',
   '@sendgrid/client',
   'axios', // the SDKs' HTTP client
+  'undici', // the guarded outbound client, on the first outbound request
   'exceljs', // XLSX files
   'pdfkit', // invoices
   'geoip-country', // /ip/location: ~8 MB of data

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { networkInterfaces } from 'node:os';
 
 /*
@@ -48,24 +49,11 @@ for (const [net, prefix] of [
   SPECIAL_V6.addSubnet(net, prefix, 'ipv6');
 }
 
-/** The 16 bytes of an IPv6 address (a trailing dotted IPv4 and a zone id allowed), or null. */
+/** The 16 bytes of an IPv6 address (a trailing dotted IPv4 and a zone id allowed), or null: parsed by ipaddr.js. */
 function parseIPv6(address: string): number[] | null {
-  let text = address.replace(/%.*$/, '').toLowerCase();
-  if (isIP(text) !== 6) return null;
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, null];
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const groups = tail === null ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
-  if (groups.length !== 8) return null;
-  return groups.flatMap((g) => {
-    const n = parseInt(g, 16);
-    return [n >> 8, n & 0xff];
-  });
+  const text = address.replace(/%.*$/, '');
+  if (isIP(text) !== 6 || !ipaddr.IPv6.isValid(text)) return null;
+  return ipaddr.IPv6.parse(text).toByteArray();
 }
 
 /** The IPv4 address an IPv6 address embeds (IPv4-mapped, IPv4-compatible, NAT64, 6to4), or null. */

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 import type { TConfig } from '../../config';
 import { checkLiteralHost, createDnsServersLookup, createGuardedLookup, hostOf, OutboundRefusedError, parseDestination, type TOutboundPolicy } from './guard';
 
@@ -55,12 +55,16 @@ export type TOutboundClient = {
  */
 export function createOutboundClient(policy: TOutboundPolicy): TOutboundClient {
   const lookup = createGuardedLookup(policy);
-  const dispatcher = new Agent({ connect: { lookup }, keepAliveTimeout: 4_000 });
+  // undici is loaded on the first request (a server that never calls out does not hold it).
+  let undici: Promise<{ dispatcher: Agent; fetch: typeof import('undici').fetch }> | null = null;
+  const loadUndici = () =>
+    (undici ??= import('undici').then((u) => ({ dispatcher: new u.Agent({ connect: { lookup }, keepAliveTimeout: 4_000 }), fetch: u.fetch })));
   const agents = new Map<string, http.Agent>();
 
   const guardedFetch: TOutboundFetch = async (input, init = {}) => {
     const url = parseDestination(typeof input === 'string' ? input : input.href);
     checkLiteralHost(hostOf(url), policy);
+    const { dispatcher, fetch: undiciFetch } = await loadUndici();
     try {
       const res = await undiciFetch(url, {
         method: init.method ?? 'GET',
@@ -101,7 +105,7 @@ export function createOutboundClient(policy: TOutboundPolicy): TOutboundClient {
     nodeAgent,
     async close() {
       for (const a of agents.values()) a.destroy();
-      await dispatcher.close();
+      if (undici) await (await undici).dispatcher.close();
     },
   };
 }
