@@ -13,6 +13,7 @@ type TOperation = { doc: 'v1' | 'v2'; method: string; path: string; op: TOpenApi
 type TOpenApiParameter = { name: string; in: 'path' | 'query' | 'header' | 'cookie'; schema?: { type?: string } };
 type TOpenApiOperation = {
   parameters?: TOpenApiParameter[];
+  responses?: Record<string, unknown>;
   requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown>; $ref?: string } }> };
 };
 type TDocument = { paths: Record<string, Record<string, TOpenApiOperation>>; components?: { schemas?: Record<string, { properties?: Record<string, unknown> }> } };
@@ -97,6 +98,12 @@ function listOperations(doc: TDocument, which: 'v1' | 'v2'): TOperation[] {
     }
   }
   return out;
+}
+
+/** Whether an operation's document lists `status` among its responses (or a default / range covering it). */
+function isDocumented(op: TOpenApiOperation, status: number): boolean {
+  const responses = op.responses ?? {};
+  return String(status) in responses || `${String(status)[0]}XX` in responses || 'default' in responses;
 }
 
 function bodyFields(doc: TDocument, op: TOpenApiOperation): string[] {
@@ -195,12 +202,15 @@ describe('the OpenAPI fuzzer', () => {
     expect(operations.filter((o) => o.doc === 'v2').length).toBe(20);
     const random = createRandom(0x5eed10);
     const failures: string[] = [];
+    // Issue 27 point 15: every status an operation answers is one its document lists (drift is a failure).
+    const undocumented = new Set<string>();
     for (const o of operations) {
       // Operations that end the session or the account are tried on the way out, not in the middle.
       const doc = o.doc === 'v1' ? v1 : v2;
       for (let n = 0; n < CASES_PER_OPERATION; n++) {
         const opts = buildCase(doc, o, n, random);
         const res = await send(o, opts);
+        if (!isDocumented(o.op, res.statusCode)) undocumented.add(`${o.doc} ${o.method} ${o.path}: ${res.statusCode}`);
         if (res.statusCode >= 500) failures.push(`${res.statusCode} ${opts.method} ${String(opts.url).slice(0, 160)} ${String(opts.payload ?? '').slice(0, 120)} → ${res.body.slice(0, 200)}`);
         else if (o.doc === 'v1' && res.statusCode >= 400 && res.headers['content-type']?.toString().includes('application/json')) {
           const body = JSON.parse(res.body) as { status?: string; error?: { message?: string } };
@@ -209,6 +219,7 @@ describe('the OpenAPI fuzzer', () => {
       }
     }
     expect(failures).toEqual([]);
+    expect([...undocumented].sort()).toEqual([]);
   }, 600_000);
 
   it('answers the named classes with a clean 4xx: year-0000 dates, addresses the mailer refuses, NUL and lone surrogates', async () => {
