@@ -271,6 +271,23 @@ describe('the OpenAPI fuzzer', () => {
     }
   });
 
+  // Issue 27 point 10: a body the client cut short is the client's error on every upload route of either document.
+  it('answers a multipart body cut short with a 4xx on every upload operation of either document', async () => {
+    const v1 = (await w.t.call({ method: 'GET', url: '/api/v1/openapi.json' })).body as TDocument;
+    const v2 = (await w.t.call({ method: 'GET', url: '/v2/openapi.json' })).body as TDocument;
+    const uploads = [...listOperations(v1, 'v1'), ...listOperations(v2, 'v2')].filter((o) => o.op.requestBody?.content?.['multipart/form-data']);
+    expect(uploads.map((o) => `${o.doc} ${o.path}`).sort()).toEqual(
+      ['v1 /api/v1/email_finder/bulk_upload', 'v1 /api/v1/email_verify/bulk_upload', 'v1 /api/v1/email_verify/bulk_upload/preview', 'v2 /email_finder/bulk', 'v2 /email_verify/bulk'].sort(),
+    );
+    const cut = '--cut\r\nContent-Disposition: form-data; name="file"; filename="people.csv"\r\nContent-Type: text/csv\r\n\r\nName,Domain,email\nAda Lovelace,strict.test,ada@strict.test\n';
+    const answers: string[] = [];
+    for (const o of uploads) {
+      const res = await send(o, { method: 'POST', url: `${o.doc === 'v1' ? '' : '/v2'}${o.path}`, headers: { 'content-type': 'multipart/form-data; boundary=cut' }, payload: cut });
+      answers.push(`${o.doc} ${o.path}: ${res.statusCode >= 400 && res.statusCode < 500 ? '4xx' : res.statusCode} ${JSON.parse(res.body).status}`);
+    }
+    expect(answers).toEqual(uploads.map((o) => `${o.doc} ${o.path}: 4xx failed`));
+  });
+
   it('answers NUL characters in upload file names and form fields with a clean 400', async () => {
     const b = 'fuzzboundary';
     const build = (listName: string, fileName: string) =>
