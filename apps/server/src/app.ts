@@ -17,6 +17,7 @@ import { isVersionOutdated } from './platform/http/app-version';
 import { findInvalidText, INVALID_TEXT_MESSAGE } from './platform/http/text-guard';
 import { describeMultipartBody } from './platform/http/openapi-multipart';
 import { registerRequestBaseUrl } from './platform/http/public-url';
+import { completeRouteDocument } from './platform/http/openapi-responses';
 import { registerAccountRoutes } from './features/account/routes';
 import { registerActivityRoutes } from './features/activities/routes';
 import { createAnnouncementClock, type TAnnouncementClock } from './features/announcements/service';
@@ -152,7 +153,10 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       const out = jsonSchemaTransform(data);
       // Upload routes read their multipart body as a stream: document it here (file and fields).
       const multipart = describeMultipartBody(data.url);
-      return multipart ? { ...out, schema: { ...out.schema, body: multipart } } : out;
+      const schema = multipart ? { ...out.schema, body: multipart } : out.schema;
+      // Non-JSON routes' media types and answers, and the answers every route can give (414, 415, 418…).
+      const method = [data.route.method].flat()[0] ?? 'GET';
+      return { ...out, schema: completeRouteDocument(data.url, String(method), schema as Parameters<typeof completeRouteDocument>[2]) };
     },
   });
 

@@ -4,7 +4,11 @@ import { findMissingSpecCalls, readSpecCalls } from './test/spec-coverage';
 import { createTestApp, type TTestApp } from './test/test-app';
 
 type TSchema = { type?: string; enum?: unknown[]; properties?: Record<string, TSchema>; required?: string[]; format?: string; anyOf?: TSchema[]; allOf?: TSchema[] };
-type TOperation = { parameters?: { name: string; in: string; schema?: TSchema }[]; requestBody?: { content?: Record<string, { schema?: TSchema }> } };
+type TOperation = {
+  parameters?: { name: string; in: string; schema?: TSchema }[];
+  requestBody?: { content?: Record<string, { schema?: TSchema }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: TSchema }>; headers?: Record<string, unknown> }>;
+};
 
 // Issue 10 point 15: the upload routes document their multipart body, and `limit` is the enum of page sizes.
 describe('the app OpenAPI document', () => {
@@ -42,6 +46,33 @@ describe('the app OpenAPI document', () => {
     // The comparison can fail: a call the document lacks is reported.
     const { ['/api/v1/price/compare']: _dropped, ...withoutOne } = paths;
     expect(findMissingSpecCalls(withoutOne, areas)).toEqual(['GET /api/v1/price/compare']);
+  });
+
+  // Issue 27 point 15: the SAML routes answer XML and a redirect, and take the identity provider's form post.
+  it('documents the SAML metadata (XML) and assertion consumer (form post, 303 redirect) routes as they answer', () => {
+    const metadata = paths['/api/v1/sso/saml/metadata/{org_id}']?.get;
+    expect(Object.keys(metadata?.responses?.['200']?.content ?? {})).toEqual(['application/samlmetadata+xml']);
+    for (const status of ['400', '404', '414', '429']) expect(metadata?.responses?.[status]?.content?.['application/json'], `metadata ${status}`).toBeDefined();
+    const acs = paths['/api/v1/sso/saml/acs/{org_id}']?.post;
+    const form = acs?.requestBody?.content?.['application/x-www-form-urlencoded']?.schema;
+    expect(Object.keys(form?.properties ?? {}).sort()).toEqual(['RelayState', 'SAMLResponse']);
+    expect(acs?.responses?.['303']?.headers).toHaveProperty('Location');
+    expect(acs?.responses?.['200']).toBeUndefined();
+    for (const status of ['400', '404', '413', '414', '415', '429']) expect(acs?.responses?.[status]?.content?.['application/json'], `acs ${status}`).toBeDefined();
+  });
+
+  // Issue 27 point 15: what the server answers on any route is in every operation: 418 (app version), 414 (a path
+  // part too long), 413 and 415 (a body too large or of another type).
+  it('documents the answers every route can give', () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const expected = ['418', ...(path.includes('{') ? ['414'] : []), ...(method !== 'get' ? ['413', '415'] : [])];
+        for (const status of expected) if (!op.responses?.[status]) missing.push(`${method.toUpperCase()} ${path} ${status}`);
+      }
+    }
+    expect(Object.keys(paths).length).toBeGreaterThan(80);
+    expect(missing).toEqual([]);
   });
 
   it('documents every paged list\'s `limit` (beside `page`) as one of the page sizes', () => {

@@ -13,6 +13,7 @@ type TOperation = { doc: 'v1' | 'v2'; method: string; path: string; op: TOpenApi
 type TOpenApiParameter = { name: string; in: 'path' | 'query' | 'header' | 'cookie'; schema?: { type?: string } };
 type TOpenApiOperation = {
   parameters?: TOpenApiParameter[];
+  responses?: Record<string, unknown>;
   requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown>; $ref?: string } }> };
 };
 type TDocument = { paths: Record<string, Record<string, TOpenApiOperation>>; components?: { schemas?: Record<string, { properties?: Record<string, unknown> }> } };
@@ -97,6 +98,12 @@ function listOperations(doc: TDocument, which: 'v1' | 'v2'): TOperation[] {
     }
   }
   return out;
+}
+
+/** Whether an operation's document lists `status` among its responses (or a default / range covering it). */
+function isDocumented(op: TOpenApiOperation, status: number): boolean {
+  const responses = op.responses ?? {};
+  return String(status) in responses || `${String(status)[0]}XX` in responses || 'default' in responses;
 }
 
 function bodyFields(doc: TDocument, op: TOpenApiOperation): string[] {
@@ -195,12 +202,15 @@ describe('the OpenAPI fuzzer', () => {
     expect(operations.filter((o) => o.doc === 'v2').length).toBe(20);
     const random = createRandom(0x5eed10);
     const failures: string[] = [];
+    // Issue 27 point 15: every status an operation answers is one its document lists (drift is a failure).
+    const undocumented = new Set<string>();
     for (const o of operations) {
       // Operations that end the session or the account are tried on the way out, not in the middle.
       const doc = o.doc === 'v1' ? v1 : v2;
       for (let n = 0; n < CASES_PER_OPERATION; n++) {
         const opts = buildCase(doc, o, n, random);
         const res = await send(o, opts);
+        if (!isDocumented(o.op, res.statusCode)) undocumented.add(`${o.doc} ${o.method} ${o.path}: ${res.statusCode}`);
         if (res.statusCode >= 500) failures.push(`${res.statusCode} ${opts.method} ${String(opts.url).slice(0, 160)} ${String(opts.payload ?? '').slice(0, 120)} → ${res.body.slice(0, 200)}`);
         else if (o.doc === 'v1' && res.statusCode >= 400 && res.headers['content-type']?.toString().includes('application/json')) {
           const body = JSON.parse(res.body) as { status?: string; error?: { message?: string } };
@@ -209,6 +219,7 @@ describe('the OpenAPI fuzzer', () => {
       }
     }
     expect(failures).toEqual([]);
+    expect([...undocumented].sort()).toEqual([]);
   }, 600_000);
 
   it('answers the named classes with a clean 4xx: year-0000 dates, addresses the mailer refuses, NUL and lone surrogates', async () => {
@@ -258,6 +269,23 @@ describe('the OpenAPI fuzzer', () => {
       const res = await w.t.call({ method: 'POST', url: '/v2/email/verify/role', headers: { authorization: `Bearer ${fresh}` }, payload: { email: 'a@strict.test', timeout } });
       expect(res.status, JSON.stringify(timeout)).toBe(400);
     }
+  });
+
+  // Issue 27 point 10: a body the client cut short is the client's error on every upload route of either document.
+  it('answers a multipart body cut short with a 4xx on every upload operation of either document', async () => {
+    const v1 = (await w.t.call({ method: 'GET', url: '/api/v1/openapi.json' })).body as TDocument;
+    const v2 = (await w.t.call({ method: 'GET', url: '/v2/openapi.json' })).body as TDocument;
+    const uploads = [...listOperations(v1, 'v1'), ...listOperations(v2, 'v2')].filter((o) => o.op.requestBody?.content?.['multipart/form-data']);
+    expect(uploads.map((o) => `${o.doc} ${o.path}`).sort()).toEqual(
+      ['v1 /api/v1/email_finder/bulk_upload', 'v1 /api/v1/email_verify/bulk_upload', 'v1 /api/v1/email_verify/bulk_upload/preview', 'v2 /email_finder/bulk', 'v2 /email_verify/bulk'].sort(),
+    );
+    const cut = '--cut\r\nContent-Disposition: form-data; name="file"; filename="people.csv"\r\nContent-Type: text/csv\r\n\r\nName,Domain,email\nAda Lovelace,strict.test,ada@strict.test\n';
+    const answers: string[] = [];
+    for (const o of uploads) {
+      const res = await send(o, { method: 'POST', url: `${o.doc === 'v1' ? '' : '/v2'}${o.path}`, headers: { 'content-type': 'multipart/form-data; boundary=cut' }, payload: cut });
+      answers.push(`${o.doc} ${o.path}: ${res.statusCode >= 400 && res.statusCode < 500 ? '4xx' : res.statusCode} ${JSON.parse(res.body).status}`);
+    }
+    expect(answers).toEqual(uploads.map((o) => `${o.doc} ${o.path}: 4xx failed`));
   });
 
   it('answers NUL characters in upload file names and form fields with a clean 400', async () => {

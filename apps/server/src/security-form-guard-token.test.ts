@@ -149,6 +149,9 @@ describe('a form guard client token on the /v2 API', () => {
       }
       const body = JSON.parse(res.body) as { status?: string; error?: { code?: number; message?: string } };
       if (body.status !== 'failed' || typeof body.error?.message !== 'string' || !/form guard/.test(body.error.message)) problems.push(`${where} (not the failed envelope naming the form guard)`);
+      // The /v2 document lists the answer (issue 27 point 15: the cancel routes did not document 401).
+      const op = doc.paths[route.path.slice('/v2'.length).replace(/:([^/]+)/g, '{$1}')]?.[route.method.toLowerCase()] as { responses?: Record<string, unknown> } | undefined;
+      if (!op?.responses?.[String(res.statusCode)]) problems.push(`${where} (status not in the /v2 document)`);
       if (res.headers['access-control-allow-origin'] !== undefined) problems.push(`${where} (CORS granted to ${String(res.headers['access-control-allow-origin'])})`);
     }
     expect(problems).toEqual([]);

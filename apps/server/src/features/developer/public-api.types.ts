@@ -1541,9 +1541,9 @@ export interface operations {
                          * @description Response Object status
                          * @example success
                          */
-                        status?: string;
-                        data?: components["schemas"]["GetCreditsSuccessResponseType"];
-                    }[];
+                        status: string;
+                        data: components["schemas"]["GetCreditsSuccessResponseType"];
+                    };
                 };
             };
             /** @description Unauthorized */
@@ -1557,9 +1557,9 @@ export interface operations {
                          * @description Response Object Status for 401
                          * @example failed
                          */
-                        status?: string;
-                        error?: components["schemas"]["GetCreditsUnauthorizedResponseType"];
-                    }[];
+                        status: string;
+                        error: components["schemas"]["GetCreditsUnauthorizedResponseType"];
+                    };
                 };
             };
             /** @description Service Unavailable */
@@ -1908,6 +1908,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BulkBadRequestResponseType"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkVerifyRemovalUnauthorizedResponseType"];
                 };
             };
             /** @description Service Unavailable */
@@ -2442,6 +2451,15 @@ export interface operations {
                     "application/json": components["schemas"]["BulkEmailFinderSuccessResponseType"] | components["schemas"]["BulkEmailFinderFailureResponseType"] | components["schemas"]["BulkEmailFinderBadRequestResponseType"];
                 };
             };
+            /** @description Bad Request (the body is not a complete multipart/form-data request with its file) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkVerifyBadRequestResponseType"];
+                };
+            };
             /** @description Unauthorized */
             401: {
                 headers: {
@@ -2655,6 +2673,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BulkBadRequestResponseType"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkEmailFinderRemovalUnauthorizedResponseType"];
                 };
             };
             /** @description Service Unavailable */
