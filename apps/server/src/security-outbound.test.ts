@@ -8,6 +8,7 @@ import { buildOidcStart, discoverOidc, finishOidc, type TOidcConfig } from './fe
 import { getStorage } from './platform/storage/storage';
 import { PUBLIC_STANDIN, refusedButStandIn, startSwitchableDns, startVictim, type TSwitchableDns, type TVictim } from './platform/outbound-http/test-support';
 import { createTestApp, type TTestApp } from './test/test-app';
+import { startChallengeDns, type TChallengeDns } from './features/sso/local-idp/challenge-dns';
 
 /**
  * Issue 27 (points 6 and 7): every outbound destination a user can set, walked with every form an attacker uses to
@@ -20,6 +21,8 @@ import { createTestApp, type TTestApp } from './test/test-app';
 
 let victim: TVictim & { standIn: { requests: string[] } };
 let dns: TSwitchableDns;
+/** Where the SSO domain's ownership record is published (a domain counts for sign-in only once proved). */
+let challengeDns: TChallengeDns;
 let t: TTestApp;
 let owner: { token: string; orgId: string; userId: string };
 const P = () => victim.port;
@@ -66,13 +69,22 @@ beforeAll(async () => {
     'rebind.attacker.test': [PUBLIC_STANDIN],
     'public.partner.test': [PUBLIC_STANDIN],
   });
-  t = await createTestApp({ allowPrivateDestinations: false, outboundDnsServers: dns.servers, outboundTestHooks: { isRefused: refusedButStandIn } });
+  challengeDns = await startChallengeDns();
+  // Test mode off: in test mode a key-based platform is answered by its local fake, whatever base the user typed.
+  t = await createTestApp({
+    allowPrivateDestinations: false,
+    paymentsTestMode: false,
+    outboundDnsServers: dns.servers,
+    dnsServers: challengeDns.dnsServers,
+    outboundTestHooks: { isRefused: refusedButStandIn },
+  });
   owner = await t.createOwner('owner@outbound.test');
 });
 afterAll(async () => {
   await t?.close();
   await victim?.close();
   await dns?.stop();
+  await challengeDns?.stop();
 });
 
 describe('webhook destinations', () => {
@@ -194,6 +206,16 @@ function idpHandler(req: import('node:http').IncomingMessage, res: import('node:
 }
 let lastNonce = '';
 
+/** Publishes the organisation's TXT record for the domain and verifies it, so the domain starts SSO sign-ins. */
+async function proveDomain(token: string, domain: string): Promise<void> {
+  const settings = await t.call({ method: 'GET', url: '/api/v1/user_preferences/sso', token });
+  const claim = (settings.body.data.domain_claims as { domain: string; txt_name: string; txt_value: string }[]).find((c) => c.domain === domain);
+  if (!claim) throw new Error(`no claim of ${domain}`);
+  challengeDns.publishTxt(claim.txt_name, [claim.txt_value]);
+  const verified = await t.call({ method: 'POST', url: '/api/v1/user_preferences/sso/domains/verify', token, payload: { domain } });
+  expect(verified.body.data.status).toBe('verified');
+}
+
 describe('OpenID Connect issuers and the endpoints they name', () => {
   it('refuses an organisation issuer in every private form when anyone starts an SSO sign-in for its domain', async () => {
     const acme = await t.createOwner('owner@issuer-acme.test');
@@ -206,6 +228,7 @@ describe('OpenID Connect issuers and the endpoints they name', () => {
         payload: { enabled: true, provider: 'oidc', domains: ['issuer-acme.test'], issuer_url: `${url}/`, client_id: 'acme', ...(i === 0 ? { client_secret: 'secret' } : {}) },
       });
       expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      if (i === 0) await proveDomain(acme.token, 'issuer-acme.test');
       const res = await t.call({ method: 'POST', url: '/api/v1/sso/signin', payload: { email: 'someone@issuer-acme.test' } });
       answers.push({ url, status: res.status, refused: REFUSED.test(res.body.error?.message ?? ''), message: res.body.error?.message });
     }
