@@ -11,7 +11,9 @@ describe('config', () => {
       const c = loadConfig({ DATA_DIR: dir });
       expect(c).toMatchObject({
         port: 3000,
-        host: '0.0.0.0',
+        host: 'localhost',
+        production: false,
+        demo: true,
         databaseUrl: undefined,
         pgliteDir: join(dir, 'pglite'),
         configuredPublicUrl: undefined,
@@ -55,6 +57,19 @@ describe('config', () => {
     expect(allowed({ ALLOW_PRIVATE_DESTINATIONS: 'false', ALLOW_PRIVATE_WEBHOOKS: 'true' })).toBe(false);
     expect(loadConfig({ OUTBOUND_DNS_SERVERS: '127.0.0.1:5353, 10.0.0.2' }, { appSecret: 'x' }).outboundDnsServers).toEqual(['127.0.0.1:5353', '10.0.0.2']);
     expect(loadConfig({}, { appSecret: 'x' }).outboundDnsServers).toEqual([]);
+  });
+
+  it('refuses test mode on a server reachable beyond loopback unless PAYMENTS_TEST_MODE=true (issue 27.16)', () => {
+    const testModeWith = (env: Record<string, string>) => loadConfig(env, { appSecret: 'x' }).paymentsTestMode;
+    for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1']) expect(testModeWith({ HOST: host }), host).toBe(true);
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', '10.0.0.5', 'verilead.example.test', '::ffff:10.0.0.1']) {
+      expect(testModeWith({ HOST: host }), host).toBe(false);
+      expect(testModeWith({ HOST: host, PAYMENTS_TEST_MODE: 'true' }), host).toBe(true);
+    }
+    // The quick start listens on loopback, so it keeps its fakes; production listens everywhere and has none.
+    expect(loadConfig({}, { appSecret: 'x' })).toMatchObject({ host: 'localhost', paymentsTestMode: true, demo: true });
+    expect(loadConfig({ NODE_ENV: 'production' }, { appSecret: 'x' })).toMatchObject({ host: '0.0.0.0', paymentsTestMode: false, demo: false, production: true });
+    expect(loadConfig({ NODE_ENV: 'production', HOST: '127.0.0.1' }, { appSecret: 'x' })).toMatchObject({ paymentsTestMode: false, demo: false });
   });
 
   it('parses values and rejects invalid ones with a readable message', () => {

@@ -30,7 +30,8 @@ const ZOptionalString = z
 
 const ZEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  /** Default: loopback (`localhost`) for the quick start, every interface (`0.0.0.0`) with NODE_ENV=production. */
+  HOST: ZOptionalString,
   DATABASE_URL: ZOptionalString,
   DATA_DIR: z.string().default('./data'),
   APP_SECRET: ZOptionalString,
@@ -115,7 +116,7 @@ const ZEnv = z.object({
   PAYPAL_CLIENT_SECRET: ZOptionalString,
   PAYPAL_API_BASE: ZOptionalString,
   PAYPAL_WEBHOOK_ID: ZOptionalString,
-  /** Lets the local fake Stripe and PayPal take payments when no keys are set; off by default with NODE_ENV=production. */
+  /** Lets the local fake Stripe and PayPal take payments when no keys are set; off by default with NODE_ENV=production or a HOST beyond loopback. */
   PAYMENTS_TEST_MODE: ZBool.optional(),
   LOW_CREDIT_CHECK_CRON: z.string().default('* * * * *'),
 });
@@ -188,6 +189,8 @@ export type TConfig = {
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   /** NODE_ENV=production: an unconfigured OAuth provider is refused with a message, never replaced by a local fake. */
   production: boolean;
+  /** The quick start's demo (NODE_ENV not production): the demo data is seeded on an empty database and the screens say "Demo". */
+  demo: boolean;
   /** Behind a reverse proxy: the client address from X-Forwarded-For (rate limits), links from X-Forwarded-Host/-Proto. */
   trustProxy: boolean;
   webDistDir: string;
@@ -226,13 +229,20 @@ export type TConfig = {
   /** PayPal REST (client credentials); without them a local fake PayPal on 127.0.0.1 (test mode). */
   paypal: { clientId?: string; clientSecret?: string; apiBase?: string; webhookId?: string };
   /**
-   * A provider without keys is served by its local fake (test mode). True unless NODE_ENV=production; there it takes
-   * PAYMENTS_TEST_MODE=true, and without it payments answer 503 "Payments are not configured".
+   * A provider without keys is served by its local fake (test mode). True for the quick start on a loopback HOST;
+   * with NODE_ENV=production or a HOST reachable beyond loopback it takes PAYMENTS_TEST_MODE=true, and without it
+   * payments answer 503 "Payments are not configured".
    */
   paymentsTestMode: boolean;
   /** When the low-credit alert check runs (cron, UTC). */
   lowCreditCheckCron: string;
 };
+
+/** Whether a listen address is reachable from this machine only (`localhost`, 127.0.0.0/8, ::1). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
 
 function resolvePath(p: string): string {
   return isAbsolute(p) ? p : resolve(REPO_ROOT, p);
@@ -274,9 +284,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const dataDir = overrides.dataDir ?? resolvePath(e.DATA_DIR);
   const port = overrides.port ?? e.PORT;
+  const production = e.NODE_ENV === 'production';
+  const host = e.HOST ?? (production ? '0.0.0.0' : 'localhost');
   const config: TConfig = {
     port,
-    host: e.HOST,
+    host,
     databaseUrl: e.DATABASE_URL,
     dataDir,
     pgliteDir: join(dataDir, 'pglite'),
@@ -319,7 +331,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       chunkSize: e.BULK_CHUNK_SIZE,
     },
     logLevel: e.LOG_LEVEL,
-    production: e.NODE_ENV === 'production',
+    production,
+    demo: !production,
     trustProxy: e.TRUST_PROXY,
     webDistDir: e.WEB_DIST_DIR ? resolvePath(e.WEB_DIST_DIR) : join(REPO_ROOT, 'apps', 'web', 'dist'),
     allowPrivateDestinations: e.ALLOW_PRIVATE_DESTINATIONS ?? e.ALLOW_PRIVATE_WEBHOOKS ?? false,
@@ -340,7 +353,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     g2ReviewUrl: e.G2_REVIEW_URL,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
     paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE, webhookId: e.PAYPAL_WEBHOOK_ID },
-    paymentsTestMode: e.PAYMENTS_TEST_MODE ?? e.NODE_ENV !== 'production',
+    paymentsTestMode: e.PAYMENTS_TEST_MODE ?? (!production && isLoopbackHost(host)),
     lowCreditCheckCron: e.LOW_CREDIT_CHECK_CRON,
   };
   return { ...config, ...overrides };

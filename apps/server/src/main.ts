@@ -4,7 +4,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './platform/db/database';
 import { createRuntime } from './runtime';
-import { seedDemoIfEmpty } from './seed';
+import { describeInstallation, hasAnyUser, seedDemoIfEmpty } from './seed';
 import { describeMissingPublicUrl } from './platform/http/public-url';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
 import { checkProbeIdentity } from '@verilead/verifier';
@@ -57,9 +57,16 @@ async function main() {
   });
   await database.migrate();
   logger.info({ engine: database.engine }, 'database migrated');
-  if (role !== 'worker') await seedDemoIfEmpty(database);
-  // The demo prospect directory (≈ 20,000 people), unless the directory holds data already (an operator's own).
-  if (role !== 'worker' && process.env.PROSPECT_DEMO_DIRECTORY !== 'false') await seedDemoDirectoryIfEmpty(database);
+  // The quick start's demo only: a production start (NODE_ENV=production) seeds nothing, no organisation, no
+  // credits, no made-up directory; its first owner signs up or is created by `npm run ops -- create-owner`.
+  if (role !== 'worker' && config.demo) {
+    await seedDemoIfEmpty(database);
+    // The demo prospect directory (≈ 20,000 people), unless the directory holds data already (an operator's own).
+    if (process.env.PROSPECT_DEMO_DIRECTORY !== 'false') await seedDemoDirectoryIfEmpty(database);
+  }
+  if (role !== 'worker') {
+    for (const notice of describeInstallation(config, { hasUsers: await hasAnyUser(database) })) logger[notice.level](notice.message);
+  }
 
   // Every job kind is declared in createRuntime: `worker` and `all` run the same set.
   const runtime = createRuntime({ config, database, logger });
@@ -75,7 +82,10 @@ async function main() {
     await app.listen({ port: config.port, host: config.host });
     closers.unshift(() => app.close());
     const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-    console.log(`Verilead is running at http://${shown}:${config.port}  (API: http://${shown}:${config.port}/api/v1/openapi.json)`);
+    // The port bound (PORT=0 lets the system choose one).
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    console.log(`Verilead is running at http://${shown}:${port}  (API: http://${shown}:${port}/api/v1/openapi.json)${config.demo ? '  [demo]' : ''}`);
     const noPublicUrl = describeMissingPublicUrl(config);
     if (noPublicUrl) logger.warn(noPublicUrl);
   }

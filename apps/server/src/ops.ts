@@ -6,6 +6,7 @@ import { runDirectoryCommand } from './features/prospects/ops';
 import { issueOnetoolToken } from './features/sso/service';
 import { readFileSync } from 'node:fs';
 import { applyPriceConfig, ZPriceConfig } from './features/billing/price-config';
+import { createOwnerAccount, type TCreatedOwner } from './features/auth/create-owner';
 
 const USAGE = `usage:
   npm run ops -- announce --message '<b>html</b>' [--dismissable]
@@ -13,6 +14,7 @@ const USAGE = `usage:
   npm run ops -- import-directory --file <people-and-companies.csv|.ndjson>
   npm run ops -- seed-directory [--people 20000] [--companies 1500] [--seed 2026]
   npm run ops -- onetool-token --email user@company.com
+  npm run ops -- create-owner --email owner@company.com --org 'Company' [--name 'Jane Doe']
   npm run ops -- pricing --file prices.json   (stop the server first when it runs on the embedded database)`;
 
 type TAnnounceInput = { message?: string; dismissable: boolean; clear: boolean };
@@ -64,6 +66,39 @@ async function printOnetoolLink(config: TConfig, email: string) {
   console.log(`One-tool login link (single use, 15 minutes): ${url}`);
 }
 
+/**
+ * A production installation's first owner (or another organisation's): the organisation and its owner, and a one-time
+ * link that sets the password. Through the running server (PGlite allows one process), else straight in the database.
+ */
+async function printCreatedOwner(config: TConfig, input: { email: string; org: string; name?: string }) {
+  let created: TCreatedOwner | null = null;
+  try {
+    const res = await fetch(`http://127.0.0.1:${config.port}/api/v1/ops/create_owner`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ops-secret': config.appSecret },
+      body: JSON.stringify(input),
+      signal: AbortSignal.timeout(5000),
+    });
+    const body = (await res.json()) as { data?: TCreatedOwner; error?: { message: string } };
+    if (!body.data) throw new Error(body.error?.message ?? `server answered ${res.status}`);
+    created = body.data;
+  } catch (err) {
+    if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNREFUSED') throw err;
+  }
+  if (!created) {
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+    try {
+      await database.migrate();
+      created = await createOwnerAccount({ database, config }, input);
+    } finally {
+      await database.close();
+    }
+  }
+  console.log(`Created the organisation "${input.org}" with its owner ${created.email}.`);
+  console.log(`Set the owner's password with this link (single use, expires ${created.expiresAt}):`);
+  console.log(created.url);
+}
+
 /** Operator commands. */
 async function main() {
   const { values, positionals } = parseArgs({
@@ -76,6 +111,8 @@ async function main() {
       companies: { type: 'string' },
       seed: { type: 'string' },
       email: { type: 'string' },
+      org: { type: 'string' },
+      name: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -85,6 +122,9 @@ async function main() {
     return;
   }
   if (command === 'onetool-token' && values.email) return printOnetoolLink(loadConfig(), values.email);
+  if (command === 'create-owner' && values.email && values.org) {
+    return printCreatedOwner(loadConfig(), { email: values.email, org: values.org, ...(values.name ? { name: values.name } : {}) });
+  }
   if (command === 'pricing' && values.file) {
     const input = ZPriceConfig.parse(JSON.parse(readFileSync(values.file, 'utf8')));
     const config = loadConfig();

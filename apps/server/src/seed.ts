@@ -1,11 +1,13 @@
-import { sql } from 'drizzle-orm';
-import type { TRole } from '@verilead/contracts';
+import { inArray, sql } from 'drizzle-orm';
+import type { TInstanceData, TRole } from '@verilead/contracts';
+import { isLoopbackHost, type TConfig } from './config';
 import { hashPassword } from './platform/auth/passwords';
 import { grantCredits } from './platform/credits/ledger';
 import { selectRows, type TDatabase } from './platform/db/database';
 import { memberships, organisations, users } from './platform/tenancy/tables';
 import { orgSsoSettings } from './features/settings/tables';
 import { seedVerifiedSsoDomain } from './features/sso/domain-claims';
+import { getPublicBaseUrl } from './platform/http/public-url';
 
 export const DEMO_PASSWORD = 'Demo-Password-1';
 export const DEMO_ORG_NAME = 'Verilead Demo';
@@ -18,7 +20,16 @@ export const DEMO_USERS: { email: string; name: string; role: TRole; label: stri
   { email: 'executive@demo.verilead.test', name: 'Demo Executive', role: 'analyst', label: 'Executive' },
 ];
 
-/** Seeds the demo organisation when the database has no user yet; answers whether it did. */
+/** Whether any account exists (a production start with none says how to make the first owner). */
+export async function hasAnyUser(database: TDatabase): Promise<boolean> {
+  const rows = await selectRows<{ any: boolean }>(database.db, sql`select exists (select 1 from users) as any`);
+  return rows[0]?.any === true;
+}
+
+/**
+ * Seeds the demo organisation when the database has no user yet; answers whether it did. Only the quick start's demo
+ * calls it (`config.demo`): a production start seeds nothing.
+ */
 export async function seedDemoIfEmpty(database: TDatabase, print: (line: string) => void = (l) => console.log(l)): Promise<boolean> {
   const rows = await selectRows<{ n: number }>(database.db, sql`select count(*)::int as n from users`);
   if ((rows[0]?.n ?? 0) > 0) return false;
@@ -46,4 +57,61 @@ export async function seedDemoIfEmpty(database: TDatabase, print: (line: string)
   for (const u of DEMO_USERS) print(`  ${u.label.padEnd(10)} ${u.email.padEnd(30)} password ${DEMO_PASSWORD}`);
   print('');
   return true;
+}
+
+/** What the sign-in pages show: whether this server is the quick start's demo, and its seeded accounts that exist. */
+export async function readInstanceInfo(database: TDatabase, config: Pick<TConfig, 'demo'>): Promise<TInstanceData> {
+  if (!config.demo) return { demo: false, demo_accounts: [], demo_password: null };
+  const found = await database.db
+    .select({ email: users.email })
+    .from(users)
+    .where(inArray(users.email, DEMO_USERS.map((u) => u.email)));
+  const present = new Set(found.map((r) => r.email));
+  const accounts = DEMO_USERS.filter((u) => present.has(u.email)).map((u) => ({ role: u.label, email: u.email }));
+  return { demo: true, demo_accounts: accounts, demo_password: accounts.length > 0 ? DEMO_PASSWORD : null };
+}
+
+export type TStartNotice = { level: 'info' | 'warn'; message: string };
+
+/** What the log says at start about the demo, the first owner and payments (main.ts prints it). */
+export function describeInstallation(
+  config: Pick<TConfig, 'demo' | 'host' | 'configuredPublicUrl' | 'port' | 'paymentsTestMode' | 'production' | 'stripe' | 'paypal'>,
+  state: { hasUsers: boolean },
+): TStartNotice[] {
+  const notices: TStartNotice[] = [];
+  const reachable = !isLoopbackHost(config.host);
+  if (config.demo) {
+    notices.push({
+      level: 'info',
+      message:
+        'Demo: this is the quick start (NODE_ENV is not production). The demo organisation\'s accounts share a published password ' +
+        'and its data is made up; see "Running in production" in the README for a real installation.',
+    });
+    if (reachable) {
+      notices.push({
+        level: 'warn',
+        message: `Demo reachable beyond this machine (HOST=${config.host}): anyone who reaches it can log in to the demo organisation with the published password.`,
+      });
+    }
+  } else {
+    notices.push({ level: 'info', message: 'Production (NODE_ENV=production): no demo data is seeded.' });
+    if (!state.hasUsers) {
+      notices.push({
+        level: 'info',
+        message: `No account yet: sign up at ${getPublicBaseUrl(config)}/signup, or run \`npm run ops -- create-owner --email you@company.com --org "Your company"\` for a one-time setup link.`,
+      });
+    }
+  }
+  const keys = Boolean(config.stripe.secretKey) || Boolean(config.paypal.clientId && config.paypal.clientSecret);
+  if (!keys && !config.paymentsTestMode && !config.production && reachable) {
+    notices.push({
+      level: 'warn',
+      message:
+        `Payments are off: HOST=${config.host} is reachable beyond loopback and no Stripe or PayPal keys are set, so the test-mode fakes ` +
+        'do not take payments. Set the providers\' keys, or PAYMENTS_TEST_MODE=true for a demo.',
+    });
+  } else if (!keys && config.paymentsTestMode) {
+    notices.push({ level: 'info', message: 'Payments in test mode: local fake Stripe and PayPal take every payment for nothing.' });
+  }
+  return notices;
 }

@@ -145,6 +145,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /openapi.json': PUBLIC,
   'POST /ops/announcement': PUBLIC, // checks the operator secret itself
   'POST /ops/onetool_token': PUBLIC, // checks the operator secret itself
+  'POST /ops/create_owner': PUBLIC, // checks the operator secret itself
 
   // ----- user: sign-up, login and token links (public) -----
   'POST /user/signup': PUBLIC,
@@ -241,6 +242,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /public/user_activity_download': PUBLIC,
   'GET /public/marketing_stats': PUBLIC,
   'GET /public/price': PUBLIC,
+  'GET /public/instance': PUBLIC,
   'GET /extension/version': PUBLIC,
 
   // ----- payments (owner only: billing) -----

@@ -140,9 +140,19 @@ export const ZSignupRequest = z
     }
   });
 export type TSignupRequest = z.input<typeof ZSignupRequest>;
-export const ZSignupData = z.object({ message: z.string(), email: z.string(), user_id: z.string() });
+/** The same answer whether the address was new or had an account (sign-up never tells which). */
+export const ZSignupData = z.object({ message: z.string(), email: z.string() });
 export const ZSignupResponse = ZSuccess(ZSignupData);
 export type TSignupData = z.infer<typeof ZSignupData>;
+
+/** What the sign-in pages show about this server: the quick start's demo (NODE_ENV not production) and its accounts. */
+export const ZInstanceData = z.object({
+  demo: z.boolean(),
+  demo_accounts: z.array(z.object({ role: z.string(), email: z.string() })),
+  demo_password: z.string().nullable(),
+});
+export const ZInstanceResponse = ZSuccess(ZInstanceData);
+export type TInstanceData = z.infer<typeof ZInstanceData>;
 
 export const ZTokenRequest = z.object({ token: z.string().trim().min(10).max(200) });
 export type TTokenRequest = z.infer<typeof ZTokenRequest>;

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { ZFailure, ZLoginResponse, ZSignupResponse } from '@verilead/contracts';
 import { createTestApp, TEST_PASSWORD, type TTestApp } from '../../test/test-app';
 import { users, memberships } from '../../platform/tenancy/tables';
+import { outbox } from '../../platform/mailer/tables';
 import { inviteMember } from './service';
 
 const NEW_PASSWORD = 'Another-Pass-2';
@@ -25,9 +26,12 @@ describe('auth API', () => {
     expect(signup.status).toBe(200);
     expect(ZSignupResponse.parse(signup.body).data.email).toBe('ada@example.test');
     // The spec lets a person log in before verifying (the session carries isEmailVerified): the copy says so.
-    expect(signup.body.data.message).toBe(
-      'Your account is ready and you can log in now. We sent a link to ada@example.test to verify your email address.',
-    );
+    expect(signup.body.data).toEqual({
+      message:
+        'We sent a message to ada@example.test. If this is a new account, you can log in now and verify your address with the link in it; ' +
+        'if the address already has an account, the message tells you how to log in or reset your password.',
+      email: 'ada@example.test',
+    });
 
     const token = await t.mailedToken('ada@example.test', '/emailverification');
     const check = await t.call({ method: 'POST', url: '/api/v1/user/verify_token', payload: { token } });
@@ -81,11 +85,53 @@ describe('auth API', () => {
     }
   });
 
-  it('refuses a second sign-up with the same e-mail', async () => {
-    await t.createOwner('dup@example.test');
-    const res = await t.call({ method: 'POST', url: '/api/v1/user/signup', payload: { name: 'Dup', email: 'DUP@example.test', password: TEST_PASSWORD, signup_source: 'friends' } });
-    expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe('email_already_registered');
+  it('answers a sign-up for a registered address as for a new one, creates nothing and mails the owner (issue 27.12)', async () => {
+    const owner = await t.createOwner('dup@example.test', 'Dup Owner');
+    const countRows = async () => ({
+      users: (await t.db.db.select({ id: users.id }).from(users)).length,
+      memberships: (await t.db.db.select({ id: memberships.id }).from(memberships)).length,
+    });
+    const before = await countRows();
+    const fresh = await t.call({ method: 'POST', url: '/api/v1/user/signup', payload: { name: 'New', email: 'brand.new@example.test', password: TEST_PASSWORD, signup_source: 'friends' } });
+    const taken = await t.call({ method: 'POST', url: '/api/v1/user/signup', payload: { name: 'Dup', email: 'DUP@example.test', password: 'Attacker-Pass-9', signup_source: 'friends' } });
+    expect(taken.status).toBe(200);
+    expect(fresh.status).toBe(200);
+    // The same answer, but for the address itself: nothing tells the two apart.
+    expect(JSON.stringify(taken.body).replaceAll('dup@example.test', 'X')).toBe(JSON.stringify(fresh.body).replaceAll('brand.new@example.test', 'X'));
+    expect(Object.keys(taken.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
+    // Only the new address made an account.
+    expect(await countRows()).toEqual({ users: before.users + 1, memberships: before.memberships + 1 });
+    // The owner is told, with a reset link that works; the caller's password opened nothing.
+    await t.deps.queue.runUntilIdle();
+    const mails = await t.db.db.select().from(outbox).where(eq(outbox.toAddress, 'dup@example.test'));
+    const attempt = mails.find((m) => m.template === 'signup_existing_account');
+    expect(attempt?.subject).toBe('Someone tried to sign up with your e-mail address');
+    expect(attempt?.text).toContain('log in at http://app.verilead.test/login');
+    const reset = await t.mailedToken('dup@example.test', '/resetpassword');
+    expect((await t.call({ method: 'POST', url: '/api/v1/user/reset-password', payload: { token: reset, password: NEW_PASSWORD } })).status).toBe(200);
+    expect((await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'dup@example.test', password: 'Attacker-Pass-9' } })).status).toBe(401);
+    const login = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'dup@example.test', password: NEW_PASSWORD } });
+    expect(login.body.data.user).toMatchObject({ id: owner.userId, org_id: owner.orgId, name: 'Dup Owner' });
+  });
+
+  it("creates an owner from the operator's command only with the operator secret; its setup link works once", async () => {
+    const payload = { email: 'Ops.Owner@Example.test', org: 'Ops Org' };
+    for (const secret of [undefined, 'wrong-secret']) {
+      const res = await t.call({ method: 'POST', url: '/api/v1/ops/create_owner', payload, headers: secret ? { 'x-ops-secret': secret } : {} });
+      expect(res.status).toBe(403);
+    }
+    const res = await t.call({ method: 'POST', url: '/api/v1/ops/create_owner', payload, headers: { 'x-ops-secret': 'test-secret' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ email: 'ops.owner@example.test', url: expect.stringMatching(/^http:\/\/app\.verilead\.test\/setup_password\?token=/) });
+    const again = await t.call({ method: 'POST', url: '/api/v1/ops/create_owner', payload, headers: { 'x-ops-secret': 'test-secret' } });
+    expect(again.status).toBe(409);
+    const bad = await t.call({ method: 'POST', url: '/api/v1/ops/create_owner', payload: { email: 'x@example.test', org: ' ' }, headers: { 'x-ops-secret': 'test-secret' } });
+    expect(bad.status).toBe(400);
+    const token = decodeURIComponent(new URL(res.body.data.url).searchParams.get('token')!);
+    expect((await t.call({ method: 'POST', url: '/api/v1/user/password/setup', payload: { token, password: NEW_PASSWORD } })).status).toBe(200);
+    expect((await t.call({ method: 'POST', url: '/api/v1/user/password/setup', payload: { token, password: 'Third-Pass-3' } })).status).toBe(400);
+    const login = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'ops.owner@example.test', password: NEW_PASSWORD } });
+    expect(login.body.data.user).toMatchObject({ user_role: 'owner', credits: 0, organisation: { name: 'Ops Org' } });
   });
 
   it('answers unknown e-mail and wrong password the same way', async () => {

@@ -1,8 +1,10 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZActivateResponse,
   ZForgotPasswordRequest,
+  ZInstanceResponse,
   ZLoginRequest,
   ZLoginResponse,
   ZMessageResponse,
@@ -16,8 +18,11 @@ import {
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
+import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { rateLimitFor } from '../../platform/http/rate-limits';
+import { readInstanceInfo } from '../../seed';
+import { createOwnerAccount, ZCreateOwnerInput } from './create-owner';
 import { activate, forgotPassword, login, logout, resetPassword, setupPassword, signup, verifyToken } from './service';
 
 export function registerAuthRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
@@ -63,6 +68,22 @@ export function registerAuthRoutes(app: FastifyInstance, deps: TDeps, guards: TG
     },
     async (req) => ok(await resetPassword(deps, req.body)),
   );
+  r.get(
+    '/public/instance',
+    {
+      config: rateLimitFor(deps.config, 'public'),
+      schema: { tags, summary: "What the sign-in pages show: the quick start's demo notice and its accounts", response: withErrorResponses({ 200: ZInstanceResponse }) },
+    },
+    async () => ok(await readInstanceInfo(deps.database, deps.config)),
+  );
+  // Operator command (`npm run ops -- create-owner --email … --org …`): the caller proves it holds APP_SECRET.
+  r.post('/ops/create_owner', { schema: { hide: true, body: ZCreateOwnerInput } }, async (req) => {
+    const given = req.headers['x-ops-secret'];
+    const secret = Buffer.from(typeof given === 'string' ? given : '');
+    const expected = Buffer.from(deps.config.appSecret);
+    if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError(403, 'forbidden', 'Forbidden');
+    return ok(await createOwnerAccount(deps, req.body));
+  });
   r.post(
     '/user/password/setup',
     { config: limited, schema: { tags, summary: 'Invited member sets the first password', body: ZPasswordSetupRequest, response: withErrorResponses({ 200: ZMessageResponse }) } },

@@ -43,18 +43,34 @@ function link(deps: TDeps, path: string, token: string): string {
   return `${getPublicBaseUrl(deps.config)}${path}?token=${encodeURIComponent(token)}`;
 }
 
-/** Creates an organisation with the user as owner and mails the verification link. */
+/**
+ * The one answer of a sign-up, for a new address and for one that has an account already: sign-up never tells
+ * whether an address is registered (as login and forgot-password do not).
+ */
+export function signupAnswer(email: string): TSignupData {
+  return {
+    message:
+      `We sent a message to ${email}. If this is a new account, you can log in now and verify your address with the link in it; ` +
+      'if the address already has an account, the message tells you how to log in or reset your password.',
+    email,
+  };
+}
+
+/**
+ * Creates an organisation with the user as owner and mails the verification link. For an address that has an account
+ * already, nothing is created: its owner gets a mail saying someone tried to sign up, with a sign-in and a reset link,
+ * and the caller gets the same answer as a new sign-up (the password is hashed either way, so the time taken is alike).
+ */
 export async function signup(
   deps: TDeps,
   input: { name: string; email: string; password: string; signup_source: string; signup_source_other?: string },
 ): Promise<TSignupData> {
   const existing = await selectLoginCandidate(deps.database.db, input.email);
-  const taken = () =>
-    new AppError(409, 'email_already_registered', 'An account with this e-mail already exists. Please log in instead.', {
-      reasons: [{ field: 'email', location: 'body', messages: ['An account with this e-mail already exists'] }],
-    });
-  if (existing) throw taken();
   const passwordHash = await hashPassword(input.password);
+  if (existing) {
+    await mailSignupAttempt(deps, existing);
+    return signupAnswer(input.email);
+  }
   try {
     return await deps.database.transaction(async (tx) => {
       const org = await insertOrganisation(tx, { name: `${input.name}'s organisation` });
@@ -74,16 +90,26 @@ export async function signup(
         { tx, orgId: org.id, userId: user.id },
       );
       await recordActivity(tx, { orgId: org.id, userId: user.id, type: 'signup', description: 'Signed up' });
-      return {
-        message: `Your account is ready and you can log in now. We sent a link to ${user.email} to verify your email address.`,
-        email: user.email,
-        user_id: user.id,
-      };
+      return signupAnswer(user.email);
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw taken();
+    // Two sign-ups of one new address at once: the second finds the first's account, and answers alike.
+    if (isUniqueViolation(err)) return signupAnswer(input.email);
     throw err;
   }
+}
+
+/** Tells an account's owner that someone tried to sign up with its address (a reset link as forgot-password mails). */
+async function mailSignupAttempt(deps: TDeps, candidate: NonNullable<Awaited<ReturnType<typeof selectLoginCandidate>>>) {
+  const { user, membership } = candidate;
+  if (user.deletedAt || membership?.status !== 'active') return;
+  await deps.database.transaction(async (tx) => {
+    const token = await issueOneTimeToken(tx, user.id, 'password_reset');
+    await deps.mailer.send(
+      { to: user.email, template: 'signup_existing_account', vars: { name: user.name, url: link(deps, '/resetpassword', token) } },
+      { tx, orgId: membership.orgId, userId: user.id },
+    );
+  });
 }
 
 /** Marks the e-mail verified from the link's token. */

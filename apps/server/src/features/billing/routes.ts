@@ -71,7 +71,7 @@ const ZMessageResponse = ZSuccess(ZMessageData);
 export function registerBillingRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const gateway = getStripeGateway(deps.config);
   if (!stripeAvailable(deps.config) && !paypalAvailable(deps.config)) {
-    app.log.warn('Payments are not configured: no Stripe or PayPal keys, and test mode is off (NODE_ENV=production without PAYMENTS_TEST_MODE=true).');
+    app.log.warn('Payments are not configured: no Stripe or PayPal keys, and test mode is off (NODE_ENV=production, or a HOST beyond loopback, without PAYMENTS_TEST_MODE=true).');
   }
   app.addHook('onClose', async () => {
     await gateway.close();

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 
-export const ZMailTemplate = z.enum(['email_verification', 'password_reset', 'setup_password', 'email_change', 'seat_request', 'low_credit', 'payment_action_required']);
+export const ZMailTemplate = z.enum([
+  'email_verification',
+  'password_reset',
+  'signup_existing_account',
+  'setup_password',
+  'email_change',
+  'seat_request',
+  'low_credit',
+  'payment_action_required',
+]);
 export type TMailTemplate = z.infer<typeof ZMailTemplate>;
 
 export type TRenderedMail = { subject: string; text: string; html: string };
@@ -34,6 +43,16 @@ export function renderMail(template: TMailTemplate, vars: { name: string; url: s
         label: 'Reset password',
         url: vars.url,
       });
+    case 'signup_existing_account':
+      return layout(
+        'Someone tried to sign up with your e-mail address',
+        [
+          `Hi ${vars.name},`,
+          'Someone, maybe you, tried to create a new Verilead account with this address. It has an account already, so nothing was created and nothing changed.',
+          `If it was you, log in at ${new URL(vars.url).origin}/login. If you forgot your password, reset it with the link below: it works once and expires in 1 hour.`,
+        ],
+        { label: 'Reset password', url: vars.url },
+      );
     case 'setup_password':
       return layout(
         `You are invited to ${vars.orgName ?? 'Verilead'}`,

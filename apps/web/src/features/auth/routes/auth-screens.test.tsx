@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useSessionStore } from '../../../lib/session-store';
 import { buildLogin } from '../../../test/fixtures';
 import { answerFailed, answerOk as ok, renderAppAt as renderAt, stubApi } from '../../../test/render-app';
@@ -108,8 +108,8 @@ describe('signup screen', () => {
 
   it('puts the server\'s field reasons on their fields without key prefixes', async () => {
     stubApi({
-      'POST /api/v1/user/signup': answerFailed(409, 'conflict', 'An account with this email already exists.', {
-        reasons: [{ field: 'email', location: 'body', messages: ['An account with this email already exists'] }],
+      'POST /api/v1/user/signup': answerFailed(400, 'validation_failed', 'Please use an address that can receive mail.', {
+        reasons: [{ field: 'email', location: 'body', messages: ['Please use an address that can receive mail'] }],
       }),
     });
     renderAt('/signup');
@@ -119,12 +119,12 @@ describe('signup screen', () => {
     fireEvent.click(screen.getByRole('combobox', { name: 'How did you hear about us?' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Friends', hidden: true }));
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
-    await waitFor(() => expect(fieldError('Work email')).toBe('An account with this email already exists'));
+    await waitFor(() => expect(fieldError('Work email')).toBe('Please use an address that can receive mail'));
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('asks to specify "others" and sends the signup', async () => {
-    const bodies = stubApi({ 'POST /api/v1/user/signup': ok({ message: 'Verification email sent', email: 'new@acme.test', user_id: 'u2' }) });
+    const bodies = stubApi({ 'POST /api/v1/user/signup': ok({ message: 'We sent a message to new@acme.test.', email: 'new@acme.test' }) });
     renderAt('/signup');
     fireEvent.change(await screen.findByLabelText('Full name'), { target: { value: 'New Person' } });
     fireEvent.change(screen.getByLabelText('Work email'), { target: { value: 'new@acme.test' } });
@@ -136,10 +136,14 @@ describe('signup screen', () => {
     fireEvent.change(screen.getByLabelText('Please specify'), { target: { value: 'A podcast' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeTruthy();
-    // Login works before verification (spec: the session carries isEmailVerified), so the copy does not ask to activate first.
+    // Login works before verification (spec: the session carries isEmailVerified), so the copy does not ask to activate
+    // first; and it reads the same for an address that had an account (sign-up never tells which, issue 27.12).
     expect(screen.getAllByText(/new@acme\.test/)).toHaveLength(1);
     expect(screen.queryByText(/activate/i)).toBeNull();
-    expect(screen.getByText(/you can log in now/i)).toBeTruthy();
+    expect(screen.getByText(/new@acme\.test/).closest('p')?.textContent).toBe(
+      'We sent a message to new@acme.test. If this is a new account, you can log in now and verify your address with the link in it. ' +
+        'If the address already has an account, the message tells you how to log in or reset your password.',
+    );
     expect(screen.getByRole('link', { name: 'Go to login' })).toBeTruthy();
     expect(bodies['POST /api/v1/user/signup']).toEqual({
       name: 'New Person',
@@ -182,4 +186,51 @@ describe('reset password screen', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('This link is invalid or has expired');
     expect(screen.getByTestId('location').textContent).toBe('/resetpassword?token=used-token-123456');
   });
+});
+
+describe('the demo notice on the sign-in pages', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const demo = ok({
+    demo: true,
+    demo_accounts: [
+      { role: 'Owner', email: 'owner@demo.verilead.test' },
+      { role: 'Manager', email: 'manager@demo.verilead.test' },
+    ],
+    demo_password: 'Demo-Password-1',
+  });
+
+  it('says the quick start is a demo, with its accounts, on the login screen', async () => {
+    stubApi({ 'GET /api/v1/public/instance': demo });
+    renderAt('/login');
+    const notice = await screen.findByRole('note', { name: 'Demo' });
+    expect(notice.textContent).toBe(
+      "DemoThis server is the quick start's demo: its data is made up and payments run in test mode." +
+        'Log in as owner@demo.verilead.test (owner) or manager@demo.verilead.test (manager) with the password Demo-Password-1.',
+    );
+  });
+
+  it('shows on the sign-up screen too', async () => {
+    stubApi({ 'GET /api/v1/public/instance': demo });
+    renderAt('/signup');
+    expect((await screen.findByRole('note', { name: 'Demo' })).textContent).toContain('payments run in test mode');
+  });
+
+  for (const [label, answers] of [
+    ['on a production server', { 'GET /api/v1/public/instance': ok({ demo: false, demo_accounts: [], demo_password: null }) }],
+    ['when the server cannot tell', {}],
+  ] as const) {
+    it(`shows nothing ${label}`, async () => {
+      stubApi(answers);
+      renderAt('/login');
+      await screen.findByRole('button', { name: 'Log in' });
+      // The notice's question was asked and its answer's body read (when it had one); one macrotask turn then lets the promise chain
+      // after the read and React's update finish, before the absence is checked.
+      await waitFor(() => expect(vi.mocked(fetch).mock.calls.map((c) => String(c[0]))).toContain('/api/v1/public/instance'));
+      const asked = vi.mocked(fetch).mock.calls.findIndex((c) => String(c[0]) === '/api/v1/public/instance');
+      const response = (await vi.mocked(fetch).mock.results[asked]!.value) as Response;
+      await waitFor(() => expect(!response.ok || response.bodyUsed).toBe(true));
+      await act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+      expect(screen.queryByRole('note', { name: 'Demo' })).toBeNull();
+    });
+  }
 });

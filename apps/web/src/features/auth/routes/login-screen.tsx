@@ -8,6 +8,7 @@ import { applyServerErrors } from '../../../lib/form-errors';
 import { useSessionStore } from '../../../lib/session-store';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { AuthCard } from '../components/auth-card';
+import { DemoNoticeSlot } from '../components/demo-notice-slot';
 import { saveExpiredPasswordTicket } from '../stores/expired-password-store';
 
 /** The log-in call and its response schemas: fetched when the form is first touched, not with the page. */
@@ -58,6 +59,7 @@ export function LoginScreen() {
     >
       <form onSubmit={onSubmit} onFocus={() => void loadLoginCall()} noValidate>
         <Stack gap="md">
+          <DemoNoticeSlot />
           {notice ? (
             <Alert color="teal" variant="light">
               {notice}

@@ -9,6 +9,7 @@ import { SIGNUP_SOURCE_LABELS, ZSignupRequest, ZSignupSource, type TSignupData }
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useSignup } from '../api/auth-api';
 import { AuthCard } from '../components/auth-card';
+import { DemoNoticeSlot } from '../components/demo-notice-slot';
 import { PASSWORD_HINT } from '../components/new-password-form';
 
 type TSignupForm = z.input<typeof ZSignupRequest>;
@@ -45,8 +46,11 @@ export function SignupScreen() {
           <ThemeIcon size={56} radius="xl" variant="light" color="teal">
             <IconMailCheck size={30} />
           </ThemeIcon>
+          {/* The same words whether the address was new or had an account: sign-up never tells which. */}
           <Text>
-            Your account is ready: you can log in now. Open the link we sent to <strong>{done.email}</strong> to verify your address.
+            We sent a message to <strong>{done.email}</strong>. If this is a new account, you can log in now and verify your
+            address with the link in it. If the address already has an account, the message tells you how to log in or reset
+            your password.
           </Text>
           <Button component={Link} to="/login" variant="light" fullWidth>
             Go to login
@@ -70,6 +74,7 @@ export function SignupScreen() {
     >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
+          <DemoNoticeSlot />
           {formError ? (
             <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
               {formError}
