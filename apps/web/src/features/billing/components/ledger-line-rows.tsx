@@ -18,7 +18,7 @@ export function LedgerLineRows({ lineKey, label }: { lineKey: string; label: str
           {rows.data.items.map((r) => (
             <Table.Tr key={r.id}>
               <Table.Td>{formatDateTime(r.created_at)}</Table.Td>
-              <Table.Td>{r.object_id ?? r.reason}</Table.Td>
+              <Table.Td>{r.object_id?.includes(':') ? `Row ${r.object_id.split(':').pop() ?? ''}` : r.reason}</Table.Td>
               <Table.Td>{r.user_name ?? '-'}</Table.Td>
               <Table.Td ta="right">{`${r.amount > 0 ? '+' : '\u2212'}${formatNumber(Math.abs(r.amount))}`}</Table.Td>
               <Table.Td ta="right">{formatNumber(r.balance_after)}</Table.Td>
