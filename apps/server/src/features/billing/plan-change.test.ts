@@ -76,6 +76,27 @@ describe('plans: confirmed before charged, current plan, cancel and resume, invo
     expect(same.status).toBe(409);
   });
 
+  it('offers card entry when no card is saved: the card set-up page comes back to the plan to confirm, card saved', async () => {
+    const o = await t.createOwner('nocard@plans.test');
+    const preview = await get(o, '/payment/upgrade/preview?plan_id=starter-monthly-usd');
+    expect(preview.body.data).toMatchObject({ card: null, amount_due: 48 });
+    const bad = await t.call({ method: 'POST', url: '/api/v1/payment/setup_intent/create', token: o.token, payload: { return_to: 'elsewhere' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('Please choose billing, pricing or plan.');
+    const setup = await t.call({ method: 'POST', url: '/api/v1/payment/setup_intent/create', token: o.token, payload: { return_to: 'pricing', plan_id: 'starter-monthly-usd' } });
+    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+    const back = await payOnCheckout(setup.body.data.checkout_url, 'pm_card_visa');
+    const url = new URL(back.location!);
+    expect(url.pathname).toBe('/pricing');
+    expect(url.searchParams.get('subscribe')).toBe('starter-monthly-usd');
+    expect(url.searchParams.get('setup_intent')).toBe(setup.body.data.setup_intent_id);
+    const saved = await t.call({ method: 'POST', url: '/api/v1/payment/setup_intent/confirm', token: o.token, payload: { setup_intent_id: url.searchParams.get('setup_intent') } });
+    expect(saved.body.data).toMatchObject({ last4: '4242', is_default: true });
+    // Nothing was charged on the way: the confirmation now names the card.
+    expect(await paymentCount(o)).toBe(0);
+    expect((await get(o, '/payment/upgrade/preview?plan_id=starter-monthly-usd')).body.data.card).toEqual({ brand: 'visa', last4: '4242' });
+  });
+
   it('answers the plan subscribed to in current_plan (name, price, seats) and on the plan screen, then cancel and resume', async () => {
     const o = await withCard('current@plans.test');
     const free = await get(o, '/payment/plan');
