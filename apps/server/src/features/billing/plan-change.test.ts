@@ -64,7 +64,14 @@ describe('plans: confirmed before charged, current plan, cancel and resume, invo
     expect(up.body.data.proration_credit).toBeGreaterThan(47);
     expect(up.body.data.lines.map((l: { proration: boolean }) => l.proration)).toEqual([true, false]);
     expect(up.body.data.amount_due).toBeCloseTo(240 - up.body.data.proration_credit, 2);
-    const changed = await get(o, `/payment/upgrade?plan_id=growth-monthly-usd&expected_amount=${up.body.data.amount_due}`);
+    expect(up.body.data.proration_date).toBeGreaterThan(0);
+    // A proration instant from the future, or older than the preview allows, charges nothing.
+    for (const at of [up.body.data.proration_date + 60, up.body.data.proration_date - 601]) {
+      const old = await get(o, `/payment/upgrade?plan_id=growth-monthly-usd&expected_amount=${up.body.data.amount_due}&proration_date=${at}`);
+      expect(old.status).toBe(409);
+      expect(old.body.error.message).toBe('This price preview has expired: please look at the amount again and confirm it.');
+    }
+    const changed = await get(o, `/payment/upgrade?plan_id=growth-monthly-usd&expected_amount=${up.body.data.amount_due}&proration_date=${up.body.data.proration_date}`);
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body.data.payment.total).toBe(up.body.data.amount_due);
 
