@@ -77,6 +77,15 @@ test.describe('prospect', () => {
     await expect(page.getByTestId('lead-row')).toHaveCount(5);
     const before = await readOrgCredits(page, request);
     await page.getByRole('button', { name: 'Enrich list' }).click();
+    // Issue 28: the most it can cost is confirmed first (5 e-mails at 1, 5 phones at 2); nothing starts before.
+    const confirm = page.getByRole('dialog', { name: 'Enrich this list?' });
+    await expect(confirm.getByTestId('enrich-max-cost')).toHaveText('15 credits');
+    await page.screenshot({ path: 'test-results/e2e/prospects-enrich-confirm-1366.png' });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.screenshot({ path: 'test-results/e2e/prospects-enrich-confirm-375.png' });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    expect(await readOrgCredits(page, request)).toBe(before);
+    await confirm.getByRole('button', { name: 'Enrich for at most 15 credits' }).click();
     await expect(page.getByTestId('enrichment-state')).toHaveText('Enrichment: Completed', { timeout: 120_000 });
     await expect(page.getByRole('progressbar', { name: 'Enrichment progress' })).toHaveAttribute('aria-valuenow', '100');
     // Every lead's mailbox exists, so the list's thorough check (greylisting waited out, a failed check tried again)
@@ -90,6 +99,9 @@ test.describe('prospect', () => {
     }
     const spent = before - (await readOrgCredits(page, request));
     expect(spent, 'at least one credit for each revealed e-mail').toBeGreaterThanOrEqual(5);
+    // What the screen says was charged is what left the balance.
+    await expect(page.getByTestId('enrichment-charged')).toHaveText(`${spent} credits charged`);
+    await page.screenshot({ path: 'test-results/e2e/prospects-enrich-charged-1366.png' });
 
     await page.getByRole('button', { name: 'Export' }).click();
     const link = page.getByTestId('export-link');

@@ -164,6 +164,8 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /user/current_plan': AUTHENTICATED,
   'GET /user/credits_and_limits': AUTHENTICATED,
   'GET /user/credits_and_limits/transactions': AUTHENTICATED,
+  'GET /user/credits_and_limits/ledger': AUTHENTICATED,
+  'GET /user/credits_and_limits/ledger/rows': AUTHENTICATED,
   'GET /user/check_credit_status': AUTHENTICATED,
   'POST /user/activities': AUTHENTICATED,
   'POST /user/email/edit': PROFILE,

@@ -230,14 +230,21 @@ export const ZUpgradeQuery = z.object({
    * period changed meanwhile), nothing is charged and the answer is 409 with the new preview to confirm.
    */
   expected_amount: z.coerce.number({ message: 'The confirmed amount must be a number' }).nonnegative({ message: 'The confirmed amount must be a number' }).optional(),
+  /** The preview's `proration_date`: the unused time is counted from that instant, so the charge is the amount shown. */
+  proration_date: z.coerce.number({ message: 'The proration date must be a Unix time' }).int({ message: 'The proration date must be a Unix time' }).positive({ message: 'The proration date must be a Unix time' }).optional(),
 });
 /** GET /payment/upgrade/preview: what subscribing or changing plan would charge today, before anything is charged. */
-export const ZPlanPreviewQuery = z.object({ plan_id: ZPlanId });
+export const ZPlanPreviewQuery = z.object({
+  plan_id: ZPlanId,
+  proration_date: z.coerce.number({ message: 'The proration date must be a Unix time' }).int({ message: 'The proration date must be a Unix time' }).positive({ message: 'The proration date must be a Unix time' }).optional(),
+});
 export const ZPlanPreviewLine = z.object({ description: z.string(), amount: z.number(), proration: z.boolean() });
 export const ZPlanPreview = z.object({
   plan: ZPlan,
   /** subscribe: no plan yet; upgrade / downgrade: a change now, the unused time credited; resume: a plan set to end continues. */
   change: z.enum(['subscribe', 'upgrade', 'downgrade', 'resume']),
+  /** A change: the instant (Unix seconds) the unused time is counted from; send it back with the change. */
+  proration_date: z.number().int().nullable(),
   currency: ZCurrency,
   lines: z.array(ZPlanPreviewLine),
   /** The unused time of the current plan, credited (0 when none). */

@@ -337,6 +337,42 @@ export const ZCreditTransactionsData = ZPaged(ZCreditTransaction);
 export const ZCreditTransactionsResponse = ZSuccess(ZCreditTransactionsData);
 export type TCreditTransactionsData = z.infer<typeof ZCreditTransactionsData>;
 
+/**
+ * GET /user/credits_and_limits/ledger: the ledger one line per job (a verified or found list, an enrichment: its rows
+ * totalled), per day and source for instant calls, and one line per purchase, grant or refund; newest first in the
+ * order rows were written, so each line's balance follows from the one below it. Its rows:
+ * GET /user/credits_and_limits/ledger/rows?key=….
+ */
+export const ZCreditLedgerGroup = z.object({
+  key: z.string(),
+  group: z.enum(['job', 'day', 'single']),
+  kind: ZCreditTransactionKind,
+  /** Signed total of the line's rows. */
+  amount: z.number().int(),
+  count: z.number().int(),
+  reason: z.string(),
+  source_agent: ZSourceAgent.nullable(),
+  object_type: z.string().nullable(),
+  /** The list or enrichment a job line belongs to. */
+  job_id: z.string().nullable(),
+  /** The day (the caller's time zone) of an instant-calls line. */
+  day: z.string().nullable(),
+  /** The balance after the line's newest row. */
+  balance_after: z.number().int(),
+  user_name: z.string().nullable(),
+  first_at: z.string(),
+  last_at: z.string(),
+});
+export type TCreditLedgerGroup = z.infer<typeof ZCreditLedgerGroup>;
+export const ZCreditLedgerData = ZPaged(ZCreditLedgerGroup);
+export const ZCreditLedgerResponse = ZSuccess(ZCreditLedgerData);
+export type TCreditLedgerData = z.infer<typeof ZCreditLedgerData>;
+export const ZCreditLedgerRowsQuery = z.object({
+  key: z.string({ message: 'Please choose a ledger line' }).trim().min(1, { message: 'Please choose a ledger line' }).max(300, { message: 'Unknown ledger line' }),
+  page: ZPage.default(1),
+  limit: ZPageSize.default(25),
+});
+
 export const ZCreditStatusData = z.object({
   credits: z.number().int().nonnegative(),
   has_credits: z.boolean(),

@@ -64,7 +64,14 @@ describe('plans: confirmed before charged, current plan, cancel and resume, invo
     expect(up.body.data.proration_credit).toBeGreaterThan(47);
     expect(up.body.data.lines.map((l: { proration: boolean }) => l.proration)).toEqual([true, false]);
     expect(up.body.data.amount_due).toBeCloseTo(240 - up.body.data.proration_credit, 2);
-    const changed = await get(o, `/payment/upgrade?plan_id=growth-monthly-usd&expected_amount=${up.body.data.amount_due}`);
+    expect(up.body.data.proration_date).toBeGreaterThan(0);
+    // A proration instant from the future, or older than the preview allows, charges nothing.
+    for (const at of [up.body.data.proration_date + 60, up.body.data.proration_date - 601]) {
+      const old = await get(o, `/payment/upgrade?plan_id=growth-monthly-usd&expected_amount=${up.body.data.amount_due}&proration_date=${at}`);
+      expect(old.status).toBe(409);
+      expect(old.body.error.message).toBe('This price preview has expired: please look at the amount again and confirm it.');
+    }
+    const changed = await get(o, `/payment/upgrade?plan_id=growth-monthly-usd&expected_amount=${up.body.data.amount_due}&proration_date=${up.body.data.proration_date}`);
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body.data.payment.total).toBe(up.body.data.amount_due);
 
@@ -74,6 +81,27 @@ describe('plans: confirmed before charged, current plan, cancel and resume, invo
     expect(down.body.data.credit_carried).toBeGreaterThan(150);
     const same = await get(o, '/payment/upgrade/preview?plan_id=growth-monthly-usd');
     expect(same.status).toBe(409);
+  });
+
+  it('offers card entry when no card is saved: the card set-up page comes back to the plan to confirm, card saved', async () => {
+    const o = await t.createOwner('nocard@plans.test');
+    const preview = await get(o, '/payment/upgrade/preview?plan_id=starter-monthly-usd');
+    expect(preview.body.data).toMatchObject({ card: null, amount_due: 48 });
+    const bad = await t.call({ method: 'POST', url: '/api/v1/payment/setup_intent/create', token: o.token, payload: { return_to: 'elsewhere' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('Please choose billing, pricing or plan.');
+    const setup = await t.call({ method: 'POST', url: '/api/v1/payment/setup_intent/create', token: o.token, payload: { return_to: 'pricing', plan_id: 'starter-monthly-usd' } });
+    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+    const back = await payOnCheckout(setup.body.data.checkout_url, 'pm_card_visa');
+    const url = new URL(back.location!);
+    expect(url.pathname).toBe('/pricing');
+    expect(url.searchParams.get('subscribe')).toBe('starter-monthly-usd');
+    expect(url.searchParams.get('setup_intent')).toBe(setup.body.data.setup_intent_id);
+    const saved = await t.call({ method: 'POST', url: '/api/v1/payment/setup_intent/confirm', token: o.token, payload: { setup_intent_id: url.searchParams.get('setup_intent') } });
+    expect(saved.body.data).toMatchObject({ last4: '4242', is_default: true });
+    // Nothing was charged on the way: the confirmation now names the card.
+    expect(await paymentCount(o)).toBe(0);
+    expect((await get(o, '/payment/upgrade/preview?plan_id=starter-monthly-usd')).body.data.card).toEqual({ brand: 'visa', last4: '4242' });
   });
 
   it('answers the plan subscribed to in current_plan (name, price, seats) and on the plan screen, then cancel and resume', async () => {

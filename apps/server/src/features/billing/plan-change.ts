@@ -52,7 +52,7 @@ function lineIsProration(l: Stripe.InvoiceLineItem): boolean {
  * amount shown is the amount the change invoices: the unused time credited, the credit kept from earlier changes
  * used, the rest charged to the card.
  */
-export async function previewPlanChange(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string }): Promise<TPlanPreview> {
+export async function previewPlanChange(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string; proration_date?: number }): Promise<TPlanPreview> {
   const plan = await selectSalePlan(deps, input.plan_id);
   const row = await selectSubscriptionWithPlan(deps.database.db, ctx.orgId);
   const current = row?.sub ?? null;
@@ -63,7 +63,7 @@ export async function previewPlanChange(deps: TBillingDeps, ctx: TCallerContext,
   const live = liveStripeRef(current);
   const base = { plan: planToApi(plan), currency: plan.currency as TCurrency, credits_granted: plan.credits, card };
   if (live && current?.planId === plan.id) {
-    return { ...base, change: 'resume', lines: [], proration_credit: 0, balance_applied: 0, amount_due: 0, credit_carried: 0, credits_granted: 0, renews_on: current.currentPeriodEnd.toISOString() };
+    return { ...base, change: 'resume', proration_date: null, lines: [], proration_credit: 0, balance_applied: 0, amount_due: 0, credit_carried: 0, credits_granted: 0, renews_on: current.currentPeriodEnd.toISOString() };
   }
   const price = await callStripeBilling(() => ensureStripePrice(gw, plan));
   let invoice: Stripe.Invoice;
@@ -73,7 +73,12 @@ export async function previewPlanChange(deps: TBillingDeps, ctx: TCallerContext,
       gw.stripe.invoices.createPreview({
         customer,
         subscription: live,
-        subscription_details: { items: [{ id: existing.items.data[0]!.id, price }], proration_behavior: 'always_invoice', billing_cycle_anchor: { type: 'now' } },
+        subscription_details: {
+          items: [{ id: existing.items.data[0]!.id, price }],
+          proration_behavior: 'always_invoice',
+          billing_cycle_anchor: { type: 'now' },
+          ...(input.proration_date ? { proration_date: input.proration_date } : {}),
+        },
       }),
     );
   } else {
@@ -85,8 +90,11 @@ export async function previewPlanChange(deps: TBillingDeps, ctx: TCallerContext,
   const total = invoice.total;
   const renewsOn = invoice.lines.data.find((l) => l.amount > 0)?.period.end ?? invoice.period_end;
   const currentGross = row?.plan ? grossMinor(row.plan) : 0;
+  // The instant the unused time was counted from: the change sends it back, so it invoices what was shown.
+  const prorated = invoice.lines.data.find((l) => lineIsProration(l));
   return {
     ...base,
+    proration_date: live ? (input.proration_date ?? prorated?.period.start ?? invoice.period_start) : null,
     change: live ? (grossMinor(plan) >= currentGross ? 'upgrade' : 'downgrade') : 'subscribe',
     lines,
     proration_credit: toMajor(credit),
@@ -148,11 +156,23 @@ export async function getPlanStatus(deps: TBillingDeps, ctx: TCallerContext): Pr
   };
 }
 
+/** How old a preview's proration instant may be when its change is confirmed. */
+export const PRORATION_DATE_MAX_AGE_S = 600;
+
 /**
- * GET /payment/upgrade with the amount the person confirmed: when the preview now answers another amount (a price, a
- * period or the credit changed since), nothing is charged and the answer is 409 with the new preview to confirm.
+ * GET /payment/upgrade with the amount the person confirmed and the preview's proration instant: the instant must be
+ * the preview's own (not in the future, at most PRORATION_DATE_MAX_AGE_S old: an older one would credit unused time
+ * that was used since); when the preview now answers another amount (a price, a period or the credit changed), nothing
+ * is charged and the answer is 409 with the new preview to confirm.
  */
-export async function confirmPlanChange(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string; expected_amount?: number }) {
+export async function confirmPlanChange(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string; expected_amount?: number; proration_date?: number }) {
+  if (input.proration_date !== undefined) {
+    const fresh = await previewPlanChange(deps, ctx, { plan_id: input.plan_id });
+    const now = fresh.proration_date;
+    if (now === null || input.proration_date > now || now - input.proration_date > PRORATION_DATE_MAX_AGE_S) {
+      throw new AppError(409, 'conflict', 'This price preview has expired: please look at the amount again and confirm it.', { additional_info: { preview: fresh } });
+    }
+  }
   if (input.expected_amount !== undefined) {
     const preview = await previewPlanChange(deps, ctx, input);
     if (Math.round(preview.amount_due * 100) !== Math.round(input.expected_amount * 100)) {

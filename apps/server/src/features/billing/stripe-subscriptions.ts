@@ -201,7 +201,7 @@ export async function callStripeBilling<T>(fn: () => Promise<T>): Promise<T> {
  */
 export async function subscribeWithStripe(
   gw: TStripeGateway,
-  input: { orgId: string; customer: string; plan: TPlanRow; currentRef: string | null; samePlanResume: boolean },
+  input: { orgId: string; customer: string; plan: TPlanRow; currentRef: string | null; samePlanResume: boolean; prorationDate?: number },
 ): Promise<Stripe.Subscription> {
   const price = await callStripeBilling(() => ensureStripePrice(gw, input.plan));
   const metadata = { org_id: input.orgId, plan_id: input.plan.id };
@@ -213,6 +213,8 @@ export async function subscribeWithStripe(
     const change: Stripe.SubscriptionUpdateParams = {
       items: [{ id: existing.items.data[0]!.id, price }],
       proration_behavior: 'always_invoice',
+      // The instant the preview the person confirmed counted the unused time from: the invoice is that amount.
+      ...(input.prorationDate ? { proration_date: input.prorationDate } : {}),
       billing_cycle_anchor: { type: 'now' },
       cancel_at_period_end: false,
       payment_behavior: 'allow_incomplete',

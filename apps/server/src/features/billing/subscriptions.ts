@@ -108,7 +108,7 @@ type TRenewalDeps = Pick<TBillingDeps, 'database' | 'config' | 'gateway'>;
  * the unused part of the current period is credited on the invoice). The first invoice is charged to the default
  * card at once; a card that asks for authentication answers the hosted invoice page to finish on.
  */
-export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string }) {
+export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string; proration_date?: number }) {
   const db = deps.database.db;
   const plan = await selectPlan(db, input.plan_id);
   if (!plan || plan.interval === 'one_time') throw new AppError(404, 'not_found', 'This plan is not on sale.');
@@ -127,6 +127,7 @@ export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input
     plan,
     currentRef: live,
     samePlanResume: Boolean(live && current?.planId === plan.id),
+    prorationDate: input.proration_date,
   });
   await syncStripeSubscription(deps.database, sub);
   const invoice = typeof sub.latest_invoice === 'object' && sub.latest_invoice ? sub.latest_invoice : null;

@@ -19,7 +19,7 @@ export async function selectTransactions(
       .from(creditTransactions)
       .leftJoin(users, eq(users.id, creditTransactions.userId))
       .where(cond)
-      .orderBy(desc(creditTransactions.createdAt), desc(creditTransactions.id))
+      .orderBy(desc(creditTransactions.seq))
       .limit(f.limit)
       .offset(f.offset),
     exec.select({ n: count() }).from(creditTransactions).where(cond),

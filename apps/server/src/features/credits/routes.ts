@@ -4,13 +4,15 @@ import {
   ZCreditStatusResponse,
   ZCreditTransactionsQuery,
   ZCreditTransactionsResponse,
+  ZCreditLedgerResponse,
+  ZCreditLedgerRowsQuery,
   ZCreditsAndLimitsResponse,
   ZUserCreditsResponse,
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { checkCreditStatus, getCreditsAndLimits, getUserCredits, listTransactions } from './service';
+import { checkCreditStatus, getCreditsAndLimits, getUserCredits, listLedgerGroupRows, listLedgerGroups, listTransactions } from './service';
 
 export function registerCreditRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -28,6 +30,22 @@ export function registerCreditRoutes(app: FastifyInstance, deps: TDeps, guards: 
       schema: { ...base, summary: 'The credits ledger, paged', querystring: ZCreditTransactionsQuery, response: withErrorResponses({ 200: ZCreditTransactionsResponse }) },
     },
     async (req) => ok(await listTransactions(db, getCaller(req), req.query)),
+  );
+  r.get(
+    '/user/credits_and_limits/ledger',
+    {
+      onRequest: guards.requireAuth,
+      schema: { ...base, summary: 'The credits ledger in lines: one per job, per day and source of instant calls, per purchase', querystring: ZCreditTransactionsQuery, response: withErrorResponses({ 200: ZCreditLedgerResponse }) },
+    },
+    async (req) => ok(await listLedgerGroups(db, getCaller(req), req.query)),
+  );
+  r.get(
+    '/user/credits_and_limits/ledger/rows',
+    {
+      onRequest: guards.requireAuth,
+      schema: { ...base, summary: 'The rows of one ledger line', querystring: ZCreditLedgerRowsQuery, response: withErrorResponses({ 200: ZCreditTransactionsResponse }) },
+    },
+    async (req) => ok(await listLedgerGroupRows(db, getCaller(req), req.query)),
   );
   r.get(
     '/user/check_credit_status',

@@ -6,6 +6,8 @@ import type {
   TSourceAgent,
   TUserCreditsData,
   ZCreditTransactionsQuery,
+  ZCreditLedgerRowsQuery,
+  TCreditLedgerData,
 } from '@verilead/contracts';
 import type { z } from 'zod';
 import { getMemberLimits, getOrgBalance, insufficientCreditsError, memberLimitError } from '../../platform/credits/ledger';
@@ -15,6 +17,7 @@ import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates
 import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectOrgAlert, selectTransactions, selectUserAlert } from './queries';
+import { selectLedgerGroupRows, selectLedgerGroups, type TLedgerFilter } from './ledger-groups';
 
 /** Credits a member can spend now: the org balance capped by their remaining daily and life-time limits. */
 function computeAvailable(balance: number, daily: number | null, lifeTime: number | null): number {
@@ -94,6 +97,25 @@ export async function listTransactions(
     page: q.page,
     limit: q.limit,
   };
+}
+
+/** The ledger in lines (jobs, days of instant calls, single rows) and one line's rows; the same walls as the flat ledger. */
+async function ledgerFilter(exec: TDb, ctx: TCallerContext, q: { from?: string; to?: string; kind?: string }): Promise<TLedgerFilter> {
+  const timeZone = await selectUserTimeZone(exec, ctx.userId);
+  const from = q.from ? parseDateStart(q.from, timeZone) : undefined;
+  const toExclusive = q.to ? parseDateEndExclusive(q.to, timeZone) : undefined;
+  if (from && toExclusive && from >= toExclusive) {
+    throw new AppError(400, 'validation_failed', 'from must be before to', { reasons: [{ field: 'from', location: 'query', messages: ['from must be before to'] }] });
+  }
+  return { orgId: ctx.orgId, userId: ctx.role === 'analyst' ? ctx.userId : undefined, kind: q.kind, from, toExclusive, timeZone };
+}
+
+export async function listLedgerGroups(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZCreditTransactionsQuery>): Promise<TCreditLedgerData> {
+  return selectLedgerGroups(exec, await ledgerFilter(exec, ctx, q), q.page, q.limit);
+}
+
+export async function listLedgerGroupRows(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZCreditLedgerRowsQuery>): Promise<TCreditTransactionsData> {
+  return selectLedgerGroupRows(exec, await ledgerFilter(exec, ctx, {}), q.key, q.page, q.limit);
 }
 
 export async function checkCreditStatus(exec: TDb, ctx: TCallerContext): Promise<TCreditStatusData> {

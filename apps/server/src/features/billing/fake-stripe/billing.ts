@@ -243,7 +243,9 @@ export function createFakeBilling(core: TFakeCore) {
       const start = Number(current.current_period_start);
       const end = Number(current.current_period_end);
       // The unused part of the current period, credited as Stripe prorates: by the second.
-      const unused = end > now && end > start ? Math.round((Number(oldPrice.unit_amount) * (end - now)) / (end - start)) : 0;
+      // `proration_date`: the instant the unused time is counted from (the one a preview showed), as on Stripe.
+      const at = params.proration_date !== undefined ? Number(params.proration_date) : now;
+      const unused = end > at && end > start ? Math.round((Number(oldPrice.unit_amount) * (end - at)) / (end - start)) : 0;
       current.price = copy(price);
       const anchor = params.billing_cycle_anchor as string | { type?: string } | undefined;
       // `billing_cycle_anchor=now` (older API versions) or `billing_cycle_anchor[type]=now` (2026 versions).

@@ -203,8 +203,8 @@ export function useUpgradePlan() {
   const refresh = useRefreshAfterPlanChange();
   return useMutation({
     // The amount the person confirmed goes with the change: the server charges nothing when it would now differ.
-    mutationFn: (v: { planId: string; expectedAmount: number }) =>
-      requestApi({ path: '/payment/upgrade', query: { plan_id: v.planId, expected_amount: v.expectedAmount }, schema: ZPaymentOutcomeData }),
+    mutationFn: (v: { planId: string; expectedAmount: number; prorationDate: number | null }) =>
+      requestApi({ path: '/payment/upgrade', query: { plan_id: v.planId, expected_amount: v.expectedAmount, proration_date: v.prorationDate ?? undefined }, schema: ZPaymentOutcomeData }),
     onSuccess: refresh,
   });
 }

@@ -24,7 +24,7 @@ export function PlanConfirmModal({ planId, returnTo, onClose }: { planId: string
   const confirm = () => {
     if (!p || !planId) return;
     upgrade.mutate(
-      { planId, expectedAmount: p.amount_due },
+      { planId, expectedAmount: p.amount_due, prorationDate: p.proration_date },
       {
         onSuccess: (data) => {
           if (data.next_action_url) {

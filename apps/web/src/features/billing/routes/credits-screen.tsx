@@ -1,16 +1,17 @@
-import { useState } from 'react';
-import { Badge, Card, Group, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { Fragment, useState } from 'react';
+import { ActionIcon, Badge, Card, Group, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { IconBuilding, IconCalendar, IconCoins, IconSunHigh } from '@tabler/icons-react';
-import { ZCreditTransactionKind, type TCreditTransactionKind } from '@verilead/contracts';
+import { IconBuilding, IconCalendar, IconChevronDown, IconChevronRight, IconCoins, IconSunHigh } from '@tabler/icons-react';
+import { ZCreditTransactionKind, type TCreditLedgerGroup, type TCreditTransactionKind } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { PagedTable, usePaging } from '../../../components/paged-table-footer';
 import { StatCard } from '../../../components/stat-card';
-import { formatDateTime, formatLimitUsage, formatNumber, humanizeKey, toZonedDayRange } from '../../../lib/format';
+import { formatDate, formatDateTime, formatLimitUsage, formatNumber, humanizeKey, toZonedDayRange } from '../../../lib/format';
 import { useCreditsAndLimits } from '../../../lib/user-queries';
-import { useCreditTransactions } from '../api/billing-api';
+import { useCreditLedger } from '../api/billing-api';
+import { LedgerLineRows } from '../components/ledger-line-rows';
 
 const KIND_COLORS: Record<TCreditTransactionKind, string> = { grant: 'indigo', purchase: 'teal', charge: 'orange', refund: 'cyan' };
 const KIND_OPTIONS = ZCreditTransactionKind.options.map((kind) => ({ value: kind, label: humanizeKey(kind) }));
@@ -28,7 +29,14 @@ function CreditAmount({ amount }: { amount: number }) {
   );
 }
 
-/** Balance, limits and the paged, filterable credits ledger. */
+/** What a ledger line is: a job's rows, a day's instant calls from one source, or one movement. */
+function describeLine(line: TCreditLedgerGroup): string {
+  if (line.group === 'job') return `${line.reason} · ${formatNumber(line.count)} row${line.count === 1 ? '' : 's'}`;
+  if (line.group === 'day') return `${line.reason} · ${formatNumber(line.count)} call${line.count === 1 ? '' : 's'} on ${formatDate(`${line.day}T12:00:00Z`, 'UTC')}`;
+  return line.reason;
+}
+
+/** Balance, limits and the paged, filterable credits ledger: one line per job and per day of instant calls, expandable. */
 export function CreditsScreen() {
   const credits = useCreditsAndLimits();
   const { page, limit, setPage, changeLimit } = usePaging();
@@ -36,7 +44,8 @@ export function CreditsScreen() {
   const [range, setRange] = useState<TRange>([null, null]);
   // The picked calendar days on the user's clock (their timezone setting), as instants.
   const { from, to } = toZonedDayRange(range);
-  const transactions = useCreditTransactions({ page, limit, kind: kind ?? undefined, from, to: from ? to : undefined });
+  const transactions = useCreditLedger({ page, limit, kind: kind ?? undefined, from, to: from ? to : undefined });
+  const [open, setOpen] = useState<string | null>(null);
 
   return (
     <>
@@ -135,34 +144,56 @@ export function CreditsScreen() {
             onPageChange={setPage}
             onLimitChange={changeLimit}
           >
-            {transactions.data.items.map((row) => (
-              <Table.Tr key={row.id}>
-                <Table.Td>
-                  <Text size="sm">{formatDateTime(row.created_at)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={KIND_COLORS[row.kind]}>
-                    {humanizeKey(row.kind)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{row.reason}</Text>
-                  {row.source_agent ? (
-                    <Text size="xs" c="dimmed">
-                      {humanizeKey(row.source_agent)}
-                    </Text>
-                  ) : null}
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{row.user_name ?? '-'}</Text>
-                </Table.Td>
-                <Table.Td ta="right">
-                  <CreditAmount amount={row.amount} />
-                </Table.Td>
-                <Table.Td ta="right">
-                  <Text size="sm">{formatNumber(row.balance_after)}</Text>
-                </Table.Td>
-              </Table.Tr>
+            {transactions.data.items.map((line) => (
+              <Fragment key={line.key}>
+                <Table.Tr>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      {line.count > 1 ? (
+                        <ActionIcon
+                          variant="subtle"
+                          size="sm"
+                          aria-expanded={open === line.key}
+                          aria-label={`${open === line.key ? 'Hide' : 'Show'} the ${formatNumber(line.count)} rows of ${describeLine(line)}`}
+                          onClick={() => setOpen(open === line.key ? null : line.key)}
+                        >
+                          {open === line.key ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
+                        </ActionIcon>
+                      ) : null}
+                      <Text size="sm">{formatDateTime(line.last_at)}</Text>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={KIND_COLORS[line.kind]}>
+                      {humanizeKey(line.kind)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{describeLine(line)}</Text>
+                    {line.source_agent ? (
+                      <Text size="xs" c="dimmed">
+                        {humanizeKey(line.source_agent)}
+                      </Text>
+                    ) : null}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{line.user_name ?? '-'}</Text>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <CreditAmount amount={line.amount} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Text size="sm">{formatNumber(line.balance_after)}</Text>
+                  </Table.Td>
+                </Table.Tr>
+                {open === line.key ? (
+                  <Table.Tr>
+                    <Table.Td colSpan={6} bg="gray.0">
+                      <LedgerLineRows lineKey={line.key} label={describeLine(line)} />
+                    </Table.Td>
+                  </Table.Tr>
+                ) : null}
+              </Fragment>
             ))}
           </PagedTable>
         ) : null}

@@ -88,7 +88,12 @@ describe('ProspectListDetailScreen', { timeout: 30_000 }, () => {
     );
     expect(await screen.findByText('a•••@s•••.test')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Enrich list' }));
+    // Issue 28: the most it can cost comes first (1 person: an e-mail at 1 credit, a phone at 2); nothing starts before.
+    expect((await screen.findByTestId('enrich-max-cost')).textContent).toBe('3 credits');
+    expect(enriched).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Enrich for at most 3 credits' }));
     expect(await screen.findByText('Enrichment: Completed')).toBeTruthy();
+    expect((await screen.findByTestId('enrichment-charged')).textContent).toBe('1 credit charged');
     expect(await screen.findByText('ada@strict.test')).toBeTruthy();
     expect(screen.getByRole('progressbar', { name: 'Enrichment progress' }).getAttribute('aria-valuenow')).toBe('100');
   });

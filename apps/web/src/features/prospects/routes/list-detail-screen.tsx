@@ -13,6 +13,7 @@ import { showToast } from '../../../lib/toast';
 import { PROSPECT_POLL_MS, useListDetails, useListLeads, useListMutations } from '../api/prospect-api';
 import { optionLabel } from '../components/labels';
 import { PersonContact } from '../components/person-contact';
+import { EnrichConfirmModal } from '../components/enrich-confirm-modal';
 
 /** Polls a prepared export until it is final. */
 function useExportFile(start: TDownload | null) {
@@ -55,6 +56,7 @@ export function ProspectListDetailScreen() {
   const [fileType, setFileType] = useState<TDownloadFileType>('csv');
   const [started, setStarted] = useState<TDownload | null>(null);
   const file = useExportFile(started);
+  const [confirming, setConfirming] = useState(false);
 
   if (details.isPending) return <LoadingScreen />;
   if (details.isError) return <ErrorState error={details.error} onRetry={() => void details.refetch()} />;
@@ -74,12 +76,21 @@ export function ProspectListDetailScreen() {
                 Cancel enrichment
               </Button>
             ) : (
-              <Button onClick={() => m.enrich.mutate({ list_id: listId }, { onError: fail('Could not start') })} loading={m.enrich.isPending} disabled={list.lead_count === 0}>
+              <Button onClick={() => setConfirming(true)} disabled={list.lead_count === 0}>
                 Enrich list
               </Button>
             )}
           </Group>
         }
+      />
+      <EnrichConfirmModal
+        opened={confirming}
+        leads={list.lead_count}
+        revealedEmails={details.data.revealed_emails}
+        revealedPhones={details.data.revealed_phones}
+        loading={m.enrich.isPending}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => m.enrich.mutate({ list_id: listId }, { onError: fail('Could not start'), onSettled: () => setConfirming(false) })}
       />
       <Stack>
         {enrichment ? (
@@ -89,7 +100,9 @@ export function ProspectListDetailScreen() {
                 Enrichment: {optionLabel(enrichment.state)}
               </Text>
               <Text size="sm">
-                {formatNumber(enrichment.processed)} / {formatNumber(enrichment.total)} · {enrichment.credits_charged} credit(s)
+                {`${formatNumber(enrichment.processed)} / ${formatNumber(enrichment.total)} people · `}
+                <span data-testid="enrichment-charged">{`${formatNumber(enrichment.credits_charged)} credit${enrichment.credits_charged === 1 ? '' : 's'} charged`}</span>
+                {` (${formatNumber(enrichment.emails_revealed)} e-mail${enrichment.emails_revealed === 1 ? '' : 's'}, ${formatNumber(enrichment.phones_revealed)} phone${enrichment.phones_revealed === 1 ? '' : 's'} revealed)`}
               </Text>
             </Group>
             <Progress value={enrichment.progress} aria-label="Enrichment progress" animated={!!running} />
