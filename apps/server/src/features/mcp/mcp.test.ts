@@ -7,7 +7,7 @@ import { makeCorpus, makePeopleCorpus, type TPerson } from '@verilead/mailworld'
 import { chargeCreditsNow, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { selectRows } from '../../platform/db/database';
 import { CLIENT_TOKEN_REFUSED } from '../developer/public-api/auth';
-import { INVALID_TOKEN, NO_CREDITS } from '../developer/public-api/errors';
+import { DAILY_LIMIT, INVALID_TOKEN, NO_CREDITS } from '../developer/public-api/errors';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
 
 /** The MCP server (/mcp) driven by the SDK's own client against the app listening on loopback, the mail world behind it. */
@@ -202,6 +202,19 @@ describe('the MCP server at /mcp', () => {
     expect(textOf(find)).toBe('You do not have sufficient credits for instant email finder');
     expect(await charges(broke.orgId)).toEqual(ledgerBefore);
     expect(await getOrgBalance(w.t.db.db, broke.orgId)).toBe(0);
+  });
+
+  it("the app's daily credit limit is a tool error with the /v2 message once reached, and only the allowed call is charged", async () => {
+    const capped = await createApp(owner.token, { name: 'Capped assistant', type: 'server', credit_limit: { type: 'daily', value: 1 }, rate_limit: { window: 'minute', max: 10_000, scope: 'global' } });
+    const client = await connect(capped.token);
+    const before = await getOrgBalance(w.t.db.db, owner.orgId);
+    const first = dataOf<{ credits_charged: number }>(await call(client, 'verify_email', { email: 'alice@strict.test' }));
+    expect(first.credits_charged).toBe(1);
+    const second = await call(client, 'verify_email', { email: 'john.smith@strict.test' });
+    expect(second.isError).toBe(true);
+    expect(textOf(second)).toBe(DAILY_LIMIT);
+    expect(await getOrgBalance(w.t.db.db, owner.orgId)).toBe(before - 1);
+    expect(await appUsage(capped.id)).toBe(1);
   });
 
   it('bad input is a tool error with a readable message, never a protocol failure', async () => {
