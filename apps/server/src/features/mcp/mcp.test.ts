@@ -246,5 +246,12 @@ describe('the MCP server at /mcp', () => {
     await expect(connect(clientToken)).rejects.toThrow(CLIENT_TOKEN_REFUSED);
     // The same token works: the refusals are the token's, not the request's.
     expect((await post({ authorization: `Bearer ${app.token}` })).status).toBe(200);
+    // A body that is not JSON and a GET (no event stream: the server is stateless) answer 4xx envelopes, never a 5xx.
+    const broken = await fetch(`${base}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ status: 'failed', error: { code: 'validation_failed' } });
+    const get = await fetch(`${base}/mcp`, { headers: { authorization: `Bearer ${app.token}`, accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(await get.json()).toMatchObject({ status: 'failed', error: { code: 'method_not_allowed' } });
   });
 });
