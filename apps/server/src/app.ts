@@ -41,6 +41,7 @@ import { registerSsoRoutes } from './features/sso/routes';
 import { registerPublicRoutes } from './features/public/routes';
 import { registerAnalyticsRoutes } from './features/analytics/routes';
 import { registerBillingRoutes } from './features/billing/routes';
+import { registerMcpRoutes } from './features/mcp/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -230,6 +231,8 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
   await registerPublicApiRoutes(app, deps);
   // The form guard widget's calls (/v2/form_guard, client tokens) and the built script.
   await registerFormGuardPublicRoutes(app, deps);
+  // The MCP server (/mcp, streamable HTTP) for AI assistants and agents: the same app tokens and services as /v2.
+  await registerMcpRoutes(app, deps);
 
   const webDist = config.webDistDir;
   const serveWeb = (opts.serveWeb ?? true) && existsSync(join(webDist, 'index.html'));

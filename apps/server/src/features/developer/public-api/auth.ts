@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import { PUBLIC_API_ERROR_CODES as CODES, PUBLIC_API_PREFIX, RATE_WINDOW_SECONDS } from '@verilead/contracts';
+import type { TDb } from '../../../platform/db/database';
 import type { TDeps } from '../../../platform/deps';
 import { resolveAppToken, type TAppCaller } from '../service';
 import { fail, INVALID_TOKEN } from './errors';
@@ -51,6 +52,20 @@ export function publicRateLimit(deps: TDeps): RateLimitOptions {
 export const CLIENT_TOKEN_REFUSED = "This is a client app's token: it works only for the form guard widget (/v2/form_guard); call the API with a server app's token";
 
 /**
+ * The server app behind an `Authorization: Bearer <token>` header (through the few-seconds caller cache), or why it is
+ * refused: no or an unknown token, or a client app's token (it sits in the pages that embed the widget: it works on
+ * /v2/form_guard only, whose own routes check the origin and page). /v2 and the MCP server (/mcp) authenticate with it.
+ */
+export async function resolveServerAppToken(db: TDb, authorization: string | undefined): Promise<{ caller: TAppCaller; refused?: undefined } | { refused: 'unknown' | 'client' }> {
+  const token = /^Bearer\s+(\S+)$/i.exec((authorization ?? '').trim())?.[1] ?? '';
+  const found = token ? await resolveAppToken(db, token) : null;
+  if (!found) return { refused: 'unknown' };
+  // An Origin header authenticates nothing.
+  if (found.app.type !== 'server') return { refused: 'client' };
+  return { caller: found };
+}
+
+/**
  * The one authentication path of /v2: the bearer token is resolved once per request (through the few-seconds caller
  * cache) into `request.appCaller`; an unknown token answers 401 (counted per IP first), and so does a client app's
  * token (it belongs to /v2/form_guard, registered outside this scope with its own origin and page checks).
@@ -63,10 +78,8 @@ export function registerPublicApiAuth(v2: FastifyInstance, deps: TDeps): void {
     // CORS preflight of browser (client) apps: the real call is then checked against the app's origins.
     if (req.method === 'OPTIONS') return;
     if (req.url.split('?')[0] === `${PUBLIC_API_PREFIX}/openapi.json`) return;
-    const header = req.headers.authorization ?? '';
-    const token = /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] ?? '';
-    const found = token ? await resolveAppToken(database.db, token) : null;
-    if (!found) {
+    const resolved = await resolveServerAppToken(database.db, req.headers.authorization);
+    if (resolved.refused === 'unknown') {
       const limit = await anonymous(req);
       if (!limit.isAllowed) {
         reply.header('X-RateLimit-Limit', String(limit.max)).header('X-RateLimit-Remaining', String(limit.remaining)).header('X-RateLimit-Reset', String(limit.ttlInSeconds));
@@ -77,9 +90,7 @@ export function registerPublicApiAuth(v2: FastifyInstance, deps: TDeps): void {
       }
       throw fail(401, CODES.invalidToken, INVALID_TOKEN);
     }
-    // A client app's token sits in the pages that embed the widget: it works on /v2/form_guard only (its own routes,
-    // which check the origin and page), never here. An Origin header authenticates nothing.
-    if (found.app.type !== 'server') throw fail(401, CODES.notAuthorized, CLIENT_TOKEN_REFUSED);
-    req.appCaller = found;
+    if (resolved.refused) throw fail(401, CODES.notAuthorized, CLIENT_TOKEN_REFUSED);
+    req.appCaller = resolved.caller;
   });
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { BULK_FILE_SIZE_LIMIT_BYTES, detectFinderColumns, PUBLIC_API_ERROR_CODES as CODES, ZFinderListsRequest, ZInstantFindRequest } from '@verilead/contracts';
+import { BULK_FILE_SIZE_LIMIT_BYTES, detectFinderColumns, PUBLIC_API_ERROR_CODES as CODES, ZFinderListsRequest } from '@verilead/contracts';
 import { detectFileType, FileParseError, readRows } from '../../../platform/bulk/file-parsing';
 import type { TDeps } from '../../../platform/deps';
 import { isAppError } from '../../../platform/errors/app-error';
@@ -9,14 +9,15 @@ import type { TFileStorage } from '../../../platform/storage/storage';
 import type { TVerifier } from '../../../platform/verifier/verifier';
 import { getCreditsAndLimits } from '../../credits/service';
 import { downloadListResult } from '../../email-finder/finder-downloads';
-import { findInstant, getQueueStatus } from '../../email-finder/instant-find';
+import { getQueueStatus } from '../../email-finder/instant-find';
 import { cancelFindEmails, removeFinderList } from '../../email-finder/list-lifecycle';
 import { getFinderProgress, listFinderLists } from '../../email-finder/list-queries';
 import { uploadFinderList } from '../../email-finder/list-upload';
-import { buildPublicFailure, buildValidationFailure, FINDER_DETECTION_ROWS, toFinderUploadMapping, toPublicFinderData } from '../public-api-format';
+import { buildPublicFailure, FINDER_DETECTION_ROWS, toFinderUploadMapping, toPublicFinderData } from '../public-api-format';
 import { recordAppUsage, type TAppCaller } from '../service';
 import { publicCaller, publicRateLimit } from './auth';
-import { fail, FINDER_ERROR_CODES, invalidInput, isUuid, LIST_NOT_AVAILABLE, mapServiceError, parseInput, PublicApiError, readPublicFile, UPLOAD_INTERRUPTED, ZListIdBody, ZRemoveBody, ZTimeoutMs } from './errors';
+import { fail, FINDER_ERROR_CODES, invalidInput, isUuid, LIST_NOT_AVAILABLE, parseInput, readPublicFile, UPLOAD_INTERRUPTED, ZListIdBody, ZRemoveBody, ZTimeoutMs } from './errors';
+import { findForApp, mapFinderError } from './finder-service';
 import { requireAppCreditRoom } from './instant-service';
 import { waitForPreparedFile } from './list-service';
 
@@ -35,46 +36,18 @@ export function registerPublicFinderRoutes(v2: FastifyInstance, deps: TDeps, ver
 
   const finderFailure = (code: number, message: string) => fail(200, code, message);
 
-  /** Maps a finder service error: 400s become the operation's own failure, 404 the given one, 409 "not in the stage". */
-  function mapFinderError(err: unknown, onNotFound: PublicApiError, onConflict?: PublicApiError, onInvalid?: (message: string, field: string) => PublicApiError): never {
-    if (err instanceof PublicApiError) throw err;
-    if (isAppError(err)) {
-      if (err.httpStatus === 404) throw onNotFound;
-      if (err.httpStatus === 409 && onConflict) throw onConflict;
-      if ((err.httpStatus === 400 || err.httpStatus === 413 || err.httpStatus === 415) && onInvalid) throw onInvalid(err.message, err.extra.reasons?.[0]?.field ?? 'body');
-    }
-    return mapServiceError(err);
-  }
-
   v2.post('/email_finder/instant', { config }, async (req) => {
     const c = publicCaller(req);
     const body = parseInput(ZFinderInstantBody, req.body, 'body');
     const timeout = Math.min(FINDER_TIMEOUT_BOUNDS.max, Math.max(FINDER_TIMEOUT_BOUNDS.min, body.timeout ?? FINDER_TIMEOUT_BOUNDS.default));
     // The service always queues a slow search (a durable job finishes it); with queue=false the answer just omits its id.
-    const parsed = ZInstantFindRequest.safeParse({ name: body.name, domain: body.domain, timeout, queue: true });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      if (issue && issue.path[0] === 'name' && /unsupported characters/i.test(issue.message)) throw finderFailure(FINDER_ERROR_CODES.unsupportedName, 'Unsupported characters in name fields');
-      const field = String(issue?.path[0] ?? 'body');
-      throw new PublicApiError(400, buildValidationFailure([{ field, location: 'body', message: `"${field}" ${issue?.message ?? 'is invalid'}`, type: 'any.invalid' }]));
+    const found = await findForApp(deps, verifier, c, { name: body.name, domain: body.domain, timeout });
+    if (found.queued) {
+      throw fail(524, null, 'Timeout Occurred', {
+        additional_info: { resource_name: 'email_finder', resource_value: `${body.name} ${body.domain}`, ...(body.queue === false ? {} : { queue_id: found.qid }) },
+      });
     }
-    await requireAppCreditRoom(deps, c);
-    try {
-      const found = await findInstant(deps, verifier, c.ctx, parsed.data);
-      if (found.queued) {
-        await recordAppUsage(deps.database.db, c.app, 0);
-        throw fail(524, null, 'Timeout Occurred', {
-          additional_info: { resource_name: 'email_finder', resource_value: `${body.name} ${body.domain}`, ...(body.queue === false ? {} : { queue_id: found.qid }) },
-        });
-      }
-      await recordAppUsage(deps.database.db, c.app, found.credits_charged);
-      return { status: 'success', data: toPublicFinderData(found) };
-    } catch (err) {
-      if (isAppError(err) && err.httpStatus === 402) throw fail(402, FINDER_ERROR_CODES.instantNoCredits, 'You do not have sufficient credits for instant email finder');
-      return mapFinderError(err, fail(503, null, 'Service unavailable, please try again shortly'), undefined, (message, field) =>
-        new PublicApiError(400, buildValidationFailure([{ field: field === 'last_name' ? 'name' : field, location: 'body', message, type: 'any.invalid' }])),
-      );
-    }
+    return { status: 'success', data: toPublicFinderData(found) };
   });
 
   v2.get('/email_finder/instant/queue_status', { config }, async (req) => {

@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { TEST_ADDRESSES } from '@verilead/contracts';
+import { MCP_PATH, MCP_TOOL_NAMES, TEST_ADDRESSES } from '@verilead/contracts';
 import { ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
@@ -22,6 +22,8 @@ export function DeveloperApiScreen() {
     ['Credits', `curl ${base}/email_verify/getcredits \\\n  -H "Authorization: Bearer ${token}"`],
     ['Upload a list', `curl -X POST ${base}/email_verify/bulk \\\n  -H "Authorization: Bearer ${token}" \\\n  -F "file=@contacts.csv"`],
   ] as const;
+  const mcpUrl = `${base.replace(/\/v2\/?$/, '')}${MCP_PATH}`;
+  const mcpConfig = JSON.stringify({ mcpServers: { verilead: { url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } } }, null, 2);
   return (
     <>
       <PageHeader title="API" description="Call the Verilead public API (Clearout-compatible, under /v2) with an app token." />
@@ -75,6 +77,24 @@ export function DeveloperApiScreen() {
                 <CopyField value={cmd} label={`Copy "${title}"`} block />
               </Stack>
             ))}
+          </Stack>
+        </Card>
+        <Card>
+          <Title order={4} fz={16} mb="xs">
+            AI assistants (MCP)
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            Assistants and agents that speak the Model Context Protocol call Verilead at this URL (streamable HTTP) with the same token. Tools:{' '}
+            {Object.values(MCP_TOOL_NAMES).join(', ')}. Each charges as the API does.
+          </Text>
+          <Stack gap="md">
+            <CopyField value={mcpUrl} label="Copy MCP URL" testId="mcp-url" />
+            <Stack gap={4}>
+              <Text size="sm" fw={500}>
+                Client configuration
+              </Text>
+              <CopyField value={mcpConfig} label="Copy MCP client configuration" block />
+            </Stack>
           </Stack>
         </Card>
         <Card>

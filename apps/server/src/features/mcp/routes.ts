@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { MCP_PATH } from '@verilead/contracts';
+import type { TDeps } from '../../platform/deps';
+import { buildFailure } from '../../platform/errors/error-handler';
+import { getVerifier } from '../../platform/verifier/verifier';
+import { CLIENT_TOKEN_REFUSED, publicRateLimit, resolveServerAppToken } from '../developer/public-api/auth';
+import { INVALID_TOKEN, PublicApiError } from '../developer/public-api/errors';
+import { registerMcpTools } from './tools';
+
+/** The version of the tool set this server announces (raise it when a tool's input or answer changes). */
+const MCP_TOOLS_VERSION = '1.0.0';
+
+/** The MCP SDK, loaded with the first MCP call (only this use case needs it). */
+let sdk: Promise<[typeof import('@modelcontextprotocol/sdk/server/mcp.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | null = null;
+const loadSdk = () => (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
+
+/**
+ * The MCP server at /mcp (streamable HTTP, stateless: one server and transport per request, so any API process answers
+ * any call). Authenticated as /v2 is, with a server app's bearer token (public-api/auth.ts), and counted in the same
+ * per-app rate limit; the tools (tools.ts) call the /v2 services.
+ */
+export async function registerMcpRoutes(app: FastifyInstance, deps: TDeps): Promise<void> {
+  const verifier = getVerifier(deps.config);
+  await app.register(async (mcp) => {
+    mcp.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    mcp.decorateRequest('appCaller', null);
+    mcp.setErrorHandler((err: unknown, req, reply) => {
+      if (err instanceof PublicApiError) return reply.status(err.httpStatus).send(err.body); // the rate limit's 429
+      const status = (err as { statusCode?: number }).statusCode;
+      if (status && status >= 400 && status < 500) return reply.status(400).send(buildFailure('validation_failed', 'The request body is not valid JSON-RPC'));
+      req.log.error({ err }, 'mcp error');
+      return reply.status(503).send(buildFailure('internal_error', 'The MCP server is unavailable, please try again shortly'));
+    });
+    mcp.addHook('onRequest', async (req, reply) => {
+      const resolved = await resolveServerAppToken(deps.database.db, req.headers.authorization);
+      if (resolved.refused) {
+        reply.header('www-authenticate', 'Bearer');
+        const message = resolved.refused === 'client' ? CLIENT_TOKEN_REFUSED : INVALID_TOKEN;
+        return reply.status(401).send(buildFailure('invalid_token', message));
+      }
+      req.appCaller = resolved.caller;
+    });
+
+    mcp.post(MCP_PATH, { config: { rateLimit: publicRateLimit(deps) } }, async (req, reply) => {
+      const caller = req.appCaller;
+      if (!caller) return reply.status(401).send(buildFailure('invalid_token', INVALID_TOKEN));
+      const [{ McpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
+      const server = new McpServer({ name: 'verilead', title: 'Verilead', version: MCP_TOOLS_VERSION });
+      registerMcpTools(server, deps, verifier, caller, req.log);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      reply.hijack();
+      await transport.handleRequest(req.raw, reply.raw, req.body);
+    });
+
+    // Stateless: no server-sent event stream to open and no session to end.
+    const notAllowed = 'This MCP server is stateless: send JSON-RPC messages with POST';
+    mcp.get(MCP_PATH, async (_req, reply) => reply.header('allow', 'POST').status(405).send(buildFailure('method_not_allowed', notAllowed)));
+    mcp.delete(MCP_PATH, async (_req, reply) => reply.header('allow', 'POST').status(405).send(buildFailure('method_not_allowed', notAllowed)));
+  });
+}
