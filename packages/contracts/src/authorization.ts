@@ -313,6 +313,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /apps/update': byId(APPS_EDIT, 'app', 'body', 'app_id'),
   'GET /apps/list': APPS_LIST,
   'GET /apps/default': APPS_LIST,
+  'POST /apps/default': APPS_LIST,
   'GET /apps/:id': byId(APPS_EDIT, 'app', 'params', 'id'),
 
   // ----- prospect -----
