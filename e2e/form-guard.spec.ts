@@ -129,7 +129,7 @@ test('form guard: a site owner creates a guard, embeds it on two origins, and ba
     });
     await page.goto(`${plain.origin}/?token=${limited.token}`);
     await submitEmail(page, 'disposable@example.com');
-    await expect(page.getByRole('alert')).toHaveText('Please enter a valid email address');
+    await expect(page.getByRole('alert')).toHaveText('Please use a permanent email address, not a disposable one');
     await submitEmail(page, 'invalid@example.com');
     await expect(page.getByRole('heading', { name: 'Thanks, invalid@example.com' })).toBeVisible();
     expect(checks).toEqual([200, 429]);
