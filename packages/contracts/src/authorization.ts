@@ -154,6 +154,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
 
   // ----- user: the session and profile -----
   'GET /user/logout': AUTHENTICATED,
+  'POST /user/resend_verification': AUTHENTICATED,
   'GET /user/profile': AUTHENTICATED,
   'GET /user/announcement': AUTHENTICATED,
   'GET /user/current_plan': AUTHENTICATED,
