@@ -125,7 +125,6 @@ export async function getApp(exec: TDb, ctx: TCallerContext, appId: string): Pro
   return toAppView(row, await selectDailyUsage(exec, row.id, getUtcDay()));
 }
 
-/** GET /apps/default: the caller's default server app, created on first use (its token is answered that once). */
 /** The caller's default app, or null when they have not created one (opening the API page creates nothing). */
 export async function getDefaultApp(exec: TDb, ctx: TCallerContext): Promise<TApp | null> {
   const row = await selectDefaultApp(exec, ctx.orgId, ctx.userId);
