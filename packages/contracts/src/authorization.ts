@@ -350,7 +350,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
 
   // ----- integrations -----
   'GET /integration/linked_accounts': CONNECTED_ACCOUNTS,
-  'GET /integration/test_mode': CONNECTED_ACCOUNTS,
+  'GET /integration/test_mode': AUTHENTICATED, // whether platforms are local stand-ins here: every screen may say so
   'GET /integration/account/:integration': INDIVIDUAL_INTEGRATION,
   'POST /integration/account/:integration': CONNECT_ACCOUNT,
   'DELETE /integration/account/:integration': INDIVIDUAL_INTEGRATION,
