@@ -69,7 +69,8 @@ test('form guard: a site owner creates a guard, embeds it on two origins, and ba
       await origins.fill(o);
       await origins.press('Enter');
     }
-    await page.getByLabel('E-mail refused').fill('Please use a real, permanent address');
+    // Each refusal has its own message: the disposable one is the owner's own.
+    await page.getByLabel('E-mail refused: disposable').fill('Please use a real, permanent address');
     await page.getByRole('button', { name: 'Create form guard' }).click();
     await expect(page.getByText('The token is shown only now')).toBeVisible();
     await page.screenshot({ path: 'test-results/e2e/form-guard-edit.png', fullPage: true });
@@ -89,7 +90,7 @@ test('form guard: a site owner creates a guard, embeds it on two origins, and ba
     // 2. A form rendered after load, on a second origin.
     await page.goto(`${late.origin}/`);
     await submitEmail(page, 'invalid@example.com');
-    await expect(page.getByRole('alert')).toHaveText('Please use a real, permanent address');
+    await expect(page.getByRole('alert')).toHaveText('Please enter a valid email address');
     await submitEmail(page, 'role@example.com');
     await expect(page.getByRole('heading', { name: 'Thanks, role@example.com' })).toBeVisible();
 
@@ -128,7 +129,7 @@ test('form guard: a site owner creates a guard, embeds it on two origins, and ba
     });
     await page.goto(`${plain.origin}/?token=${limited.token}`);
     await submitEmail(page, 'disposable@example.com');
-    await expect(page.getByRole('alert')).toHaveText('Please enter a valid email address');
+    await expect(page.getByRole('alert')).toHaveText('Please use a permanent email address, not a disposable one');
     await submitEmail(page, 'invalid@example.com');
     await expect(page.getByRole('heading', { name: 'Thanks, invalid@example.com' })).toBeVisible();
     expect(checks).toEqual([200, 429]);

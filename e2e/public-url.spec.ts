@@ -28,6 +28,9 @@ test('the API page and the API reference show one base URL: the address the app 
   await logInThroughForm(page, DEMO_USERS.owner);
   await page.goto('/developer/api');
   await closeWelcomeIfShown(page);
+  // Opening the page creates no app: the token is asked for.
+  await page.getByRole('button', { name: 'Create my API token' }).click();
+  await expect(page.getByTestId('default-token')).toHaveText(/^vla_/);
   await expect(page.getByTestId('api-base-url')).toHaveText(`${BASE}/v2`);
   await page.goto('/developer/reference');
   await expect(page.getByTestId('reference-base-url')).toHaveText(`${BASE}/v2`);

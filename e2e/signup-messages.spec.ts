@@ -21,6 +21,17 @@ test('sign-up shows a message written for a person on each field, client-side an
   expect(await fieldError(page, 'Password')).toBe('Password must be at least 8 characters');
   expect(await fieldError(page, 'How did you hear about us?')).toBe('Please choose how you heard about us');
   await expect(page.locator('body')).not.toContainText(/Too small|Invalid option|expected one of|signup_source|>=/);
+  // No placeholder looks like a value typed in: none names an example person or address, and a field in error keeps
+  // the grey placeholder colour (Mantine turned it red).
+  await expect(page.getByLabel('Full name')).not.toHaveAttribute('placeholder', /.+/);
+  await expect(page.getByLabel('Work email')).not.toHaveAttribute('placeholder', /.+/);
+  const source = page.getByRole('combobox', { name: 'How did you hear about us?' });
+  await expect(source).toHaveAttribute('placeholder', 'Choose one');
+  const colours = await source.evaluate((e) => {
+    const errorId = (e.getAttribute('aria-describedby') ?? '').split(' ').find((id) => id.endsWith('-error'));
+    return { placeholder: getComputedStyle(e, '::placeholder').color, error: getComputedStyle(document.getElementById(errorId ?? '')!).color };
+  });
+  expect(colours.placeholder, 'the placeholder of a field in error is not the error colour').not.toBe(colours.error);
 
   // The server speaks the same language: a 400 with per-field reasons and a message without keys.
   const res = await request.post('/api/v1/user/signup', {

@@ -159,6 +159,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
 
   // ----- user: the session and profile -----
   'GET /user/logout': AUTHENTICATED,
+  'POST /user/resend_verification': AUTHENTICATED,
   'GET /user/profile': AUTHENTICATED,
   'GET /user/announcement': AUTHENTICATED,
   'GET /user/current_plan': AUTHENTICATED,
@@ -328,6 +329,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /apps/update': byId(APPS_EDIT, 'app', 'body', 'app_id'),
   'GET /apps/list': APPS_LIST,
   'GET /apps/default': APPS_LIST,
+  'POST /apps/default': APPS_LIST,
   'GET /apps/:id': byId(APPS_EDIT, 'app', 'params', 'id'),
 
   // ----- prospect -----
@@ -363,7 +365,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
 
   // ----- integrations -----
   'GET /integration/linked_accounts': CONNECTED_ACCOUNTS,
-  'GET /integration/test_mode': CONNECTED_ACCOUNTS,
+  'GET /integration/test_mode': AUTHENTICATED, // whether platforms are local stand-ins here: every screen may say so
   'GET /integration/account/:integration': INDIVIDUAL_INTEGRATION,
   'POST /integration/account/:integration': CONNECT_ACCOUNT,
   'DELETE /integration/account/:integration': INDIVIDUAL_INTEGRATION,

@@ -88,6 +88,8 @@ export const ZApp = z.object({
 export type TApp = z.infer<typeof ZApp>;
 
 export const ZAppResponse = z.object({ status: z.literal('success'), data: ZApp });
+/** GET /apps/default: null until the caller creates their default app (POST /apps/default). */
+export const ZDefaultAppResponse = z.object({ status: z.literal('success'), data: ZApp.nullable() });
 export const ZAppListData = z.object({ items: z.array(ZApp), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
 export type TAppListData = z.infer<typeof ZAppListData>;
 export const ZAppListResponse = z.object({ status: z.literal('success'), data: ZAppListData });

@@ -64,6 +64,30 @@ export const DEFAULT_FORM_GUARD_MESSAGES = {
   timeout: 'We could not check this right now, please try again',
 } as const;
 
+/** The e-mail refusals besides `invalid` (whose message is `messages.email`): each has its own message, never "invalid". */
+export const FORM_GUARD_EMAIL_REFUSALS = ['disposable', 'role', 'free', 'gibberish', 'unknown', 'catch_all', 'not_safe_to_send'] as const;
+export type TFormGuardEmailRefusal = (typeof FORM_GUARD_EMAIL_REFUSALS)[number];
+export const DEFAULT_FORM_GUARD_EMAIL_REFUSAL_MESSAGES: Record<TFormGuardEmailRefusal, string> = {
+  disposable: 'Please use a permanent email address, not a disposable one',
+  role: 'Please use your own email address, not a shared one such as info@ or sales@',
+  free: 'Please use your work email address',
+  gibberish: 'This email address does not look like a real person\'s; please check it',
+  unknown: 'We could not confirm this email address; please use another one',
+  catch_all: 'We cannot confirm this mailbox exists (the domain accepts any address); please use another email address',
+  not_safe_to_send: 'We cannot confirm this email address receives mail; please use another one',
+};
+
+/**
+ * The message a visitor sees for a refused value: the refusal's own message for an e-mail (`messages.email` is the
+ * `invalid` one); guards saved before refusals had messages get the defaults.
+ */
+export function formGuardMessageFor(messages: { email: string; phone: string; name: string; email_refusals?: Partial<Record<TFormGuardEmailRefusal, string>> }, type: 'email' | 'phone' | 'name', reason: string | null): string {
+  if (type !== 'email' || !reason || reason === 'invalid') return messages[type];
+  const refusal = reason as TFormGuardEmailRefusal;
+  if (!(FORM_GUARD_EMAIL_REFUSALS as readonly string[]).includes(refusal)) return messages.email;
+  return messages.email_refusals?.[refusal] ?? DEFAULT_FORM_GUARD_EMAIL_REFUSAL_MESSAGES[refusal];
+}
+
 export const FORM_GUARD_TIMEOUT_MS = { min: 1_000, max: 60_000, default: 10_000 } as const;
 const TIMEOUT_MESSAGE = 'The timeout is between 1000 and 60000 ms';
 
@@ -83,8 +107,16 @@ export const ZFormGuardSettings = z.object({
     .default({ allowed_countries: [], default_country: null, line_types: [] }),
   name: z.object({ gibberish_threshold: ZGibberishThreshold.default('high') }).default({ gibberish_threshold: 'high' }),
   messages: z
-    .object({ email: ZMessage, phone: ZMessage, name: ZMessage, timeout: ZMessage })
-    .default({ ...DEFAULT_FORM_GUARD_MESSAGES }),
+    .object({
+      email: ZMessage,
+      phone: ZMessage,
+      name: ZMessage,
+      timeout: ZMessage,
+      email_refusals: z
+        .object(Object.fromEntries(FORM_GUARD_EMAIL_REFUSALS.map((r) => [r, ZMessage])) as Record<TFormGuardEmailRefusal, typeof ZMessage>)
+        .default({ ...DEFAULT_FORM_GUARD_EMAIL_REFUSAL_MESSAGES }),
+    })
+    .default({ ...DEFAULT_FORM_GUARD_MESSAGES, email_refusals: { ...DEFAULT_FORM_GUARD_EMAIL_REFUSAL_MESSAGES } }),
   limits: z.array(ZFormGuardLimit).max(8).default([]),
   allowed_urls: z.array(ZUrlPattern).max(50).default([]),
   timeout_ms: z

@@ -141,7 +141,7 @@ export function BulkListUploadForm<TColumns>({
                 <Stack gap={0}>
                   <Text fw={600}>{chosen.file.name}</Text>
                   <Text size="xs" c="dimmed">
-                    {formatFileSize(chosen.file.size)} · preview of the first {chosen.rows.length} rows
+                    {formatFileSize(chosen.file.size)} · preview of the first {chosen.hasHeader ? chosen.rows.length - 1 : chosen.rows.length} rows
                   </Text>
                 </Stack>
               </Group>
@@ -151,7 +151,10 @@ export function BulkListUploadForm<TColumns>({
             </Group>
             {chosen.duplicate?.is_duplicate ? (
               <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title="A file with this name was uploaded before" data-testid="duplicate-warning">
-                {chosen.duplicate.message} You can still upload it as a new list.
+                {chosen.duplicate.message}{' '}
+                {chosen.duplicate.suggested_name
+                  ? `It will be uploaded as a new list named “${chosen.duplicate.suggested_name}”: change the name below if you prefer another.`
+                  : 'You can still upload it as a new list.'}
               </Alert>
             ) : null}
             <Group align="flex-end" gap="md" wrap="wrap">

@@ -44,3 +44,11 @@ export function joinReasonMessages(reasons: ReadonlyArray<TErrorReason>): string
   if (messages.length === 1) return messages[0]!;
   return messages.map((m) => (/[.!?]$/.test(m) ? m : `${m}.`)).join(' ');
 }
+
+/** The title of a 402: which credit rule refused the work (balance, the member's daily or lifetime limit). */
+export function getCreditRefusalTitle(error: unknown): string | null {
+  if (!isApiError(error) || error.status !== 402) return null;
+  if (error.code === 'daily_limit_exceeded') return 'Daily limit reached';
+  if (error.code === 'life_time_limit_exceeded') return 'Credit limit reached';
+  return 'Not enough credits';
+}

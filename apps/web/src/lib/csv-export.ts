@@ -1,7 +1,8 @@
 /** A cell as CSV: quoted when needed, and neutralised when a spreadsheet would read it as a formula. */
 export function toCsvCell(value: unknown): string {
   let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
+  // A number, or a phone number such as +1 415 555 0100, is kept as written: no formula can hide in it.
+  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) && !/^\+\d[\d ().-]*$/.test(text)) text = `'${text}`;
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { ZFailure, ZLoginResponse, ZSignupResponse } from '@verilead/contracts';
 import { createTestApp, TEST_PASSWORD, type TTestApp } from '../../test/test-app';
 import { users, memberships } from '../../platform/tenancy/tables';
@@ -15,6 +15,26 @@ describe('auth API', () => {
   });
   afterAll(async () => {
     await t.close();
+  });
+
+  it('an unverified account asks for a new verification link (at most once a minute); a verified one is told so', async () => {
+    await t.call({ method: 'POST', url: '/api/v1/user/signup', payload: { name: 'Rita Remind', email: 'rita@example.test', password: TEST_PASSWORD, signup_source: 'friends' } });
+    const first = await t.mailedToken('rita@example.test', '/emailverification');
+    const login = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'rita@example.test', password: TEST_PASSWORD } });
+    const token = login.body.data.token as string;
+    const soon = await t.call({ method: 'POST', url: '/api/v1/user/resend_verification', token });
+    expect(soon.status).toBe(429);
+    expect(soon.body.error.message).toMatch(/^A link was sent less than a minute ago; please check your inbox or try again in \d+ seconds\.$/);
+    await t.db.db.execute(sql`update one_time_tokens set created_at = now() - interval '2 minutes'`);
+    const again = await t.call({ method: 'POST', url: '/api/v1/user/resend_verification', token });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data.message).toBe('We sent a new verification link to rita@example.test.');
+    const second = await t.mailedToken('rita@example.test', '/emailverification');
+    expect(second).not.toBe(first);
+    expect((await t.call({ method: 'POST', url: '/api/v1/user/activate', payload: { token: second } })).status).toBe(200);
+    const done = await t.call({ method: 'POST', url: '/api/v1/user/resend_verification', token });
+    expect(done.status).toBe(409);
+    expect(done.body.error.message).toBe('Your email address is already verified.');
   });
 
   it('signs up, verifies the e-mail from the outbox, logs in, logs out and then answers 401', async () => {

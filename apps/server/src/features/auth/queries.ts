@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
+import { oneTimeTokens } from '../../platform/auth/tables';
 import type { TDb } from '../../platform/db/database';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
 
@@ -48,4 +49,21 @@ export async function markEmailVerified(exec: TDb, userId: string) {
 export async function selectUserEmail(exec: TDb, userId: string) {
   const rows = await exec.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
   return rows[0]?.email ?? null;
+}
+
+/** The user's name, address and whether it is verified. */
+export async function selectUserForReminder(exec: TDb, userId: string) {
+  const rows = await exec.select({ name: users.name, email: users.email, verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** When the user's newest e-mail verification link was issued, or null. */
+export async function selectLastVerificationLinkAt(exec: TDb, userId: string): Promise<Date | null> {
+  const rows = await exec
+    .select({ at: oneTimeTokens.createdAt })
+    .from(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.kind, 'email_verification')))
+    .orderBy(desc(oneTimeTokens.createdAt))
+    .limit(1);
+  return rows[0]?.at ?? null;
 }

@@ -23,7 +23,7 @@ import { ok, withErrorResponses } from '../../platform/http/responses';
 import { rateLimitFor } from '../../platform/http/rate-limits';
 import { readInstanceInfo } from '../../seed';
 import { createOwnerAccount, ZCreateOwnerInput } from './create-owner';
-import { activate, forgotPassword, login, logout, resetPassword, setupPassword, signup, verifyToken } from './service';
+import { activate, forgotPassword, login, logout, resendVerification, resetPassword, setupPassword, signup, verifyToken } from './service';
 
 export function registerAuthRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -54,6 +54,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: TDeps, guards: TG
     '/user/logout',
     { onRequest: guards.requireAuth, schema: { tags, summary: 'Log out: revokes the token', security: [{ bearer: [] }], response: withErrorResponses({ 200: ZMessageResponse }) } },
     async (req) => ok(await logout(deps, getCaller(req))),
+  );
+  r.post(
+    '/user/resend_verification',
+    { onRequest: guards.requireAuth, schema: { tags, summary: "Mail a new link to verify the caller's address", security: [{ bearer: [] }], response: withErrorResponses({ 200: ZMessageResponse }) } },
+    async (req) => ok(await resendVerification(deps, getCaller(req))),
   );
   r.post(
     '/user/forgot-password',

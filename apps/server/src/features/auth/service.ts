@@ -17,8 +17,10 @@ import {
   markEmailVerified,
   selectLoginCandidate,
   selectMembership,
+  selectLastVerificationLinkAt,
   selectOrgName,
   selectUserEmail,
+  selectUserForReminder,
   setUserPassword,
 } from './queries';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
@@ -180,6 +182,24 @@ export async function logout(deps: TDeps, ctx: TCallerContext) {
 }
 
 /** Always answers the same; mails a single-use reset link (1 h) when the account exists. */
+/** A new verification link is sent at most once a minute. */
+export const VERIFICATION_RESEND_INTERVAL_MS = 60_000;
+
+/** POST /user/resend_verification: mails a new verification link to the caller's unverified address. */
+export async function resendVerification(deps: TDeps, ctx: TCallerContext): Promise<{ message: string }> {
+  return deps.database.transaction(async (tx) => {
+    const user = await selectUserForReminder(tx, ctx.userId);
+    if (!user) throw new AppError(404, 'not_found', 'This account does not exist');
+    if (user.verifiedAt) throw new AppError(409, 'conflict', 'Your email address is already verified.');
+    const last = await selectLastVerificationLinkAt(tx, ctx.userId);
+    const wait = last ? Math.ceil((last.getTime() + VERIFICATION_RESEND_INTERVAL_MS - Date.now()) / 1000) : 0;
+    if (wait > 0) throw new AppError(429, 'rate_limited', `A link was sent less than a minute ago; please check your inbox or try again in ${wait} seconds.`, { additional_info: { retry_after: wait } });
+    const token = await issueOneTimeToken(tx, ctx.userId, 'email_verification');
+    await deps.mailer.send({ to: user.email, template: 'email_verification', vars: { name: user.name, url: link(deps, '/emailverification', token) } }, { tx, orgId: ctx.orgId, userId: ctx.userId });
+    return { message: `We sent a new verification link to ${user.email}.` };
+  });
+}
+
 export async function forgotPassword(deps: TDeps, email: string) {
   const candidate = await selectLoginCandidate(deps.database.db, email);
   const user = candidate?.user;

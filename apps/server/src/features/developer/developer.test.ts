@@ -83,13 +83,20 @@ describe('apps', () => {
     expect(apiPreflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('the default app is created once; another organisation sees 404', async () => {
-    const first = await t.call({ method: 'GET', url: '/api/v1/apps/default', token: owner.token });
+  it('the default app is created once, on request (reading it creates nothing); another organisation sees 404', async () => {
+    const none = await t.call({ method: 'GET', url: '/api/v1/apps/default', token: owner.token });
+    expect(none.status).toBe(200);
+    expect(none.body.data).toBeNull();
+    const listed = await t.call({ method: 'GET', url: '/api/v1/apps/list', token: owner.token });
+    expect(listed.body.data.items.filter((a: { is_default: boolean }) => a.is_default)).toEqual([]);
+    const first = await t.call({ method: 'POST', url: '/api/v1/apps/default', token: owner.token });
     expect(first.body.data.is_default).toBe(true);
     expect(first.body.data.token).toMatch(/^vla_/);
     const second = await t.call({ method: 'GET', url: '/api/v1/apps/default', token: owner.token });
     expect(second.body.data.id).toBe(first.body.data.id);
     expect(second.body.data.token).toBeNull();
+    const again = await t.call({ method: 'POST', url: '/api/v1/apps/default', token: owner.token });
+    expect(again.body.data).toMatchObject({ id: first.body.data.id, token: null });
     const stranger = await t.createOwner('stranger@verilead.test');
     const peek = await t.call({ method: 'GET', url: `/api/v1/apps/${first.body.data.id}`, token: stranger.token });
     expect(peek.status).toBe(404);

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZAppCreateRequest, ZAppIdParams, ZAppListQuery, ZAppListResponse, ZAppResponse, ZAppUpdateRequest } from '@verilead/contracts';
+import { ZAppCreateRequest, ZAppIdParams, ZAppListQuery, ZAppListResponse, ZAppResponse, ZAppUpdateRequest, ZDefaultAppResponse } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { createApp, getApp, getDefaultApp, listApps, updateAppSettings } from './service';
+import { createApp, createDefaultApp, getApp, getDefaultApp, listApps, updateAppSettings } from './service';
 
 /** Apps: developer API tokens with their limits (under /api/v1). */
 export function registerDeveloperRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
@@ -32,8 +32,13 @@ export function registerDeveloperRoutes(app: FastifyInstance, deps: TDeps, guard
   );
   r.get(
     '/apps/default',
-    { ...auth, schema: { ...base, summary: "The caller's default app (created, with its token shown once, on first call)", response: withErrorResponses({ 200: ZAppResponse }) } },
+    { ...auth, schema: { ...base, summary: "The caller's default app, or null before they create it", response: withErrorResponses({ 200: ZDefaultAppResponse }) } },
     async (req) => ok(await getDefaultApp(db, getCaller(req))),
+  );
+  r.post(
+    '/apps/default',
+    { ...auth, schema: { ...base, summary: "Creates the caller's default app (its token shown once); an existing one is answered as it is", response: withErrorResponses({ 200: ZAppResponse }) } },
+    async (req) => ok(await createDefaultApp(db, getCaller(req))),
   );
   r.get(
     '/apps/:id',

@@ -133,11 +133,18 @@ export async function getVisibleAppIds(exec: TDb, ctx: TCallerContext): Promise<
   return scope.userId ? selectAppIds(exec, scope) : undefined;
 }
 
-/** GET /apps/default: the caller's default server app, created on first use (its token is answered that once). */
-export async function getDefaultApp(exec: TDb, ctx: TCallerContext): Promise<TApp> {
+/** The caller's default app, or null when they have not created one (opening the API page creates nothing). */
+export async function getDefaultApp(exec: TDb, ctx: TCallerContext): Promise<TApp | null> {
   const row = await selectDefaultApp(exec, ctx.orgId, ctx.userId);
-  if (row) return toAppView(row, await selectDailyUsage(exec, row.id, getUtcDay()));
-  return createApp(exec, ctx, { name: 'Default app', description: 'Created for the API page', type: 'server', allowed_origins: [], credit_limit: null }, true);
+  return row ? toAppView(row, await selectDailyUsage(exec, row.id, getUtcDay())) : null;
+}
+
+/** Creates the caller's default app when they ask for a token on the API page (its token shown once); an existing one is answered as it is. */
+export async function createDefaultApp(exec: TDb, ctx: TCallerContext): Promise<TApp> {
+  return (
+    (await getDefaultApp(exec, ctx)) ??
+    createApp(exec, ctx, { name: 'Default app', description: 'Created from the API page', type: 'server', allowed_origins: [], credit_limit: null }, true)
+  );
 }
 
 // ---------- token authentication (public API) ----------

@@ -19,6 +19,7 @@ import { getVerifierPreferences } from '../settings/service';
 import { splitFullName, type TPersonName } from './candidates';
 import {
   completeInstant,
+  hasPaidInstantFind,
   incrementDomainPatterns,
   insertInstant,
   selectDomainPatterns,
@@ -76,15 +77,17 @@ async function runInstantSearch(database: TDatabase, verifier: TVerifier, id: st
     const result = toStoredResult(outcome);
     const found = result.status === 'found';
     return await database.transaction(async (tx) => {
+      // The same person found again by the organisation costs nothing (charged once per found address).
+      const charge = found && !(result.email && (await hasPaidInstantFind(tx, row.orgId, result.email, id)));
       const done = await completeInstant(tx, id, {
         state: 'completed',
         status: result.status,
         email: result.email,
         result: result as unknown as Record<string, unknown>,
-        creditsCharged: found ? CREDITS_PER_FIND : 0,
+        creditsCharged: charge ? CREDITS_PER_FIND : 0,
       });
       if (!done) return selectInstantById(tx, id);
-      if (found) {
+      if (charge) {
         await chargeCredits(tx, { orgId: row.orgId, userId: row.userId, amount: CREDITS_PER_FIND, reason: 'Instant email finder', sourceAgent: 'instant_finder', objectType: 'finder_instant', objectId: id });
         if (result.reason.code === 'verified_valid' && result.pattern) await incrementDomainPatterns(tx, [{ domain: result.domain, pattern: result.pattern }]);
       }

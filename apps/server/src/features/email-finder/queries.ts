@@ -42,6 +42,21 @@ export async function completeInstant(exec: TDb, id: string, values: Partial<typ
   return rows[0] ?? null;
 }
 
+/**
+ * Whether the organisation already paid for finding `email` with the quick finder (another instant row charged for
+ * it). Takes a transaction-scoped lock on (organisation, address) first, so two finds of the same person at once are
+ * decided one after the other and charge once.
+ */
+export async function hasPaidInstantFind(tx: TDb, orgId: string, email: string, exceptId: string): Promise<boolean> {
+  const key = `${orgId}:finder_instant:${email.toLowerCase()}`;
+  await selectRows(tx, sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0)) is null as locked`);
+  const rows = await selectRows<{ one: number }>(
+    tx,
+    sql`select 1 as one from finder_instant where org_id = ${orgId} and lower(email) = ${email.toLowerCase()} and credits_charged > 0 and id <> ${exceptId} limit 1`,
+  );
+  return rows.length > 0;
+}
+
 export async function updateInstant(exec: TDb, id: string, values: Partial<typeof finderInstant.$inferInsert>): Promise<void> {
   await exec.update(finderInstant).set(values).where(eq(finderInstant.id, id));
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
+import { DEFAULT_FORM_GUARD_EMAIL_REFUSAL_MESSAGES } from '@verilead/contracts';
 import { getOrgBalance } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { events } from '../events/tables';
@@ -101,14 +102,19 @@ describe('the widget calls', () => {
     expect(String(pre.headers['access-control-allow-headers'])).toContain('authorization');
   });
 
-  it('refuses an address by the guard rules with its message and accepts a good one', async () => {
-    const guard = await createGuard({ email: { reject: ['disposable', 'role'] }, messages: { email: 'Use your work address', phone: 'p', name: 'n', timeout: 't' } });
+  it('refuses an address by the guard rules with the message of its refusal (never "invalid" for a real one) and accepts a good one', async () => {
+    const guard = await createGuard({
+      email: { reject: ['disposable', 'role', 'catch_all'] },
+      messages: { email: 'This address does not exist', phone: 'p', name: 'n', timeout: 't', email_refusals: { ...DEFAULT_FORM_GUARD_EMAIL_REFUSAL_MESSAGES, catch_all: 'Please give an address we can confirm' } },
+    });
     const bad = await validate(guard.token, { type: 'email', value: 'disposable@example.com' });
-    expect(bad.body.data).toMatchObject({ is_acceptable: false, error_msg: 'Use your work address', reason: 'disposable', credits_charged: 0 });
+    expect(bad.body.data).toMatchObject({ is_acceptable: false, error_msg: 'Please use a permanent email address, not a disposable one', reason: 'disposable', credits_charged: 0 });
     const role = await validate(guard.token, { type: 'email', value: 'role@example.com' });
-    expect(role.body.data).toMatchObject({ is_acceptable: false, reason: 'role' });
+    expect(role.body.data).toMatchObject({ is_acceptable: false, reason: 'role', error_msg: 'Please use your own email address, not a shared one such as info@ or sales@' });
+    const catchAll = await validate(guard.token, { type: 'email', value: 'catch_all@example.com' });
+    expect(catchAll.body.data).toMatchObject({ is_acceptable: false, reason: 'catch_all', error_msg: 'Please give an address we can confirm' });
     const invalid = await validate(guard.token, { type: 'email', value: 'invalid@example.com' });
-    expect(invalid.body.data).toMatchObject({ is_acceptable: false, reason: 'invalid' });
+    expect(invalid.body.data).toMatchObject({ is_acceptable: false, reason: 'invalid', error_msg: 'This address does not exist' });
     const good = await validate(guard.token, { type: 'email', value: 'valid@example.com' });
     expect(good.body.data).toMatchObject({ is_acceptable: true, error_msg: null });
     const empty = await validate(guard.token, { type: 'email', value: '  ' });

@@ -10,8 +10,10 @@ import { toCompanyView, toPersonViews } from './views';
 
 /**
  * Reverse lookup: who is behind an e-mail address or a LinkedIn profile. A found person costs one credit, once per
- * organisation and person (a reveal row `lookup`, charged in the transaction that stores it); not found is free.
- * Every lookup is kept in the history.
+ * organisation and person across lookup and enrichment: free when the organisation already paid for any of the
+ * person's data (a reveal row of any field), else charged with a reveal row `lookup` in the transaction that stores
+ * it. Not found is free, and so is a LinkedIn match with nothing to reveal (no e-mail, no phone). Every lookup is kept
+ * in the history.
  */
 
 export async function findPerson(exec: TDb, input: { email?: string; linkedin_url?: string }): Promise<TPersonRow | null> {
@@ -35,7 +37,10 @@ export async function reverseLookup(database: TDatabase, ctx: TCallerContext, in
       sql`insert into reverse_lookups (org_id, user_id, kind, query, person_id, found) values (${ctx.orgId}, ${ctx.userId}, ${kind}, ${query}, ${person?.id ?? null}, ${!!person}) returning id`,
     );
     let charged = 0;
-    if (person) {
+    const nothingToReveal = kind === 'linkedin' && !!person && !person.email && !person.phone;
+    const paidBefore =
+      !!person && (await selectRows<{ one: number }>(tx, sql`select 1 as one from prospect_reveals where org_id = ${ctx.orgId} and person_id = ${person.id} limit 1`)).length > 0;
+    if (person && !nothingToReveal && !paidBefore) {
       const first = await selectRows<{ person_id: string }>(
         tx,
         sql`insert into prospect_reveals (org_id, person_id, field, value, user_id, credits) values (${ctx.orgId}, ${person.id}, 'lookup', ${query}, ${ctx.userId}, ${PROSPECT_CREDITS.lookup})

@@ -447,6 +447,36 @@ describe('prospect API', () => {
       expect((await call(analyst, 'GET', '/reverse_lookup/history')).body.data.total).toBe(0);
     });
 
+    it('charges once per person across enrichment and lookup, and nothing for a LinkedIn match with nothing to reveal', async () => {
+      const enriched = people.slice(120, 200).find((p) => p.mailbox_exists && !strictDomains.has(p.email!.split('@')[1]!))!;
+      const id = idOf.get(enriched.external_id)!;
+      const reveal = await call(owner, 'POST', '/prospect/enrich', { person_ids: [id], options: { emails: 'all', phones: 'no_phones' } });
+      expect(reveal.body.data.results[0].email).toMatchObject({ code: 'revealed', credits: 1 });
+      const before = await getOrgBalance(t.db.db, owner.orgId);
+      const byEmail = await call(owner, 'POST', '/reverse_lookup/person', { email: enriched.email });
+      expect(byEmail.body.data).toMatchObject({ found: true, credits_charged: 0 });
+      const byUrl = await call(owner, 'POST', '/reverse_lookup/person', { linkedin_url: enriched.linkedin_url });
+      expect(byUrl.body.data).toMatchObject({ found: true, credits_charged: 0 });
+      expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before);
+
+      // A profile the directory knows with no e-mail and no phone: found, nothing to reveal, free.
+      const bare = people.slice(120, 200).find((p) => p.linkedin_url && p.external_id !== enriched.external_id)!;
+      await t.db.db.execute(sql`update directory_people set email = null, phone = null where id = ${idOf.get(bare.external_id)!}`);
+      const nothing = await call(owner, 'POST', '/reverse_lookup/person', { linkedin_url: bare.linkedin_url });
+      expect(nothing.body.data).toMatchObject({ found: true, credits_charged: 0, person: { has_email: false, has_phone: false } });
+      expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before);
+    });
+
+    it('the public lookup counts only the inputs it answered against its 5 a day', async () => {
+      const target = people[11]!;
+      const from = (payload: Record<string, string>, path = '/api/v1/public/person/search_by_email') => t.call({ method: 'POST', url: path, payload, remoteAddress: '10.9.8.7' });
+      for (const bad of [{ email: 'not an address' }, { email: '' }, {}] as Record<string, string>[]) expect((await from(bad)).status).toBe(400);
+      expect((await from({ linkedin_url: 'https://example.com/jane' }, '/api/v1/public/person/search_by_linkedin')).status).toBe(400);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) statuses.push((await from({ email: target.email! })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    });
+
     it('the public lookup shows who it is, no contact data, and limits each IP', async () => {
       const target = people[9]!;
       const first = await call(null, 'POST', '/public/person/search_by_email', { email: target.email });

@@ -214,7 +214,8 @@ export function registerProspectRoutes(app: FastifyInstance, deps: TDeps, guards
   );
 
   // ----- public -----
-  const publicLimit = { rateLimit: { max: PUBLIC_REVERSE_LOOKUP_DAILY_LIMIT, timeWindow: DAY_MS, keyGenerator: (req: { ip: string }) => `public-rl:${req.ip}` } };
+  // Counted before the handler, after validation: an input the page refuses (400) is not one of the day's lookups.
+  const publicLimit = { rateLimit: { max: PUBLIC_REVERSE_LOOKUP_DAILY_LIMIT, timeWindow: DAY_MS, hook: 'preHandler' as const, keyGenerator: (req: { ip: string }) => `public-rl:${req.ip}` } };
   r.post(
     '/public/person/search_by_email',
     { config: publicLimit, schema: { tags: ['public'], summary: `Who is behind an e-mail address (no login; ${PUBLIC_REVERSE_LOOKUP_DAILY_LIMIT} a day per IP address)`, body: ZPublicPersonEmailRequest, response: { 200: ZSuccess(ZPublicPersonData), 400: ZFailure, 429: ZFailure } } },

@@ -1,9 +1,15 @@
 // CSV/XLSX writers shared by downloads and the email finder (lifted from downloads).
 import { PassThrough, type Readable } from 'node:stream';
 
-/** Neutralises a CSV cell against formula injection: cells starting with = + - @ tab or CR get a leading apostrophe. */
+/** A phone number in international form (`+` then digits, spaces, dots, dashes, brackets): no formula can hide in it. */
+export const PHONE_CELL = /^\+\d[\d ().-]*$/;
+
+/**
+ * Neutralises a CSV cell against formula injection: cells starting with = + - @ tab or CR get a leading apostrophe,
+ * except a phone number such as +1 415 555 0100 (kept as written).
+ */
 export function neutraliseCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /^[=+\-@\t\r]/.test(value) && !PHONE_CELL.test(value) ? `'${value}` : value;
 }
 
 /** One CSV line (RFC 4180 quoting) with every cell neutralised. */

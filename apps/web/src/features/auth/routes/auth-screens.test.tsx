@@ -159,7 +159,7 @@ describe('reset password screen', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('sets the new password with the token and goes to login', async () => {
-    const bodies = stubApi({ 'POST /api/v1/user/reset-password': ok({ message: 'Password changed' }) });
+    const bodies = stubApi({ 'POST /api/v1/user/verify_token': ok({ valid: true, kind: 'password_reset', email: 'olivia@acme.test', expires_at: '2026-12-01T00:00:00Z', reason: 'ok' }), 'POST /api/v1/user/reset-password': ok({ message: 'Password changed' }) });
     renderAt('/resetpassword?token=reset-token-123456');
     fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'New-Password-2' } });
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'New-Password-2' } });
@@ -171,6 +171,7 @@ describe('reset password screen', () => {
 
   it('says so when the link was already used, and catches mismatched passwords first', async () => {
     const bodies = stubApi({
+      'POST /api/v1/user/verify_token': ok({ valid: true, kind: 'password_reset', email: 'olivia@acme.test', expires_at: '2026-12-01T00:00:00Z', reason: 'ok' }),
       'POST /api/v1/user/reset-password': answerFailed(400, 'invalid_token', 'This link is invalid or has expired', {
         reasons: [{ field: 'token', location: 'body', messages: ['Invalid or expired token'] }],
       }),
@@ -180,11 +181,20 @@ describe('reset password screen', () => {
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'Other-Password-3' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
     expect(await screen.findByText('Passwords do not match')).toBeTruthy();
-    expect(bodies).toEqual({});
+    expect(Object.keys(bodies)).toEqual(['POST /api/v1/user/verify_token']);
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'New-Password-2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
     expect((await screen.findByRole('alert')).textContent).toContain('This link is invalid or has expired');
     expect(screen.getByTestId('location').textContent).toBe('/resetpassword?token=used-token-123456');
+  });
+
+  it('a link already used shows no form: it says so and offers a new link', async () => {
+    const bodies = stubApi({ 'POST /api/v1/user/verify_token': ok({ valid: false, kind: 'password_reset', email: null, expires_at: null, reason: 'used' }) });
+    renderAt('/resetpassword?token=used-token-123456');
+    expect((await screen.findByText('This link has already been used.')).textContent).toBe('This link has already been used.');
+    expect(screen.queryByLabelText('New password')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Request a new link' }).getAttribute('href')).toBe('/forgot_password');
+    expect(bodies['POST /api/v1/user/verify_token']).toEqual({ token: 'used-token-123456', kind: 'password_reset' });
   });
 });
 

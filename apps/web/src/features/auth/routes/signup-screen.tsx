@@ -80,12 +80,11 @@ export function SignupScreen() {
               {formError}
             </Alert>
           ) : null}
-          <TextInput label="Full name" autoComplete="name" placeholder="Jane Doe" error={form.formState.errors.name?.message} {...form.register('name')} />
+          <TextInput label="Full name" autoComplete="name" error={form.formState.errors.name?.message} {...form.register('name')} />
           <TextInput
             label="Work email"
             type="email"
             autoComplete="email"
-            placeholder="you@company.com"
             error={form.formState.errors.email?.message}
             {...form.register('email')}
           />

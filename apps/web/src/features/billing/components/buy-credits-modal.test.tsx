@@ -56,4 +56,33 @@ describe('BuyCreditsModal', () => {
     expect(screen.queryByRole('button', { name: 'PayPal' })).toBeNull();
     expect(screen.queryByText('Test mode')).toBeNull();
   });
+
+  it('an unknown coupon keeps the price without it on screen, its error on the coupon field, and the button its amount', async () => {
+    const info = { configured: true, test_mode: true, providers: ['stripe'], currencies: ['USD', 'INR'], min_credit: 1000, max_credit: 10000000, tax_percent: { USD: 0, INR: 18 }, has_card: false, balance: 5 };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const u = new URL(url, 'http://x');
+        if (u.pathname === '/api/v1/payment/buyCredits') return new Response(JSON.stringify({ status: 'success', data: info }), { status: 200 });
+        if (u.searchParams.get('coupon_code')) {
+          return new Response(JSON.stringify({ status: 'failed', error: { code: 'validation_failed', message: 'This coupon code does not exist', reasons: [{ field: 'coupon_code', location: 'query', messages: ['This coupon code does not exist'] }] } }), { status: 400 });
+        }
+        return new Response(JSON.stringify({ status: 'success', data: quote }), { status: 200 });
+      }),
+    );
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <MemoryRouter>
+          <BuyCreditsModal opened onClose={() => undefined} initialCredits={1000} />
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    expect((await screen.findByTestId('quote-total')).textContent).toContain('708.00');
+    fireEvent.change(screen.getByLabelText('Coupon code (optional)'), { target: { value: 'NOSUCH' } });
+    expect((await screen.findByText('This coupon code does not exist')).textContent).toBe('This coupon code does not exist');
+    expect(screen.getByTestId('quote-total').textContent).toContain('708.00');
+    const pay = screen.getByRole('button', { name: /^Pay / }) as HTMLButtonElement;
+    expect(pay.textContent).toContain('708.00');
+    expect(pay.disabled).toBe(true);
+  });
 });

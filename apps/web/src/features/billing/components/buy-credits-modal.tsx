@@ -31,6 +31,9 @@ export function BuyCreditsModal({ opened, onClose, initialCredits = 5000 }: { op
   const paypal = useStartPayPalOrder();
   const creditsError = valid ? null : `Enter between ${formatNumber(MIN_PURCHASE_CREDITS)} and ${formatNumber(MAX_PURCHASE_CREDITS)} credits`;
   const couponError = quote.isError && debouncedCoupon ? getErrorMessage(quote.error) : null;
+  // An unknown coupon keeps the price without it on screen (its error sits on the coupon field).
+  const plainQuote = usePriceQuote(couponError ? debouncedCredits : null, currency);
+  const shown = quote.data ?? (couponError ? plainQuote.data : undefined);
 
   const pay = () => {
     if (!valid) return;
@@ -73,33 +76,33 @@ export function BuyCreditsModal({ opened, onClose, initialCredits = 5000 }: { op
           error={creditsError}
         />
         <TextInput label="Coupon code (optional)" value={coupon} onChange={(e) => setCoupon(e.currentTarget.value)} error={couponError} />
-        {quote.data && valid ? (
+        {shown && valid ? (
           <Table withRowBorders={false} verticalSpacing={4} aria-label="Price">
             <Table.Tbody>
               <Table.Tr>
                 <Table.Td>
-                  {formatNumber(quote.data.credits)} credits{' '}
+                  {formatNumber(shown.credits)} credits{' '}
                   <Badge variant="light" size="sm">
-                    {quote.data.kind}
+                    {shown.kind}
                   </Badge>
-                  {quote.data.bonus_credits ? <Text span size="sm" c="teal">{` +${formatNumber(quote.data.bonus_credits)} bonus`}</Text> : null}
+                  {shown.bonus_credits ? <Text span size="sm" c="teal">{` +${formatNumber(shown.bonus_credits)} bonus`}</Text> : null}
                 </Table.Td>
-                <Table.Td ta="right">{formatAmount(quote.data.currency, quote.data.subtotal)}</Table.Td>
+                <Table.Td ta="right">{formatAmount(shown.currency, shown.subtotal)}</Table.Td>
               </Table.Tr>
-              {quote.data.discount ? (
+              {shown.discount ? (
                 <Table.Tr>
-                  <Table.Td>Coupon {quote.data.coupon_code}</Table.Td>
-                  <Table.Td ta="right">−{formatAmount(quote.data.currency, quote.data.discount)}</Table.Td>
+                  <Table.Td>Coupon {shown.coupon_code}</Table.Td>
+                  <Table.Td ta="right">−{formatAmount(shown.currency, shown.discount)}</Table.Td>
                 </Table.Tr>
               ) : null}
               <Table.Tr>
-                <Table.Td>Tax ({quote.data.tax_percent}%)</Table.Td>
-                <Table.Td ta="right">{formatAmount(quote.data.currency, quote.data.tax)}</Table.Td>
+                <Table.Td>Tax ({shown.tax_percent}%)</Table.Td>
+                <Table.Td ta="right">{formatAmount(shown.currency, shown.tax)}</Table.Td>
               </Table.Tr>
               <Table.Tr>
                 <Table.Td fw={700}>Total</Table.Td>
                 <Table.Td ta="right" fw={700} data-testid="quote-total">
-                  {formatAmount(quote.data.currency, quote.data.total)}
+                  {formatAmount(shown.currency, shown.total)}
                 </Table.Td>
               </Table.Tr>
             </Table.Tbody>
@@ -116,12 +119,12 @@ export function BuyCreditsModal({ opened, onClose, initialCredits = 5000 }: { op
             Cancel
           </Button>
           {currency === 'USD' && canPay('paypal') ? (
-            <Button variant="light" color="yellow" leftSection={<IconBrandPaypal size={16} />} onClick={payWithPayPal} loading={paypal.isPending} disabled={!valid || !quote.data || Boolean(couponError)}>
+            <Button variant="light" color="yellow" leftSection={<IconBrandPaypal size={16} />} onClick={payWithPayPal} loading={paypal.isPending} disabled={!valid || !shown || Boolean(couponError)}>
               PayPal
             </Button>
           ) : null}
-          <Button leftSection={<IconCreditCard size={16} />} onClick={pay} loading={start.isPending} disabled={!valid || !quote.data || Boolean(couponError) || !canPay('stripe')}>
-            {quote.data && valid ? `Pay ${formatAmount(quote.data.currency, quote.data.total)}` : 'Pay'}
+          <Button leftSection={<IconCreditCard size={16} />} onClick={pay} loading={start.isPending} disabled={!valid || !shown || Boolean(couponError) || !canPay('stripe')}>
+            {shown && valid ? `Pay ${formatAmount(shown.currency, shown.total)}` : 'Pay'}
           </Button>
         </Group>
       </Stack>

@@ -1,4 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
 import { ZDashboardData, type TDashboardWidget, type TDatePreset } from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
 
@@ -11,4 +12,9 @@ export function useDashboard(widgets: readonly TDashboardWidget[], dateRange: TD
     placeholderData: keepPreviousData,
     enabled: widgets.length > 0,
   });
+}
+
+/** POST /user/resend_verification: a new link to verify the caller's address. */
+export function useResendVerification() {
+  return useMutation({ mutationFn: () => requestApi({ method: 'POST', path: '/user/resend_verification', schema: z.object({ message: z.string() }) }) });
 }

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, Grid, Group, Select, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Card, Grid, Group, Select, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import {
   IconAdjustmentsHorizontal,
@@ -8,7 +8,6 @@ import {
   IconCoins,
   IconUserSearch,
   IconKey,
-  IconMailExclamation,
   IconReceipt,
   IconSunHigh,
   IconUserCircle,
@@ -20,6 +19,7 @@ import { BillableSplitCard } from '../../../components/billable-split-card';
 import { UsageTrendChart } from '../../../components/usage-trend-chart';
 import { useDashboard } from '../api/dashboard-api';
 import { useShownWidgets, WIDGET_LABELS, WidgetPicker } from './dashboard-widgets';
+import { VerifyEmailReminder } from './verify-email-reminder';
 import { ActivityTypeBadge } from '../../../components/activity-type-badge';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
@@ -89,11 +89,7 @@ export function OverviewScreen() {
         </Group>
       </Stack>
 
-      {!isEmailVerified ? (
-        <Alert color="orange" variant="light" icon={<IconMailExclamation size={18} />} title="Verify your email">
-          We sent a verification link to {email}. Open it to confirm your address.
-        </Alert>
-      ) : null}
+      {!isEmailVerified ? <VerifyEmailReminder email={email} /> : null}
 
       {show.has('credits') && credits.isPending ? <LoadingScreen minHeight={120} /> : null}
       {show.has('credits') && credits.isError ? <ErrorState error={credits.error} onRetry={() => void credits.refetch()} /> : null}

@@ -18,8 +18,18 @@ export const developerQueryKeys = {
 };
 
 /** GET /apps/default: the default app (its token is only in the answer that created it). */
+/** GET /apps/default: the caller's default app, or null before they create one. */
 export function useDefaultApp() {
-  return useQuery({ queryKey: developerQueryKeys.defaultApp, queryFn: ({ signal }) => requestApi({ path: '/apps/default', schema: ZApp, signal }), staleTime: Infinity });
+  return useQuery({ queryKey: developerQueryKeys.defaultApp, queryFn: ({ signal }) => requestApi({ path: '/apps/default', schema: ZApp.nullable(), signal }), staleTime: Infinity });
+}
+
+/** POST /apps/default: creates the caller's default app (its token shown once). */
+export function useCreateDefaultApp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => requestApi({ method: 'POST', path: '/apps/default', schema: ZApp }),
+    onSuccess: (app) => queryClient.setQueryData(developerQueryKeys.defaultApp, app),
+  });
 }
 
 /** Rotates the default app's token (POST /apps/update rotate_token). */

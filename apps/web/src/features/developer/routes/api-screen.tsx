@@ -5,7 +5,7 @@ import { ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { getErrorMessage } from '../../../lib/api-error';
-import { useDefaultApp, usePublicApiBaseUrl, useRotateDefaultToken } from '../api/developer-api';
+import { useCreateDefaultApp, useDefaultApp, usePublicApiBaseUrl, useRotateDefaultToken } from '../api/developer-api';
 import { CopyField } from '../components/copy-field';
 
 /** The developer API page: the default app's token, copy buttons and curl examples. */
@@ -16,6 +16,8 @@ export function DeveloperApiScreen() {
   if (app.isPending) return <LoadingScreen />;
   if (app.isError) return <ErrorState error={app.error} onRetry={() => void app.refetch()} />;
   const base = serverBase ?? `${window.location.origin}/v2`;
+  if (!app.data) return <CreateTokenScreen base={base} />;
+  const appId = app.data.id;
   const token = app.data.token ?? '<your token>';
   const examples = [
     ['Verify one address', `curl -X POST ${base}/email_verify/instant \\\n  -H "Authorization: Bearer ${token}" \\\n  -H "Content-Type: application/json" \\\n  -d '{"email": "valid@example.com", "timeout": 30000}'`],
@@ -36,7 +38,7 @@ export function DeveloperApiScreen() {
               </Title>
               <Badge variant="light">{app.data.status_label}</Badge>
             </Group>
-            <Button variant="default" size="xs" leftSection={<IconRefresh size={14} />} loading={rotate.isPending} onClick={() => void rotate.mutateAsync(app.data.id)}>
+            <Button variant="default" size="xs" leftSection={<IconRefresh size={14} />} loading={rotate.isPending} onClick={() => void rotate.mutateAsync(appId)}>
               {app.data.token ? 'Rotate' : 'Show a new token'}
             </Button>
           </Group>
@@ -124,6 +126,32 @@ export function DeveloperApiScreen() {
           </Table>
         </Card>
       </Stack>
+    </>
+  );
+}
+
+/** No default app yet: opening the page creates nothing; the person asks for a token. */
+function CreateTokenScreen({ base }: { base: string }) {
+  const create = useCreateDefaultApp();
+  return (
+    <>
+      <PageHeader title="API" description="Call the Verilead public API (Clearout-compatible, under /v2) with an app token." />
+      <Card maw={640}>
+        <Stack gap="sm">
+          <Title order={4} fz={16}>
+            No API token yet
+          </Title>
+          <Text size="sm" c="dimmed">
+            Create your token to call the API at <Text span ff="monospace">{base}</Text>. It is shown once; you can rotate it later.
+          </Text>
+          {create.isError ? <Alert color="red">{getErrorMessage(create.error)}</Alert> : null}
+          <Group>
+            <Button onClick={() => create.mutate()} loading={create.isPending}>
+              Create my API token
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
     </>
   );
 }

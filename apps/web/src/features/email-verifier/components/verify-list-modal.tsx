@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCoins, IconShieldCheck } from '@tabler/icons-react';
 import type { TVerificationMode, TVerifyList } from '@verilead/contracts';
-import { getErrorMessage, isApiError } from '../../../lib/api-error';
+import { getCreditRefusalTitle, getErrorMessage } from '../../../lib/api-error';
 import { formatNumber } from '../../../lib/format';
 import { useSessionStore } from '../../../lib/session-store';
 import { useStartListVerify, useVerifierPreferences } from '../api/email-verifier-api';
@@ -84,7 +84,7 @@ export function VerifyListModal({ list, onClose, onStarted }: { list: TVerifyLis
             </Alert>
           ) : null}
           {start.isError ? (
-            <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} role="alert" title={isApiError(start.error) && start.error.status === 402 ? 'Payment Required' : 'Could not start'}>
+            <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} role="alert" title={getCreditRefusalTitle(start.error) ?? 'Could not start'}>
               {getErrorMessage(start.error)}
             </Alert>
           ) : null}

@@ -66,7 +66,13 @@ describe('AddListScreen', () => {
     const table = await screen.findByRole('table', { name: 'File preview' });
     const headers = within(table).getAllByRole('columnheader').map((cell) => cell.textContent);
     expect(headers).toEqual(['Name', 'Work emailEmail']);
-    expect((await screen.findByTestId('duplicate-warning')).textContent).toContain('leads.csv was uploaded on 20 Nov 2026.');
+    // The preview counts the rows it shows (the header row is the column headings).
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(screen.getByText(/preview of the first/).textContent).toMatch(/ · preview of the first 2 rows$/);
+    // The new name is said before the upload, not given silently.
+    expect((await screen.findByTestId('duplicate-warning')).textContent).toBe(
+      'A file with this name was uploaded beforeleads.csv was uploaded on 20 Nov 2026. It will be uploaded as a new list named “leads (2)”: change the name below if you prefer another.',
+    );
     // A list already has the file's name: the next free one is suggested.
     expect((screen.getByRole('textbox', { name: 'List name' }) as HTMLInputElement).value).toBe('leads (2)');
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));

@@ -4,7 +4,7 @@ import { IconAt, IconBolt } from '@tabler/icons-react';
 import type { TInstantVerifyData } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { PageHeader } from '../../../components/page-header';
-import { isApiError } from '../../../lib/api-error';
+import { getCreditRefusalTitle, isApiError } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { useInstantVerify, useRecentInstant } from '../api/email-verifier-api';
 import { VerdictCard } from '../components/verdict-card';
@@ -134,7 +134,7 @@ export function QuickValidationScreen() {
             {verify.isError && !verify.isPending ? (
               <ErrorState
                 error={verify.error}
-                title={paymentRequired ? 'Not enough credits' : 'Verification failed'}
+                title={getCreditRefusalTitle(verify.error) ?? 'Verification failed'}
                 onRetry={paymentRequired ? undefined : () => void run(email)}
               />
             ) : null}

@@ -2,11 +2,14 @@ import { useState } from 'react';
 import { ActionIcon, Button, Card, Checkbox, Group, MultiSelect, NumberInput, Select, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import {
+  DEFAULT_FORM_GUARD_EMAIL_REFUSAL_MESSAGES,
+  FORM_GUARD_EMAIL_REFUSALS,
   FORM_GUARD_EMAIL_RULES,
   FORM_GUARD_EMAIL_RULE_LABELS,
   FORM_GUARD_LINE_TYPES,
   FORM_GUARD_TIMEOUT_MS,
   ZFormGuardSettings,
+  type TFormGuardEmailRefusal,
   type TFormGuardEmailRule,
   type TFormGuardLimit,
   type TFormGuardSettings,
@@ -15,7 +18,17 @@ import {
 export type TGuardFormValues = { name: string; allowed_origins: string[]; settings: TFormGuardSettings };
 
 const WINDOW_LABELS = { minute: 'per minute', hour: 'per hour', day: 'per day (daily)', life_time: 'in total (life-time)' } as const;
-const MESSAGE_LABELS = { email: 'E-mail refused', phone: 'Phone refused', name: 'Name refused', timeout: 'Check timed out (when blocking)' } as const;
+const MESSAGE_LABELS = { email: 'E-mail does not exist (invalid)', phone: 'Phone refused', name: 'Name refused', timeout: 'Check timed out (when blocking)' } as const;
+/** One message per e-mail refusal: a visitor with a real catch-all or disposable address is never told it is invalid. */
+const REFUSAL_LABELS: Record<TFormGuardEmailRefusal, string> = {
+  disposable: 'E-mail refused: disposable',
+  role: 'E-mail refused: role address (info@, sales@)',
+  free: 'E-mail refused: free provider',
+  gibberish: 'E-mail refused: gibberish',
+  unknown: 'E-mail refused: could not be verified (unknown)',
+  catch_all: 'E-mail refused: catch-all domain',
+  not_safe_to_send: 'E-mail refused: not safe to send',
+};
 
 /** Field path → message, from the shared schema's issues. */
 function collectErrors(values: TGuardFormValues): Record<string, string> {
@@ -139,6 +152,18 @@ export function FormGuardSettingsForm({ initial, submitLabel, pending, onSubmit 
           {(Object.keys(MESSAGE_LABELS) as (keyof typeof MESSAGE_LABELS)[]).map((k) => (
             <TextInput key={k} label={MESSAGE_LABELS[k]} value={s.messages[k]} onChange={(e) => set({ messages: { ...s.messages, [k]: e.currentTarget.value } })} error={errors[`messages.${k}`]} />
           ))}
+          {FORM_GUARD_EMAIL_REFUSALS.map((r) => {
+            const refusals = { ...DEFAULT_FORM_GUARD_EMAIL_REFUSAL_MESSAGES, ...s.messages.email_refusals };
+            return (
+              <TextInput
+                key={r}
+                label={REFUSAL_LABELS[r]}
+                value={refusals[r]}
+                onChange={(e) => set({ messages: { ...s.messages, email_refusals: { ...refusals, [r]: e.currentTarget.value } } })}
+                error={errors[`messages.email_refusals.${r}`]}
+              />
+            );
+          })}
         </Stack>
       </Card>
 
