@@ -8,3 +8,4 @@ export { makePeopleCorpus, makeLocalPart, foldName, PEOPLE_DOMAINS, type TPerson
 export { createRandom, type TRandom } from './prng';
 export { startPostfixWorld, isPostfixAvailable, type TPostfixWorld, type TPostfixHost, type TPostfixHostSpec } from './real/postfix-world';
 export { summarisePostfixLog, type TPostfixLogSummary } from './real/postfix-log';
+export { startEximWorld, isEximAvailable, EXIM_ROOT, type TEximWorld, type TEximHost, type TEximHostSpec } from './real/exim-world';
