@@ -15,7 +15,8 @@ export const EXIM_ROOT = process.env.EXIM_ROOT ?? '/opt/exim4-stock';
 const EXIM = path.join(EXIM_ROOT, 'usr/sbin/exim4');
 const LIBS = path.join(EXIM_ROOT, 'usr/lib/x86_64-linux-gnu');
 
-export type TEximHostSpec = { name: string; domain: string; mailboxes?: string[] };
+/** `main`: more main-section settings (e.g. `smtp_accept_max_nonmail = 4`); Exim's defaults otherwise. */
+export type TEximHostSpec = { name: string; domain: string; mailboxes?: string[]; main?: string[] };
 export type TEximHost = { name: string; domain: string; address: string; readLog(): Promise<string> };
 export type TEximWorld = { dnsServers: string[]; smtpPort: number; hosts: Map<string, TEximHost>; stop(): Promise<void> };
 
@@ -38,6 +39,7 @@ tls_advertise_hosts =
 rfc1413_hosts =
 host_lookup =
 acl_smtp_rcpt = acl_check_rcpt
+${(spec.main ?? []).join('\n')}
 begin acl
 acl_check_rcpt:
   require verify = recipient

@@ -876,14 +876,10 @@ export class VerifierEngine {
           return answers;
         } catch (error) {
           session.close();
-          // A reused session may have been closed by the server (idle, or cut for what it had spent: learnt): try once
-          // more on a fresh one.
-          if (reused && error instanceof SmtpFailure && error.kind === 'connection_lost') {
-            gate.budget.learnCut(session);
-            session = null;
-            continue;
-          }
           session = null;
+          // A reused session may have been closed by the server while idle: try once more on a fresh one. (Not a cut to
+          // learn from: a host closes idle sessions on its own clock; its cuts come with a 421, handled in transactBatch.)
+          if (reused && error instanceof SmtpFailure && error.kind === 'connection_lost') continue;
           if (error instanceof SmtpFailure) {
             const reason: TReasonCode = error.kind === 'timeout' ? 'smtp_timeout' : 'connection_failed';
             if (error.kind === 'timeout' && !error.clipped) gate.recordConnectFailure('smtp_timeout', now());
@@ -1060,7 +1056,9 @@ export class VerifierEngine {
       if (gate.budget.isSpent(session)) session.retiring = true;
       if (!session.closed && !session.retiring) {
         const rset = await session.pipeline(['RSET']);
-        if (rset.replies[0]?.code === 421) gate.budget.learnCut({ errors: session.errors - 1, nonMail: session.nonMail });
+        // RSET refused (Postfix's 421 `too many errors`, Exim's `554 Too many nonmail commands`): a per-session limit
+        const rsetCode = rset.replies[0]?.code ?? 0;
+        if (rsetCode >= 400) gate.budget.learnCut({ errors: session.errors - 1, nonMail: session.nonMail });
         if (rset.replies[0]?.code !== 250) session.close();
       }
     }

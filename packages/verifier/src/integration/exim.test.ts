@@ -20,7 +20,11 @@ let world: TEximWorld;
 describe.skipIf(!available && process.env.CI !== 'true')('stock Exim on loopback', () => {
   beforeAll(async () => {
     if (!available) throw new Error('Stock Exim is not unpacked here (see .ci/run) or this is not root; CI must run this test');
-    world = await startEximWorld([{ name: 'strict', domain: 'exstrict.test', mailboxes }]);
+    world = await startEximWorld([
+      { name: 'strict', domain: 'exstrict.test', mailboxes },
+      // stricter than the engine's default budget: the 5th counted non-mail command drops the session
+      { name: 'tight', domain: 'extight.test', mailboxes: ['alice', 'bob', 'carol', 'dan', 'erin', 'fay'], main: ['smtp_accept_max_nonmail = 4'] },
+    ]);
   }, 30_000);
   afterAll(async () => {
     await world?.stop();
@@ -48,5 +52,33 @@ describe.skipIf(!available && process.env.CI !== 'true')('stock Exim on loopback
     expect(log).toMatch(/rejected RCPT <nobody1@exstrict\.test>: Unrouteable address/);
     expect(log).not.toMatch(/too many nonmail commands/);
     expect(log).not.toMatch(/dropped/);
+  });
+
+  it("a host stricter than the budget drops one session, and its limit is learnt: the next sessions stay under it", async () => {
+    const engine = new VerifierEngine({
+      dnsServers: world.dnsServers,
+      smtpPort: world.smtpPort,
+      heloName: 'verifier.verilead.test',
+      mailFrom: 'probe@verilead.test',
+      perHostConcurrency: 1,
+      maxRecipientsPerTransaction: 1,
+      timeouts: { dnsMs: 2_000, connectMs: 5_000, replyMs: 10_000, totalMs: 120_000 },
+    });
+    const list = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? `${['alice', 'bob', 'carol', 'dan', 'erin', 'fay'][i % 6]}@extight.test` : `ghost${i}@extight.test`));
+    const wrong: string[] = [];
+    try {
+      for await (const r of engine.verifyMany(list, { concurrency: 40 })) {
+        const expected = r.email.startsWith('ghost') ? 'invalid/mailbox_not_found' : 'valid/valid_mailbox';
+        if (`${r.status}/${r.reason.code}` !== expected) wrong.push(`${r.email}: ${r.status}/${r.reason.code}`);
+      }
+      const gate = engine.inspectHost(world.hosts.get('tight')?.address ?? '');
+      expect(gate?.budget.cuts).toBe(1);
+      expect(gate?.budget.nonMail).toBeLessThan(8);
+    } finally {
+      await engine.close();
+    }
+    expect(wrong).toEqual([]);
+    const log = (await world.hosts.get('tight')?.readLog()) ?? '';
+    expect((log.match(/too many nonmail commands/g) ?? []).length).toBe(1);
   });
 });
