@@ -12,13 +12,21 @@
  * the most errors one session made, all read from Postfix's own log. Skips (exit 0) when Postfix is not installed
  * or we are not root, except under CI=true where that is a failure.
  */
-import { VerifierEngine } from '@verilead/verifier';
+import type { VerifierEngine as TEngine, TVerifyOptions } from '@verilead/verifier';
 import { isPostfixAvailable, startPostfixWorld, summarisePostfixLog } from '@verilead/mailworld';
 
 const SIZE = Number(process.env.BENCH_POSTFIX_SIZE ?? 2_000);
+// in_flow_delay: Postfix's flow control pauses a new queue file (opened at the first accepted RCPT) up to 1 s when its
+// queue manager has handed out no token lately. A live MX moves mail all the time and has tokens to spare; these
+// instances receive nothing but our probes (aborted by RSET), so by default they run dry and every transaction waits
+// 1 s, whatever the verifier does. BENCH_POSTFIX_IN_FLOW_DELAY=1s measures that idle-queue case.
+const IN_FLOW_DELAY = process.env.BENCH_POSTFIX_IN_FLOW_DELAY ?? '0';
+// another engine to compare (e.g. an older copy of packages/verifier/src/index.ts)
+const ENGINE_MODULE = process.env.BENCH_ENGINE ?? '@verilead/verifier';
+const { VerifierEngine } = (await import(ENGINE_MODULE)) as { VerifierEngine: new (o: TVerifyOptions) => TEngine };
 const DOMAIN = 'pfbench.test';
 
-type TFigures = { list: string; addrPerSec: number; right: number; total: number; sessions: number; cut: number; delayed: number; overSoft: number; maxErrors: number; ms: number };
+type TFigures = { list: string; addrPerSec: number; right: number; total: number; sessions: number; cut: number; tooMany: number; delayed: number; overSoft: number; maxErrors: number; ms: number };
 
 async function runList(list: string, unknownShare: number): Promise<TFigures> {
   const real: string[] = [];
@@ -29,7 +37,7 @@ async function runList(list: string, unknownShare: number): Promise<TFigures> {
     if (!unknown) real.push(local);
     emails.push({ email: `${unknown ? 'ghost' : ''}${local}@${DOMAIN}`, valid: !unknown });
   }
-  const world = await startPostfixWorld([{ name: 'bench', domain: DOMAIN, mailboxes: real }]);
+  const world = await startPostfixWorld([{ name: 'bench', domain: DOMAIN, mailboxes: real, main: { in_flow_delay: IN_FLOW_DELAY } }]);
   const engine = new VerifierEngine({ dnsServers: world.dnsServers, smtpPort: world.smtpPort, heloName: 'bench.verilead.test', mailFrom: 'bounce@verilead.test' });
   const expected = new Map(emails.map((e) => [e.email, e.valid ? 'valid' : 'invalid']));
   const started = Date.now();
@@ -50,7 +58,8 @@ async function runList(list: string, unknownShare: number): Promise<TFigures> {
       right,
       total: SIZE,
       sessions: s.sessions,
-      cut: s.tooManyErrors + (s.sessions - s.quitSessions),
+      cut: s.sessions - s.quitSessions,
+      tooMany: s.tooManyErrors,
       delayed: s.delayedReplies,
       overSoft: s.sessionsOverSoftLimit,
       maxErrors: s.maxErrorsInSession,
@@ -68,11 +77,12 @@ async function main(): Promise<void> {
     console.log(`skipped: ${why}`);
     return;
   }
+  console.log(`stock Postfix ${SIZE} addresses, in_flow_delay ${IN_FLOW_DELAY}, engine ${ENGINE_MODULE}`);
   const rows = [await runList(`${SIZE} half unknown`, 0.5), await runList(`${SIZE} all real`, 0)];
-  console.log('| list | addr/s | verdicts right | sessions opened | sessions cut | delayed replies | sessions over soft limit | most errors in a session | wall |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('| list | addr/s | verdicts right | sessions opened | sessions cut (no QUIT) | of which `too many errors` | delayed replies | sessions over soft limit | most errors in a session | wall |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.list} | ${r.addrPerSec.toFixed(1)} | ${r.right}/${r.total} | ${r.sessions} | ${r.cut} | ${r.delayed} | ${r.overSoft} | ${r.maxErrors} | ${(r.ms / 1000).toFixed(1)} s |`);
+    console.log(`| ${r.list} | ${r.addrPerSec.toFixed(1)} | ${r.right}/${r.total} | ${r.sessions} | ${r.cut} | ${r.tooMany} | ${r.delayed} | ${r.overSoft} | ${r.maxErrors} | ${(r.ms / 1000).toFixed(1)} s |`);
   }
   const [mixed, allReal] = rows as [TFigures, TFigures];
   console.log(`mixed / all-real rate: ${(mixed.addrPerSec / allReal.addrPerSec).toFixed(2)}× (target ≥ 0.8×, 0 cut, 0 delayed)`);

@@ -9,3 +9,4 @@ export { createRandom, type TRandom } from './prng';
 export { startDnsServer, type TDnsName, type TDnsServer, type TDnsZoneData } from './dns-server';
 export { startPostfixWorld, isPostfixAvailable, type TPostfixWorld, type TPostfixHost, type TPostfixHostSpec } from './real/postfix-world';
 export { summarisePostfixLog, type TPostfixLogSummary } from './real/postfix-log';
+export { startEximWorld, isEximAvailable, EXIM_ROOT, type TEximWorld, type TEximHost, type TEximHostSpec } from './real/exim-world';

@@ -10,7 +10,7 @@ import { suggestTypo, KNOWN_PROVIDER_DOMAINS } from '../checks/typo';
 import { detectProvider } from '../checks/provider';
 import { parseDnsServer } from '../dns/dns-client';
 import { resolveMailRouting, type TDnsContext, type TMailHost, type TMailRouting } from '../dns/resolve-mail-hosts';
-import { classifyReply, isDirectoryMiss, type TReplyClass, type TSmtpReply } from '../smtp/classify-reply';
+import { classifyReply, isDirectoryMiss, isRateLimitReply, type TReplyClass, type TSmtpReply } from '../smtp/classify-reply';
 import { SmtpFailure, SmtpSession, dialTcp } from '../smtp/smtp-session';
 import { batchTranscriptSink } from './batch-transcript';
 import { HostGate } from './host-gate';
@@ -224,7 +224,7 @@ export class VerifierEngine {
   }
 
   /** The gate of a mail host address (ip or name, port): its current limit, back-off and sessions. */
-  inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'active' | 'established' | 'opening' | 'delayMs' | 'maxRecipients' | 'budget'> | null {
+  inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'active' | 'established' | 'opening' | 'delayMs' | 'maxRecipients' | 'maxBatch' | 'rateLimited' | 'budget'> | null {
     return this.gates.get(`${address}:${this.options.smtpPort}`) ?? null;
   }
 
@@ -654,7 +654,10 @@ export class VerifierEngine {
         return { status: 'unknown', reason: 'smtp_error', text: withReply('smtp_error') };
       case 'accepted': {
         if (knownCatchAll !== null) return knownCatchAll ? { status: 'catch_all', reason: 'accept_all' } : { status: 'valid', reason: 'valid_mailbox' };
-        if (!probe) return { status: 'valid', reason: 'valid_mailbox' };
+        if (!probe) {
+          // no probe in the transaction: the domain's status was learned meanwhile (or it needs none)
+          return (await this.getCatchAll(domain)) === true ? { status: 'catch_all', reason: 'accept_all' } : { status: 'valid', reason: 'valid_mailbox' };
+        }
         if (probe.kind === 'accepted') {
           await cache.set(`smtp:catchall:${domain}`, true, CATCH_ALL_TTL_MS);
           return { status: 'catch_all', reason: 'accept_all' };
@@ -862,21 +865,21 @@ export class VerifierEngine {
         // each request's transcript: the transaction's own lines and its own recipients only (batch-transcript.ts)
         session.sink = batchTranscriptSink(batch.map((r) => ({ address: r.address, domain: r.domain, sink: this.makeSink(r.run) })));
         try {
+          const limitedBefore = gate.rateLimited;
           const answers = await this.transactBatch(session, gate, host, batch);
           const attempts = [...answers.values()];
-          if (attempts.some((a) => a.type === 'retry' && a.why !== 'new_session' && (a.why !== 'greylisted' || isLoadDeferral(a.replyText)))) gate.penalize();
+          // a rate-limit reply has slowed the host down already (transactBatch): no reward for the answers beside it
+          if (gate.rateLimited > limitedBefore) {
+            /* slowed down */
+          } else if (attempts.some((a) => a.type === 'retry' && a.why !== 'new_session' && (a.why !== 'greylisted' || isLoadDeferral(a.replyText)))) gate.penalize();
           else if (attempts.some((a) => a.type === 'answer')) gate.reward();
           return answers;
         } catch (error) {
           session.close();
-          // A reused session may have been closed by the server (idle, or cut for what it had spent: learnt): try once
-          // more on a fresh one.
-          if (reused && error instanceof SmtpFailure && error.kind === 'connection_lost') {
-            gate.budget.learnCut(session);
-            session = null;
-            continue;
-          }
           session = null;
+          // A reused session may have been closed by the server while idle: try once more on a fresh one. (Not a cut to
+          // learn from: a host closes idle sessions on its own clock; its cuts come with a 421, handled in transactBatch.)
+          if (reused && error instanceof SmtpFailure && error.kind === 'connection_lost') continue;
           if (error instanceof SmtpFailure) {
             const reason: TReasonCode = error.kind === 'timeout' ? 'smtp_timeout' : 'connection_failed';
             if (error.kind === 'timeout' && !error.clipped) gate.recordConnectFailure('smtp_timeout', now());
@@ -964,7 +967,9 @@ export class VerifierEngine {
     };
     const lines = [`MAIL FROM:<${this.options.mailFrom}>${live.some((r) => r.smtputf8) ? ' SMTPUTF8' : ''}`];
     const slots: Array<{ req: TRcptRequest } | { probe: string }> = [];
+    // a domain whose catch-all status was learned since these requests were made needs no probe (one refusal fewer)
     const probed = new Set<string>();
+    for (const r of live) if (r.randomAddress && !probed.has(r.domain) && (await this.getCatchAll(r.domain)) !== null) probed.add(r.domain);
     for (const r of live) {
       lines.push(`RCPT TO:<${r.address}>`);
       slots.push({ req: r });
@@ -1017,6 +1022,14 @@ export class VerifierEngine {
     // a 421 in mid-session: the host cut the session (Postfix's `too many errors`, Exim's nonmail limit…): it teaches
     // the host's budget, and the recipients are asked again at once on a new session
     const cut = replies.some((r) => r.code === 421);
+    // a rate-limit reply slows this host's recipients down at once: smaller batches (what it took before refusing),
+    // fewer sessions and a pause before each (the gate's back-off), learned for the host
+    const limited = replies.slice(1).some((r) => isRateLimitReply(r));
+    if (limited) {
+      gate.maxBatch = Math.max(1, Math.min(gate.maxBatch, Math.max(1, Math.floor(accepted / 2))));
+      gate.penalize();
+      gate.rateLimited++;
+    }
     if (cut) gate.budget.learnCut({ errors: session.errors - 1, nonMail: session.nonMail });
     if (failure) session.close();
     else if (freshTurnedAway || tooMany || cut || [...rcptReplies.values()].some((r) => classifyReply(r).kind === 'unavailable')) session.retiring = true;
@@ -1043,7 +1056,9 @@ export class VerifierEngine {
       if (gate.budget.isSpent(session)) session.retiring = true;
       if (!session.closed && !session.retiring) {
         const rset = await session.pipeline(['RSET']);
-        if (rset.replies[0]?.code === 421) gate.budget.learnCut({ errors: session.errors - 1, nonMail: session.nonMail });
+        // RSET refused (Postfix's 421 `too many errors`, Exim's `554 Too many nonmail commands`): a per-session limit
+        const rsetCode = rset.replies[0]?.code ?? 0;
+        if (rsetCode >= 400) gate.budget.learnCut({ errors: session.errors - 1, nonMail: session.nonMail });
         if (rset.replies[0]?.code !== 250) session.close();
       }
     }

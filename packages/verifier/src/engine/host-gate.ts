@@ -37,6 +37,8 @@ export class HostGate {
   maxRecipients = Number.POSITIVE_INFINITY;
   /** Recipients per transaction after which this host answered 452 (learned). */
   maxBatch = Number.POSITIVE_INFINITY;
+  /** Rate-limit replies this host has given us (each one slowed its recipients down: smaller batches, back-off). */
+  rateLimited = 0;
   /** Refused replies and non-mail commands a session may spend here (lowered when the host cuts one). */
   readonly budget: SessionBudget;
   private readonly waiters: Array<() => void> = [];

@@ -11,8 +11,9 @@
  *
  * A session is asked about at most as many recipients as it may still see refused (every recipient of a batch may be
  * unknown), and it retires with QUIT once either budget is spent, so the unknown addresses of a list are spread over
- * sessions instead of piling up in one. A host that cuts a session anyway (421 in mid-session, a dropped connection)
- * teaches its own, lower budget: kept per host, like the connection limit the gate already learns.
+ * sessions instead of piling up in one. A host that cuts a session anyway (a 421 in mid-session: Postfix's `too many
+ * errors`, Exim's `Too many nonmail commands`) teaches its own, lower budget: kept per host, like the connection limit
+ * the gate already learns.
  */
 
 /** Refused replies a session may collect (Postfix starts delaying at 10). */
@@ -42,7 +43,7 @@ export class SessionBudget {
     this.nonMail = start.nonMail ?? NONMAIL_BUDGET;
   }
 
-  /** Sessions this host cut (421 or a dropped connection in mid-session). */
+  /** Sessions this host cut (a 421 in mid-session). */
   cuts = 0;
 
   /** Whether the session has spent half its non-mail budget: time to open its successor beside it. */

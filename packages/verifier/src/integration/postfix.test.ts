@@ -27,6 +27,7 @@ function mixedList(domain: string, n: number): { emails: string[]; mailboxes: st
 const LIST = mixedList('pfstrict.test', 300);
 const CUTTER = mixedList('pfcutter.test', 60);
 const SCREENED = mixedList('pfscreen.test', 12);
+const LIMITED = mixedList('pflimited.test', 40);
 
 let world: TPostfixWorld;
 
@@ -65,6 +66,8 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
       { name: 'cutter', domain: 'pfcutter.test', mailboxes: CUTTER.mailboxes, main: { smtpd_hard_error_limit: '5', smtpd_soft_error_limit: '4' } },
       // postscreen with its after-greeting tests: a new client is told "450 4.3.2 Service currently unavailable" at RCPT
       { name: 'screen', domain: 'pfscreen.test', mailboxes: SCREENED.mailboxes, postscreen: true },
+      // a recipient rate limit (anvil): 12 recipients a minute per client, then `450 4.7.1 Error: too many recipients from <ip>`
+      { name: 'limited', domain: 'pflimited.test', mailboxes: LIMITED.mailboxes, main: { smtpd_client_recipient_rate_limit: '12' } },
     ]);
   }, 60_000);
   afterAll(async () => {
@@ -120,6 +123,30 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
     }
     const log = await settledLog('cutter');
     expect((log.match(/too many errors/g) ?? []).length).toBe(1);
+  });
+
+  it("a recipient rate limit's first refusal slows that host down at once: smaller batches, fewer sessions, a pause; the refused are deferred, never invalid", async () => {
+    const engine = engineOn();
+    const verdicts = new Map<string, string>();
+    try {
+      for await (const r of engine.verifyMany(LIMITED.emails, { concurrency: 40, greylisting: 'defer' })) verdicts.set(r.email, `${r.status}/${r.reason.code}`);
+      const gate = engine.inspectHost(world.hosts.get('limited')?.address ?? '');
+      expect(gate?.rateLimited).toBeGreaterThanOrEqual(1);
+      expect(gate?.maxBatch).toBeLessThan(20);
+      expect(gate?.limit).toBeLessThan(3);
+      expect(gate?.delayMs).toBeGreaterThan(0);
+    } finally {
+      await engine.close();
+    }
+    // answered ones are right; the rate-limited ones are unknown / greylisted (a re-check later), never a wrong verdict
+    for (const email of LIMITED.emails) {
+      const v = verdicts.get(email);
+      expect([LIMITED.expected.get(email), 'unknown/greylisted'], email).toContain(v);
+    }
+    expect([...verdicts.values()].filter((v) => v !== 'unknown/greylisted').length).toBeGreaterThanOrEqual(8);
+    const log = await settledLog('limited');
+    expect(log).toMatch(/warning: Recipient address rate limit exceeded: 13 from /);
+    expect(log).not.toMatch(/too many errors/);
   });
 
   it("postscreen's first refusal ends that session with QUIT, and the addresses are answered on the next one", async () => {

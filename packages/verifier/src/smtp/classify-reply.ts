@@ -127,6 +127,15 @@ export function isDirectoryMiss(reply: Pick<TSmtpReply, 'code' | 'enhanced' | 't
   return reply.code >= 550 && reply.code <= 559 && reply.enhanced === '5.4.1' && /recipient address rejected/i.test(reply.text) && !CLIENT_BLOCK_WORDS.test(reply.text);
 }
 
+/**
+ * A rate limit of the client's recipients or messages (Postfix's anvil `450 4.7.1 Error: too many recipients from
+ * <ip>`, `452 4.5.3 Error: too many recipients`, "rate limit exceeded"): the host wants fewer recipients per unit of
+ * time from us, not a retry at once.
+ */
+export function isRateLimitReply(reply: Pick<TSmtpReply, 'code' | 'text'>): boolean {
+  return reply.code >= 400 && reply.code < 500 && /(too many (recipients|messages|mails)|rate limit|rate exceeded|throttl)/i.test(reply.text);
+}
+
 /** Reason code of an unknown verdict for a non-final class. */
 export function getUnknownReason(kind: TReplyClass['kind']): TReasonCode {
   switch (kind) {
