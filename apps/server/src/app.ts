@@ -40,6 +40,8 @@ import { registerSsoRoutes } from './features/sso/routes';
 import { registerPublicRoutes } from './features/public/routes';
 import { registerAnalyticsRoutes } from './features/analytics/routes';
 import { registerBillingRoutes } from './features/billing/routes';
+import { createAppMetrics } from './features/operations/metrics';
+import { registerOperationsRoutes } from './features/operations/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -184,12 +186,18 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
+  // Request latency for /metrics, by route pattern (`/api/v1/lists/:id`), never the raw URL.
+  const metrics = createAppMetrics(deps.database);
   app.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
     request.log.info(
       { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), user: request.caller?.userId },
       'request',
     );
   });
+
+  // /health/live, /health/ready and /metrics (features/operations, docs/operations.md).
+  registerOperationsRoutes(app, deps, metrics, redis);
 
   const guards = createGuards(deps.database);
   // The authorisation table (contracts/authorization.ts) checked for every API route; fail closed.

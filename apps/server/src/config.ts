@@ -118,6 +118,8 @@ const ZEnv = z.object({
   /** Lets the local fake Stripe and PayPal take payments when no keys are set; off by default with NODE_ENV=production. */
   PAYMENTS_TEST_MODE: ZBool.optional(),
   LOW_CREDIT_CHECK_CRON: z.string().default('* * * * *'),
+  /** Bearer token of GET /metrics (Prometheus); unset → /metrics answers 404. */
+  METRICS_TOKEN: ZOptionalString,
 });
 
 /** A social sign-in provider (OpenID Connect); null when its client id or secret is not set. */
@@ -232,6 +234,8 @@ export type TConfig = {
   paymentsTestMode: boolean;
   /** When the low-credit alert check runs (cron, UTC). */
   lowCreditCheckCron: string;
+  /** METRICS_TOKEN: the bearer token Prometheus sends to GET /metrics; undefined → /metrics answers 404. */
+  metricsToken: string | undefined;
 };
 
 function resolvePath(p: string): string {
@@ -342,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE, webhookId: e.PAYPAL_WEBHOOK_ID },
     paymentsTestMode: e.PAYMENTS_TEST_MODE ?? e.NODE_ENV !== 'production',
     lowCreditCheckCron: e.LOW_CREDIT_CHECK_CRON,
+    metricsToken: e.METRICS_TOKEN,
   };
   return { ...config, ...overrides };
 }
