@@ -42,6 +42,7 @@ import { registerAnalyticsRoutes } from './features/analytics/routes';
 import { registerBillingRoutes } from './features/billing/routes';
 import { createAppMetrics } from './features/operations/metrics';
 import { registerOperationsRoutes } from './features/operations/routes';
+import { registerAuditRoutes } from './features/audit/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -222,6 +223,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerBillingRoutes(api, deps, guards);
       registerAnnouncementRoutes(api, deps, guards);
       registerSsoRoutes(api, deps, guards);
+      registerAuditRoutes(api, deps, guards);
       registerPublicRoutes(api, deps, guards);
       registerAnnouncementOpsRoute(api, deps, () => announcementClock.invalidate());
       api.withTypeProvider<ZodTypeProvider>().get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -120,6 +120,8 @@ const ZEnv = z.object({
   LOW_CREDIT_CHECK_CRON: z.string().default('* * * * *'),
   /** Bearer token of GET /metrics (Prometheus); unset → /metrics answers 404. */
   METRICS_TOKEN: ZOptionalString,
+  /** Days the audit log keeps an entry (the maintenance job deletes older ones). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
 });
 
 /** A social sign-in provider (OpenID Connect); null when its client id or secret is not set. */
@@ -236,6 +238,8 @@ export type TConfig = {
   lowCreditCheckCron: string;
   /** METRICS_TOKEN: the bearer token Prometheus sends to GET /metrics; undefined → /metrics answers 404. */
   metricsToken: string | undefined;
+  /** AUDIT_RETENTION_DAYS (365): how long the audit log keeps an entry. */
+  auditRetentionDays: number;
 };
 
 function resolvePath(p: string): string {
@@ -347,6 +351,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     paymentsTestMode: e.PAYMENTS_TEST_MODE ?? e.NODE_ENV !== 'production',
     lowCreditCheckCron: e.LOW_CREDIT_CHECK_CRON,
     metricsToken: e.METRICS_TOKEN,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   };
   return { ...config, ...overrides };
 }
