@@ -42,6 +42,9 @@ import { registerPublicRoutes } from './features/public/routes';
 import { registerAnalyticsRoutes } from './features/analytics/routes';
 import { registerBillingRoutes } from './features/billing/routes';
 import { registerMcpRoutes } from './features/mcp/routes';
+import { createAppMetrics } from './features/operations/metrics';
+import { registerOperationsRoutes } from './features/operations/routes';
+import { registerAuditRoutes } from './features/audit/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -189,12 +192,18 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
+  // Request latency for /metrics, by route pattern (`/api/v1/lists/:id`), never the raw URL.
+  const metrics = createAppMetrics(deps.database);
   app.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
     request.log.info(
       { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), user: request.caller?.userId },
       'request',
     );
   });
+
+  // /health/live, /health/ready and /metrics (features/operations, docs/operations.md).
+  registerOperationsRoutes(app, deps, metrics, redis);
 
   const guards = createGuards(deps.database);
   // The authorisation table (contracts/authorization.ts) checked for every API route; fail closed.
@@ -219,6 +228,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerBillingRoutes(api, deps, guards);
       registerAnnouncementRoutes(api, deps, guards);
       registerSsoRoutes(api, deps, guards);
+      registerAuditRoutes(api, deps, guards);
       registerPublicRoutes(api, deps, guards);
       registerAnnouncementOpsRoute(api, deps, () => announcementClock.invalidate());
       api.withTypeProvider<ZodTypeProvider>().get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

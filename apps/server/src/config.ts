@@ -119,6 +119,10 @@ const ZEnv = z.object({
   /** Lets the local fake Stripe and PayPal take payments when no keys are set; off by default with NODE_ENV=production or a HOST beyond loopback. */
   PAYMENTS_TEST_MODE: ZBool.optional(),
   LOW_CREDIT_CHECK_CRON: z.string().default('* * * * *'),
+  /** Bearer token of GET /metrics (Prometheus); unset → /metrics answers 404. */
+  METRICS_TOKEN: ZOptionalString,
+  /** Days the audit log keeps an entry (the maintenance job deletes older ones). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
 });
 
 /** A social sign-in provider (OpenID Connect); null when its client id or secret is not set. */
@@ -236,6 +240,10 @@ export type TConfig = {
   paymentsTestMode: boolean;
   /** When the low-credit alert check runs (cron, UTC). */
   lowCreditCheckCron: string;
+  /** METRICS_TOKEN: the bearer token Prometheus sends to GET /metrics; undefined → /metrics answers 404. */
+  metricsToken: string | undefined;
+  /** AUDIT_RETENTION_DAYS (365): how long the audit log keeps an entry. */
+  auditRetentionDays: number;
 };
 
 /** Whether a listen address is reachable from this machine only (`localhost`, 127.0.0.0/8, ::1). */
@@ -355,6 +363,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE, webhookId: e.PAYPAL_WEBHOOK_ID },
     paymentsTestMode: e.PAYMENTS_TEST_MODE ?? (!production && isLoopbackHost(host)),
     lowCreditCheckCron: e.LOW_CREDIT_CHECK_CRON,
+    metricsToken: e.METRICS_TOKEN,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   };
   return { ...config, ...overrides };
 }

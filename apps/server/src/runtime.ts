@@ -1,5 +1,6 @@
 import type { TConfig } from './config';
 import type { TDatabase } from './platform/db/database';
+import { createAuditRetentionTask } from './features/audit/service';
 import type { TJobDefinition, TJobQueue, TQueueLogger } from './platform/jobs/jobs';
 import { createMaintenanceJob, MAINTENANCE_JOB } from './platform/jobs/maintenance';
 import { createJobQueue } from './platform/jobs/pg-boss-queue';
@@ -41,7 +42,7 @@ export function createRuntime(opts: {
     ...createIntegrationJobs({ database, config, getQueue }),
     ...createProspectJobs({ database, config, getQueue }),
     ...createBillingJobs({ database, config, getQueue }),
-    createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage }), createSubscriptionRenewalTask({ database, config, gateway: getStripeGateway(config) })] }),
+    createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage }), createSubscriptionRenewalTask({ database, config, gateway: getStripeGateway(config) }), createAuditRetentionTask({ database, retentionDays: config.auditRetentionDays })] }),
   ];
   const byName = new Map(declared.map((d) => [d.name, d]));
   for (const d of opts.extraJobs ?? []) byName.set(d.name, d);

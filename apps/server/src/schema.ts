@@ -4,6 +4,7 @@ export * from './platform/auth/tables';
 export * from './platform/credits/tables';
 export * from './platform/jobs/tables';
 export * from './platform/mailer/tables';
+export * from './platform/audit/tables';
 export * from './features/activities/tables';
 export * from './features/account/tables';
 export * from './features/announcements/tables';

@@ -112,6 +112,7 @@ const COUPONS = menu('account', 'coupons');
 const ACCOUNT_API = menu('account', 'api');
 const DELETE = menu('account', 'delete');
 const AUTHENTICATION = menu('account', 'authentication');
+const AUDIT_LOG = menu('account', 'audit_log');
 const SETTINGS = menu('settings', 'settings');
 const SETTINGS_EV = menu('settings', 'email_verifier');
 const SETTINGS_EF = menu('settings', 'email_finder');
@@ -193,6 +194,9 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'PUT /user_preferences/email_finder_settings': SETTINGS_EF,
   'PUT /user_preferences/prospect_settings/enrich': SETTINGS_PROSPECT,
   'GET /user_preferences/sso': AUTHENTICATION,
+  // Issue 31 point 3: the organisation's audit log, read and exported by owners and Managers.
+  'GET /audit_log': AUDIT_LOG,
+  'GET /audit_log/export': AUDIT_LOG,
   'POST /user_preferences/sso': AUTHENTICATION,
   'POST /user_preferences/sso/domains/verify': AUTHENTICATION,
 

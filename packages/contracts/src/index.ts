@@ -28,3 +28,4 @@ export * from './analytics';
 export * from './activities';
 export * from './billing';
 export * from './mcp';
+export * from './audit';

@@ -176,6 +176,7 @@ export const MENU_ENTRIES: readonly TMenuEntry[] = [
   { area: 'account', key: 'coupons', roles: OWNER, path: '/account/coupons', label: 'Coupons' },
   { area: 'account', key: 'api', roles: OWNER_ADMIN, path: '/account/api', label: 'API Key' },
   { area: 'account', key: 'authentication', roles: OWNER_ADMIN, path: '/account/authentication', label: 'Authentication' },
+  { area: 'account', key: 'audit_log', roles: OWNER_ADMIN, path: '/account/audit-log', label: 'Audit Log' },
   { area: 'account', key: 'help', roles: EVERYONE, path: '/account/help', label: 'Help' },
   { area: 'account', key: 'delete', roles: OWNER, path: '/account/delete', label: 'Delete Account' },
 ];

@@ -39,6 +39,7 @@ export const BUILT_SCREENS: ReadonlySet<string> = new Set<string>(
       ['account', 'api'],
       ['account', 'delete'],
       ['account', 'authentication'],
+      ['account', 'audit_log'],
       ['account', 'help'],
       ['apps', 'list_app'],
       ['apps', 'create_app'],

@@ -6,10 +6,11 @@ const ALL_SCREENS = new Set(MENU_ENTRIES.map(getMenuId));
 const ids = (entries: ReturnType<typeof visibleMenus>) => entries.map(getMenuId);
 
 describe('menu table', () => {
-  it('holds the 49 entries of spec/menus.tsv with unique ids and paths', () => {
-    expect(MENU_ENTRIES).toHaveLength(49);
-    expect(new Set(MENU_ENTRIES.map(getMenuId)).size).toBe(49);
-    expect(new Set(MENU_ENTRIES.map((entry) => entry.path)).size).toBe(49);
+  it('holds the 49 entries of spec/menus.tsv and the audit log (issue 31) with unique ids and paths', () => {
+    expect(MENU_ENTRIES).toHaveLength(50);
+    expect(new Set(MENU_ENTRIES.map(getMenuId)).size).toBe(50);
+    expect(new Set(MENU_ENTRIES.map((entry) => entry.path)).size).toBe(50);
+    expect(MENU_ENTRIES.find((entry) => entry.key === 'audit_log')).toMatchObject({ area: 'account', path: '/account/audit-log', roles: ['owner', 'admin'] });
   });
 });
 

@@ -79,6 +79,7 @@ export const APP_ROUTES: readonly TAppRoute[] = [
   appRoute(menuPath('account', 'api'), pick(() => import('../features/account/routes/api-key-screen'), 'ApiKeyScreen')),
   appRoute(menuPath('account', 'delete'), pick(() => import('../features/account/routes/delete-account-screen'), 'DeleteAccountScreen')),
   appRoute(menuPath('account', 'authentication'), pick(() => import('../features/sso/routes/authentication-screen'), 'AuthenticationScreen')),
+  appRoute(menuPath('account', 'audit_log'), pick(() => import('../features/audit/routes/audit-log-screen'), 'AuditLogScreen')),
   appRoute(menuPath('account', 'help'), pick(() => import('../features/sso/routes/help-screen'), 'HelpScreen')),
   appRoute(menuPath('account', 'pricing'), pick(() => import('../features/billing/routes/pricing-screen'), 'PricingScreen')),
   appRoute('/account/credits', pick(() => import('../features/billing/routes/credits-screen'), 'CreditsScreen')),

@@ -1,4 +1,5 @@
 import type { TLoginData, TRole, TSignupData, TTokenKind, TVerifyTokenData } from '@verilead/contracts';
+import { recordAudit } from '../../platform/audit/record';
 import { consumeOneTimeToken, findOneTimeToken, issueOneTimeToken } from '../../platform/auth/one-time-tokens';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
 import { createSession, revokeSession, revokeUserSessions } from '../../platform/auth/sessions';
@@ -151,6 +152,7 @@ export async function login(deps: TDeps, input: { email: string; password: strin
   const candidate = await selectLoginCandidate(db, input.email);
   const user = candidate?.user;
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
+  if (user && !passwordOk && candidate.membership) await recordAudit(db, { orgId: candidate.membership.orgId, userId: user.id, ip: meta.ip }, { action: 'auth.sign_in_failed', targetType: 'user', targetId: user.id, details: { method: 'password' } });
   if (!user || !passwordOk || user.deletedAt) throw new AppError(401, 'invalid_credentials', GENERIC_LOGIN_ERROR);
   const membership = candidate.membership;
   if (!membership || membership.status !== 'active') {
@@ -168,6 +170,7 @@ export async function login(deps: TDeps, input: { email: string; password: strin
   const token = await deps.database.transaction(async (tx) => {
     const s = await createSession(tx, user.id);
     await recordActivity(tx, { ...ctx, type: 'login', description: 'Logged in', metadata: { ip: meta.ip ?? null, user_agent: meta.userAgent ?? null } });
+    await recordAudit(tx, { ...ctx, ip: meta.ip }, { action: 'auth.sign_in', targetType: 'user', targetId: user.id, details: { method: 'password' } });
     return s.token;
   });
   return { token, user: await getProfile(db, ctx) };

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { TDb } from '../../platform/db/database';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import { generateToken, hashToken } from '../../platform/auth/tokens';
+import { recordAudit } from '../../platform/audit/record';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TRole } from '@verilead/contracts';
 import { createTtlCache, invalidateCallers, onCallerChange } from '../../platform/cache/ttl-cache';
@@ -80,6 +81,7 @@ export async function createApp(exec: TDb, ctx: TCallerContext, input: z.output<
     allowedOrigins: input.allowed_origins,
     formGuard: input.form_guard ?? null,
   });
+  await recordAudit(exec, ctx, { action: 'app.created', targetType: 'app', targetId: row.id, details: { name: row.name, type: row.type } });
   return toAppView(row, 0, token);
 }
 
@@ -109,6 +111,7 @@ export async function updateAppSettings(exec: TDb, ctx: TCallerContext, input: z
     ...(rotated ? { tokenHash: rotated.hash, tokenHint: rotated.hint } : {}),
   });
   if (!row) throwNotFound('App');
+  if (rotated || input.status === 'removed') await recordAudit(exec, ctx, { action: rotated ? 'app.token_rotated' : 'app.deleted', targetType: 'app', targetId: row.id, details: { name: row.name } });
   // This process answers the new settings (limits, status, token) from the next call on; others within the cache's TTL.
   invalidateCallers({ appId: row.id });
   return toAppView(row, await selectDailyUsage(exec, row.id, getUtcDay()), rotated?.token ?? null);

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { recordAudit } from '../../platform/audit/record';
 import {
   ZEfSettings,
   ZEvSettings,
@@ -259,6 +260,7 @@ export async function saveSsoSettings(
       clientSecretEnc: input.client_secret ? encryptSecret(appSecret, input.client_secret) : undefined,
       certificate: input.certificate,
     });
+    await recordAudit(tx, ctx, { action: 'sso.settings_changed', targetType: 'sso', details: { enabled: input.enabled, enforce: input.enforce, provider: input.provider, domains, client_secret_changed: Boolean(input.client_secret), certificate_changed: Boolean(input.certificate) } });
   });
   return getSsoSettings(database.db, ctx);
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { recordAudit } from '../../platform/audit/record';
 import { Resolver } from 'node:dns/promises';
 import type { TSsoDomainClaim } from '@verilead/contracts';
 import { checkDisposable, checkFreeProvider } from '@verilead/verifier';
@@ -144,6 +145,7 @@ export async function verifySsoDomain(deps: { db: TDb; dnsServers: string[] }, c
   // Removed, or verified by a concurrent call of our own, meanwhile: answer what is stored now.
   const now = row ?? (await selectDomainClaim(deps.db, ctx.orgId, domain));
   if (!now) throw new AppError(404, 'not_found', `${domain} is not one of your organisation's single sign-on domains. Add it and save first.`);
+  if (now.verifiedAt) await recordAudit(deps.db, ctx, { action: 'sso.domain_verified', targetType: 'sso_domain', targetId: domain });
   return toClaim(now, token);
 }
 

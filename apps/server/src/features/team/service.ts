@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { recordAudit } from '../../platform/audit/record';
 import {
   DEFAULT_EV_SETTINGS,
   TEAM_MESSAGES,
@@ -200,6 +201,7 @@ export async function addMember(deps: TDeps, ctx: TCallerContext, input: z.outpu
   await deps.database.transaction(async (tx) => {
     await setInitialLimits(tx, ctx.orgId, userId, { daily: input.daily_limit, lifeTime: input.life_time_limit });
     if (input.team_id) await putTeamMembers(tx, ctx.orgId, input.team_id, [userId]);
+    await recordAudit(tx, ctx, { action: 'team.member_invited', targetType: 'member', targetId: userId, details: { email: input.email, role: input.role, daily_limit: input.daily_limit ?? null, life_time_limit: input.life_time_limit ?? null } });
   });
   return { message: TEAM_MESSAGES.memberAdded, member: await loadMember(db, ctx, userId), seats: await getSeats(db, ctx.orgId) };
 }
@@ -233,6 +235,9 @@ export async function editMember(
     if (input.daily_limit !== undefined) await scheduleDailyLimit(tx, ctx.orgId, input.member_id, input.daily_limit, day);
     if (input.daily_remaining !== undefined) await setDailyRemaining(tx, ctx.orgId, input.member_id, input.daily_remaining, day);
     if (input.life_time_limit !== undefined) await setLifeTimeLimit(tx, ctx.orgId, input.member_id, input.life_time_limit);
+    const limits = { daily_limit: input.daily_limit, daily_remaining: input.daily_remaining, life_time_limit: input.life_time_limit };
+    if (input.role !== undefined && input.role !== target.role) await recordAudit(tx, ctx, { action: 'team.member_role_changed', targetType: 'member', targetId: input.member_id, details: { from: target.role, to: input.role } });
+    if (Object.values(limits).some((v) => v !== undefined)) await recordAudit(tx, ctx, { action: 'team.member_limits_changed', targetType: 'member', targetId: input.member_id, details: limits });
   });
   return { message: TEAM_MESSAGES.memberUpdated, member: await loadMember(db, ctx, input.member_id, clock), seats: await getSeats(db, ctx.orgId) };
 }
@@ -247,6 +252,7 @@ export async function removeMember(deps: TDeps, ctx: TCallerContext, memberId: s
     await updateMemberStatus(tx, ctx.orgId, [memberId], 'removed');
     await deleteTeamMembers(tx, ctx.orgId, [memberId]);
     await revokeUserSessions(tx, memberId);
+    await recordAudit(tx, ctx, { action: 'team.member_removed', targetType: 'member', targetId: memberId });
   });
   return { message: TEAM_MESSAGES.memberRemoved, member_id: memberId, seats: await getSeats(deps.database.db, ctx.orgId) };
 }

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { recordAudit } from '../../platform/audit/record';
 import {
   WEBHOOK_DELIVERY_HEADER,
   WEBHOOK_EVENT_HEADER,
@@ -104,11 +105,14 @@ export async function saveWebhook(exec: TDb, rt: TWebhookRuntime, ctx: TCallerCo
     // An Executive changes only the webhooks they created (another member's answers 404, as on the list).
     const row = await updateWebhook(exec, getVisibleScope(ctx), input.webhook_id, values);
     if (!row) throwNotFound('Webhook');
+    await recordAudit(exec, ctx, { action: 'webhook.updated', targetType: 'webhook', targetId: row.id, details: { name: values.name, url: values.url, events: values.events, status: values.status } });
     return toWebhookView(row);
   }
   // The organisation's signing secret exists from its first webhook on.
   if (!(await selectSecret(exec, ctx.orgId))) await upsertSecret(exec, ctx.orgId, encryptSecret(rt.config.appSecret, newSecret()));
-  return toWebhookView(await insertWebhook(exec, { orgId: ctx.orgId, createdBy: ctx.userId, ...values }));
+  const created = await insertWebhook(exec, { orgId: ctx.orgId, createdBy: ctx.userId, ...values });
+  await recordAudit(exec, ctx, { action: 'webhook.created', targetType: 'webhook', targetId: created.id, details: { name: values.name, url: values.url, events: values.events } });
+  return toWebhookView(created);
 }
 
 export async function listWebhooks(exec: TDb, ctx: TCallerContext, q: { page: number; limit: number }) {
@@ -128,6 +132,7 @@ export async function getWebhook(exec: TDb, ctx: TCallerContext, id: string): Pr
 
 export async function removeWebhook(exec: TDb, ctx: TCallerContext, id: string) {
   if (!(await deleteWebhook(exec, getVisibleScope(ctx), id))) throwNotFound('Webhook');
+  await recordAudit(exec, ctx, { action: 'webhook.deleted', targetType: 'webhook', targetId: id });
   return { message: 'Webhook deleted' };
 }
 

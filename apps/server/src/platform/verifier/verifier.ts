@@ -10,6 +10,7 @@ import {
 } from '@verilead/verifier';
 import type { TConfig } from '../../config';
 import { createRedisClient } from '../cache/redis';
+import { countVerification } from '../observability/process-metrics';
 import { RedisVerifierCache } from './redis-cache';
 import { shareIdenticalChecks } from './shared-checks';
 
@@ -67,8 +68,18 @@ export function getVerifier(config: TConfig): TVerifier {
     options,
     engine,
     // Concurrent calls for the same address and options share one verification (shared-checks.ts).
-    verify: shareIdenticalChecks((address: string, prefs: TVerifyPreferences & { signal?: AbortSignal } = {}) => engine.verify(address, prefs)),
-    verifyMany: (addresses, prefs = {}) => engine.verifyMany(addresses, prefs),
+    // Every finished verification is counted for /metrics (verilead_verifications_total).
+    verify: shareIdenticalChecks(async (address: string, prefs: TVerifyPreferences & { signal?: AbortSignal } = {}) => {
+      const result = await engine.verify(address, prefs);
+      countVerification(result);
+      return result;
+    }),
+    verifyMany: async function* (addresses, prefs = {}) {
+      for await (const result of engine.verifyMany(addresses, prefs)) {
+        countVerification(result);
+        yield result;
+      }
+    },
     greylistSchedule: (mode) => [...(options.greylistSchedule ?? DEFAULT_GREYLIST_SCHEDULE[mode])],
     close: async () => {
       verifiers.delete(config);
