@@ -10,6 +10,7 @@ import { createEmailVerifierJobs } from './features/email-verifier/jobs';
 import { createEmailFinderJobs } from './features/email-finder/jobs';
 import { createDownloadJobs } from './features/downloads/jobs';
 import { createDownloadMaintenance } from './features/downloads/expiry';
+import { createRetentionMaintenance } from './features/privacy/retention';
 import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
 import { createIntegrationJobs } from './features/integrations/jobs';
 import { createProspectJobs } from './features/prospects/jobs';
@@ -27,6 +28,8 @@ export function createRuntime(opts: {
   database: TDatabase;
   logger?: TQueueLogger & TMailLogger;
   extraJobs?: TJobDefinition[];
+  /** The clock of time-based housekeeping (data retention); tests move it. */
+  clock?: () => Date;
 }): TDeps & { closeMail(): void } {
   const { config, database } = opts;
   const transport = createMailTransport({ database, smtpUrl: config.smtpUrl, from: config.mailFrom, logger: opts.logger });
@@ -41,7 +44,7 @@ export function createRuntime(opts: {
     ...createIntegrationJobs({ database, config, getQueue }),
     ...createProspectJobs({ database, config, getQueue }),
     ...createBillingJobs({ database, config, getQueue }),
-    createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage }), createSubscriptionRenewalTask({ database, config, gateway: getStripeGateway(config) })] }),
+    createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage }), createRetentionMaintenance({ database, storage, clock: opts.clock }), createSubscriptionRenewalTask({ database, config, gateway: getStripeGateway(config) })] }),
   ];
   const byName = new Map(declared.map((d) => [d.name, d]));
   for (const d of opts.extraJobs ?? []) byName.set(d.name, d);

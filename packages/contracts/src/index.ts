@@ -27,3 +27,4 @@ export * from './date-presets';
 export * from './analytics';
 export * from './activities';
 export * from './billing';
+export * from './privacy';
