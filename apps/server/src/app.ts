@@ -30,6 +30,7 @@ import { registerEmailVerifierRoutes } from './features/email-verifier/routes';
 import { registerEmailFinderRoutes } from './features/email-finder/routes';
 import { registerDownloadRoutes } from './features/downloads/routes';
 import { registerSettingsRoutes } from './features/settings/routes';
+import { registerPrivacyRoutes } from './features/privacy/routes';
 import { registerDeveloperRoutes } from './features/developer/routes';
 import { registerPublicApiRoutes } from './features/developer/public-api-routes';
 import { registerFormGuardPublicRoutes, registerFormGuardRoutes } from './features/form-guard/routes';
@@ -219,6 +220,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerEmailFinderRoutes(api, deps, guards);
       registerDownloadRoutes(api, deps, guards);
       registerSettingsRoutes(api, deps, guards);
+      registerPrivacyRoutes(api, deps, guards);
       registerDeveloperRoutes(api, deps, guards);
       registerWebhookRoutes(api, deps, guards);
       registerFormGuardRoutes(api, deps, guards);

@@ -11,6 +11,7 @@ import { createEmailVerifierJobs } from './features/email-verifier/jobs';
 import { createEmailFinderJobs } from './features/email-finder/jobs';
 import { createDownloadJobs } from './features/downloads/jobs';
 import { createDownloadMaintenance } from './features/downloads/expiry';
+import { createRetentionMaintenance } from './features/privacy/retention';
 import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
 import { createIntegrationJobs } from './features/integrations/jobs';
 import { createProspectJobs } from './features/prospects/jobs';
@@ -28,6 +29,8 @@ export function createRuntime(opts: {
   database: TDatabase;
   logger?: TQueueLogger & TMailLogger;
   extraJobs?: TJobDefinition[];
+  /** The clock of time-based housekeeping (data retention); tests move it. */
+  clock?: () => Date;
 }): TDeps & { closeMail(): void } {
   const { config, database } = opts;
   const transport = createMailTransport({ database, smtpUrl: config.smtpUrl, from: config.mailFrom, logger: opts.logger });
@@ -42,7 +45,15 @@ export function createRuntime(opts: {
     ...createIntegrationJobs({ database, config, getQueue }),
     ...createProspectJobs({ database, config, getQueue }),
     ...createBillingJobs({ database, config, getQueue }),
-    createMaintenanceJob({ getQueue, tasks: [createDownloadMaintenance({ database, storage }), createSubscriptionRenewalTask({ database, config, gateway: getStripeGateway(config) }), createAuditRetentionTask({ database, retentionDays: config.auditRetentionDays })] }),
+    createMaintenanceJob({
+      getQueue,
+      tasks: [
+        createDownloadMaintenance({ database, storage }),
+        createRetentionMaintenance({ database, storage, clock: opts.clock }),
+        createSubscriptionRenewalTask({ database, config, gateway: getStripeGateway(config) }),
+        createAuditRetentionTask({ database, retentionDays: config.auditRetentionDays }),
+      ],
+    }),
   ];
   const byName = new Map(declared.map((d) => [d.name, d]));
   for (const d of opts.extraJobs ?? []) byName.set(d.name, d);

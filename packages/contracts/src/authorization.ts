@@ -135,6 +135,7 @@ const CONNECT_ACCOUNT = menu('integrations', 'connect_account', { ownerOnlyInteg
 const INDIVIDUAL_INTEGRATION = menu('integrations', 'individual_integration', { ownerOnlyIntegrations: true });
 /** Connecting an owner-only integration (Mailchimp, Zoho CRM) through OAuth. */
 const OAUTH_CONNECT: TApiRule = { access: ['owner'] };
+const PRIVACY: TApiRule = { access: ['owner'] };
 const APPS_LIST = menu('apps', 'list_app');
 const APPS_CREATE = menu('apps', 'create_app');
 const APPS_EDIT = menu('apps', 'edit_app');
@@ -199,6 +200,11 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /audit_log/export': AUDIT_LOG,
   'POST /user_preferences/sso': AUTHENTICATION,
   'POST /user_preferences/sso/domains/verify': AUTHENTICATION,
+  // Data retention and privacy (issue 31): the organisation's owner only.
+  'GET /user_preferences/data_retention': PRIVACY,
+  'PUT /user_preferences/data_retention': PRIVACY,
+  'POST /user_preferences/data_export': PRIVACY,
+  'POST /user_preferences/organisation/delete': PRIVACY,
 
   // ----- email verifier -----
   'POST /email_verify/instant': EV_QUICK,

@@ -75,7 +75,7 @@ export const STANDARD_RESULT_COLUMNS: TResultColumn[] = [
 ];
 
 /** What a download holds: a verified list's results, the original uploaded file, or the user's activity log. */
-export const ZDownloadKind = z.enum(['result', 'input', 'activities', 'prospects', 'finder_result', 'finder_history']);
+export const ZDownloadKind = z.enum(['result', 'input', 'activities', 'prospects', 'finder_result', 'finder_history', 'organisation_data']);
 export type TDownloadKind = z.infer<typeof ZDownloadKind>;
 
 /** Download lifecycle: queued → processing → success | failed | cancelled; success → expired after the retention time. */
@@ -131,7 +131,7 @@ export const ZDownload = z.object({
   kind: ZDownloadKind,
   list_id: z.string().nullable(),
   format: ZDownloadFormat.nullable(),
-  file_type: z.enum(['csv', 'xlsx', 'txt']),
+  file_type: z.enum(['csv', 'xlsx', 'txt', 'jsonl']),
   columns: z.array(ZResultColumn),
   state: ZDownloadStatus,
   progress: z.number().int().min(0).max(100),

@@ -29,3 +29,4 @@ export * from './activities';
 export * from './billing';
 export * from './mcp';
 export * from './audit';
+export * from './privacy';

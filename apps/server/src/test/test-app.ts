@@ -42,7 +42,7 @@ export type TTestApp = {
 /** `extraJobs` builds job kinds that replace declared ones of the same name (e.g. a webhook job with a longer timeout). */
 export async function createTestApp(
   overrides: Partial<TConfig> = {},
-  opts: { extraJobs?: (ctx: { database: TTestDb; config: TConfig; getQueue: () => TJobQueue }) => TJobDefinition[] } = {},
+  opts: { extraJobs?: (ctx: { database: TTestDb; config: TConfig; getQueue: () => TJobQueue }) => TJobDefinition[]; clock?: () => Date } = {},
 ): Promise<TTestApp> {
   const db = await createTestDb();
   const config = loadConfig(
@@ -61,6 +61,7 @@ export async function createTestApp(
     config,
     database: db,
     extraJobs: opts.extraJobs?.({ database: db, config, getQueue: () => runtime.queue }),
+    clock: opts.clock,
   });
   const app = await buildApp({ ...runtime, serveWeb: false });
   await app.ready();

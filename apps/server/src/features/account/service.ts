@@ -159,7 +159,7 @@ async function requireUser(exec: TDb, userId: string) {
   return user;
 }
 
-async function requirePassword(exec: TDb, userId: string, password: string, field: string) {
+export async function requirePassword(exec: TDb, userId: string, password: string, field: string) {
   const user = await requireUser(exec, userId);
   if (!(await verifyPassword(user.passwordHash, password))) {
     throw new AppError(400, 'wrong_password', 'The password is not correct', { reasons: [{ field, location: 'body', messages: ['The password is not correct'] }] });

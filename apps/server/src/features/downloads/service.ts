@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { notifyCompletion } from '../../platform/jobs/completion';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   DOWNLOAD_RETENTION_DAYS,
   DOWNLOAD_TOKEN_TTL_HOURS,
@@ -34,6 +34,7 @@ import { writeCsv, writeXlsx } from './file-writers';
 import { prospectExportRows } from '../prospects/service';
 import { openFinderExport } from '../email-finder/finder-downloads';
 import { insertDownload, selectDownload, selectDownloadById, selectRunningDownloads, updateDownload, type TDownloadRow } from './queries';
+import { organisationArchiveLines } from '../privacy/archive';
 
 export const EXPORT_JOB = 'downloads.export';
 const DAY_MS = 86_400_000;
@@ -64,7 +65,8 @@ export function readDownloadToken(secret: string, token: string, now = Date.now(
 // ---------- views ----------
 
 function effectiveState(row: TDownloadRow, now = Date.now()): TDownloadStatus {
-  if (row.state === 'success' && row.expiresAt && row.expiresAt.getTime() <= now) return 'expired';
+  // A file removed from storage (its retention is over) reads expired too.
+  if (row.state === 'success' && (!row.storageKey || (row.expiresAt && row.expiresAt.getTime() <= now))) return 'expired';
   return row.state as TDownloadStatus;
 }
 
@@ -299,6 +301,12 @@ async function writeExport(database: TDatabase, storage: TFileStorage, d: TDownl
   await updateDownload(database.db, d.id, { state: 'processing', progress: 0 });
   const key = `downloads/${d.orgId}/${d.id}.${d.fileType}`;
   const counter = { rows: 0 };
+  if (d.kind === 'organisation_data') {
+    // The owner's export of everything the organisation holds: JSON lines, written as they are read.
+    const { size } = await storage.write(key, Readable.from(organisationArchiveLines(database.db, d.orgId, counter)));
+    await finishExport(database, d, key, size, counter.rows);
+    return;
+  }
   let rows: AsyncIterable<string[]>;
   if (d.kind === 'activities') {
     rows = activityRows(database.db, d, counter);
@@ -329,6 +337,11 @@ async function writeExport(database: TDatabase, storage: TFileStorage, d: TDownl
   }
   const stream: Readable = d.fileType === 'xlsx' ? writeXlsx(rows) : writeCsv(rows);
   const { size } = await storage.write(key, stream);
+  await finishExport(database, d, key, size, counter.rows);
+}
+
+async function finishExport(database: TDatabase, d: TDownloadRow, key: string, size: number, rowCount: number): Promise<void> {
+  const counter = { rows: rowCount };
   await updateDownload(database.db, d.id, {
     state: 'success',
     progress: 100,
@@ -344,7 +357,7 @@ async function writeExport(database: TDatabase, storage: TFileStorage, d: TDownl
     orgId: d.orgId,
     userId: d.userId,
     type: 'export',
-    description: d.kind === 'activities' ? 'Exported the activity log' : `Exported "${d.fileName}"`,
+    description: d.kind === 'activities' ? 'Exported the activity log' : d.kind === 'organisation_data' ? "Exported the organisation's data" : `Exported "${d.fileName}"`,
     metadata: { download_id: d.id, list_id: d.listId, format: d.format, rows: counter.rows },
   });
 }
@@ -371,7 +384,7 @@ export async function openDownload(
   const stat = await storage.stat(row.storageKey);
   if (!stat) throw new AppError(410, 'token_expired', 'This file is no longer available; please request it again');
   const contentType =
-    row.fileType === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : row.fileType === 'txt' ? 'text/plain; charset=utf-8' : 'text/csv; charset=utf-8';
+    row.fileType === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : row.fileType === 'txt' ? 'text/plain; charset=utf-8' : row.fileType === 'jsonl' ? 'application/jsonl; charset=utf-8' : 'text/csv; charset=utf-8';
   return { stream: storage.read(row.storageKey), fileName: row.fileName, contentType, size: stat.size };
 }
 

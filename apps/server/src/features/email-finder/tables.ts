@@ -75,6 +75,8 @@ export const finderLists = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp('processed_at', { withTimezone: true }),
+    /** When data retention deleted the uploaded file (migration 0055). */
+    fileDeletedAt: timestamp('file_deleted_at', { withTimezone: true }),
   },
   (t) => [index('finder_lists_org_created_idx').on(t.orgId, t.createdAt), index('finder_lists_org_file_idx').on(t.orgId, t.fileName)],
 );

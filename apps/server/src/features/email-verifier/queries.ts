@@ -1,7 +1,8 @@
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { selectChunkStarts } from '../../platform/bulk/row-chunks';
 import { selectRows, type TDb } from '../../platform/db/database';
-import { instantVerifications, verifyListEmails, verifyLists, type TListCounters } from './tables';
+import { instantVerificationRollups, instantVerifications, verifyListEmails, verifyLists, type TListCounters } from './tables';
 
 export type TListRow = typeof verifyLists.$inferSelect;
 export type TListInsert = typeof verifyLists.$inferInsert;
@@ -392,7 +393,22 @@ export async function selectVerificationSummary(exec: TDb, f: { orgId: string; u
         where ${instantVerifications.orgId} = ${f.orgId} ${instantUsers}
           and ${instantVerifications.createdAt} >= ${f.from.toISOString()} and ${instantVerifications.createdAt} < ${f.to.toISOString()}`,
   );
-  return { lists: lists[0] ?? {}, instant: instant[0] ?? {} };
+  // Instant results older than the organisation's result retention live on as quarter-hour aggregates (data retention).
+  const r = instantVerificationRollups;
+  const rollupUsers = f.userIds ? sql`and ${inArray(r.userId, f.userIds.length ? f.userIds : ['00000000-0000-0000-0000-000000000000'])}` : sql``;
+  const s = (col: AnyPgColumn) => sql`coalesce(sum(${col}), 0)::float8`;
+  const rolled = await selectRows<Record<string, number>>(
+    exec,
+    sql`select ${s(r.verified)} as verified, ${s(r.valid)} as valid, ${s(r.invalid)} as invalid, ${s(r.catchAll)} as catch_all, ${s(r.unknown)} as unknown,
+               ${s(r.disposable)} as disposable, ${s(r.gibberish)} as gibberish, ${s(r.freeAccount)} as free_account, ${s(r.roleAccount)} as role_account,
+               ${s(r.billable)} as billable, ${s(r.safeToSend)} as safe_to_send, ${s(r.validScoreSum)} as valid_score_sum, ${s(r.credits)} as credits
+        from ${r}
+        where ${r.orgId} = ${f.orgId} ${rollupUsers} and ${r.bucket} >= ${f.from.toISOString()} and ${r.bucket} < ${f.to.toISOString()}`,
+  );
+  const kept = instant[0] ?? {};
+  const sum: Record<string, number> = { ...kept };
+  for (const [k, v] of Object.entries(rolled[0] ?? {})) sum[k] = Number(kept[k] ?? 0) + Number(v ?? 0);
+  return { lists: lists[0] ?? {}, instant: sum };
 }
 
 /** A member's lists with a job queued or running: analysis pending or processing, or a verification in progress. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** Counters kept on a list while results arrive (same transaction as the result rows). */
@@ -60,6 +60,9 @@ export const verifyLists = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** When retention deleted the uploaded file, and the per-row results (the counters above stay: analytics reads them). */
+    fileDeletedAt: timestamp('file_deleted_at', { withTimezone: true }),
+    resultsDeletedAt: timestamp('results_deleted_at', { withTimezone: true }),
   },
   (t) => [index('verify_lists_org_created_idx').on(t.orgId, t.createdAt), index('verify_lists_org_file_idx').on(t.orgId, t.fileName)],
 );
@@ -118,4 +121,35 @@ export const instantVerifications = pgTable(
   },
   // By member (their history, their reports) and by organisation (organisation-wide reports and the dashboard over a range).
   (t) => [index('instant_verifications_user_created_idx').on(t.userId, t.createdAt), index('instant_verifications_org_created_idx').on(t.orgId, t.createdAt)],
+);
+
+/**
+ * Instant verification results folded into quarter-hour aggregates by data retention before their rows are deleted
+ * (migration 0055): `summariseVerifications` adds them to the rows still kept, so analytics figures stay the same.
+ */
+export const instantVerificationRollups = pgTable(
+  'instant_verification_rollups',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    verified: integer('verified').notNull().default(0),
+    valid: integer('valid').notNull().default(0),
+    invalid: integer('invalid').notNull().default(0),
+    catchAll: integer('catch_all').notNull().default(0),
+    unknown: integer('unknown').notNull().default(0),
+    disposable: integer('disposable').notNull().default(0),
+    gibberish: integer('gibberish').notNull().default(0),
+    freeAccount: integer('free_account').notNull().default(0),
+    roleAccount: integer('role_account').notNull().default(0),
+    billable: integer('billable').notNull().default(0),
+    safeToSend: integer('safe_to_send').notNull().default(0),
+    validScoreSum: doublePrecision('valid_score_sum').notNull().default(0),
+    credits: integer('credits').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.userId, t.bucket] })],
 );

@@ -15,6 +15,10 @@ export type TFileStorage = {
   stat(key: string): Promise<{ size: number } | null>;
   /** Removes the file; missing files are ignored. */
   remove(key: string): Promise<void>;
+  /** Removes a folder (a key prefix such as `uploads/<org>`) and everything under it; a missing folder is ignored. */
+  removeFolder(prefix: string): Promise<void>;
+  /** Whether anything is stored under the folder `prefix`. */
+  hasFolder(prefix: string): Promise<boolean>;
 };
 
 const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
@@ -74,6 +78,16 @@ export function createDirectoryStorage(rootDir: string): TFileStorage {
     },
     async remove(key) {
       await rm(pathOf(key), { force: true });
+    },
+    async removeFolder(prefix) {
+      await rm(pathOf(prefix), { recursive: true, force: true });
+    },
+    async hasFolder(prefix) {
+      try {
+        return (await stat(pathOf(prefix))).isDirectory();
+      } catch {
+        return false;
+      }
     },
   };
 }

@@ -16,6 +16,9 @@ export const organisations = pgTable(
     userCreateLimit: integer('user_create_limit').notNull().default(5),
     recurCredits: integer('recur_credits'),
     recurInterval: text('recur_interval'),
+    /** Data retention (migration 0055): uploaded files and exports, and verification results, are deleted after these days. */
+    fileRetentionDays: integer('file_retention_days').notNull().default(30),
+    resultRetentionDays: integer('result_retention_days').notNull().default(90),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('organisations_credits_balance_nonnegative', sql`${t.creditsBalance} >= 0`)],
