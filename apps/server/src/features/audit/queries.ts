@@ -28,9 +28,14 @@ export async function selectAuditRows(db: TDb, f: TAuditFilter, max: number): Pr
   return db.select().from(auditLog).where(whereOf(f)).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(max);
 }
 
+/** Lets the calling transaction delete audit entries (the append-only trigger refuses every other DELETE). */
+export async function permitAuditPurge(db: TDb): Promise<void> {
+  await db.execute(sql`select set_config('verilead.audit_purge', 'on', true)`);
+}
+
 /** Deletes entries older than `days` days (the append-only trigger lets this transaction's purge through). */
 export async function purgeAuditLog(db: TDb, days: number): Promise<number> {
-  await db.execute(sql`select set_config('verilead.audit_purge', 'on', true)`);
+  await permitAuditPurge(db);
   const deleted = await db.delete(auditLog).where(lt(auditLog.createdAt, sql`now() - make_interval(days => ${days})`)).returning({ id: auditLog.id });
   return deleted.length;
 }

@@ -9,6 +9,9 @@ import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
 import { purgeAuditLog, selectAuditPage, selectAuditRows, type TAuditFilter, type TAuditRow } from './queries';
 
 /** The most entries one CSV export holds (narrow the dates for more). */
+/** An organisation's deletion removes its audit log too, in its own transaction. */
+export { permitAuditPurge } from './queries';
+
 export const AUDIT_EXPORT_MAX_ROWS = 50_000;
 
 async function filterOf(db: TDb, ctx: TCallerContext, q: z.output<typeof ZAuditLogExportQuery>): Promise<TAuditFilter> {

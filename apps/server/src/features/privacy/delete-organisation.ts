@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../platform/db/database';
 import type { TFileStorage } from '../../platform/storage/storage';
+import { permitAuditPurge } from '../audit/service';
 import { deleteOrgRows, deleteUsersWithoutMembership, ident, ORG_CHILD_TABLES, ORG_COLUMN, selectOrgMemberIds, selectOrgTables } from './queries';
 
 /** The storage folders of an organisation: every key a feature writes starts with one of these. */
@@ -18,6 +19,8 @@ export async function deleteOrganisationData(database: TDatabase, storage: TFile
   const removed: Record<string, number> = {};
   await database.transaction(async (tx) => {
     const members = await selectOrgMemberIds(tx, orgId);
+    // The audit log is append-only; deleting the organisation is the one purge of it besides its retention.
+    await permitAuditPurge(tx);
     for (const child of ORG_CHILD_TABLES) removed[child.table] = await deleteOrgRows(tx, child.table, child.where(orgId));
     const tables = (await selectOrgTables(tx)).filter((t) => t !== 'organisations');
     // Tables may point at each other: a table whose rows are still referenced is retried after the others.
