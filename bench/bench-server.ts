@@ -40,7 +40,8 @@ export async function startServer(
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry.slice(0, -1), ...extra, ...entry.slice(-1), ...role, ...args], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_MAX: '100000000', WEB_DIST_DIR: '/nonexistent', ...env },
+    // PUBLIC_URL set, as a deployment sets it (without it each request runs in a scope that knows its address).
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_MAX: '100000000', WEB_DIST_DIR: '/nonexistent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

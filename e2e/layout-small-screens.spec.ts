@@ -40,6 +40,25 @@ test.describe('at 1366 px', () => {
   });
 });
 
+test.describe('at 1366 px, quick finder', () => {
+  test.use({ viewport: { width: 1366, height: 768 } });
+
+  test("a field's error does not push the other labels down; the Find button lines up with the inputs", async ({ page }) => {
+    await logInThroughForm(page, DEMO_USERS.owner);
+    await page.goto('/email_finder/quick');
+    await closeWelcomeIfShown(page);
+    await page.getByRole('textbox', { name: 'First name' }).fill('Jane');
+    await page.getByRole('textbox', { name: 'Company domain' }).fill('not a domain');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect(page.getByRole('textbox', { name: 'Last name' })).toHaveAttribute('aria-invalid', 'true');
+    const tops = await Promise.all(['First name', 'Last name', 'Company domain'].map(async (n) => (await page.getByRole('textbox', { name: n }).boundingBox())!.y));
+    expect(new Set(tops.map((y) => Math.round(y))).size, `input tops ${tops.join(', ')}`).toBe(1);
+    const button = (await page.getByRole('button', { name: 'Find' }).boundingBox())!;
+    expect(Math.abs(button.y - tops[0]!)).toBeLessThanOrEqual(2);
+    await shot(page, 'layout-quick-finder-error-1366');
+  });
+});
+
 test.describe('at 375 px', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 

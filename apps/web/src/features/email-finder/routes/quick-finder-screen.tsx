@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Card, Grid, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Card, Grid, Group, Input, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
 import { CREDITS_PER_FIND, ZQuickFinderForm, type TFinderResult, type TQuickFinderForm, type TQuickFinderFormInput } from '@verilead/contracts';
 import { PageHeader } from '../../../components/page-header';
@@ -47,7 +47,8 @@ export function QuickFinderScreen() {
       <PageHeader title="Quick Email Finder" description="Enter a person's first and last name and their company's domain: we find the address and say how sure we are." />
       <Stack gap="lg">
         <Card padding="lg" component="form" onSubmit={submit} noValidate>
-          <Grid align="flex-end">
+          {/* Top-aligned: a field's error grows below it and never pushes the other labels down. */}
+          <Grid align="flex-start">
             <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
               <TextInput label="First name" placeholder="Jane" {...form.register('first_name')} error={errors.first_name?.message} maxLength={100} required />
             </Grid.Col>
@@ -58,6 +59,10 @@ export function QuickFinderScreen() {
               <TextInput label="Company domain" placeholder="acme.com" {...form.register('domain')} error={errors.domain?.message} maxLength={253} required />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 4, md: 2 }}>
+              {/* A label-high spacer, so the button lines up with the inputs. */}
+              <Box visibleFrom="sm" aria-hidden style={{ visibility: 'hidden' }}>
+                <Input.Label>&nbsp;</Input.Label>
+              </Box>
               <Button type="submit" fullWidth leftSection={<IconSearch size={16} />} loading={find.isPending}>
                 Find
               </Button>
