@@ -13,6 +13,7 @@ import type {
   ZAddressEditRequest,
   ZUpgradeRequest,
 } from '@verilead/contracts';
+import { recordAudit } from '../../platform/audit/record';
 import type { z } from 'zod';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
 import { deleteUserTokens, issueOneTimeToken, consumeOneTimeToken } from '../../platform/auth/one-time-tokens';
@@ -345,6 +346,8 @@ export async function deleteAccount(deps: TDeps, ctx: TCallerContext, input: TDe
     await deleteApiKey(tx, ctx.userId);
     await deleteUserTokens(tx, ctx.userId);
     await eraseUserActivities(tx, ctx.userId);
+    // after the erasure: the entry names the anonymised address, not the person's
+    await recordAudit(tx, ctx, { action: 'account.deleted', targetType: 'user', targetId: ctx.userId, details: { reason: input.reason } });
   });
   return { message: 'Your account has been deleted' };
 }

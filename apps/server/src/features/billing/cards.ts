@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { ZCardBrand, type TCard } from '@verilead/contracts';
 import { AppError } from '../../platform/errors/app-error';
+import { recordAudit } from '../../platform/audit/record';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectCustomer, setDefaultPaymentMethod } from './queries';
 import type { TStripeGateway } from './stripe-gateway';
@@ -56,6 +57,7 @@ export async function addCard(deps: TBillingDeps, ctx: TCallerContext, input: { 
     await makeDefault(deps, gw, ctx, customer, pm.id);
     defaultId = pm.id;
   }
+  await recordAudit(deps.database.db, ctx, { action: 'billing.payment_method_changed', targetType: 'card', targetId: pm.id, details: { change: 'added', brand: pm.card?.brand ?? null, last4: pm.card?.last4 ?? null } });
   return cardToApi(pm, defaultId);
 }
 
@@ -64,6 +66,7 @@ export async function deleteCard(deps: TBillingDeps, ctx: TCallerContext, input:
   const { pm, defaultId } = await ownCard(deps, gw, ctx, input.payment_method);
   await callStripe(() => gw.stripe.paymentMethods.detach(pm.id));
   if (defaultId === pm.id) await setDefaultPaymentMethod(deps.database.db, ctx.orgId, null);
+  await recordAudit(deps.database.db, ctx, { action: 'billing.payment_method_changed', targetType: 'card', targetId: pm.id, details: { change: 'removed', last4: pm.card?.last4 ?? null } });
   return { message: 'The card was removed.' };
 }
 
@@ -71,6 +74,7 @@ export async function setDefaultCard(deps: TBillingDeps, ctx: TCallerContext, in
   const gw = await deps.gateway.get();
   const { pm, customer } = await ownCard(deps, gw, ctx, input.payment_method);
   await makeDefault(deps, gw, ctx, customer, pm.id);
+  await recordAudit(deps.database.db, ctx, { action: 'billing.payment_method_changed', targetType: 'card', targetId: pm.id, details: { change: 'made_default', last4: pm.card?.last4 ?? null } });
   return cardToApi(pm, pm.id);
 }
 

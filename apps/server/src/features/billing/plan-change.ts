@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { recordAudit } from '../../platform/audit/record';
 import { and, eq, sql } from 'drizzle-orm';
 import type { TCurrency, TPlan, TPlanPreview, TPlanStatus } from '@verilead/contracts';
 import { AppError } from '../../platform/errors/app-error';
@@ -179,5 +180,7 @@ export async function confirmPlanChange(deps: TBillingDeps, ctx: TCallerContext,
       throw new AppError(409, 'conflict', `The amount to pay changed to ${preview.currency} ${preview.amount_due.toFixed(2)}: please confirm it again.`, { additional_info: { preview } });
     }
   }
-  return upgradePlan(deps, ctx, input);
+  const result = await upgradePlan(deps, ctx, input);
+  await recordAudit(deps.database.db, ctx, { action: 'billing.plan_changed', targetType: 'plan', targetId: input.plan_id, details: { change: 'confirmed' } });
+  return result;
 }

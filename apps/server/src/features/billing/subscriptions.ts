@@ -1,4 +1,5 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
+import { recordAudit } from '../../platform/audit/record';
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
@@ -166,6 +167,7 @@ export async function cancelSubscription(deps: Pick<TBillingDeps, 'database' | '
     .where(and(eq(subscriptions.orgId, ctx.orgId), sql`${subscriptions.status} <> 'cancelled'`))
     .returning();
   if (!rows[0]) throw new AppError(404, 'not_found', 'You have no subscription to cancel.');
+  await recordAudit(db, ctx, { action: 'billing.plan_changed', targetType: 'subscription', targetId: rows[0].id, details: { change: 'cancel_at_period_end', reason: input.reason } });
   return subscriptionToApi(rows[0]);
 }
 
