@@ -73,7 +73,7 @@ function confineResolver(dnsServers: string[]): void {
 async function runEngine(args: TWorkerArgs, emails: string[]): Promise<TWorkerResult> {
   let verifier: Record<string, unknown>;
   try {
-    verifier = (await import('@verilead/verifier')) as Record<string, unknown>;
+    verifier = (await import(process.env.BENCH_ENGINE ?? '@verilead/verifier')) as Record<string, unknown>;
   } catch (error) {
     return { kind: 'skipped', why: `@verilead/verifier did not load: ${(error as Error).message}` };
   }
