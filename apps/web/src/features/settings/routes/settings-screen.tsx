@@ -5,8 +5,13 @@ import { PageHeader } from '../../../components/page-header';
 import { useSessionStore } from '../../../lib/session-store';
 import { useCreditsAndLimits } from '../../../lib/user-queries';
 import { LowCreditAlertForm } from '../components/low-credit-alert-form';
+import { DataRetentionCard } from '../components/data-retention-card';
+import { OrganisationDataCard } from '../components/organisation-data-card';
 
-/** /settings: general settings; today the low-credit alerts (own, and the organisation's for owners and managers). */
+/**
+ * /settings: general settings: the low-credit alerts (own, and the organisation's for owners and managers); for the
+ * owner, data retention and the organisation's data (export, deletion).
+ */
 export function SettingsScreen() {
   const credits = useCreditsAndLimits();
   const role = useSessionStore((state) => state.user_role);
@@ -32,6 +37,8 @@ export function SettingsScreen() {
               description="Alert for the shared balance of your organisation."
             />
           ) : null}
+          {role === 'owner' ? <DataRetentionCard /> : null}
+          {role === 'owner' ? <OrganisationDataCard /> : null}
         </Stack>
       ) : null}
     </>
