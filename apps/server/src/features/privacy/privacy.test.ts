@@ -67,13 +67,17 @@ describe('data retention and privacy', () => {
   });
 
   it('lets the owner choose the retention among bounded choices', async () => {
-    expect((await call(a, 'GET', '/user_preferences/data_retention')).body.data).toEqual({ file_retention_days: 30, result_retention_days: 90 });
+    expect((await call(a, 'GET', '/user_preferences/data_retention')).body.data).toEqual({
+      file_retention_days: 30,
+      result_retention_days: 90,
+      organisation_name: "Owner A's organisation",
+    });
     const bad = await call(a, 'PUT', '/user_preferences/data_retention', { file_retention_days: 3, result_retention_days: 90 });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body.error)).toContain('File retention must be one of 1, 7, 15, 30, 60, 90 days');
     const saved = await call(a, 'PUT', '/user_preferences/data_retention', { file_retention_days: 7, result_retention_days: 30 });
     expect(saved.status).toBe(200);
-    expect(saved.body.data).toEqual({ file_retention_days: 7, result_retention_days: 30 });
+    expect(saved.body.data).toMatchObject({ file_retention_days: 7, result_retention_days: 30 });
   });
 
   it('deletes files and results on time and keeps the analytics figures', async () => {

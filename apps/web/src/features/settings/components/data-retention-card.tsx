@@ -25,7 +25,7 @@ export function DataRetentionCard() {
     if (!value) return;
     setError(null);
     try {
-      await update.mutateAsync(value);
+      await update.mutateAsync({ file_retention_days: value.file_retention_days, result_retention_days: value.result_retention_days });
       showToast({ title: 'Retention saved', message: 'Older files and results are deleted at the next maintenance run.', kind: 'success' });
     } catch (cause) {
       setError(getErrorMessage(cause));

@@ -12,7 +12,7 @@ import { useSessionStore } from '../../../lib/session-store';
 import { requestOrganisationExport, useDeleteOrganisation } from '../api/privacy-api';
 
 /** The owner's privacy actions: export all of the organisation's data, and delete the organisation. */
-export function OrganisationDataCard() {
+export function OrganisationDataCard({ organisationName }: { organisationName: string | null }) {
   const prepared = usePreparedDownload();
   const [deleting, setDeleting] = useState(false);
 
@@ -50,12 +50,12 @@ export function OrganisationDataCard() {
         </Group>
       </Stack>
       {prepared.blockedModal}
-      <DeleteOrganisationModal opened={deleting} onClose={() => setDeleting(false)} />
+      <DeleteOrganisationModal opened={deleting} onClose={() => setDeleting(false)} organisationName={organisationName} />
     </Card>
   );
 }
 
-function DeleteOrganisationModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+function DeleteOrganisationModal({ opened, onClose, organisationName }: { opened: boolean; onClose: () => void; organisationName: string | null }) {
   const remove = useDeleteOrganisation();
   const logout = useSessionStore((state) => state.logout);
   const [formError, setFormError] = useState<string | null>(null);
@@ -85,7 +85,12 @@ function DeleteOrganisationModal({ opened, onClose }: { opened: boolean; onClose
               {formError}
             </Alert>
           ) : null}
-          <TextInput label="Type the organisation name" error={form.formState.errors.organisation_name?.message} {...form.register('organisation_name')} />
+          <TextInput
+            label="Type the organisation name"
+            description={organisationName ? `It is "${organisationName}".` : undefined}
+            error={form.formState.errors.organisation_name?.message}
+            {...form.register('organisation_name')}
+          />
           <PasswordInput label="Your password" autoComplete="current-password" error={form.formState.errors.password?.message} {...form.register('password')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -7,6 +7,7 @@ import { useCreditsAndLimits } from '../../../lib/user-queries';
 import { LowCreditAlertForm } from '../components/low-credit-alert-form';
 import { DataRetentionCard } from '../components/data-retention-card';
 import { OrganisationDataCard } from '../components/organisation-data-card';
+import { useDataRetention } from '../api/privacy-api';
 
 /**
  * /settings: general settings: the low-credit alerts (own, and the organisation's for owners and managers); for the
@@ -15,6 +16,7 @@ import { OrganisationDataCard } from '../components/organisation-data-card';
 export function SettingsScreen() {
   const credits = useCreditsAndLimits();
   const role = useSessionStore((state) => state.user_role);
+  const retention = useDataRetention(role === 'owner');
 
   return (
     <>
@@ -38,7 +40,7 @@ export function SettingsScreen() {
             />
           ) : null}
           {role === 'owner' ? <DataRetentionCard /> : null}
-          {role === 'owner' ? <OrganisationDataCard /> : null}
+          {role === 'owner' ? <OrganisationDataCard organisationName={retention.data?.organisation_name ?? null} /> : null}
         </Stack>
       ) : null}
     </>
