@@ -121,6 +121,12 @@ describe('data retention and privacy', () => {
     expect(await rowsOf(listB)).toBe(3);
     expect(await instantOf(b.orgId)).toBe(3);
     expect(await analytics(a)).toEqual(before);
+    // A file of the deleted results is refused with the reason, not prepared empty.
+    const gone = await call(a, 'POST', '/email_verify/list/export', { list_id: listA, format: 'standard' });
+    expect(gone.status).toBe(409);
+    expect(gone.body.error.message).toBe("This list's results were deleted under your organisation's data retention");
+    const goneInput = await call(a, 'POST', '/email_verify/list/export', { list_id: listA, kind: 'input' });
+    expect(goneInput.body.error.message).toBe("The uploaded file was deleted under your organisation's data retention");
     // Running again changes nothing (the aggregates are not counted twice).
     await runMaintenance();
     expect(await analytics(a)).toEqual(before);
