@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../platform/db/database';
+import { deleteOrganisationJobs } from '../../platform/jobs/org-jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { deleteOrgRows, deleteUsersWithoutMembership, ident, ORG_CHILD_TABLES, ORG_COLUMN, selectOrgMemberIds, selectOrgTables } from './queries';
 
@@ -10,7 +11,7 @@ export function orgStorageFolders(orgId: string): string[] {
 
 /**
  * Deletes an organisation for good, in one transaction: the rows of tables without `org_id` that hang off its rows
- * without a foreign key, then every row with its `org_id` in every table of the schema (read from the catalogue,
+ * without a foreign key, its jobs in the queue's tables, then every row with its `org_id` in every table of the schema (read from the catalogue,
  * so no table is forgotten), the organisation itself, and its members who belong to no other organisation. Then its
  * storage folders. Answers how many rows each table lost.
  */
@@ -19,6 +20,8 @@ export async function deleteOrganisationData(database: TDatabase, storage: TFile
   await database.transaction(async (tx) => {
     const members = await selectOrgMemberIds(tx, orgId);
     for (const child of ORG_CHILD_TABLES) removed[child.table] = await deleteOrgRows(tx, child.table, child.where(orgId));
+    // The queue's own rows of its jobs (payloads, results), found through job_status before that goes too.
+    removed.jobs = await deleteOrganisationJobs(tx, orgId);
     const tables = (await selectOrgTables(tx)).filter((t) => t !== 'organisations');
     // Tables may point at each other: a table whose rows are still referenced is retried after the others.
     let pending = tables;

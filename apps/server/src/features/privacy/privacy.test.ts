@@ -170,6 +170,12 @@ describe('data retention and privacy', () => {
     await w.t.deps.queue.runUntilIdle();
     expect(await storage.hasFolder(`downloads/${a.orgId}`)).toBe(true);
 
+    const aJobs = (await selectRows<{ id: string }>(w.t.db.db, sql`select id from job_status where org_id = ${a.orgId}`)).map((r) => r.id);
+    expect(aJobs.length).toBeGreaterThan(0);
+    const inQueue = (ids: string[]) =>
+      count(sql`select id from pgboss.job where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})
+                union all select id from pgboss.archive where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+    expect(await inQueue(aJobs)).toBeGreaterThan(0);
     const wrongName = await call(a, 'POST', '/user_preferences/organisation/delete', { password: TEST_PASSWORD, organisation_name: 'Not it' });
     expect(wrongName.status).toBe(400);
     const wrongPassword = await call(a, 'POST', '/user_preferences/organisation/delete', { password: 'nope-nope-1', organisation_name: 'x' });
@@ -182,6 +188,8 @@ describe('data retention and privacy', () => {
     expect(await count(sql`select 1 from verify_list_emails where list_id = ${listOf[a.orgId]!}`)).toBe(0);
     expect(await count(sql`select 1 from organisations where id = ${a.orgId}`)).toBe(0);
     expect(await count(sql`select 1 from users where id = ${a.userId}`)).toBe(0);
+    // Nor are its jobs' payloads and results left in the queue's tables.
+    expect(await inQueue(aJobs)).toBe(0);
     expect(await storage.hasFolder(`uploads/${a.orgId}`)).toBe(false);
     expect(await storage.hasFolder(`downloads/${a.orgId}`)).toBe(false);
     // The deleted owner's session no longer works.
