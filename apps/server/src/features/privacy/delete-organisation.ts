@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { TDatabase } from '../../platform/db/database';
+import type { TDatabase, TDb } from '../../platform/db/database';
 import { deleteOrganisationJobs } from '../../platform/jobs/org-jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { deleteOrgRows, deleteUsersWithoutMembership, ident, ORG_CHILD_TABLES, ORG_COLUMN, selectOrgMemberIds, selectOrgTables } from './queries';
@@ -28,7 +28,7 @@ export async function deleteOrganisationData(database: TDatabase, storage: TFile
     for (let pass = 0; pending.length > 0 && pass < tables.length + 1; pass += 1) {
       const next: string[] = [];
       for (const table of pending) {
-        const blocked = await referencedElsewhere(tx, table, orgId, pending);
+        const blocked = await referencedElsewhere(tx, table, pending);
         if (blocked) next.push(table);
         else removed[table] = (removed[table] ?? 0) + (await deleteOrgRows(tx, table, sql`${ident(ORG_COLUMN)} = ${orgId}`));
       }
@@ -47,7 +47,7 @@ export async function deleteOrganisationData(database: TDatabase, storage: TFile
 }
 
 /** Whether another still-pending table has a foreign key to `table` without ON DELETE CASCADE / SET NULL. */
-async function referencedElsewhere(tx: Parameters<Parameters<TDatabase['transaction']>[0]>[0], table: string, _orgId: string, pending: string[]) {
+async function referencedElsewhere(tx: TDb, table: string, pending: string[]) {
   const res = (await tx.execute(
     sql`select src.relname as referencing
           from pg_constraint c
