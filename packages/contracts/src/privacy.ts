@@ -16,6 +16,8 @@ const oneOf = (choices: readonly number[], what: string) =>
 export const ZDataRetention = z.object({
   file_retention_days: z.number().int(),
   result_retention_days: z.number().int(),
+  /** The organisation's name, which deleting it asks to type again. */
+  organisation_name: z.string(),
 });
 export type TDataRetention = z.infer<typeof ZDataRetention>;
 export const ZDataRetentionResponse = ZSuccess(ZDataRetention);

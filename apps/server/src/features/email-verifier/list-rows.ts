@@ -23,6 +23,8 @@ export async function getListForExport(exec: TDb, ctx: Pick<TCallerContext, 'org
     state: list.state,
     hasHeader: list.hasHeader,
     emailColumn: list.emailColumn,
+    fileDeletedAt: list.fileDeletedAt,
+    resultsDeletedAt: list.resultsDeletedAt,
   };
 }
 

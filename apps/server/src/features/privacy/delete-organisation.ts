@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { TDatabase } from '../../platform/db/database';
+import type { TDatabase, TDb } from '../../platform/db/database';
+import { deleteOrganisationJobs } from '../../platform/jobs/org-jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { permitAuditPurge } from '../audit/service';
 import { deleteOrgRows, deleteUsersWithoutMembership, ident, ORG_CHILD_TABLES, ORG_COLUMN, selectOrgMemberIds, selectOrgTables } from './queries';
@@ -11,7 +12,7 @@ export function orgStorageFolders(orgId: string): string[] {
 
 /**
  * Deletes an organisation for good, in one transaction: the rows of tables without `org_id` that hang off its rows
- * without a foreign key, then every row with its `org_id` in every table of the schema (read from the catalogue,
+ * without a foreign key, its jobs in the queue's tables, then every row with its `org_id` in every table of the schema (read from the catalogue,
  * so no table is forgotten), the organisation itself, and its members who belong to no other organisation. Then its
  * storage folders. Answers how many rows each table lost.
  */
@@ -22,13 +23,15 @@ export async function deleteOrganisationData(database: TDatabase, storage: TFile
     // The audit log is append-only; deleting the organisation is the one purge of it besides its retention.
     await permitAuditPurge(tx);
     for (const child of ORG_CHILD_TABLES) removed[child.table] = await deleteOrgRows(tx, child.table, child.where(orgId));
+    // The queue's own rows of its jobs (payloads, results), found through job_status before that goes too.
+    removed.jobs = await deleteOrganisationJobs(tx, orgId);
     const tables = (await selectOrgTables(tx)).filter((t) => t !== 'organisations');
     // Tables may point at each other: a table whose rows are still referenced is retried after the others.
     let pending = tables;
     for (let pass = 0; pending.length > 0 && pass < tables.length + 1; pass += 1) {
       const next: string[] = [];
       for (const table of pending) {
-        const blocked = await referencedElsewhere(tx, table, orgId, pending);
+        const blocked = await referencedElsewhere(tx, table, pending);
         if (blocked) next.push(table);
         else removed[table] = (removed[table] ?? 0) + (await deleteOrgRows(tx, table, sql`${ident(ORG_COLUMN)} = ${orgId}`));
       }
@@ -47,7 +50,7 @@ export async function deleteOrganisationData(database: TDatabase, storage: TFile
 }
 
 /** Whether another still-pending table has a foreign key to `table` without ON DELETE CASCADE / SET NULL. */
-async function referencedElsewhere(tx: Parameters<Parameters<TDatabase['transaction']>[0]>[0], table: string, _orgId: string, pending: string[]) {
+async function referencedElsewhere(tx: TDb, table: string, pending: string[]) {
   const res = (await tx.execute(
     sql`select src.relname as referencing
           from pg_constraint c

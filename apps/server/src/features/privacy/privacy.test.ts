@@ -67,13 +67,17 @@ describe('data retention and privacy', () => {
   });
 
   it('lets the owner choose the retention among bounded choices', async () => {
-    expect((await call(a, 'GET', '/user_preferences/data_retention')).body.data).toEqual({ file_retention_days: 30, result_retention_days: 90 });
+    expect((await call(a, 'GET', '/user_preferences/data_retention')).body.data).toEqual({
+      file_retention_days: 30,
+      result_retention_days: 90,
+      organisation_name: "Owner A's organisation",
+    });
     const bad = await call(a, 'PUT', '/user_preferences/data_retention', { file_retention_days: 3, result_retention_days: 90 });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body.error)).toContain('File retention must be one of 1, 7, 15, 30, 60, 90 days');
     const saved = await call(a, 'PUT', '/user_preferences/data_retention', { file_retention_days: 7, result_retention_days: 30 });
     expect(saved.status).toBe(200);
-    expect(saved.body.data).toEqual({ file_retention_days: 7, result_retention_days: 30 });
+    expect(saved.body.data).toMatchObject({ file_retention_days: 7, result_retention_days: 30 });
   });
 
   it('deletes files and results on time and keeps the analytics figures', async () => {
@@ -117,6 +121,12 @@ describe('data retention and privacy', () => {
     expect(await rowsOf(listB)).toBe(3);
     expect(await instantOf(b.orgId)).toBe(3);
     expect(await analytics(a)).toEqual(before);
+    // A file of the deleted results is refused with the reason, not prepared empty.
+    const gone = await call(a, 'POST', '/email_verify/list/export', { list_id: listA, format: 'standard' });
+    expect(gone.status).toBe(409);
+    expect(gone.body.error.message).toBe("This list's results were deleted under your organisation's data retention");
+    const goneInput = await call(a, 'POST', '/email_verify/list/export', { list_id: listA, kind: 'input' });
+    expect(goneInput.body.error.message).toBe("The uploaded file was deleted under your organisation's data retention");
     // Running again changes nothing (the aggregates are not counted twice).
     await runMaintenance();
     expect(await analytics(a)).toEqual(before);
@@ -160,6 +170,12 @@ describe('data retention and privacy', () => {
     await w.t.deps.queue.runUntilIdle();
     expect(await storage.hasFolder(`downloads/${a.orgId}`)).toBe(true);
 
+    const aJobs = (await selectRows<{ id: string }>(w.t.db.db, sql`select id from job_status where org_id = ${a.orgId}`)).map((r) => r.id);
+    expect(aJobs.length).toBeGreaterThan(0);
+    const inQueue = (ids: string[]) =>
+      count(sql`select id from pgboss.job where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})
+                union all select id from pgboss.archive where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+    expect(await inQueue(aJobs)).toBeGreaterThan(0);
     const wrongName = await call(a, 'POST', '/user_preferences/organisation/delete', { password: TEST_PASSWORD, organisation_name: 'Not it' });
     expect(wrongName.status).toBe(400);
     const wrongPassword = await call(a, 'POST', '/user_preferences/organisation/delete', { password: 'nope-nope-1', organisation_name: 'x' });
@@ -172,6 +188,8 @@ describe('data retention and privacy', () => {
     expect(await count(sql`select 1 from verify_list_emails where list_id = ${listOf[a.orgId]!}`)).toBe(0);
     expect(await count(sql`select 1 from organisations where id = ${a.orgId}`)).toBe(0);
     expect(await count(sql`select 1 from users where id = ${a.userId}`)).toBe(0);
+    // Nor are its jobs' payloads and results left in the queue's tables.
+    expect(await inQueue(aJobs)).toBe(0);
     expect(await storage.hasFolder(`uploads/${a.orgId}`)).toBe(false);
     expect(await storage.hasFolder(`downloads/${a.orgId}`)).toBe(false);
     // The deleted owner's session no longer works.

@@ -68,8 +68,6 @@ export async function deleteUsersWithoutMembership(exec: TDb, userIds: string[])
 
 // ---------- retention ----------
 
-export type TRetentionNow = { now: Date };
-
 /** Verifier and finder lists whose uploaded file is older than their organisation's file retention (and not busy). */
 export async function selectExpiredListFiles(exec: TDb, now: Date, limit: number) {
   return selectRows<{ kind: 'verify' | 'finder'; id: string; storage_key: string }>(

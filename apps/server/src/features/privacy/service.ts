@@ -13,11 +13,11 @@ import { deleteOrganisationData } from './delete-organisation';
 /** GET /user_preferences/data_retention: how long the organisation keeps files and results. */
 export async function getDataRetention(deps: TDeps, ctx: TCallerContext): Promise<TDataRetention> {
   const [org] = await deps.database.db
-    .select({ file: organisations.fileRetentionDays, result: organisations.resultRetentionDays })
+    .select({ file: organisations.fileRetentionDays, result: organisations.resultRetentionDays, name: organisations.name })
     .from(organisations)
     .where(eq(organisations.id, ctx.orgId));
   if (!org) throw new AppError(404, 'not_found', 'Organisation not found');
-  return { file_retention_days: org.file, result_retention_days: org.result };
+  return { file_retention_days: org.file, result_retention_days: org.result, organisation_name: org.name };
 }
 
 /** PUT /user_preferences/data_retention: the owner's choice, applied by the next maintenance run. */

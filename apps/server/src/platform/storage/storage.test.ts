@@ -29,6 +29,19 @@ describe('directory storage', () => {
     expect(await storage.stat('a/b/c.txt')).toBeNull();
   });
 
+  it("removes a folder and everything under it, leaving its neighbours, and refuses a path outside the root", async () => {
+    await storage.write('uploads/org-1/a.csv', Readable.from(['a']));
+    await storage.write('uploads/org-1/deep/b.csv', Readable.from(['b']));
+    await storage.write('uploads/org-10/c.csv', Readable.from(['c']));
+    expect(await storage.hasFolder('uploads/org-1')).toBe(true);
+    await storage.removeFolder('uploads/org-1');
+    expect(await storage.hasFolder('uploads/org-1')).toBe(false);
+    expect(await storage.stat('uploads/org-1/deep/b.csv')).toBeNull();
+    expect(await storage.stat('uploads/org-10/c.csv')).toEqual({ size: 1 });
+    await storage.removeFolder('uploads/org-1'); // already gone: no error
+    await expect(storage.removeFolder('../outside')).rejects.toThrow(/invalid storage key/);
+  });
+
   it('answers a readable 404 for a file that is gone, for every type of list file (it once hung on CSV)', async () => {
     for (const fileType of ['csv', 'txt', 'xlsx'] as const) {
       const reading = (async () => {

@@ -5,11 +5,18 @@ import { PageHeader } from '../../../components/page-header';
 import { useSessionStore } from '../../../lib/session-store';
 import { useCreditsAndLimits } from '../../../lib/user-queries';
 import { LowCreditAlertForm } from '../components/low-credit-alert-form';
+import { DataRetentionCard } from '../components/data-retention-card';
+import { OrganisationDataCard } from '../components/organisation-data-card';
+import { useDataRetention } from '../api/privacy-api';
 
-/** /settings: general settings; today the low-credit alerts (own, and the organisation's for owners and managers). */
+/**
+ * /settings: general settings: the low-credit alerts (own, and the organisation's for owners and managers); for the
+ * owner, data retention and the organisation's data (export, deletion).
+ */
 export function SettingsScreen() {
   const credits = useCreditsAndLimits();
   const role = useSessionStore((state) => state.user_role);
+  const retention = useDataRetention(role === 'owner');
 
   return (
     <>
@@ -32,6 +39,8 @@ export function SettingsScreen() {
               description="Alert for the shared balance of your organisation."
             />
           ) : null}
+          {role === 'owner' ? <DataRetentionCard /> : null}
+          {role === 'owner' ? <OrganisationDataCard organisationName={retention.data?.organisation_name ?? null} /> : null}
         </Stack>
       ) : null}
     </>
