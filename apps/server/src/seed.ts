@@ -1,24 +1,19 @@
-import { inArray, sql } from 'drizzle-orm';
-import type { TInstanceData, TRole } from '@verilead/contracts';
+import { sql } from 'drizzle-orm';
 import { isLoopbackHost, type TConfig } from './config';
 import { hashPassword } from './platform/auth/passwords';
 import { grantCredits } from './platform/credits/ledger';
 import { selectRows, type TDatabase } from './platform/db/database';
 import { memberships, organisations, users } from './platform/tenancy/tables';
+import { DEMO_PASSWORD, DEMO_USERS } from './features/auth/instance';
 import { orgSsoSettings } from './features/settings/tables';
 import { seedVerifiedSsoDomain } from './features/sso/domain-claims';
 import { getPublicBaseUrl } from './platform/http/public-url';
 
-export const DEMO_PASSWORD = 'Demo-Password-1';
 export const DEMO_ORG_NAME = 'Verilead Demo';
 export const DEMO_CREDITS = 10_000;
 /** The demo organisation's e-mail domain: claimed and verified for single sign-on, so the demo SSO works at once. */
 export const DEMO_DOMAIN = 'demo.verilead.test';
-export const DEMO_USERS: { email: string; name: string; role: TRole; label: string }[] = [
-  { email: 'owner@demo.verilead.test', name: 'Demo Owner', role: 'owner', label: 'Owner' },
-  { email: 'manager@demo.verilead.test', name: 'Demo Manager', role: 'admin', label: 'Manager' },
-  { email: 'executive@demo.verilead.test', name: 'Demo Executive', role: 'analyst', label: 'Executive' },
-];
+export { DEMO_PASSWORD, DEMO_USERS, readInstanceInfo } from './features/auth/instance';
 
 /** Whether any account exists (a production start with none says how to make the first owner). */
 export async function hasAnyUser(database: TDatabase): Promise<boolean> {
@@ -59,17 +54,6 @@ export async function seedDemoIfEmpty(database: TDatabase, print: (line: string)
   return true;
 }
 
-/** What the sign-in pages show: whether this server is the quick start's demo, and its seeded accounts that exist. */
-export async function readInstanceInfo(database: TDatabase, config: Pick<TConfig, 'demo'>): Promise<TInstanceData> {
-  if (!config.demo) return { demo: false, demo_accounts: [], demo_password: null };
-  const found = await database.db
-    .select({ email: users.email })
-    .from(users)
-    .where(inArray(users.email, DEMO_USERS.map((u) => u.email)));
-  const present = new Set(found.map((r) => r.email));
-  const accounts = DEMO_USERS.filter((u) => present.has(u.email)).map((u) => ({ role: u.label, email: u.email }));
-  return { demo: true, demo_accounts: accounts, demo_password: accounts.length > 0 ? DEMO_PASSWORD : null };
-}
 
 export type TStartNotice = { level: 'info' | 'warn'; message: string };
 

@@ -21,7 +21,7 @@ import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { rateLimitFor } from '../../platform/http/rate-limits';
-import { readInstanceInfo } from '../../seed';
+import { readInstanceInfo } from './instance';
 import { createOwnerAccount, ZCreateOwnerInput } from './create-owner';
 import { activate, forgotPassword, login, logout, resendVerification, resetPassword, setupPassword, signup, verifyToken } from './service';
 

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { networkInterfaces } from 'node:os';
-import type { TConfig } from '../../config';
 
 /**
  * The one base URL every link the server builds starts with (return pages of payments and OAuth consents, e-mail
@@ -9,12 +8,12 @@ import type { TConfig } from '../../config';
  * another origin. Outside a request (jobs, start-up) without `PUBLIC_URL`: http://localhost:PORT, and the server warns
  * at start (`describeMissingPublicUrl`).
  */
-export type TPublicUrlConfig = Pick<TConfig, 'configuredPublicUrl' | 'port' | 'trustProxy'>;
+export type TPublicUrlConfig = { configuredPublicUrl: string | undefined; port: number; trustProxy: boolean };
 
 const requestBase = new AsyncLocalStorage<string>();
 
 /** The base URL for links (no trailing slash). */
-export function getPublicBaseUrl(config: Pick<TConfig, 'configuredPublicUrl' | 'port'>): string {
+export function getPublicBaseUrl(config: Pick<TPublicUrlConfig, 'configuredPublicUrl' | 'port'>): string {
   return config.configuredPublicUrl ?? requestBase.getStore() ?? fallbackBaseUrl(config.port);
 }
 
@@ -62,7 +61,7 @@ function splitHost(host: string): { name: string; port: string | null } | null {
  * site into the links a password-reset e-mail carries. With TRUST_PROXY the proxy's X-Forwarded-Host/-Proto are
  * taken as the operator said they may be.
  */
-export function readRequestBaseUrl(config: Pick<TConfig, 'trustProxy'>, request: TRequestAddress): string | null {
+export function readRequestBaseUrl(config: Pick<TPublicUrlConfig, 'trustProxy'>, request: TRequestAddress): string | null {
   const host = splitHost(request.host.split(',')[0]!.trim());
   const protocol = request.protocol === 'https' ? 'https' : 'http';
   if (!host) return null;
