@@ -59,7 +59,6 @@ export function LoginScreen() {
     >
       <form onSubmit={onSubmit} onFocus={() => void loadLoginCall()} noValidate>
         <Stack gap="md">
-          <DemoNoticeSlot />
           {notice ? (
             <Alert color="teal" variant="light">
               {notice}
@@ -107,6 +106,8 @@ export function LoginScreen() {
             </Anchor>
             .
           </Text>
+          {/* Last: the notice loads after the page, and below the form it moves nothing a person is about to click. */}
+          <DemoNoticeSlot />
         </Stack>
       </form>
     </AuthCard>

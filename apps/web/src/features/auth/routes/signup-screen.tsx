@@ -74,7 +74,6 @@ export function SignupScreen() {
     >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <DemoNoticeSlot />
           {formError ? (
             <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
               {formError}
@@ -122,6 +121,8 @@ export function SignupScreen() {
           <Button type="submit" fullWidth size="md" loading={form.formState.isSubmitting}>
             Create account
           </Button>
+          {/* Last: the notice loads after the page, and below the form it moves nothing a person is about to click. */}
+          <DemoNoticeSlot />
         </Stack>
       </form>
     </AuthCard>
