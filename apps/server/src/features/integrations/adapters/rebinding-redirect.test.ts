@@ -66,6 +66,8 @@ function activeCampaignAt(apiUrl: string) {
       appSecret: 'test-secret',
       dataDir: '/nonexistent-test-data',
       allowPrivateDestinations: false,
+      // Test mode off: in test mode a key-based platform is answered by its local fake, whatever base the user typed.
+      paymentsTestMode: false,
       outboundTestHooks: { isRefused: refusedButStandIn, lookup: async () => [{ address: PUBLIC_STANDIN, family: 4 }] },
     },
   );
