@@ -7,6 +7,7 @@
  *   npx tsx bench/verifier.bench.ts            (or `npm run bench`, which runs every bench/*.bench.ts)
  *   BENCH_SIZE=2000 npx tsx bench/verifier.bench.ts   (smaller corpus)
  *   BENCH_WORLD=fast npx tsx bench/verifier.bench.ts  (the old instant world and makeCorpus)
+ *   BENCH_PEER=0 npx tsx bench/verifier.bench.ts      (the Verilead engine alone, without deep-email-validator)
  *
  * Greylisting is time-compressed ×GREYLIST_SPEEDUP: the world's greylist clock runs that much faster and the
  * engine's retries come at the highest-accuracy schedule (1, 3, 7 min) divided by it, so the 5-minute greylisting
@@ -258,7 +259,9 @@ async function runBench(): Promise<void> {
   const finished = new Map<string, Extract<TWorkerResult, { kind: 'result' }>>();
   const summaries: TSummary[] = [];
   let truth = new Map<string, TExpected>();
-  for (const [worker, label] of [['engine', 'verilead'], ['peer', 'deep-email-validator']] as const) {
+  const workers = [['engine', 'verilead'], ['peer', 'deep-email-validator']] as const;
+  // BENCH_PEER=0 runs the Verilead engine alone (a before/after of the engine needs no peer run)
+  for (const [worker, label] of workers.filter(([w]) => w === 'engine' || process.env.BENCH_PEER !== '0')) {
     // a fresh world per verifier: greylisting state must not carry over from one to the other
     const worldStart = Date.now();
     const world = await startMailWorld({

@@ -897,7 +897,7 @@ export class VerifierEngine {
         const due = session.retiring || gate.budget.isSpent(session) || (session.uses >= MAX_SESSION_USES && (session.uses >= LAST_SESSION_USE || !gate.renewing));
         if (!due && session.recipients < gate.maxRecipients) {
           gate.putIdle(session);
-          // its successor is opened beside it halfway to its retirement (by uses, or by its non-mail budget)
+          // its successor is opened beside it halfway to its retirement (by uses, or by either budget)
           if (!session.prewarmed && (session.uses >= PREWARM_AT_USES || gate.budget.isHalfSpent(session))) {
             session.prewarmed = true;
             this.prewarm(run, gate, host, ip);

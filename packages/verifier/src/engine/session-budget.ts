@@ -46,9 +46,12 @@ export class SessionBudget {
   /** Sessions this host cut (a 421 in mid-session). */
   cuts = 0;
 
-  /** Whether the session has spent half its non-mail budget: time to open its successor beside it. */
+  /**
+   * Whether the session has spent half of either budget (refused replies or non-mail commands): time to open its
+   * successor beside it, so that the call after its retirement finds a greeted session instead of paying a greeting.
+   */
   isHalfSpent(spend: TSessionSpend): boolean {
-    return spend.nonMail * 2 >= this.nonMail;
+    return spend.nonMail * 2 >= this.nonMail || spend.errors * 2 >= this.errors;
   }
 
   /** Recipients the session may still be asked about in one transaction, if every one of them were refused. */

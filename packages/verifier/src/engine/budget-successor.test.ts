@@ -1,0 +1,77 @@
+import net from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import { startOneDomainDns, type TFakeDns } from '../test-support/fake-dns-server';
+import { onSmtpLines } from '../test-support/smtp-lines';
+import { VerifierEngine } from './engine';
+
+/** A host on loopback that greets at once, accepts user…@ mailboxes and refuses every other recipient (550 5.1.1). */
+async function startHost() {
+  const stats = { connections: 0, quits: 0, events: [] as string[] };
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    stats.connections++;
+    stats.events.push('connect');
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    socket.write('220 mx.budget.test ESMTP\r\n');
+    onSmtpLines(socket, (line) => {
+      const verb = line.split(/[ :]/)[0]?.toUpperCase();
+      if (verb === 'EHLO') socket.write('250-mx.budget.test\r\n250 PIPELINING\r\n');
+      else if (verb === 'RCPT') socket.write(line.includes('<user') ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n');
+      else if (verb === 'QUIT') {
+        stats.quits++;
+        stats.events.push('QUIT');
+        socket.end('221 2.0.0 Bye\r\n');
+      } else socket.write('250 2.0.0 Ok\r\n');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    stats,
+    stop: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+let dns: TFakeDns | null = null;
+let host: Awaited<ReturnType<typeof startHost>> | null = null;
+afterEach(async () => {
+  await dns?.stop();
+  await host?.stop();
+  dns = null;
+  host = null;
+});
+
+it('opens the successor of a session halfway through its refused-reply budget, so the call after its retirement finds it greeted', async () => {
+  dns = await startOneDomainDns('budget.test');
+  host = await startHost();
+  const h = host;
+  // only the refused-reply budget (8) retires the session here: the non-mail and transaction limits are far away
+  const engine = new VerifierEngine({ dnsServers: [dns.server], smtpPort: h.port, heloName: 'verifier.test', timeouts: { dnsMs: 2_000, connectMs: 2_000, replyMs: 2_000 }, perHostConcurrency: 2, sessionBudget: { nonMail: 1_000 } });
+  const verdicts: string[] = [];
+  let n = 0;
+  const unknown = async () => {
+    const r = await engine.verify(`nobody${n++}@budget.test`);
+    verdicts.push(`${r.email} ${r.status}`);
+  };
+  try {
+    // Every call here is refused twice (its address and the catch-all probe, sent until a mailbox of the domain is
+    // accepted): the first session is half through its budget of 8 after 2 calls and retires with QUIT after 4.
+    while (h.stats.quits === 0 && n < 10) await unknown();
+    expect(n).toBe(4);
+    // its successor was opened beside it at half the budget, while it served on ...
+    expect(h.stats.events).toEqual(['connect', 'connect', 'QUIT']);
+    expect(engine.inspectHost('127.0.0.1')).toMatchObject({ established: 1, opening: 0, budget: { errors: 8 } });
+    // ... and the next call is served by that successor, greeted ahead of time: no connection is opened for it
+    await unknown();
+    expect(h.stats.events).toEqual(['connect', 'connect', 'QUIT']);
+    expect(verdicts).toHaveLength(5);
+    expect(verdicts.filter((v) => !v.endsWith(' invalid'))).toEqual([]);
+  } finally {
+    await engine.close();
+  }
+}, 30_000);
