@@ -42,6 +42,19 @@ const NON_JSON_ROUTES: Record<string, (schema: TRouteSchema) => TRouteSchema> = 
       429: failure('Too many requests from this address; see Retry-After'),
     },
   }),
+  'GET /api/v1/audit_log/export': (schema) => ({
+    ...schema,
+    response: {
+      200: {
+        description: "The organisation's audit log entries matching the filters, as CSV (an attachment)",
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
+      400: failure('A filter is not valid (action, member, dates)'),
+      401: failure('The session has expired'),
+      403: failure('Only owners and managers read the audit log'),
+      429: failure('Too many requests; see Retry-After'),
+    },
+  }),
   'POST /api/v1/sso/saml/acs/:org_id': (schema) => ({
     ...schema,
     // The identity provider's HTTP-POST binding: an HTML form post.
