@@ -16,6 +16,10 @@ test('the API page shows the MCP URL and client configuration, and an app token 
 
   await page.goto('/developer/api');
   await closeWelcomeIfShown(page);
+  // Opening the page creates nothing: a member without a default token creates it there first.
+  const createToken = page.getByRole('button', { name: 'Create my API token' });
+  await expect(createToken.or(page.getByTestId('api-base-url'))).toBeVisible();
+  if (await createToken.isVisible()) await createToken.click();
   const apiBase = ((await page.getByTestId('api-base-url').textContent()) ?? '').trim();
   const mcpUrl = apiBase.replace(/\/v2$/, '/mcp');
   await expect(page.getByTestId('mcp-url')).toHaveText(mcpUrl);
