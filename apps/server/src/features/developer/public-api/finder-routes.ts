@@ -110,7 +110,7 @@ export function registerPublicFinderRoutes(v2: FastifyInstance, deps: TDeps, ver
     await requireAppCreditRoom(deps, c);
     try {
       // The search starts by itself once the file is read (no waiting here).
-      const list = await uploadFinderList(deps, storage, c.ctx, { filename: data.filename, file: Readable.from([content]), fields: mapping }, { autoStart: true });
+      const list = await uploadFinderList(deps, storage, c.ctx, { filename: data.filename, file: Readable.from([content]), fields: mapping }, { autoStart: true, appId: c.app.id });
       await recordAppUsage(deps.database.db, c.app, 0);
       return { status: 'success', data: { list_id: list.id } };
     } catch (err) {
