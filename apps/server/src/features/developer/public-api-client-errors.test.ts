@@ -87,3 +87,33 @@ describe('a result file for a list removed meanwhile', () => {
     expect(finder.body).toEqual({ status: 'failed', error: { code: 1029, message: 'List is not available' } });
   });
 });
+
+// Issue 28 point 17: /v2 validation messages read as a person wrote them, never the validator's wording
+// ('"email" is not allowed to be empty'); the reference's shape, fields, locations and types stay.
+describe('validation messages on /v2', () => {
+  const reason = async (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => {
+    const res = await v2(method, url, payload);
+    expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(400);
+    expect(res.body.error.message).toBe('validation failed');
+    return res.body.error.reasons[0] as { field: string[]; location: string; messages: string[]; types: string[] };
+  };
+
+  it('asks for a missing field and says an empty one must not be empty', async () => {
+    expect(await reason('POST', '/email_verify/instant', {})).toEqual({ field: ['email'], location: 'body', messages: ['Please give an email address.'], types: ['any.required'] });
+    expect(await reason('POST', '/email_verify/instant', { email: '  ' })).toEqual({ field: ['email'], location: 'body', messages: ['email must not be empty.'], types: ['any.empty'] });
+    expect(await reason('GET', '/email_verify/bulk/progress_status')).toEqual({ field: ['list_id'], location: 'query', messages: ['Please give the list id.'], types: ['any.required'] });
+    expect(await reason('POST', '/email_finder/instant', { name: '', domain: 'strict.test' })).toEqual({ field: ['name'], location: 'body', messages: ['name must not be empty.'], types: ['any.empty'] });
+  });
+
+  it('says what a wrong value must be', async () => {
+    expect((await reason('POST', '/email_verify/instant', { email: 42 })).messages).toEqual(['email must be text.']);
+    expect((await reason('POST', '/email_verify/instant', { email: 'a@strict.test', timeout: 'soon' })).messages).toEqual(['timeout must be a number.']);
+    expect((await reason('POST', '/email_verify/instant', { email: 'a@strict.test', timeout: 0 })).messages).toEqual(['timeout must be at least 1.']);
+    expect((await reason('POST', '/email_verify/instant', { email: `${'a'.repeat(320)}@strict.test` })).messages).toEqual(['email must be at most 320 characters long.']);
+  });
+
+  it('asks for the file of a bulk upload in words', async () => {
+    const res = await v2('POST', '/email_verify/bulk', {});
+    expect(res.body.error.reasons[0]).toEqual({ field: ['file'], location: 'body', messages: ['Please attach a file (the multipart field named file).'], types: ['any.required'] });
+  });
+});

@@ -6,8 +6,10 @@ import { Ajv } from 'ajv';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { sql } from 'drizzle-orm';
 import { makeCorpus, makePeopleCorpus, startMailWorld, type TPerson } from '@verilead/mailworld';
 import { chargeCreditsNow, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
+import { selectRows } from '../../platform/db/database';
 import { createFinderTestApp } from '../email-finder/test-support';
 import type { TWorldApp } from '../email-verifier/test-support';
 import { generatePublicApiTypes, PUBLIC_API_TYPES_PATH } from './generate-public-api-types';
@@ -397,6 +399,9 @@ describe('every reference operation (email finder)', () => {
     const found = strictPeople().slice(2, 5);
     const csv = ['First Name,Last Name,Company Domain', ...found.map((p) => `${p.first_name},${p.last_name},${p.domain}`), 'Zebulon,Nobodyhere,strict.test', ''].join('\n');
     const before = await getOrgBalance(w.t.deps.database.db, owner.orgId);
+    // Issue 28 point 10: the list's charges count in the usage of the app whose token uploaded it.
+    const appUsed = async () => (await selectRows<{ used: number }>(w.t.deps.database.db, sql`select credits_used_life_time as used from apps where org_id = ${owner.orgId} and name = 'Conformance'`))[0]!.used;
+    const usedBefore = await appUsed();
     const bulk = await finderUpload(appToken, 'people.csv', csv);
     expect(bulk.response.status, JSON.stringify(bulk.error ?? bulk.data)).toBe(200);
     expectConforms('/email_finder/bulk', 'post', 200, bulk.data);
@@ -414,6 +419,7 @@ describe('every reference operation (email finder)', () => {
     }
     expect(progress).toEqual({ status: 'success', data: { progress_status: 'completed', percentage: 100 } });
     expect(await getOrgBalance(w.t.deps.database.db, owner.orgId)).toBe(before - found.length);
+    expect((await appUsed()) - usedBefore).toBe(found.length);
 
     const download = await api.POST('/email_finder/download/result', { body: { list_id: listId } });
     expect(download.response.status).toBe(200);

@@ -184,6 +184,29 @@ describe('/v2 instant verification: exact billing', () => {
     expect(before - (await getOrgBalance(w.t.db.db, pilot.orgId))).toBe(3);
   });
 
+  it("an app's usage counts its bulk lists' charges as well as its instant calls (issue 28 point 10)", async () => {
+    const user = await w.t.createOwner('app-usage@v2.test');
+    await w.t.db.transaction((tx) => grantCredits(tx, { orgId: user.orgId, amount: 100, reason: 'Test top-up' }));
+    await w.t.call({ method: 'PUT', url: '/api/v1/user_preferences/email_verification_settings/autopilot', token: user.token, payload: { auto_pilot_status: true } });
+    const created = await w.t.call({ method: 'POST', url: '/api/v1/apps/create', token: user.token, payload: { name: 'Usage', type: 'server' } });
+    const app = created.body.data as { id: string; token: string };
+    const before = await getOrgBalance(w.t.db.db, user.orgId);
+    expect((await verify(app.token, { email: 'alice@strict.test' })).body.status).toBe('success');
+    const res = await uploadBulk(app.token, 'usage.txt', 'alice@strict.test\nno.such.user@strict.test\nnobody.here@strict.test\n');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const listId = res.body.data.list_id as string;
+    for (let i = 0; i < 200; i += 1) {
+      await w.t.deps.queue.runUntilIdle();
+      const p = await w.t.call({ method: 'GET', url: `/api/v1/email_verify/bulk/progress_status?list_id=${listId}`, token: user.token });
+      if (p.body.data.state === 'verified') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const charged = before - (await getOrgBalance(w.t.db.db, user.orgId));
+    expect(charged).toBe(4);
+    const detail = await w.t.call({ method: 'GET', url: `/api/v1/apps/${app.id}`, token: user.token });
+    expect(detail.body.data.credits_used).toEqual({ today: 4, life_time: 4 });
+  });
+
   it('a bulk upload retried three times with the same file makes one list and charges it once', async () => {
     const retrier = await w.t.createOwner('retry@v2.test');
     await w.t.db.transaction((tx) => grantCredits(tx, { orgId: retrier.orgId, amount: 100, reason: 'Test top-up' }));

@@ -1,5 +1,6 @@
 import { CREDITS_PER_FIND, EMAIL_FINDER_EVENTS, type TFinderResult } from '@verilead/contracts';
 import { enqueueRowChunks, type TRowChunk } from '../../platform/bulk/row-chunks';
+import { addChargedAppUsage } from '../../platform/credits/app-usage';
 import { chargeCredits } from '../../platform/credits/ledger';
 import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
 import type { TDatabase } from '../../platform/db/database';
@@ -58,16 +59,20 @@ async function storeListBatch(database: TDatabase, list: TFinderListRow, batch: 
       batch.map((b) => ({ rowNumber: b.rowNumber, status: b.result.status, result: b.result as unknown as Record<string, unknown>, billable: b.result.status === 'found' })),
     );
     const patterns: { domain: string; pattern: string }[] = [];
+    let charged = 0;
     for (const b of batch) {
       if (!stored.has(b.rowNumber)) continue;
       const billable = b.result.status === 'found';
       if (billable) {
+        charged += CREDITS_PER_FIND;
         await chargeCredits(tx, { orgId: list.orgId, userId: list.userId, amount: CREDITS_PER_FIND, reason: 'Bulk email finder', sourceAgent: 'bulk_finder', objectType: 'finder_list_row', objectId: `${list.id}:${b.rowNumber}` });
       }
       if (b.result.reason.code === 'verified_valid' && b.result.pattern) patterns.push({ domain: b.result.domain, pattern: b.result.pattern });
       addToCounters(counters, b.result, billable);
     }
     await incrementDomainPatterns(tx, patterns);
+    // A list uploaded with an app's token counts its charges in the app's usage, in this same transaction.
+    await addChargedAppUsage(tx, current.appId, charged);
     await updateList(tx, list.id, { counters });
   });
 }

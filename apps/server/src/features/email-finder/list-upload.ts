@@ -110,7 +110,7 @@ export async function uploadFinderList(
   storage: TFileStorage,
   ctx: TCallerContext,
   part: TUploadPart,
-  opts: { autoStart?: boolean } = {},
+  opts: { autoStart?: boolean; appId?: string } = {},
 ): Promise<TFinderList> {
   const fields = parseUploadFields(part.fields);
   const fileType = detectFileType(part.filename);
@@ -146,6 +146,7 @@ export async function uploadFinderList(
         id: listId,
         orgId: ctx.orgId,
         userId: ctx.userId,
+        appId: opts.appId ?? null,
         name,
         fileName: part.filename.slice(0, 255),
         fileType,

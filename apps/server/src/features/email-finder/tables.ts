@@ -54,6 +54,8 @@ export const finderLists = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The app whose token uploaded the list (/v2); its charges count in the app's usage (migration 0060, FK on delete set null). */
+    appId: uuid('app_id'),
     name: text('name').notNull(),
     fileName: text('file_name').notNull(),
     fileType: text('file_type').notNull(),

@@ -1,4 +1,5 @@
 import type { TVerificationResult } from '@verilead/contracts';
+import { addChargedAppUsage } from '../../platform/credits/app-usage';
 import { chargeCredits } from '../../platform/credits/ledger';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TJobQueue } from '../../platform/jobs/jobs';
@@ -54,9 +55,11 @@ export async function storeRowOutcomes(deps: { database: TDatabase; queue: TJobQ
       list.id,
       finals.map((p) => ({ rowNumber: p.rowNumber, status: p.result.status, billable: p.billable, result: toStoredResult(p.result) })),
     );
+    let charged = 0;
     for (const p of finals) {
       if (!stored.has(p.rowNumber)) continue;
       if (p.billable) {
+        charged += 1;
         await chargeCredits(tx, {
           orgId: list.orgId,
           userId: list.userId,
@@ -69,6 +72,8 @@ export async function storeRowOutcomes(deps: { database: TDatabase; queue: TJobQ
       }
       addToCounters(counters, p.result, p.billable);
     }
+    // A list uploaded with an app's token counts its charges in the app's usage, in this same transaction.
+    await addChargedAppUsage(tx, current.appId, charged);
     await markRowsWaiting(tx, list.id, waits);
     if (waits.length === 0 && current.greylistWaiting === 0) {
       await updateList(tx, list.id, { counters });

@@ -126,7 +126,7 @@ export async function uploadList(
   storage: TFileStorage,
   ctx: TCallerContext,
   part: TUploadPart,
-  opts: { reuseRetried?: boolean } = {},
+  opts: { reuseRetried?: boolean; appId?: string } = {},
 ): Promise<TVerifyList> {
   const fields = parseUploadFields(part.fields);
   const listId = randomUUID();
@@ -146,6 +146,7 @@ export async function uploadList(
         id: listId,
         orgId: ctx.orgId,
         userId: ctx.userId,
+        appId: opts.appId ?? null,
         name: await uniqueListName(tx, ctx, fields.list_name ?? listNameOfFile(part.filename)),
         fileName: part.filename.slice(0, 255),
         fileType,

@@ -51,7 +51,41 @@ export const ZTimeoutMs = z
 export const ZListIdBody = z.object({ list_id: z.string().trim().min(1) });
 export const ZRemoveBody = ZListIdBody.extend({ ignore_result: z.union([z.boolean(), z.string()]).optional() });
 
-/** Parses a body or query against a schema, failing in the reference's validation shape. */
+/** How a /v2 field is named in a sentence asking for it. */
+const FIELD_NOUN: Record<string, string> = {
+  email: 'an email address',
+  name: 'the person’s name',
+  domain: 'a domain or company name',
+  list_id: 'the list id',
+  qid: 'the queue id',
+  file: 'a file',
+  timeout: 'a timeout in milliseconds',
+};
+
+const TYPE_NOUN: Record<string, string> = { string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', object: 'an object', array: 'a list' };
+
+/**
+ * One /v2 validation problem as a person would write it ("Please give an email address.", "email must not be
+ * empty."), never the validator's wording; its type keeps the reference's codes (any.required, any.empty, any.invalid).
+ */
+export function describeInputIssue(field: string, issue: z.core.$ZodIssue, given: unknown): { message: string; type: string } {
+  const i = issue as z.core.$ZodIssue & { origin?: string; minimum?: number | bigint; maximum?: number | bigint; expected?: string };
+  if (i.code === 'invalid_type' && given === undefined) return { message: `Please give ${FIELD_NOUN[field] ?? `a value for ${field}`}.`, type: 'any.required' };
+  if (i.code === 'too_small' && i.origin === 'string') {
+    return Number(i.minimum) <= 1 ? { message: `${field} must not be empty.`, type: 'any.empty' } : { message: `${field} must be at least ${i.minimum} characters long.`, type: 'any.invalid' };
+  }
+  if (i.code === 'too_small') return { message: `${field} must be at least ${i.minimum}.`, type: 'any.invalid' };
+  if (i.code === 'too_big') return { message: i.origin === 'string' ? `${field} must be at most ${i.maximum} characters long.` : `${field} must be at most ${i.maximum}.`, type: 'any.invalid' };
+  if (i.code === 'invalid_type') return { message: `${field} must be ${TYPE_NOUN[i.expected ?? ''] ?? `of type ${i.expected}`}.`, type: 'any.invalid' };
+  // Our own schema messages are written as the end of a sentence about the field ("must be a number").
+  if (i.code === 'custom' || i.code === 'invalid_format') return { message: `${field} ${i.message.replace(/\.$/, '')}.`, type: 'any.invalid' };
+  // One of several forms: told as the first form's problem (e.g. a timeout given as words: "must be a number").
+  const first = i.code === 'invalid_union' ? i.errors[0]?.[0] : undefined;
+  if (first) return { ...describeInputIssue(field, first, given), type: 'any.invalid' };
+  return { message: `${field} is not valid.`, type: 'any.invalid' };
+}
+
+/** Parses a body or query against a schema, failing in the reference's validation shape with readable messages. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: 'body' | 'query'): z.output<S> {
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
@@ -60,14 +94,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, locat
     buildValidationFailure(
       parsed.error.issues.map((i) => {
         const field = String(i.path[0] ?? 'body');
-        const missing = i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined;
-        const empty = i.code === 'too_small';
-        return {
-          field,
-          location,
-          message: missing ? `"${field}" is required` : empty ? `"${field}" is not allowed to be empty` : `"${field}" ${i.message}`,
-          type: missing ? 'any.required' : empty ? 'any.empty' : 'any.invalid',
-        };
+        const given = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[field] : undefined;
+        return { field, location, ...describeInputIssue(field, i, given) };
       }),
     ),
   );
@@ -78,7 +106,7 @@ export async function readPublicFile(req: FastifyRequest) {
   try {
     return await req.file();
   } catch {
-    throw invalidInput('file', '"file" must be sent as multipart/form-data');
+    throw invalidInput('file', 'Please send the file as a multipart/form-data body.');
   }
 }
 

@@ -68,9 +68,9 @@ export function registerPublicFinderRoutes(v2: FastifyInstance, deps: TDeps, ver
   v2.post('/email_finder/bulk', { config }, async (req) => {
     const c = publicCaller(req);
     const invalidFile = (message: string) => finderFailure(FINDER_ERROR_CODES.invalidFile, message);
-    if (!req.isMultipart()) throw invalidFile('"file" is required');
+    if (!req.isMultipart()) throw invalidFile('Please attach a file (the multipart field named file).');
     const data = await readPublicFile(req);
-    if (!data || data.fieldname !== 'file') throw invalidFile('"file" is required');
+    if (!data || data.fieldname !== 'file') throw invalidFile('Please attach a file (the multipart field named file).');
     const fileType = detectFileType(data.filename);
     if (fileType !== 'csv' && fileType !== 'xlsx') {
       data.file.resume();
@@ -110,7 +110,7 @@ export function registerPublicFinderRoutes(v2: FastifyInstance, deps: TDeps, ver
     await requireAppCreditRoom(deps, c);
     try {
       // The search starts by itself once the file is read (no waiting here).
-      const list = await uploadFinderList(deps, storage, c.ctx, { filename: data.filename, file: Readable.from([content]), fields: mapping }, { autoStart: true });
+      const list = await uploadFinderList(deps, storage, c.ctx, { filename: data.filename, file: Readable.from([content]), fields: mapping }, { autoStart: true, appId: c.app.id });
       await recordAppUsage(deps.database.db, c.app, 0);
       return { status: 'success', data: { list_id: list.id } };
     } catch (err) {

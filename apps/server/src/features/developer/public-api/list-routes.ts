@@ -20,9 +20,9 @@ export function registerPublicListRoutes(v2: FastifyInstance, deps: TDeps, stora
 
   v2.post('/email_verify/bulk', { config }, async (req) => {
     const c = publicCaller(req);
-    if (!req.isMultipart()) throw invalidInput('file', '"file" is required', 'any.required');
+    if (!req.isMultipart()) throw invalidInput('file', 'Please attach a file (the multipart field named file).', 'any.required');
     const data = await readPublicFile(req);
-    if (!data || data.fieldname !== 'file') throw invalidInput('file', '"file" is required', 'any.required');
+    if (!data || data.fieldname !== 'file') throw invalidInput('file', 'Please attach a file (the multipart field named file).', 'any.required');
     await requireAppCreditRoom(deps, c);
     return { status: 'success', data: await submitBulkVerify(deps, storage, c, { filename: data.filename, file: data.file, fields: {} }, opts.waitLimitMs) };
   });

@@ -19,7 +19,7 @@ export const DEFAULT_WAIT_LIMIT_MS = 120_000;
  */
 export async function submitBulkVerify(deps: TDeps, storage: TFileStorage, c: TAppCaller, part: TUploadPart, waitLimitMs = DEFAULT_WAIT_LIMIT_MS): Promise<{ list_id: string }> {
   try {
-    const list = await uploadList(deps, storage, c.ctx, part, { reuseRetried: true });
+    const list = await uploadList(deps, storage, c.ctx, part, { reuseRetried: true, appId: c.app.id });
     const analysis = await waitForCompletion(
       deps.database,
       `verify_list:${list.id}`,

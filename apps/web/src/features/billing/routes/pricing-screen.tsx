@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCoins, IconPlus, IconReceipt } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import { ANNUAL_DISCOUNT_PERCENT, type TCurrency } from '@verilead/contracts';
+import type { TCurrency } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
@@ -11,6 +11,7 @@ import { formatDate, formatNumber, humanizeKey } from '../../../lib/format';
 import { useCreditsAndLimits, useCurrentPlan } from '../../../lib/user-queries';
 import { useBuyCreditsInfo, usePlans, usePriceSlabs } from '../api/payments-api';
 import { BuyCreditsModal } from '../components/buy-credits-modal';
+import { describeAnnualSaving } from '../components/annual-saving';
 import { formatAmount } from '../components/money';
 import { PaymentActionAlert } from '../components/payment-action-alert';
 import { PaymentModeNotice } from '../components/payment-mode-notice';
@@ -156,7 +157,8 @@ export function PricingScreen() {
             </Table>
           ) : null}
           <Text size="xs" c="dimmed" mt="sm">
-            {currency === 'INR' ? '18% GST is added to INR prices. ' : ''}Annual plans are {ANNUAL_DISCOUNT_PERCENT}% cheaper than buying the same credits once.
+            {currency === 'INR' ? '18% GST is added to INR prices. ' : ''}
+            {plans.data ? describeAnnualSaving(plans.data.items) : null}
           </Text>
         </Card>
 
