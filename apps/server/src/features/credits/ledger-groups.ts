@@ -99,46 +99,52 @@ export async function selectLedgerGroups(exec: TDb, f: TLedgerFilter, page: numb
   };
 }
 
-type TRow = {
+/** A ledger row as read from the database (camelCase, as Drizzle reads `credit_transactions`). */
+export type TLedgerRow = {
   id: string;
   kind: string;
   amount: number;
   reason: string;
-  source_agent: string | null;
-  object_type: string | null;
-  object_id: string | null;
-  balance_after: number;
-  user_id: string | null;
-  user_name: string | null;
-  created_at: string | Date;
+  sourceAgent: string | null;
+  objectType: string | null;
+  objectId: string | null;
+  balanceAfter: number;
+  userId: string | null;
+  createdAt: string | Date;
 };
+
+/** A ledger row as the API shows it: the ledger stores positive quantities, a charge is shown as what it does to the balance. */
+export function toLedgerItem(t: TLedgerRow, userName: string | null): TCreditTransactionsData['items'][number] {
+  return {
+    id: t.id,
+    kind: t.kind as TCreditTransactionKind,
+    amount: t.kind === 'charge' ? -t.amount : t.amount,
+    reason: t.reason,
+    source_agent: (t.sourceAgent as TSourceAgent | null) ?? null,
+    object_type: t.objectType,
+    object_id: t.objectId,
+    balance_after: t.balanceAfter,
+    user_id: t.userId,
+    user_name: userName,
+    created_at: iso(t.createdAt),
+  };
+}
 
 /** The rows of one ledger line, newest first. */
 export async function selectLedgerGroupRows(exec: TDb, f: TLedgerFilter, key: string, page: number, limit: number): Promise<TCreditTransactionsData> {
   const cond = sql`${whereOf(f)} and ${groupKey(f.timeZone)} = ${key}`;
   const [rows, totals] = await Promise.all([
-    selectRows<TRow>(
+    selectRows<TLedgerRow & { user_name: string | null }>(
       exec,
-      sql`select ct.id, ct.kind, ct.amount, ct.reason, ct.source_agent, ct.object_type, ct.object_id, ct.balance_after, ct.user_id, u.name as user_name, ct.created_at
+      sql`select ct.id, ct.kind, ct.amount, ct.reason, ct.source_agent as "sourceAgent", ct.object_type as "objectType", ct.object_id as "objectId",
+                 ct.balance_after as "balanceAfter", ct.user_id as "userId", u.name as user_name, ct.created_at as "createdAt"
           from credit_transactions ct left join users u on u.id = ct.user_id
           where ${cond} order by ct.seq desc limit ${limit} offset ${(page - 1) * limit}`,
     ),
     selectRows<{ n: number }>(exec, sql`select count(*)::int as n from credit_transactions ct where ${cond}`),
   ]);
   return {
-    items: rows.map((t) => ({
-      id: t.id,
-      kind: t.kind as TCreditTransactionKind,
-      amount: t.kind === 'charge' ? -t.amount : t.amount,
-      reason: t.reason,
-      source_agent: (t.source_agent as TSourceAgent | null) ?? null,
-      object_type: t.object_type,
-      object_id: t.object_id,
-      balance_after: t.balance_after,
-      user_id: t.user_id,
-      user_name: t.user_name,
-      created_at: iso(t.created_at),
-    })),
+    items: rows.map((t) => toLedgerItem(t, t.user_name)),
     total: totals[0]?.n ?? 0,
     page,
     limit,

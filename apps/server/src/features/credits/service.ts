@@ -1,9 +1,7 @@
 import type {
   TCreditStatusData,
-  TCreditTransactionKind,
   TCreditTransactionsData,
   TCreditsAndLimitsData,
-  TSourceAgent,
   TUserCreditsData,
   ZCreditTransactionsQuery,
   ZCreditLedgerRowsQuery,
@@ -17,7 +15,7 @@ import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates
 import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectOrgAlert, selectTransactions, selectUserAlert } from './queries';
-import { selectLedgerGroupRows, selectLedgerGroups, type TLedgerFilter } from './ledger-groups';
+import { selectLedgerGroupRows, selectLedgerGroups, toLedgerItem, type TLedgerFilter } from './ledger-groups';
 
 /** Credits a member can spend now: the org balance capped by their remaining daily and life-time limits. */
 function computeAvailable(balance: number, daily: number | null, lifeTime: number | null): number {
@@ -79,20 +77,7 @@ export async function listTransactions(
     limit: q.limit,
   });
   return {
-    items: rows.map(({ t, userName }) => ({
-      id: t.id,
-      kind: t.kind as TCreditTransactionKind,
-      // The ledger stores positive quantities; a charge is shown as what it does to the balance.
-      amount: t.kind === 'charge' ? -t.amount : t.amount,
-      reason: t.reason,
-      source_agent: (t.sourceAgent as TSourceAgent | null) ?? null,
-      object_type: t.objectType,
-      object_id: t.objectId,
-      balance_after: t.balanceAfter,
-      user_id: t.userId,
-      user_name: userName ?? null,
-      created_at: t.createdAt.toISOString(),
-    })),
+    items: rows.map(({ t, userName }) => toLedgerItem(t, userName ?? null)),
     total,
     page: q.page,
     limit: q.limit,
