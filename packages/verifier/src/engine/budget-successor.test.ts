@@ -1,44 +1,13 @@
-import net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { startOneDomainDns, type TFakeDns } from '../test-support/fake-dns-server';
-import { onSmtpLines } from '../test-support/smtp-lines';
+import { startStrictSmtpHost, type TStrictSmtpHost } from '../test-support/strict-smtp-host';
 import { VerifierEngine } from './engine';
 
 /** A host on loopback that greets at once, accepts user…@ mailboxes and refuses every other recipient (550 5.1.1). */
-async function startHost() {
-  const stats = { connections: 0, quits: 0, events: [] as string[] };
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    stats.connections++;
-    stats.events.push('connect');
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    socket.write('220 mx.budget.test ESMTP\r\n');
-    onSmtpLines(socket, (line) => {
-      const verb = line.split(/[ :]/)[0]?.toUpperCase();
-      if (verb === 'EHLO') socket.write('250-mx.budget.test\r\n250 PIPELINING\r\n');
-      else if (verb === 'RCPT') socket.write(line.includes('<user') ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n');
-      else if (verb === 'QUIT') {
-        stats.quits++;
-        stats.events.push('QUIT');
-        socket.end('221 2.0.0 Bye\r\n');
-      } else socket.write('250 2.0.0 Ok\r\n');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    stats,
-    stop: () => {
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+const startHost = () => startStrictSmtpHost('mx.budget.test', (line) => line.includes('<user'));
 
 let dns: TFakeDns | null = null;
-let host: Awaited<ReturnType<typeof startHost>> | null = null;
+let host: TStrictSmtpHost | null = null;
 afterEach(async () => {
   await dns?.stop();
   await host?.stop();

@@ -1,41 +1,16 @@
-import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOneDomainDns, type TFakeDns } from '../test-support/fake-dns-server';
 import { createManualClock } from '../test-support/manual-clock';
-import { onSmtpLines } from '../test-support/smtp-lines';
+import { startStrictSmtpHost, type TStrictSmtpHost } from '../test-support/strict-smtp-host';
 import { until } from '../test-support/until';
 import { VerifierEngine } from './engine';
 import { IDLE_CLOSE_MS } from './host-gate';
 
 /** A strict SMTP host on loopback: 250 to the listed mailboxes, 550 5.1.1 to others; counts connections and QUITs. */
-async function startHost(mailboxes: string[]) {
-  const stats = { connections: 0, open: 0, quits: 0 };
-  const server = net.createServer((socket) => {
-    stats.connections++;
-    stats.open++;
-    socket.on('close', () => stats.open--);
-    socket.on('error', () => socket.destroy());
-    socket.write('220 mx.idle.test ESMTP\r\n');
-    onSmtpLines(socket, (line) => {
-      const verb = line.split(/[ :]/)[0]?.toUpperCase();
-      if (verb === 'EHLO') socket.write('250-mx.idle.test\r\n250 PIPELINING\r\n');
-      else if (verb === 'RCPT') socket.write(mailboxes.some((m) => line.includes(`<${m}>`)) ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n');
-      else if (verb === 'QUIT') {
-        stats.quits++;
-        socket.end('221 2.0.0 Bye\r\n');
-      } else socket.write('250 2.0.0 Ok\r\n');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    stats,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+const startHost = (mailboxes: string[]) => startStrictSmtpHost('mx.idle.test', (line) => mailboxes.some((m) => line.includes(`<${m}>`)));
 
 let dns: TFakeDns | null = null;
-let host: Awaited<ReturnType<typeof startHost>> | null = null;
+let host: TStrictSmtpHost | null = null;
 afterEach(async () => {
   await dns?.stop();
   await host?.stop();
