@@ -193,10 +193,11 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  // Request latency for /metrics, by route pattern (`/api/v1/lists/:id`), never the raw URL.
-  const metrics = createAppMetrics(deps.database);
+  // Request latency for /metrics, by route pattern (`/api/v1/lists/:id`), never the raw URL; only counted (and the
+  // process metrics collected) where /metrics answers, i.e. with METRICS_TOKEN set.
+  const metrics = deps.config.metricsToken ? createAppMetrics(deps.database) : null;
   app.addHook('onResponse', async (request, reply) => {
-    metrics.observeRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    metrics?.observeRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
     request.log.info(
       { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime), user: request.caller?.userId },
       'request',

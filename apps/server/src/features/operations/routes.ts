@@ -17,7 +17,7 @@ function sameSecret(given: string, expected: string): boolean {
  * `/health/ready` (503 while the database or Redis does not answer, or migrations are pending) and `/metrics`
  * (Prometheus text, only with METRICS_TOKEN set and sent as a bearer token; unset → 404).
  */
-export function registerOperationsRoutes(app: FastifyInstance, deps: TDeps, metrics: TAppMetrics, redis: TRedisPing | null): void {
+export function registerOperationsRoutes(app: FastifyInstance, deps: TDeps, metrics: TAppMetrics | null, redis: TRedisPing | null): void {
   app.get('/health/live', { schema: { hide: true } }, async (_request, reply) => {
     return reply.header('cache-control', 'no-store').send(ok({ live: true, uptime_seconds: Math.round(process.uptime()) }));
   });
@@ -32,7 +32,7 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: TDeps, metr
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     const expected = deps.config.metricsToken;
-    if (!expected) return reply.status(404).send(buildFailure('route_not_found', 'No route GET /metrics'));
+    if (!expected || !metrics) return reply.status(404).send(buildFailure('route_not_found', 'No route GET /metrics'));
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '');
     if (!match?.[1] || !sameSecret(match[1], expected)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
