@@ -13,7 +13,7 @@ export const DEMO_ORG_NAME = 'Verilead Demo';
 export const DEMO_CREDITS = 10_000;
 /** The demo organisation's e-mail domain: claimed and verified for single sign-on, so the demo SSO works at once. */
 export const DEMO_DOMAIN = 'demo.verilead.test';
-export { DEMO_PASSWORD, DEMO_USERS, readInstanceInfo } from './features/auth/instance';
+export { DEMO_PASSWORD, DEMO_USERS } from './features/auth/instance';
 
 /** Whether any account exists (a production start with none says how to make the first owner). */
 export async function hasAnyUser(database: TDatabase): Promise<boolean> {
