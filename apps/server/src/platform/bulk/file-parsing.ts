@@ -89,6 +89,16 @@ export const LINE_TOO_LONG_MESSAGE = `A line of the file is longer than ${MAX_LI
 /** Passes a text file through, refusing it (FileParseError) as soon as a line runs past MAX_LINE_BYTES. */
 function limitLineLength(source: Readable): Readable {
   async function* guarded(): AsyncGenerator<Buffer> {
+    try {
+      yield* scan();
+    } catch (err) {
+      // The reader stopped early and its owner destroyed the file's stream (the preview reads 50 rows): the end, not an
+      // error. Rethrown, it would reach this wrapper after its reader had stopped listening: an uncaught exception.
+      if (source.destroyed && (err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+      throw err;
+    }
+  }
+  async function* scan(): AsyncGenerator<Buffer> {
     let run = 0;
     for await (const raw of source) {
       const chunk = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
@@ -127,20 +137,26 @@ const TXT_BATCH = 2_000;
  */
 export async function* readRowBatches(source: Readable, fileType: TUploadFileType): AsyncGenerator<string[][]> {
   if (fileType === 'txt') {
-    const lines = createInterface({ input: limitLineLength(source), crlfDelay: Infinity });
-    let first = true;
-    let batch: string[][] = [];
-    for await (const raw of lines) {
-      const line = first ? raw.replace(/^\uFEFF/, '') : raw;
-      first = false;
-      batch.push([line]);
-      if (batch.length >= TXT_BATCH) {
-        yield batch;
-        batch = [];
+    const input = limitLineLength(source);
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    try {
+      let first = true;
+      let batch: string[][] = [];
+      for await (const raw of lines) {
+        const line = first ? raw.replace(/^\uFEFF/, '') : raw;
+        first = false;
+        batch.push([line]);
+        if (batch.length >= TXT_BATCH) {
+          yield batch;
+          batch = [];
+        }
       }
+      if (batch.length > 0) yield batch;
+      return;
+    } finally {
+      // readline only pauses its input when it closes: the wrapper is ended here so that it stops reading the file.
+      input.destroy();
     }
-    if (batch.length > 0) yield batch;
-    return;
   }
   if (fileType === 'csv') {
     // One delimiter per file, guessed from its first 64 KB the way the browser preview guesses it.
