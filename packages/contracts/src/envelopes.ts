@@ -48,6 +48,7 @@ export const ERROR_CODES = [
   'sso_not_configured',
   'integration_not_configured',
   'sso_failed',
+  'service_unavailable',
   'internal_error',
 ] as const;
 export const ZErrorCode = z.enum(ERROR_CODES);

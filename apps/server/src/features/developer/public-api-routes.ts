@@ -7,6 +7,7 @@ import { BULK_FILE_SIZE_LIMIT_BYTES, FORM_GUARD_API_PREFIX, PUBLIC_API_PREFIX } 
 import { SERVER_ROOT } from '../../config';
 import type { TDeps } from '../../platform/deps';
 import { isAppError } from '../../platform/errors/app-error';
+import { isDatabaseUnavailable } from '../../platform/errors/error-handler';
 import { getStorage } from '../../platform/storage/storage';
 import { getVerifier } from '../../platform/verifier/verifier';
 import { buildPublicFailure, buildValidationFailure } from './public-api-format';
@@ -64,6 +65,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
           return reply.status(400).send(buildValidationFailure([{ field: 'body', location: 'body', message: (err as Error).message, type: 'any.invalid' }]));
         }
         req.log.error({ err }, 'public api error');
+        if (isDatabaseUnavailable(err)) reply.header('retry-after', '5');
         return reply.status(503).send(buildPublicFailure(null, 'Service unavailable, please try again shortly'));
       });
 

@@ -41,6 +41,27 @@ const STATUS_CODES: Record<number, TErrorCode> = {
   429: 'rate_limited',
 };
 
+/** PostgreSQL's SQLSTATE classes and the driver's own failures that mean "the database went away", not "the query is wrong". */
+const DB_UNAVAILABLE_STATES = /^(08|57P0[1-3]|53300)/;
+const DB_UNAVAILABLE_SYSCALLS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+const DB_UNAVAILABLE_MESSAGES = /Connection terminated|terminating connection|Client has encountered a connection error|timeout exceeded when trying to connect/i;
+
+/**
+ * True when the error (or one it wraps: Drizzle wraps the driver's error as its cause) says the database connection was
+ * lost or refused: the request can be tried again in a moment, so it is answered 503 with Retry-After, not 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (DB_UNAVAILABLE_STATES.test(code) || DB_UNAVAILABLE_SYSCALLS.has(code))) return true;
+    if (typeof message === 'string' && DB_UNAVAILABLE_MESSAGES.test(message)) return true;
+  }
+  return false;
+}
+
+/** Seconds a client is asked to wait before it tries again when the database is briefly unreachable. */
+const DB_RETRY_AFTER_SECONDS = 5;
+
 /** One error handler for every route: AppError, zod validation, Fastify's own 4xx, and everything else as 500. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -63,6 +84,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
             ? 'Unsupported content type'
             : error.message || 'Bad request';
       return reply.status(status).send(buildFailure(code, message));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(DB_RETRY_AFTER_SECONDS))
+        .send(buildFailure('service_unavailable', 'The service is briefly unavailable; please try again in a few seconds'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(buildFailure('internal_error', 'Something went wrong on our side'));
