@@ -6,8 +6,11 @@
 // addresses/s end to end, the share of verdicts equal to the engine's own, accuracy against the world's truth, and
 // peak RSS. Greylisting is time-compressed ×GREYLIST_SPEEDUP (the world's greylist clock runs that much faster and the
 // re-checks come at the highest-accuracy schedule divided by it), so the 5-minute greylisting host is answered.
-// Run: npx tsx bench/bulk-verify.bench.ts [count] [workers…]   (default 100000 with 1 and 2 workers: expect about
-// 10-20 minutes per run on 2 cores). BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+// While a list runs, the API's /metrics (METRICS_TOKEN) is read every few seconds: the bench prints the queue as an
+// operator's dashboard sees it (verification jobs waiting and running, the oldest wait, jobs finished), so what one more worker
+// buys shows in the queue as well as in addresses/s.
+// Run: npx tsx bench/bulk-verify.bench.ts [count] [workers…]   (default 100000 with 1, 2 and 4 workers: expect about
+// 10-20 minutes per run on 2 cores; BENCH_WORKERS=1,2 sets the worker counts too). BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 // BENCH_WORLD=fast: the old instant world and makeCorpus.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,7 +31,33 @@ import { serverEntry } from './server-entry';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COUNT = Number(process.argv[2] ?? 100_000);
-const WORKER_COUNTS = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [1, 2];
+const WORKER_COUNTS =
+  process.argv.length > 3 ? process.argv.slice(3).map(Number) : (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
+const METRICS_TOKEN = `bench-metrics-${randomBytes(6).toString('hex')}`;
+
+/** The queue as /metrics shows it: verification jobs waiting and running, the oldest wait, and jobs finished (all queues). */
+type TQueueView = { waiting: number; active: number; oldestSeconds: number; finished: number };
+
+async function readQueueView(origin: string): Promise<TQueueView | null> {
+  const res = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).catch(() => null);
+  if (!res || !res.ok) return null;
+  const view: TQueueView = { waiting: 0, active: 0, oldestSeconds: 0, finished: 0 };
+  for (const line of (await res.text()).split('\n')) {
+    const m = /^(verilead_job_queue_waiting|verilead_job_queue_active|verilead_job_queue_oldest_waiting_seconds|verilead_jobs_finished_recent)\{([^}]*)\} ([0-9.e+-]+)$/.exec(line);
+    if (!m) continue;
+    const value = Number(m[3]);
+    if (m[1] === 'verilead_jobs_finished_recent') view.finished += value;
+    else if (!m[2]!.includes('queue="verification"')) continue;
+    else if (m[1] === 'verilead_job_queue_waiting') view.waiting += value;
+    else if (m[1] === 'verilead_job_queue_active') view.active += value;
+    else view.oldestSeconds = Math.max(view.oldestSeconds, value);
+  }
+  return view;
+}
+
+function describeQueue(v: TQueueView | null): string {
+  return v ? `verification jobs waiting ${v.waiting}, running ${v.active}, oldest waiting ${v.oldestSeconds.toFixed(0)} s; jobs finished (recent window) ${v.finished}` : 'metrics unavailable';
+}
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REALISTIC = (process.env.BENCH_WORLD ?? 'realistic') !== 'fast';
 const GREYLIST_SPEEDUP = 20;
@@ -101,7 +130,7 @@ async function runWithWorkers(world: TMailWorld, emails: string[], reference: Ma
     await db.transaction((tx) => grantCredits(tx, { orgId: orgs.rows[0]!.id, amount: emails.length * 2, reason: 'Bench credits' }));
     await db.close();
 
-    const env = { ...worldEnv(world), DATABASE_URL: url.toString(), DATA_DIR: dataDir, STORAGE_DIR: join(dataDir, 'storage'), REDIS_URL: '' };
+    const env = { ...worldEnv(world), DATABASE_URL: url.toString(), DATA_DIR: dataDir, STORAGE_DIR: join(dataDir, 'storage'), REDIS_URL: '', METRICS_TOKEN };
     const server = await startServer(env, ['--role=api']);
     children.push(server.child);
     for (let i = 0; i < workers; i += 1) children.push(await startWorker(env));
@@ -121,16 +150,25 @@ async function runWithWorkers(world: TMailWorld, emails: string[], reference: Ma
     const tReady = performance.now();
     const start = await api(base, token, 'POST', '/email_verify/list/verify', { list_id: listId });
     if (start.status !== 'success') throw new Error(`verify failed: ${JSON.stringify(start)}`);
+    const origin = base.replace(/\/api\/v1$/, '');
     let lastLog = performance.now();
+    let lastSample = 0;
+    const samples: TQueueView[] = [];
     for (;;) {
       p = (await api(base, token, 'GET', `/email_verify/bulk/progress_status?list_id=${listId}`)).data;
       if (p.state !== 'in_progress') break;
+      if (performance.now() - lastSample > 5_000) {
+        lastSample = performance.now();
+        const view = await readQueueView(origin);
+        if (view) samples.push(view);
+      }
       if (performance.now() - lastLog > 30_000) {
         lastLog = performance.now();
-        console.log(`  ${p.verified}/${p.total} verified`);
+        console.log(`  ${p.verified}/${p.total} verified; ${describeQueue(samples.at(-1) ?? null)}`);
       }
       await new Promise((r) => setTimeout(r, 500));
     }
+    const endView = await readQueueView(origin);
     const t1 = performance.now();
     const ex = await api(base, token, 'POST', '/email_verify/list/export', { list_id: listId, format: 'standard', file_type: 'csv' });
     let d: any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -161,6 +199,10 @@ async function runWithWorkers(world: TMailWorld, emails: string[], reference: Ma
     console.log(`${label} verification: ${secs.toFixed(1)} s = ${(p.verified / secs).toFixed(0)} addresses/s end to end`);
     console.log(`${label} verdicts equal to the engine run alone: ${((same / Math.max(1, judged)) * 100).toFixed(2)} % (${same}/${judged}); accuracy vs truth ${((right / Math.max(1, judged)) * 100).toFixed(2)} %`);
     if (differ.size > 0) console.log(`${label} differences: ${[...differ].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, n]) => `${k} ×${n}`).join('; ')}`);
+    const mean = (pick: (v: TQueueView) => number) => (samples.length ? samples.reduce((a, v) => a + pick(v), 0) / samples.length : 0);
+    console.log(
+      `${label} queue (/metrics, ${samples.length} samples every 5 s): verification jobs waiting ${mean((v) => v.waiting).toFixed(1)} on average, running ${mean((v) => v.active).toFixed(1)} on average, oldest wait up to ${Math.max(0, ...samples.map((v) => v.oldestSeconds)).toFixed(0)} s; at the end: ${describeQueue(endView)}`,
+    );
     console.log(`${label} peak RSS: api ${readPeakRssMiB(server.child.pid!)} MiB, workers ${children.slice(1).map((c) => readPeakRssMiB(c.pid!)).join(', ')} MiB`);
   } finally {
     for (const c of children) c.kill('SIGTERM');
