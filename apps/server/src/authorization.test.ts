@@ -99,7 +99,7 @@ describe('authorisation table walk', () => {
     expect(routes.some((r) => r.method === 'POST' && r.path === '/api/v1/admin/member/add')).toBe(true);
     expect(routes.some((r) => r.method === 'PATCH' && r.path === '/api/v1/user/account')).toBe(true);
     const missing = routes.filter((r) => !findApiRule(r.method, r.path)).map((r) => `${r.method} ${r.path}`);
-    expect(missing, `routes missing from packages/contracts/src/authorization.ts:\n${missing.join('\n')}`).toEqual([]);
+    expect(missing, `routes missing from packages/contracts/src/authorization-table.ts:\n${missing.join('\n')}`).toEqual([]);
   });
 
   it('answers every route as the table says for owner, Manager and Executive', async () => {

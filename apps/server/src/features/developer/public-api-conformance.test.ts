@@ -14,7 +14,7 @@ import { createFinderTestApp } from '../email-finder/test-support';
 import type { TWorldApp } from '../email-verifier/test-support';
 import { generatePublicApiTypes, PUBLIC_API_TYPES_PATH } from './generate-public-api-types';
 import { REFERENCE_DOCUMENT_PATH } from './public-api-routes';
-import type { paths } from './public-api.types';
+import type { paths } from '../../generated/public-api.types';
 
 type TDoc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: unknown };
 const doc = parseYaml(readFileSync(REFERENCE_DOCUMENT_PATH, 'utf8')) as TDoc;

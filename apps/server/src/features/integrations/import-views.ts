@@ -1,0 +1,50 @@
+import type { TIntegration, TIntegrationImport } from '@verilead/contracts';
+import type { TDb } from '../../platform/db/database';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import type { TRunningJobActivity } from '../activities/service';
+import { platformLabel } from './platform-access';
+import { selectImports, selectRunningImports, type TImportRow } from './queries';
+
+// Reading imports: an import as the screens show it, the organisation's latest imports, and a member's running
+// imports as sync activities with their progress.
+
+export function toImportView(row: TImportRow): TIntegrationImport {
+  return {
+    id: row.id,
+    integration: row.platform as TIntegrationImport['integration'],
+    account_id: row.accountId,
+    account_name: row.accountName,
+    remote_list_id: row.remoteListId,
+    remote_list_name: row.remoteListName,
+    state: row.state as TIntegrationImport['state'],
+    imported: row.imported,
+    total: row.remoteTotal,
+    verify_list_id: row.verifyListCreated ? row.verifyListId : null,
+    written_back: row.writtenBack,
+    write_back: row.writeBack,
+    error: row.error,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** The member's imports still running (importing, verifying or writing back), as sync activities with their progress. */
+export async function listRunningJobActivities(exec: TDb, who: { orgId: string; userId: string }): Promise<TRunningJobActivity[]> {
+  const rows = await selectRunningImports(exec, who);
+  const percent = (done: number, of: number | null) => (of && of > 0 ? Math.min(100, Math.floor((done * 100) / of)) : null);
+  return rows.map((row) => {
+    const queued = row.state === 'importing' && row.pagesDone === 0;
+    return {
+      key: `sync:${row.id}`,
+      type: 'sync',
+      status: queued ? 'queued' : 'in_progress',
+      progress: queued ? null : row.state === 'importing' ? percent(row.imported, row.remoteTotal) : row.state === 'writing_back' ? percent(row.writtenBack, row.imported) : null,
+      description: `"${row.remoteListName}" from ${platformLabel(row.platform as TIntegration)} (${row.state.replace('_', ' ')})`,
+      metadata: { feature: 'integrations', import_id: row.id, integration: row.platform, phase: row.state, verify_list_id: row.verifyListId },
+      since: row.updatedAt,
+    };
+  });
+}
+
+export async function listImports(exec: TDb, ctx: TCallerContext): Promise<{ items: TIntegrationImport[] }> {
+  return { items: (await selectImports(exec, ctx.orgId, 50)).map(toImportView) };
+}

@@ -1,0 +1,237 @@
+import type PgBoss from 'pg-boss';
+import type { TJobQueueName, TJobsConfig } from '../../config';
+import type { TSqlExecutor } from '../db/database';
+import { JOB_SCHEMA } from './install';
+import type { TJobContext, TJobDefinition, TQueueLogger } from './jobs';
+import { queryRows, readJobStatus, type TJobData } from './pg-boss-status';
+
+// The worker side of the job system: polling each queue with its own concurrency, running a job under a heartbeat,
+// completing, failing or cancelling it, and the bounded shutdown that leaves unfinished jobs to another worker.
+// pg-boss's supervisor gives up jobs whose heartbeat stopped (a dead worker) and retries them within their cap.
+
+type TFetched = { id: string; name: string; data: TJobData; retryCount: number; retryLimit: number; expireInSeconds: string | number };
+
+type TWakeSignal = { wake?: () => void };
+
+const S = JOB_SCHEMA;
+
+function sleep(ms: number, signal: TWakeSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.wake = undefined;
+      resolve();
+    }
+    signal.wake = done;
+  });
+}
+
+export type TJobWorker = {
+  /** Runs one waiting job of any queue in use (due ones, or delayed ones too); false when there was none. */
+  runOnce(o?: { includeDelayed?: boolean }): Promise<boolean>;
+  /** Starts one poller per queue in use. */
+  startPolling(): void;
+  /** Stops the pollers and gives running handlers `timeoutMs` to finish before abandoning them. */
+  stop(timeoutMs: number): Promise<void>;
+};
+
+export function createJobWorker(opts: {
+  boss: PgBoss;
+  sqlDb: TSqlExecutor;
+  defs: ReadonlyMap<string, TJobDefinition>;
+  /** Queues that have at least one job kind in this process. */
+  queues: readonly TJobQueueName[];
+  settings: TJobsConfig;
+  pollIntervalMs: number;
+  logger?: TQueueLogger;
+}): TJobWorker {
+  const { boss, sqlDb, defs, settings, pollIntervalMs, logger } = opts;
+  let polling = false;
+  const pollers = new Map<TJobQueueName, TWakeSignal & { loop?: Promise<void> }>();
+  const inFlight = new Set<{ done: Promise<void>; abandon(): void }>();
+
+  /** Refreshes the job's heartbeat; false once this attempt no longer owns it (given up, cancelled or re-run). */
+  async function heartbeat(queue: TJobQueueName, jobId: string, retryCount: number): Promise<boolean> {
+    const r = await queryRows(sqlDb, `update ${S}.job set started_on = now() where name = $1 and id = $2 and state = 'active' and retry_count = $3 returning 1 as ok`, [
+      queue,
+      jobId,
+      retryCount,
+    ]);
+    return r.length > 0;
+  }
+
+  async function execute(queue: TJobQueueName, job: TFetched): Promise<void> {
+    const def = defs.get(job.data?.kind);
+    const expireMs = Number(job.expireInSeconds) * 1000;
+    let owned = true;
+    let abandoned = false;
+    // The heartbeat: expiry is the silence after which a job counts as abandoned, not a limit on its run time.
+    const beat = setInterval(() => {
+      if (abandoned) return;
+      heartbeat(queue, job.id, job.retryCount)
+        .then((ok) => {
+          if (!ok) owned = false;
+        })
+        .catch((err: unknown) => logger?.error({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, 'job heartbeat failed'));
+    }, Math.max(250, Math.floor(expireMs / 4)));
+    const entry = {
+      done: Promise.resolve(),
+      abandon() {
+        abandoned = true;
+        clearInterval(beat);
+      },
+    };
+    const run = async () => {
+      if (!def) {
+        await boss.fail(queue, job.id, { message: `unknown job ${String(job.data?.kind)}` });
+        return;
+      }
+      const ctx: TJobContext = {
+        jobId: job.id,
+        attempt: job.retryCount + 1,
+        maxAttempts: job.retryLimit + 1,
+        reportProgress: async (percent) => {
+          const p = Math.max(0, Math.min(100, Math.round(percent)));
+          await sqlDb.executeSql(`update job_status set progress = $2 where id = $1`, [job.id, p]);
+        },
+        isCancelled: async () => {
+          if (!owned || abandoned) return true;
+          const r = await queryRows<{ cancel_requested: boolean | null; owned: boolean }>(
+            sqlDb,
+            `select (select cancel_requested from job_status where id = $2) as cancel_requested,
+                    exists (select 1 from ${S}.job where name = $1 and id = $2 and state = 'active' and retry_count = $3) as owned`,
+            [queue, job.id, job.retryCount],
+          );
+          if (!r[0]?.owned) owned = false;
+          return !owned || r[0]?.cancel_requested === true;
+        },
+      };
+      const parsed = def.payload.safeParse(job.data.payload);
+      if (!parsed.success) {
+        // A payload that cannot be read fails for good: no retry would read it better.
+        await sqlDb.executeSql(`update ${S}.job set retry_limit = retry_count where name = $1 and id = $2`, [queue, job.id]);
+        await boss.fail(queue, job.id, { message: `invalid payload: ${parsed.error.message}` });
+        logger?.error({ jobId: job.id, name: def.name }, 'job payload invalid');
+        return;
+      }
+      let result: unknown;
+      let failure: unknown = null;
+      try {
+        result = await def.handler(parsed.data, ctx);
+      } catch (err) {
+        failure = err ?? new Error('job failed');
+      }
+      clearInterval(beat);
+      // Never finish an attempt this worker no longer owns (it was given up and may run elsewhere).
+      if (!(await heartbeat(queue, job.id, job.retryCount))) {
+        logger?.info({ jobId: job.id, name: def.name }, 'job no longer owned by this worker; its outcome is dropped');
+        return;
+      }
+      if (failure === null) {
+        await boss.complete(queue, job.id, { result: result ?? null });
+        return;
+      }
+      const message = failure instanceof Error ? failure.message : String(failure);
+      const status = await readJobStatus(sqlDb, job.id);
+      if (status?.cancel_requested) {
+        await boss.cancel(queue, job.id);
+        return;
+      }
+      await boss.fail(queue, job.id, failure instanceof Error ? failure : { message });
+      // pg-boss's back-off doubles without a ceiling; keep the next attempt within maxBackoffSeconds (with jitter).
+      await sqlDb.executeSql(
+        `update ${S}.job set start_after = least(start_after, now() + make_interval(secs => $3 * (0.5 + random() / 2)))
+          where name = $1 and id = $2 and state = 'retry'`,
+        [queue, job.id, settings.maxBackoffSeconds],
+      );
+      const willRetry = job.retryCount < job.retryLimit;
+      if (willRetry) logger?.info({ jobId: job.id, name: def.name, attempt: ctx.attempt, err: message }, 'job failed, will retry');
+      else logger?.error({ jobId: job.id, name: def.name, attempt: ctx.attempt, err: message }, 'job failed');
+    };
+    entry.done = run()
+      .catch((err: unknown) => logger?.error({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, 'job bookkeeping failed'))
+      .finally(() => clearInterval(beat));
+    inFlight.add(entry);
+    try {
+      await entry.done;
+    } finally {
+      inFlight.delete(entry);
+    }
+  }
+
+  async function fetchOne(queue: TJobQueueName, includeDelayed: boolean, batchSize = 1): Promise<TFetched[]> {
+    return (await boss.fetch(queue, { batchSize, includeMetadata: true, ignoreStartAfter: includeDelayed })) as unknown as TFetched[];
+  }
+
+  async function runOnce(o: { includeDelayed?: boolean } = {}): Promise<boolean> {
+    for (const queue of opts.queues) {
+      const [job] = await fetchOne(queue, o.includeDelayed ?? false);
+      if (job) {
+        await execute(queue, job);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** One poller per queue: keeps up to `concurrency` of its jobs running, fetching as slots free up. */
+  async function poll(queue: TJobQueueName, signal: TWakeSignal): Promise<void> {
+    const concurrency = Math.max(1, settings.queues[queue].concurrency);
+    let active = 0;
+    while (polling) {
+      const free = concurrency - active;
+      let fetched: TFetched[] = [];
+      if (free > 0) {
+        try {
+          fetched = await fetchOne(queue, false, free);
+        } catch (err) {
+          logger?.error({ queue, err: err instanceof Error ? err.message : String(err) }, 'job fetch failed');
+        }
+      }
+      for (const job of fetched) {
+        active += 1;
+        void execute(queue, job).finally(() => {
+          active -= 1;
+          signal.wake?.();
+        });
+      }
+      if (!polling) break;
+      // A full batch may mean more are waiting: fetch again at once while slots are free.
+      if (fetched.length > 0 && fetched.length === free && active < concurrency) continue;
+      await sleep(pollIntervalMs, signal);
+    }
+  }
+
+  return {
+    runOnce,
+    startPolling() {
+      polling = true;
+      for (const q of opts.queues) {
+        const signal: TWakeSignal & { loop?: Promise<void> } = {};
+        signal.loop = poll(q, signal).catch((err: unknown) => logger?.error({ queue: q, err: err instanceof Error ? err.message : String(err) }, 'job poller stopped'));
+        pollers.set(q, signal);
+      }
+    },
+    async stop(timeoutMs) {
+      polling = false;
+      for (const p of pollers.values()) p.wake?.();
+      await Promise.all([...pollers.values()].map((p) => p.loop));
+      pollers.clear();
+      // Bounded shutdown: running handlers get `timeoutMs` to finish; then this worker stops waiting and stops their
+      // heartbeats, so pg-boss gives their jobs up after their expiry and retries them (within the attempt cap).
+      if (inFlight.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const waited = await Promise.race([
+          Promise.all([...inFlight].map((e) => e.done)).then(() => true),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+        ]);
+        clearTimeout(timer);
+        if (!waited) {
+          logger?.error({ jobs: inFlight.size }, 'jobs still running at shutdown: left for another worker');
+          for (const e of inFlight) e.abandon();
+        }
+      }
+    },
+  };
+}
