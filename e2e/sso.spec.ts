@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { startChallengeDns, type TChallengeDns } from '@verilead/test-doubles';
+import { startChallengeDns, type TChallengeDns } from '@verilead/test-doubles/identity';
 import { MAIN_PORT } from './playwright.config';
 import { callApi } from './support/api';
 import { waitForMailLink } from './support/mail-catcher';

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { ZPaymentIntentResponse } from '@verilead/contracts';
 import { TEST_PASSWORD, type TTestApp } from './test/test-app';
 import { createBillingTestApp, payOnCheckout } from './features/billing/test-support';
-import type { TFakePayPal, TFakeStripe } from '@verilead/test-doubles';
+import type { TFakePayPal, TFakeStripe } from '@verilead/test-doubles/payments';
 import { coupons, subscriptions } from './features/billing/tables';
 import { createSession } from './platform/auth/sessions';
 import { selectRows } from './platform/db/database';

@@ -4,7 +4,7 @@ import { getJobActivityStatusLabel, ZActivitiesResponse, type TActivity } from '
 import { TEST_PASSWORD } from '../../test/test-app';
 import { inviteMember } from '../auth/service';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
-import { startMailchimpFake, type TFakePlatform } from '@verilead/test-doubles';
+import { startMailchimpFake, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { connectBody, makeSeed } from '../integrations/test-support';
 import { seedDirectory } from '../prospects/directory-import';
 

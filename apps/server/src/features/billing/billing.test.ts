@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { ZPaymentIntentResponse, ZPaymentOutcomeResponse, ZPriceResponse } from '@verilead/contracts';
 import { createTestApp, TEST_PASSWORD, type TTestApp } from '../../test/test-app';
-import type { TFakePayPal, TFakeStripe } from '@verilead/test-doubles';
+import type { TFakePayPal, TFakeStripe } from '@verilead/test-doubles/payments';
 import { chargeCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { outbox } from '../../platform/mailer/tables';

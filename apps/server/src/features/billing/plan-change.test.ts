@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { TEST_PASSWORD, type TTestApp } from '../../test/test-app';
-import type { TFakePayPal, TFakeStripe } from '@verilead/test-doubles';
+import type { TFakePayPal, TFakeStripe } from '@verilead/test-doubles/payments';
 import { inviteMember } from '../auth/service';
 import { payments } from './tables';
 import { applyPriceConfig } from './price-config';

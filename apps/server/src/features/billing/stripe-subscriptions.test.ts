@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { TTestApp } from '../../test/test-app';
-import type { TFakePayPal, TFakeStripe } from '@verilead/test-doubles';
+import type { TFakePayPal, TFakeStripe } from '@verilead/test-doubles/payments';
 import { creditTransactions } from '../../platform/credits/tables';
 import { outbox } from '../../platform/mailer/tables';
 import { paymentEvents, payments, subscriptions } from './tables';

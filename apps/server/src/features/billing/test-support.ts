@@ -1,4 +1,4 @@
-import { startFakePayPal, startFakeStripe, type TFakePayPal, type TFakeStripe } from '@verilead/test-doubles';
+import { startFakePayPal, startFakeStripe, type TFakePayPal, type TFakeStripe } from '@verilead/test-doubles/payments';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 
 export const TEST_WEBHOOK_SECRET = 'whsec_test_billing';

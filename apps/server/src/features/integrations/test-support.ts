@@ -3,7 +3,7 @@ import type { TIntegration } from '@verilead/contracts';
 import type { TConfig } from '../../config';
 import { grantCredits } from '../../platform/credits/ledger';
 import { createWorldApp, type TWorldApp } from '../email-verifier/test-support';
-import { CLEVERTAP_FAKE_ACCOUNT_ID, CLEVERTAP_FAKE_REGION, FAKES, GHL_FAKE_LOCATION_ID, type TFakeMember, type TFakePlatform, type TFakeSeed } from '@verilead/test-doubles';
+import { CLEVERTAP_FAKE_ACCOUNT_ID, CLEVERTAP_FAKE_REGION, FAKES, GHL_FAKE_LOCATION_ID, type TFakeMember, type TFakePlatform, type TFakeSeed } from '@verilead/test-doubles/platforms';
 import { createIntegrationJobs } from './jobs';
 import { FAKE_CLIENTS } from './oauth/providers';
 import { integrationImports } from './tables';

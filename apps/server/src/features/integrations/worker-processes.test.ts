@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../platform/db/database';
 import { createWorldApp, startWorkerProcess, type TWorldApp } from '../email-verifier/test-support';
 import { verifyLists } from '../email-verifier/tables';
-import { makeMembers, startKitFake, startMailchimpFake, type TFakePlatform } from '@verilead/test-doubles';
+import { makeMembers, startKitFake, startMailchimpFake, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { IMPORT_PAGE_JOB, WRITE_BACK_CHUNK, WRITE_BACK_JOB } from './service';
 import { integrationImportMembers, integrationImports } from './tables';
 import { GOOD_KEYS, topUp } from './test-support';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLists } from '../email-verifier/tables';
 import { createZohoAdapter, zohoThrottle } from './adapters/zoho';
-import { makeMembers, startZohoFake, type TZohoFake, zohoModuleOf } from '@verilead/test-doubles';
+import { makeMembers, startZohoFake, type TZohoFake, zohoModuleOf } from '@verilead/test-doubles/platforms';
 import { FAKE_CLIENTS } from './oauth/providers';
 import { IMPORT_PAGE_JOB, WRITE_BACK_JOB } from './service';
 import { integrationAccounts } from './tables';

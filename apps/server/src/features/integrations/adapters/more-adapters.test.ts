@@ -1,6 +1,6 @@
 import { createOutboundClient } from '../../../platform/outbound-http/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLEVERTAP_FAKE_ACCOUNT_ID, GHL_FAKE_LOCATION_ID, startApolloFake, startClevertapFake, startGoHighLevelFake, startKitFake, startLemlistFake, type TFakePlatform } from '@verilead/test-doubles';
+import { CLEVERTAP_FAKE_ACCOUNT_ID, GHL_FAKE_LOCATION_ID, startApolloFake, startClevertapFake, startGoHighLevelFake, startKitFake, startLemlistFake, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { makeWorldMembers } from '../test-support';
 import { createApolloAdapter, apolloThrottle } from './apollo';
 import { createClevertapAdapter } from './clevertap';

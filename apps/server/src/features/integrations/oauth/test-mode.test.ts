@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TTestApp } from '../../../test/test-app';
 import { encryptSecret } from '../../../platform/secrets/secret-box';
-import { startMailchimpFake, type TFakePlatform } from '@verilead/test-doubles';
+import { startMailchimpFake, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { integrationAccounts, integrationOauthStates } from '../tables';
 import { completeConsent } from '../test-support';
 import { closeOAuthFakes, FAKE_CLIENTS, isOwnLocalFake } from './providers';
