@@ -9,6 +9,7 @@ export default defineConfig({
       { test: { name: 'verifier', root: 'packages/verifier', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120_000 } },
       { test: { name: 'form-guard', root: 'packages/form-guard', include: ['src/**/*.test.ts'], environment: 'jsdom' } },
       { test: { name: 'mailworld', root: 'packages/mailworld', include: ['src/**/*.test.ts'], testTimeout: 60_000 } },
+      { test: { name: 'test-doubles', root: 'packages/test-doubles', include: ['src/**/*.test.ts'] } },
       {
         test: {
           name: 'server',

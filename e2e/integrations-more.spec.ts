@@ -1,9 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CLEVERTAP_FAKE_ACCOUNT_ID, startClevertapFake } from '../apps/server/src/features/integrations/fakes/clevertap-fake';
-import type { TFakeMember, TFakePlatform } from '../apps/server/src/features/integrations/fakes/fake-server';
-import { GHL_FAKE_LOCATION_ID, startGoHighLevelFake } from '../apps/server/src/features/integrations/fakes/go-high-level-fake';
+import { CLEVERTAP_FAKE_ACCOUNT_ID, GHL_FAKE_LOCATION_ID, startClevertapFake, startGoHighLevelFake, type TFakeMember, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { MAIN_PORT } from './playwright.config';
 import { startOwnServer } from './support/own-server';
 import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm } from './support/session';

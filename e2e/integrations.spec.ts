@@ -1,9 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startKitFake } from '../apps/server/src/features/integrations/fakes/kit-fake';
-import { FAKE_MAILCHIMP_CLIENT, startMailchimpFake } from '../apps/server/src/features/integrations/fakes/mailchimp-fake';
-import type { TFakeMember, TFakePlatform } from '../apps/server/src/features/integrations/fakes/fake-server';
+import { FAKE_MAILCHIMP_CLIENT, startKitFake, startMailchimpFake, type TFakeMember, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { MAIN_PORT } from './playwright.config';
 import { startOwnServer } from './support/own-server';
 import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm } from './support/session';

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { startChallengeDns, type TChallengeDns } from '../apps/server/src/features/sso/local-idp/challenge-dns';
+import { startChallengeDns, type TChallengeDns } from '@verilead/test-doubles/identity';
 import { MAIN_PORT } from './playwright.config';
 import { callApi } from './support/api';
 import { waitForMailLink } from './support/mail-catcher';
@@ -19,7 +19,7 @@ const DEMO_SAML_SSO_URL = `http://127.0.0.1:${PORT + 31}/saml/sso`;
 // The server's "SSO only" refusal (SSO_ONLY_MESSAGE in packages/contracts/src/sso.ts; the spec has no wording for it).
 const SSO_ONLY_MESSAGE = 'Your organisation requires single sign-on. Please sign in with SSO.';
 const SHOTS = join(import.meta.dirname, '../test-results/e2e-sso');
-const DEMO_SAML_CERT = readFileSync(join(import.meta.dirname, '../apps/server/src/features/sso/local-idp/demo-saml-idp.cert.pem'), 'utf8');
+const DEMO_SAML_CERT = readFileSync(join(import.meta.dirname, '../packages/test-doubles/src/identity/demo-saml-idp.cert.pem'), 'utf8');
 const PASSWORD = 'Owner-Passw0rd-1';
 
 function uniqueDomain(prefix: string): string {

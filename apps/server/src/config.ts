@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ZAppUpdateCode } from '@verilead/contracts';
+import type { TTestDoubles } from './platform/test-doubles';
 
 /**
  * The repository root: the nearest folder above this module that holds `apps/server/migrations`. Found by walking up,
@@ -238,6 +239,11 @@ export type TConfig = {
    * payments answer 503 "Payments are not configured".
    */
   paymentsTestMode: boolean;
+  /**
+   * Never read from the environment: the local fakes that stand in for unconfigured providers in test mode, wired by
+   * the composition root (runtime.ts `withTestDoubles`) outside production or with PAYMENTS_TEST_MODE. Absent: none.
+   */
+  testDoubles?: TTestDoubles;
   /** When the low-credit alert check runs (cron, UTC). */
   lowCreditCheckCron: string;
   /** METRICS_TOKEN: the bearer token Prometheus sends to GET /metrics; undefined → /metrics answers 404. */

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './platform/db/database';
-import { createRuntime } from './runtime';
+import { createRuntime, withTestDoubles } from './runtime';
 import { describeInstallation, hasAnyUser, seedDemoIfEmpty } from './seed';
 import { describeMissingPublicUrl } from './platform/http/public-url';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
@@ -41,9 +41,10 @@ async function main() {
     ? await startDemoMailWorld((await import('./features/prospects/generator')).demoDirectoryCorpus(), flagged.demoGreylistDelayMs)
     : null;
   const withWorld = demoWorld ? { ...flagged, ...demoWorld.configOverrides } : flagged;
-  // --demo-idp: local OpenID Connect and SAML identity providers on 127.0.0.1 (PORT+30, PORT+31).
-  const demoIdp = values['demo-idp'] ? await (await import('./features/sso/local-idp/demo-idp')).startDemoIdp(withWorld) : null;
-  const config = demoIdp ? { ...withWorld, ...demoIdp.configOverrides } : withWorld;
+  // --demo-idp: local OpenID Connect and SAML identity providers on 127.0.0.1 (PORT+30, PORT+31), from the test doubles.
+  const demoIdp = values['demo-idp'] ? await (await import('@verilead/test-doubles/identity')).startDemoIdp(withWorld) : null;
+  // Test mode's local fakes (Stripe, PayPal, the integration platforms), wired unless this is a production start.
+  const config = withTestDoubles(demoIdp ? { ...withWorld, ...demoIdp.configOverrides } : withWorld);
   if (demoIdp) console.log(`Demo ${demoIdp.summary}`);
   const logger = pino({ level: config.logLevel });
   if (demoWorld) console.log(`Demo ${demoWorld.summary}`);

@@ -1,3 +1,4 @@
+import { createTestDoubles } from '@verilead/test-doubles/stand-ins';
 import type { TConfig } from './config';
 import type { TDatabase } from './platform/db/database';
 import { createAuditRetentionTask } from './features/audit/service';
@@ -18,6 +19,18 @@ import { createProspectJobs } from './features/prospects/jobs';
 import { createBillingJobs, LOW_CREDIT_CHECK_JOB } from './features/billing/jobs';
 import { createSubscriptionRenewalTask } from './features/billing/subscriptions';
 import { getStripeGateway } from './features/billing/stripe-gateway';
+
+/**
+ * The configuration with the local fakes wired (`config.testDoubles`, from @verilead/test-doubles) where test mode may
+ * stand one in for an unconfigured provider: outside production, or with PAYMENTS_TEST_MODE=true. A production start
+ * gets none, so it never starts one (an unconfigured provider is refused) and never loads their modules. The fakes
+ * start on first use only (`npm start`'s demo: the first payment or platform connection), as each feature asks.
+ * `npm start` (main.ts) and the tests' app (test/test-app.ts) both build their configuration through this.
+ */
+export function withTestDoubles(config: TConfig): TConfig {
+  if (config.testDoubles || (config.production && !config.paymentsTestMode)) return config;
+  return { ...config, testDoubles: createTestDoubles() };
+}
 
 /**
  * The composition root: the job queue with every job kind, and the mailer, around an open database. Tests,

@@ -8,7 +8,7 @@ import { buildOidcStart, discoverOidc, finishOidc, type TOidcConfig } from './fe
 import { getStorage } from './platform/storage/storage';
 import { PUBLIC_STANDIN, refusedButStandIn, startSwitchableDns, startVictim, type TSwitchableDns, type TVictim } from './platform/outbound-http/test-support';
 import { createTestApp, type TTestApp } from './test/test-app';
-import { startChallengeDns, type TChallengeDns } from './features/sso/local-idp/challenge-dns';
+import { startChallengeDns, type TChallengeDns } from '@verilead/test-doubles/identity';
 
 /**
  * Issue 27 (points 6 and 7): every outbound destination a user can set, walked with every form an attacker uses to

@@ -5,7 +5,7 @@ import { loadConfig, type TConfig } from '../config';
 import type { TDeps } from '../platform/deps';
 import type { TJobDefinition, TJobQueue } from '../platform/jobs/jobs';
 import { outbox } from '../platform/mailer/tables';
-import { createRuntime } from '../runtime';
+import { createRuntime, withTestDoubles } from '../runtime';
 import { createTestDb, type TTestDb } from './test-db';
 import type { TDatabase } from '../platform/db/database';
 
@@ -45,17 +45,20 @@ export async function createTestApp(
   opts: { extraJobs?: (ctx: { database: TTestDb; config: TConfig; getQueue: () => TJobQueue }) => TJobDefinition[]; clock?: () => Date } = {},
 ): Promise<TTestApp> {
   const db = await createTestDb();
-  const config = loadConfig(
-    {},
-    {
-      appSecret: 'test-secret',
-      dataDir: '/nonexistent-test-data',
-      configuredPublicUrl: 'http://app.verilead.test',
-      logLevel: 'silent',
-      rateLimit: { authMax: 10_000, publicMax: 10_000, windowMs: 60_000 },
-      webDistDir: '/nonexistent-web-dist',
-      ...overrides,
-    },
+  // Test mode's local fakes are wired as `npm start` wires them (none when the overrides make a production start).
+  const config = withTestDoubles(
+    loadConfig(
+      {},
+      {
+        appSecret: 'test-secret',
+        dataDir: '/nonexistent-test-data',
+        configuredPublicUrl: 'http://app.verilead.test',
+        logLevel: 'silent',
+        rateLimit: { authMax: 10_000, publicMax: 10_000, windowMs: 60_000 },
+        webDistDir: '/nonexistent-web-dist',
+        ...overrides,
+      },
+    ),
   );
   const runtime: ReturnType<typeof createRuntime> = createRuntime({
     config,

@@ -4,8 +4,7 @@ import { getJobActivityStatusLabel, ZActivitiesResponse, type TActivity } from '
 import { TEST_PASSWORD } from '../../test/test-app';
 import { inviteMember } from '../auth/service';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
-import type { TFakePlatform } from '../integrations/fakes';
-import { startMailchimpFake } from '../integrations/fakes/mailchimp-fake';
+import { startMailchimpFake, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { connectBody, makeSeed } from '../integrations/test-support';
 import { seedDirectory } from '../prospects/directory-import';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Environment, OrdersController } from '@paypal/paypal-server-sdk';
-import { startFakePayPal, type TFakePayPal } from './fake-paypal/fake-paypal-server';
+import { startFakePayPal, type TFakePayPal } from '@verilead/test-doubles/payments';
 import { PayPalApiError } from './paypal-client';
 import { makePayPalClient } from './paypal-sdk-client';
 

@@ -11,7 +11,7 @@ import {
   type Order,
   type Subscription,
 } from '@paypal/paypal-server-sdk';
-import { PAYPAL_LIVE_HOST, PAYPAL_SANDBOX_HOST, PayPalApiError, type TPayPalClient, type TPayPalLink, type TPayPalOrder, type TPayPalSubscription } from './paypal-client';
+import { PAYPAL_LIVE_HOST, PAYPAL_SANDBOX_HOST, PayPalApiError, type TPayPalClient, type TPayPalLink, type TPayPalOrder, type TPayPalSubscription } from './paypal-api';
 
 /**
  * PayPal through its official server SDK (`@paypal/paypal-server-sdk`): Orders and Subscriptions with the SDK's

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { TConfig } from '../../config';
-import type { TFakeStripe } from './fake-stripe/fake-stripe-server';
 import { paymentsNotConfigured } from './payments-not-configured';
 import { loadStripeSdk } from './stripe-sdk';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
+import type { TStandIn } from '../../platform/test-doubles';
 
 /** The Stripe client the payments module uses, with where its browser pages live and how webhooks are verified. */
 export type TStripeGateway = {
@@ -41,13 +41,14 @@ async function sdkFor(key: string, apiBase?: string): Promise<Stripe> {
 
 /**
  * Builds the gateway from configuration: the official SDK on the configured keys (and base URL), or, with no
- * keys, the SDK pointed at a local fake Stripe started on 127.0.0.1 that posts signed webhooks to this server.
- * The SDK is loaded and the fake started on first use, so processes that never take a payment hold neither. With no
- * keys and test mode not allowed (`config.paymentsTestMode`), every payment call answers 503 "Payments are not configured".
+ * keys, the SDK pointed at a local fake Stripe (the composition root's `config.testDoubles`) started on 127.0.0.1 that
+ * posts signed webhooks to this server. The SDK is loaded and the fake started on first use, so processes that never
+ * take a payment hold neither. With no keys and test mode not allowed (`config.paymentsTestMode`) or no fakes wired,
+ * every payment call answers 503 "Payments are not configured".
  */
 export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGateway>; close(): Promise<void> } {
   let pending: Promise<TStripeGateway> | null = null;
-  let fake: TFakeStripe | null = null;
+  let fake: TStandIn | null = null;
   const build = async (): Promise<TStripeGateway> => {
     const { secretKey, apiBase } = config.stripe;
     if (secretKey) {
@@ -60,10 +61,10 @@ export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGa
         close: async () => undefined,
       };
     }
-    if (!config.paymentsTestMode) throw paymentsNotConfigured();
+    const doubles = config.testDoubles;
+    if (!config.paymentsTestMode || !doubles) throw paymentsNotConfigured();
     const webhookSecret = `whsec_${createHash('sha256').update(`stripe-fake:${config.appSecret}`).digest('hex').slice(0, 32)}`;
-    const { startFakeStripe } = await import('./fake-stripe/fake-stripe-server');
-    fake = await startFakeStripe({ webhookSecret, webhookUrl: `${getPublicBaseUrl(config)}${STRIPE_WEBHOOK_PATH}` });
+    fake = await doubles.stripe({ webhookSecret, webhookUrl: `${getPublicBaseUrl(config)}${STRIPE_WEBHOOK_PATH}` });
     return { stripe: await sdkFor('sk_test_local_fake', fake.baseUrl), testMode: true, checkoutBase: fake.baseUrl, webhookSecret, testClocks: true, close: () => fake!.close() };
   };
   return {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { TTestApp } from '../../test/test-app';
-import type { TFakeStripe } from './fake-stripe/fake-stripe-server';
-import type { TFakePayPal } from './fake-paypal/fake-paypal-server';
+import type { TFakePayPal, TFakeStripe } from '@verilead/test-doubles/payments';
 import { creditTransactions } from '../../platform/credits/tables';
 import { outbox } from '../../platform/mailer/tables';
 import { paymentEvents, payments, subscriptions } from './tables';

@@ -1,5 +1,4 @@
-import { startFakeStripe, type TFakeStripe } from './fake-stripe/fake-stripe-server';
-import { startFakePayPal, type TFakePayPal } from './fake-paypal/fake-paypal-server';
+import { startFakePayPal, startFakeStripe, type TFakePayPal, type TFakeStripe } from '@verilead/test-doubles/payments';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 
 export const TEST_WEBHOOK_SECRET = 'whsec_test_billing';

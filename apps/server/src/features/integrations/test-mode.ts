@@ -1,16 +1,17 @@
 import type { TIntegration, TIntegrationTestCredentials, TIntegrationTestMode } from '@verilead/contracts';
 import type { TConfig } from '../../config';
-import type { TFakeMember, TFakePlatform, TFakeSeed } from './fakes/fake-server';
+import type { TPlatformStandIn, TStandIn, TStandInMember, TTestDoubles } from '../../platform/test-doubles';
 
 /**
  * Test mode for the platforms connected with an API key (the condition of payments' test mode: PAYMENTS_TEST_MODE,
- * by default outside NODE_ENV=production). A platform whose base URL is not configured (INTEGRATION_BASE_URLS) is
- * answered by its local fake (`fakes/`), started on first use with demo contacts on the demo mail world's domains;
+ * by default outside NODE_ENV=production) with the local fakes wired (`config.testDoubles`, by the composition root). A
+ * platform whose base URL is not configured (INTEGRATION_BASE_URLS) is answered by its local fake (from
+ * @verilead/test-doubles), started on first use with demo contacts on the demo mail world's domains;
  * the connect screen offers the fake's credentials. The adapters reach the fake through their injectable base URL
  * (loopback allowed for exactly that base), never through a change of the HTTP client.
  */
-export function isIntegrationTestMode(config: Pick<TConfig, 'paymentsTestMode'>): boolean {
-  return config.paymentsTestMode;
+export function isIntegrationTestMode(config: Pick<TConfig, 'paymentsTestMode' | 'testDoubles'>): boolean {
+  return config.paymentsTestMode && config.testDoubles !== undefined;
 }
 
 /** Key-based platforms with a local fake (Zoho connects through OAuth only: its test mode is oauth/providers.ts'). */
@@ -33,8 +34,18 @@ const TEST_KEYS: Record<TKeyPlatform, string> = {
   apollo: 'test-mode-apollo-master-key',
 };
 
+/** The accounts the fakes are started with, offered on the connect screen: CleverTap's account and region, GoHighLevel's location. */
+const CLEVERTAP_TEST_ACCOUNT = { accountId: 'W88-R65-9Z7Z', region: 'in1' };
+const GHL_TEST_LOCATION_ID = 've9EPM428h8vShlRW1KT';
+
+function testAccountOf(platform: TKeyPlatform): Pick<TPlatformStandIn, 'accountId' | 'region'> {
+  if (platform === 'clevertap') return CLEVERTAP_TEST_ACCOUNT;
+  if (platform === 'go_high_level') return { accountId: GHL_TEST_LOCATION_ID };
+  return {};
+}
+
 /** Demo contacts on the demo mail world's domains (accept-all: catch_all; unknown users of strict.test: invalid). */
-function demoMembers(count: number, numericIds: boolean): TFakeMember[] {
+function demoMembers(count: number, numericIds: boolean): TStandInMember[] {
   return Array.from({ length: count }, (_, i) => ({
     id: numericIds ? String(1000 + i) : `t${i + 1}`,
     email: i % 4 === 0 ? `nobody${i}@strict.test` : `reader${i}@acceptall.test`,
@@ -43,7 +54,7 @@ function demoMembers(count: number, numericIds: boolean): TFakeMember[] {
   }));
 }
 
-function seedOf(platform: TKeyPlatform): TFakeSeed {
+function seedOf(platform: TKeyPlatform): TPlatformStandIn['seed'] {
   const numeric = platform === 'kit' || platform === 'hubspot' || platform === 'active_campaign';
   // CleverTap's lists are events (the id is the event name).
   const id = platform === 'clevertap' ? 'App Launched' : numeric ? '101' : 'demo-list';
@@ -51,17 +62,17 @@ function seedOf(platform: TKeyPlatform): TFakeSeed {
   return { apiKey: TEST_KEYS[platform], lists: [{ id, name, members: demoMembers(24, numeric) }] };
 }
 
-const started = new WeakMap<TConfig, Partial<Record<TKeyPlatform, Promise<TFakePlatform>>>>();
+const started = new WeakMap<TConfig, Partial<Record<TKeyPlatform, Promise<TStandIn>>>>();
 
-function startFake(config: TConfig, platform: TKeyPlatform): Promise<TFakePlatform> {
+function startFake(config: TConfig, doubles: TTestDoubles, platform: TKeyPlatform): Promise<TStandIn> {
   const mine = started.get(config) ?? {};
   started.set(config, mine);
-  mine[platform] ??= import('./fakes').then((m) => m.FAKES[platform]!(seedOf(platform)));
+  mine[platform] ??= doubles.platform(platform, { seed: seedOf(platform), ...testAccountOf(platform) });
   return mine[platform];
 }
 
 /** The base URL an adapter uses for a fake (CleverTap's names the region; ActiveCampaign's is the account URL, without /api/3). */
-function adapterBaseOf(platform: TKeyPlatform, fake: TFakePlatform): string {
+function adapterBaseOf(platform: TKeyPlatform, fake: TStandIn): string {
   if (platform === 'clevertap') return `${fake.baseUrl}/{region}/1`;
   if (platform === 'active_campaign') return fake.baseUrl.replace(/\/api\/3$/, '');
   return fake.baseUrl;
@@ -72,23 +83,22 @@ function adapterBaseOf(platform: TKeyPlatform, fake: TFakePlatform): string {
  * platform without a configured base URL; otherwise null (the platform's real host, or the configured one).
  */
 export async function getTestModeBaseUrl(config: TConfig, platform: TIntegration, credentials: { oauth?: unknown }): Promise<string | null> {
-  if (!isIntegrationTestMode(config) || !isKeyPlatform(platform) || credentials.oauth || config.integrationBaseUrls[platform]) return null;
-  return adapterBaseOf(platform, await startFake(config, platform));
+  const doubles = config.testDoubles;
+  if (!isIntegrationTestMode(config) || !doubles || !isKeyPlatform(platform) || credentials.oauth || config.integrationBaseUrls[platform]) return null;
+  return adapterBaseOf(platform, await startFake(config, doubles, platform));
 }
 
 /** What the connect screens show: test mode or not, and each platform's stand-in credentials. */
 export async function describeIntegrationTestMode(config: TConfig): Promise<TIntegrationTestMode> {
   if (!isIntegrationTestMode(config)) return { test_mode: false, credentials: {} };
-  const { CLEVERTAP_FAKE_ACCOUNT_ID, CLEVERTAP_FAKE_REGION } = await import('./fakes/clevertap-fake');
-  const { GHL_FAKE_LOCATION_ID } = await import('./fakes/go-high-level-fake');
   const credentials: Partial<Record<TIntegration, TIntegrationTestCredentials>> = {};
   for (const p of KEY_PLATFORMS) {
     if (config.integrationBaseUrls[p]) continue;
     credentials[p] = {
       api_key: TEST_KEYS[p],
       ...(p === 'active_campaign' ? { api_url: 'https://test-mode.api-us1.com' } : {}),
-      ...(p === 'clevertap' ? { account_id: CLEVERTAP_FAKE_ACCOUNT_ID, region: CLEVERTAP_FAKE_REGION } : {}),
-      ...(p === 'go_high_level' ? { account_id: GHL_FAKE_LOCATION_ID } : {}),
+      ...(p === 'clevertap' ? { account_id: CLEVERTAP_TEST_ACCOUNT.accountId, region: CLEVERTAP_TEST_ACCOUNT.region } : {}),
+      ...(p === 'go_high_level' ? { account_id: GHL_TEST_LOCATION_ID } : {}),
     };
   }
   return { test_mode: true, credentials };

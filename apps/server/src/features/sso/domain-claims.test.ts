@@ -7,9 +7,7 @@ import { SERVER_ROOT } from '../../config';
 import { selectRows } from '../../platform/db/database';
 import { orgSsoSettings } from '../settings/tables';
 import { createTestApp, type TTestApp } from '../../test/test-app';
-import { startChallengeDns, type TChallengeDns } from './local-idp/challenge-dns';
-import { followLocalOidcLogin } from './local-idp/follow-login';
-import { startLocalOidcIdp, type TLocalOidcIdp } from './local-idp/oidc-idp';
+import { followLocalOidcLogin, startChallengeDns, startLocalOidcIdp, type TChallengeDns, type TLocalOidcIdp } from '@verilead/test-doubles/identity';
 
 const APP = 'http://app.verilead.test';
 const CALLBACK = `${APP}/sso/signin`;

@@ -2,10 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSO_ONLY_MESSAGE, ZLoginResponse, ZSsoConfigResponse, ZSsoStartResponse } from '@verilead/contracts';
 import { createTestApp, TEST_PASSWORD, type TTestApp } from '../../test/test-app';
-import { startChallengeDns, type TChallengeDns } from './local-idp/challenge-dns';
-import { followLocalOidcLogin } from './local-idp/follow-login';
-import { startLocalOidcIdp, type TLocalOidcIdp } from './local-idp/oidc-idp';
-import { createSamlResponse, parseAuthnRequest, startLocalSamlIdp, type TLocalSamlIdp } from './local-idp/saml-idp';
+import { createSamlResponse, followLocalOidcLogin, parseAuthnRequest, startChallengeDns, startLocalOidcIdp, startLocalSamlIdp, type TChallengeDns, type TLocalOidcIdp, type TLocalSamlIdp } from '@verilead/test-doubles/identity';
 import { issueOnetoolToken } from './service';
 
 const APP = 'http://app.verilead.test';

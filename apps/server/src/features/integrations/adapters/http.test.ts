@@ -1,6 +1,6 @@
 import { createOutboundClient } from '../../../platform/outbound-http/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeServer, type TFakePlatform } from '../fakes/fake-server';
+import { startFakeServer, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { createJsonClient, parseRetryAfter, RateLimitedError, RemoteAuthError } from './http';
 
 describe('the platforms JSON client', () => {

@@ -1,11 +1,6 @@
 import { createOutboundClient } from '../../../platform/outbound-http/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApolloFake } from '../fakes/apollo-fake';
-import { startClevertapFake, CLEVERTAP_FAKE_ACCOUNT_ID } from '../fakes/clevertap-fake';
-import type { TFakePlatform } from '../fakes/fake-server';
-import { GHL_FAKE_LOCATION_ID, startGoHighLevelFake } from '../fakes/go-high-level-fake';
-import { startKitFake } from '../fakes/kit-fake';
-import { startLemlistFake } from '../fakes/lemlist-fake';
+import { CLEVERTAP_FAKE_ACCOUNT_ID, GHL_FAKE_LOCATION_ID, startApolloFake, startClevertapFake, startGoHighLevelFake, startKitFake, startLemlistFake, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { makeWorldMembers } from '../test-support';
 import { createApolloAdapter, apolloThrottle } from './apollo';
 import { createClevertapAdapter } from './clevertap';

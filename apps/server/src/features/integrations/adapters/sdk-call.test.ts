@@ -1,7 +1,7 @@
 import { createOutboundClient } from '../../../platform/outbound-http/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TIntegration } from '@verilead/contracts';
-import { FAKES, type TFakePlatform } from '../fakes';
+import { FAKES, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { RateLimitedError, RemoteAuthError } from './http';
 import { createHubspotAdapter } from './hubspot';
 import { createMailerliteAdapter } from './mailerlite';

@@ -3,8 +3,8 @@ import { ZOHO_REGIONS, type TIntegration } from '@verilead/contracts';
 import type { TConfig } from '../../../config';
 import { AppError } from '../../../platform/errors/app-error';
 import type { TOAuthCredentials } from '../adapters/types';
-import type { TFakeMember, TFakePlatform, TFakeSeed } from '../fakes/fake-server';
 import { getPublicBaseUrl } from '../../../platform/http/public-url';
+import type { TPlatformStandIn, TStandIn, TStandInMember } from '../../../platform/test-doubles';
 
 type TOAuthPlatform = 'mailchimp' | 'zoho';
 
@@ -29,12 +29,12 @@ export const ZOHO_ACCOUNTS: Record<string, string> = Object.fromEntries(ZOHO_REG
 export const ZOHO_LOCATIONS: Record<string, string> = { us: 'com', eu: 'eu', in: 'in', au: 'com.au', jp: 'jp', cn: 'com.cn' };
 
 /** Demo contacts of the test-mode fakes: on the demo mail world's domains, so they verify to real verdicts there. */
-function demoMembers(n: number): TFakeMember[] {
+function demoMembers(n: number): TStandInMember[] {
   return Array.from({ length: n }, (_, i) => ({ id: `d${i + 1}`, email: i % 4 === 0 ? `nobody${i}@strict.test` : `reader${i}@acceptall.test`, firstName: `Demo${i}`, lastName: 'Reader' }));
 }
-const demoSeed = (): TFakeSeed => ({ apiKey: randomBytes(16).toString('hex'), lists: [{ id: 'demo-audience', name: 'Demo audience', members: demoMembers(24) }] });
+const demoSeed = (): TPlatformStandIn['seed'] => ({ apiKey: randomBytes(16).toString('hex'), lists: [{ id: 'demo-audience', name: 'Demo audience', members: demoMembers(24) }] });
 
-const fakes = new WeakMap<TConfig, Partial<Record<TOAuthPlatform, Promise<TFakePlatform>>>>();
+const fakes = new WeakMap<TConfig, Partial<Record<TOAuthPlatform, Promise<TStandIn>>>>();
 /** The exact base URL (origin) of each fake this server itself started, once it listens. */
 const started = new WeakMap<TConfig, Partial<Record<TOAuthPlatform, string>>>();
 const LABELS: Record<TOAuthPlatform, { label: string; env: string }> = {
@@ -43,21 +43,19 @@ const LABELS: Record<TOAuthPlatform, { label: string; env: string }> = {
 };
 
 /**
- * The local fake of a platform for this configuration (test mode), started on first use. A production server
- * (NODE_ENV=production) never starts one: connecting answers 503 with what the operator has to configure.
+ * The local fake of a platform for this configuration (test mode: the composition root's `config.testDoubles`),
+ * started on first use. A production server (NODE_ENV=production) never starts one, nor a server without fakes
+ * wired: connecting answers 503 with what the operator has to configure.
  */
-function localFake(config: TConfig, platform: TOAuthPlatform): Promise<TFakePlatform> {
-  if (config.production) {
+function localFake(config: TConfig, platform: TOAuthPlatform): Promise<TStandIn> {
+  const doubles = config.testDoubles;
+  if (config.production || !doubles) {
     const { label, env } = LABELS[platform];
     throw new AppError(503, 'integration_not_configured', `Connecting with ${label} is not configured on this server: its operator has to set ${env}.`);
   }
   const mine = fakes.get(config) ?? {};
   fakes.set(config, mine);
-  mine[platform] ??= (
-    platform === 'mailchimp'
-      ? import('../fakes/mailchimp-fake').then((m) => m.startMailchimpFake(demoSeed(), FAKE_CLIENTS.mailchimp))
-      : import('../fakes/zoho-fake').then((m) => m.startZohoFake(demoSeed(), FAKE_CLIENTS.zoho))
-  ).then((fake) => {
+  mine[platform] ??= doubles.platform(platform, { seed: demoSeed(), oauthClient: FAKE_CLIENTS[platform] }).then((fake) => {
     started.set(config, { ...started.get(config), [platform]: new URL(fake.baseUrl).origin });
     return fake;
   });

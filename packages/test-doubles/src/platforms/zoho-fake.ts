@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { FAKE_CLIENTS } from '../oauth/providers';
 import { findList, notFound, startFakeServer, type TFakeMember, type TFakePlatform, type TFakeReply, type TFakeRequest, type TFakeSeed } from './fake-server';
 import { consentPage, htmlError, redirectBack, str } from './oauth-pages';
+
+/** The OAuth client this fake accepts unless it is started with another one. */
+export const FAKE_ZOHO_CLIENT = { clientId: '1000.FAKEZOHOCLIENT', clientSecret: 'fake-zoho-secret' };
 
 const PAGE_CAP = 200;
 /** Past this many records, `page` is refused and `page_token` is needed (Zoho v8). */
@@ -27,7 +29,7 @@ const err = (status: number, code: string, message: string): TFakeReply => ({ st
  * and their related Contacts / Leads paged with `page`/`per_page` ≤ 200 and `info.more_records` (`page_token` past
  * 2,000), fields and PUT of ≤ 100 records recorded; throttling is 429 with `X-RATELIMIT-*` (reset in epoch ms).
  */
-export async function startZohoFake(seed: TFakeSeed, client: { clientId: string; clientSecret: string } = FAKE_CLIENTS.zoho): Promise<TZohoFake> {
+export async function startZohoFake(seed: TFakeSeed, client: { clientId: string; clientSecret: string } = FAKE_ZOHO_CLIENT): Promise<TZohoFake> {
   const codes = new Map<string, string>();
   const access = new Set<string>();
   const refresh = new Set<string>();

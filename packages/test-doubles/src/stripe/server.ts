@@ -1,8 +1,9 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeServer, escapeHtml, readBody } from '../fake-http';
-import { formatAmount, html, newId, StripeFail, type TObj } from './wire';
+import { closeServer, readBody } from '../http';
+import { newId, signStripePayload, StripeFail, TEST_CARDS, type TCardBehaviour, type TFakeStripeEvent, type TObj } from './wire';
+import { createFakeStripePages } from './pages';
 import { createFakeBilling } from './billing';
 import { createFakeCheckout } from './checkout';
 import qs from 'qs';
@@ -17,23 +18,8 @@ import qs from 'qs';
  * test cards (success, decline, authentication required) and the authentication challenge.
  */
 
-type TCardBehaviour = 'succeed' | 'decline' | 'authenticate';
-
-/** Stripe's documented test payment methods this fake honours. */
-export const TEST_CARDS: Record<string, { brand: string; last4: string; behaviour: TCardBehaviour; label: string }> = {
-  pm_card_visa: { brand: 'visa', last4: '4242', behaviour: 'succeed', label: 'Visa 4242 4242 4242 4242 (succeeds)' },
-  pm_card_mastercard: { brand: 'mastercard', last4: '4444', behaviour: 'succeed', label: 'Mastercard 5555 5555 5555 4444 (succeeds)' },
-  pm_card_amex: { brand: 'amex', last4: '8431', behaviour: 'succeed', label: 'Amex 3782 822463 10005 (succeeds)' },
-  pm_card_chargeDeclined: { brand: 'visa', last4: '0002', behaviour: 'decline', label: 'Visa 4000 0000 0000 0002 (declined)' },
-  pm_card_authenticationRequired: {
-    brand: 'visa',
-    last4: '3184',
-    behaviour: 'authenticate',
-    label: 'Visa 4000 0027 6000 3184 (authentication required)',
-  },
-};
-
-export type TFakeStripeEvent = { id: string; type: string; body: string; header: string };
+export type { TFakeStripeEvent } from './wire';
+export { signStripePayload, TEST_CARDS } from './wire';
 
 export type TFakeStripeOptions = {
   /** Secret the webhooks are signed with. */
@@ -54,11 +40,6 @@ export type TFakeStripe = {
   sign(body: string, timestamp?: number): string;
   close(): Promise<void>;
 };
-
-export function signStripePayload(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
-  const sig = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
-  return `t=${timestamp},v1=${sig}`;
-}
 
 export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeStripe> {
   const customers = new Map<string, TObj>();
@@ -343,97 +324,18 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
     throw new StripeFail(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
   }
 
-  /** The test-mode pages a browser completes (stand-ins for Stripe.js Elements and the 3-D Secure challenge). */
-  async function page(req: IncomingMessage, res: ServerResponse, url: URL, form: Record<string, unknown>) {
-    const [kind, id, step] = url.pathname.split('/').filter(Boolean);
-    const returnUrl = url.searchParams.get('return_url') ?? '';
-    const back = (params: Record<string, string>) => {
-      if (!returnUrl) return html(res, 200, 'Done', `<p>Done: ${escapeHtml(JSON.stringify(params))}</p>`);
-      const target = new URL(returnUrl);
-      for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
-      res.writeHead(303, { location: target.toString() });
-      res.end();
-    };
-    const cardButtons = Object.entries(TEST_CARDS)
-      .map(([pmId, c]) => `<button name="payment_method" value="${pmId}" type="submit">${escapeHtml(c.label)}</button>`)
-      .join('');
-    if (kind === 'checkout' && id) {
-      const pi = paymentIntents.get(id);
-      if (!pi) return html(res, 404, 'Not found', '<p class="err">This payment does not exist.</p>');
-      if (req.method === 'POST') {
-        try {
-          await confirmIntent(pi, String(form.payment_method ?? ''), false, returnUrl);
-        } catch (err) {
-          if (!(err instanceof StripeFail)) throw err;
-          return html(res, 402, 'Payment failed', `<h2>Pay ${escapeHtml(formatAmount(pi))}</h2><p class="err" role="alert">${escapeHtml(err.body.message)}</p><form method="post">${cardButtons}</form>`);
-        }
-        if (pi.status === 'requires_action') {
-          res.writeHead(303, { location: ((pi.next_action as { redirect_to_url: { url: string } }).redirect_to_url.url) });
-          return res.end();
-        }
-        return back({ payment_intent: pi.id, redirect_status: 'succeeded' });
-      }
-      if (pi.status === 'succeeded') return back({ payment_intent: pi.id, redirect_status: 'succeeded' });
-      return html(res, 200, 'Checkout', `<h2>Pay ${escapeHtml(formatAmount(pi))}</h2><p>${escapeHtml(pi.description ?? '')}</p><p>Choose a test card:</p><form method="post">${cardButtons}</form>`);
-    }
-    if (kind === 'authenticate' && id) {
-      const pi = paymentIntents.get(id);
-      if (!pi || pi.status !== 'requires_action') return html(res, 404, 'Not found', '<p class="err">Nothing to authenticate.</p>');
-      if (req.method === 'POST' || step) {
-        if (form.outcome === 'complete') {
-          pi.status = 'succeeded';
-          pi.amount_received = pi.amount;
-          pi.next_action = null;
-          await emit('payment_intent.succeeded', { ...pi });
-          await billing.intentSucceeded(pi);
-          return back({ payment_intent: pi.id, redirect_status: 'succeeded' });
-        }
-        pi.status = 'requires_payment_method';
-        pi.next_action = null;
-        pi.last_payment_error = { type: 'card_error', code: 'payment_intent_authentication_failure', message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.' };
-        await emit('payment_intent.payment_failed', { ...pi });
-        return back({ payment_intent: pi.id, redirect_status: 'failed' });
-      }
-      return html(
-        res,
-        200,
-        '3D Secure',
-        `<h2>Authenticate the payment of ${escapeHtml(formatAmount(pi))}</h2><form method="post"><button name="outcome" value="complete" type="submit">Complete authentication</button><button name="outcome" value="fail" type="submit">Fail authentication</button></form>`,
-      );
-    }
-    if (kind === 'i' && id) return billing.page(req, res, id, form, cardButtons);
-    if (kind === 'c' && id === 'pay' && step) return checkout.page(req, res, step, form, cardButtons);
-    if (kind === '_fake' && id === 'events' && step && req.method === 'POST') {
-      // Not Stripe's API: a test helper of this fake that delivers an already sent event again (a replay) and answers
-      // what the webhook endpoint answered, as the dashboard's "Resend" shows it.
-      const e = events.find((x) => x.id === step);
-      if (!e) return html(res, 404, 'Not found', '<p>No such event</p>');
-      const answer = await post({ ...e, header: signStripePayload(opts.webhookSecret, e.body) });
-      let response: unknown = answer?.body ?? null;
-      try {
-        response = answer ? (JSON.parse(answer.body) as unknown) : null;
-      } catch {
-        // not JSON: kept as text
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ delivered: answer !== null, endpoint_status: answer?.status ?? null, endpoint_response: response }));
-    }
-    if (kind === 'setup' && id) {
-      const si = setupIntents.get(id);
-      if (!si) return html(res, 404, 'Not found', '<p class="err">This card set-up does not exist.</p>');
-      if (req.method === 'POST') {
-        try {
-          await api('POST', `/v1/setup_intents/${id}/confirm`, { payment_method: form.payment_method });
-        } catch (err) {
-          if (!(err instanceof StripeFail)) throw err;
-          return html(res, 402, 'Card refused', `<h2>Add a card</h2><p class="err" role="alert">${escapeHtml(err.body.message)}</p><form method="post">${cardButtons}</form>`);
-        }
-        return back({ setup_intent: si.id, redirect_status: 'succeeded' });
-      }
-      return html(res, 200, 'Add a card', `<h2>Add a card</h2><p>Choose a test card:</p><form method="post">${cardButtons}</form>`);
-    }
-    return html(res, 404, 'Not found', '<p>Not found</p>');
-  }
+  const page = createFakeStripePages({
+    webhookSecret: opts.webhookSecret,
+    events,
+    paymentIntents,
+    setupIntents,
+    confirmIntent: (...a) => confirmIntent(...a),
+    emit,
+    post,
+    api: (...a) => api(...a),
+    billing,
+    checkout,
+  });
 
   const server: Server = createServer((req, res) => {
     void (async () => {

@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { escapeHtml } from '../fake-http';
-import { formatAmount, html, missing, newId, StripeFail, type TObj } from './wire';
+import { createFakeInvoices, item, type TFakeCore, type TSub } from './invoices';
+import { addInterval, bad, copy, list, missing, newId, StripeFail, type TObj } from './wire';
+
+export type { TFakeCore } from './invoices';
 
 /**
  * The fake Stripe's Billing subset: Products, Prices (`lookup_key`, `recurring`), Subscriptions (create with
@@ -11,39 +12,11 @@ import { formatAmount, html, missing, newId, StripeFail, type TObj } from './wir
  * does: one invoice per period, charged to the default payment method; a card that asks for authentication
  * leaves the invoice open with `invoice.payment_action_required`, paid later on the hosted invoice page.
  */
-export type TFakeCore = {
-  baseUrl(): string;
-  customers: Map<string, TObj>;
-  /** Creates a PaymentIntent and confirms it with the card; a refused card answers the intent, never throws. */
-  charge(p: { amount: number; currency: string; customer: string; paymentMethod: string; description: string; metadata: Record<string, unknown>; returnUrl: string }): Promise<TObj>;
-  emit(type: string, object: TObj): Promise<void>;
-};
-
-type TSub = TObj & { items: { object: 'list'; data: TObj[] } };
-
-function addInterval(ts: number, interval: string, count: number): number {
-  const d = new Date(ts * 1000);
-  if (interval === 'year') d.setUTCFullYear(d.getUTCFullYear() + count);
-  else if (interval === 'month') d.setUTCMonth(d.getUTCMonth() + count);
-  else if (interval === 'week') d.setUTCDate(d.getUTCDate() + 7 * count);
-  else d.setUTCDate(d.getUTCDate() + count);
-  return Math.floor(d.getTime() / 1000);
-}
-
-function bad(message: string, param?: string): StripeFail {
-  return new StripeFail(400, { type: 'invalid_request_error', message, ...(param ? { param } : {}) });
-}
-
 export function createFakeBilling(core: TFakeCore) {
   const products = new Map<string, TObj>();
   const prices = new Map<string, TObj>();
   const subs = new Map<string, TSub>();
-  const invoices = new Map<string, TObj>();
-  const invoiceIntent = new Map<string, TObj>();
   const clocks = new Map<string, TObj>();
-  let invoiceNumber = 0;
-
-  const copy = <T>(o: T): T => JSON.parse(JSON.stringify(o)) as T;
 
   function nowFor(customerId: unknown): number {
     const customer = core.customers.get(String(customerId));
@@ -57,115 +30,14 @@ export function createFakeBilling(core: TFakeCore) {
     return price;
   }
 
-  function item(sub: TSub): TObj {
-    return sub.items.data[0]!;
-  }
-
   function defaultCard(sub: TSub): string | null {
     if (typeof sub.default_payment_method === 'string' && sub.default_payment_method) return sub.default_payment_method;
     const settings = core.customers.get(String(sub.customer))?.invoice_settings as { default_payment_method?: string | null } | undefined;
     return settings?.default_payment_method ?? null;
   }
 
-  function newInvoice(sub: TSub, reason: string, lines: { amount: number; description: string }[], period: { start: number; end: number }): TObj {
-    const id = newId('in');
-    // As on Stripe: the total may be negative (a downgrade's credit for unused time); the customer's credit balance
-    // (a negative `balance`) pays what it can, and what is left over is credited back to it when the invoice is finalised.
-    const total = lines.reduce((a, l) => a + l.amount, 0);
-    const customer = core.customers.get(String(sub.customer));
-    const startingBalance = Number(customer?.balance ?? 0);
-    const applied = total + startingBalance;
-    const amountDue = Math.max(0, applied);
-    if (customer) customer.balance = Math.min(0, applied);
-    invoiceNumber += 1;
-    const inv: TObj = {
-      id,
-      object: 'invoice',
-      number: `FAKE-${String(invoiceNumber).padStart(4, '0')}`,
-      customer: sub.customer,
-      billing_reason: reason,
-      collection_method: 'charge_automatically',
-      currency: (item(sub).price as TObj).currency,
-      status: 'open',
-      subtotal: total,
-      total,
-      starting_balance: startingBalance,
-      ending_balance: Math.min(0, applied),
-      amount_due: amountDue,
-      amount_paid: 0,
-      amount_remaining: amountDue,
-      attempt_count: 0,
-      attempted: false,
-      period_start: period.start,
-      period_end: period.end,
-      lines: {
-        object: 'list',
-        has_more: false,
-        data: lines.map((l) => ({ id: newId('il'), object: 'line_item', amount: l.amount, currency: (item(sub).price as TObj).currency, description: l.description, period })),
-      },
-      payments: { object: 'list', data: [], has_more: false },
-      parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: copy(sub.metadata) } },
-      hosted_invoice_url: `${core.baseUrl()}/i/${id}`,
-      invoice_pdf: `${core.baseUrl()}/i/${id}/pdf`,
-      status_transitions: { finalized_at: period.start, paid_at: null },
-      created: nowFor(sub.customer),
-      livemode: false,
-      metadata: {},
-    };
-    invoices.set(id, inv);
-    return inv;
-  }
-
-  async function invoicePaid(inv: TObj) {
-    inv.status = 'paid';
-    for (const p of (inv.payments as { data: TObj[] }).data) p.status = invoiceIntent.get(inv.id)?.id === (p.payment as { payment_intent: string }).payment_intent ? 'paid' : 'canceled';
-    inv.amount_paid = inv.amount_due;
-    inv.amount_remaining = 0;
-    (inv.status_transitions as Record<string, unknown>).paid_at = nowFor(inv.customer);
-    await core.emit('invoice.paid', copy(inv));
-    await core.emit('invoice.payment_succeeded', copy(inv));
-    const sub = subs.get(String((inv.parent as { subscription_details: { subscription: string } }).subscription_details.subscription));
-    if (sub && (sub.status === 'past_due' || sub.status === 'incomplete')) {
-      sub.status = 'active';
-      await core.emit('customer.subscription.updated', copy(sub));
-    }
-  }
-
-  /** Charges an open invoice with a card; answers the invoice's status afterwards. */
-  async function payInvoice(inv: TObj, paymentMethod: string | null): Promise<string> {
-    if (Number(inv.amount_due) <= 0) {
-      await invoicePaid(inv);
-      return 'paid';
-    }
-    inv.attempted = true;
-    inv.attempt_count = Number(inv.attempt_count) + 1;
-    if (!paymentMethod) {
-      await core.emit('invoice.payment_failed', copy(inv));
-      return 'failed';
-    }
-    const pi = await core.charge({
-      amount: Number(inv.amount_due),
-      currency: String(inv.currency),
-      customer: String(inv.customer),
-      paymentMethod,
-      description: `Invoice ${String(inv.number)}`,
-      metadata: { invoice: inv.id },
-      returnUrl: String(inv.hosted_invoice_url),
-    });
-    pi.invoice = inv.id;
-    invoiceIntent.set(inv.id, pi);
-    (inv.payments as { data: TObj[] }).data.push({ id: newId('inpay'), object: 'invoice_payment', invoice: inv.id, amount_requested: inv.amount_due, is_default: true, payment: { type: 'payment_intent', payment_intent: pi.id }, status: 'open' });
-    if (pi.status === 'succeeded') {
-      await invoicePaid(inv);
-      return 'paid';
-    }
-    await core.emit('invoice.payment_failed', copy(inv));
-    if (pi.status === 'requires_action') {
-      await core.emit('invoice.payment_action_required', copy(inv));
-      return 'requires_action';
-    }
-    return 'failed';
-  }
+  const invoicing = createFakeInvoices({ core, subs, nowFor, defaultCard });
+  const { invoices, invoiceIntent, newInvoice, payInvoice } = invoicing;
 
   function expandSub(sub: TSub, params: Record<string, unknown>): TObj {
     const out = copy(sub) as TObj;
@@ -363,10 +235,6 @@ export function createFakeBilling(core: TFakeCore) {
     clock.status = 'ready';
   }
 
-  function list(data: TObj[], url: string) {
-    return { object: 'list', data: data.map((o) => copy(o)), has_more: false, url };
-  }
-
   /** Answers a /v1 call of the Billing subset, or null when the path is not one of its resources. */
   async function api(method: string, parts: string[], params: Record<string, unknown>): Promise<[number, unknown] | null> {
     const [, resource, id, action] = parts;
@@ -428,20 +296,7 @@ export function createFakeBilling(core: TFakeCore) {
     }
     if (resource === 'invoices') {
       if (method === 'POST' && id === 'create_preview') return [200, preview(params)];
-      if (method === 'GET' && !id) {
-        const data = [...invoices.values()].filter(
-          (i) => (!params.customer || i.customer === params.customer) && (!params.subscription || (i.parent as { subscription_details: { subscription: string } }).subscription_details.subscription === params.subscription),
-        );
-        return [200, list(data.reverse(), '/v1/invoices')];
-      }
-      const inv = invoices.get(id ?? '');
-      if (!inv) throw missing('invoice', id ?? '');
-      if (method === 'POST' && action === 'pay') {
-        if (inv.status !== 'open') throw bad('Invoice is already paid.');
-        const sub = subs.get(String((inv.parent as { subscription_details: { subscription: string } }).subscription_details.subscription));
-        await payInvoice(inv, typeof params.payment_method === 'string' ? params.payment_method : sub ? defaultCard(sub) : null);
-      }
-      return [200, copy(inv)];
+      return invoicing.api(method, id, action, params);
     }
     if (resource === 'test_helpers' && id === 'test_clocks') {
       const clockId = action;
@@ -469,27 +324,5 @@ export function createFakeBilling(core: TFakeCore) {
     return null;
   }
 
-  /** The hosted invoice page: pays an open invoice, or sends the customer through the authentication its card asks for. */
-  async function page(req: IncomingMessage, res: ServerResponse, id: string, form: Record<string, unknown>, cardButtons: string): Promise<void> {
-    const inv = invoices.get(id);
-    if (!inv) return html(res, 404, 'Not found', '<p class="err">This invoice does not exist.</p>');
-    if (req.method === 'POST' && inv.status === 'open' && typeof form.payment_method === 'string') await payInvoice(inv, form.payment_method);
-    const title = `<h2>Invoice ${escapeHtml(inv.number)}: ${escapeHtml(formatAmount(inv))}</h2>`;
-    if (inv.status === 'paid') return html(res, 200, 'Invoice paid', `${title}<p role="status">This invoice is paid. Thank you!</p>`);
-    const pi = invoiceIntent.get(inv.id);
-    if (pi?.status === 'requires_action') {
-      const auth = (pi.next_action as { redirect_to_url: { url: string } }).redirect_to_url.url;
-      return html(res, 200, 'Confirm your payment', `${title}<p>Your bank asks you to confirm this payment.</p><a class="btn" href="${escapeHtml(auth)}">Authenticate payment</a><p>Or pay with another card:</p><form method="post">${cardButtons}</form>`);
-    }
-    const error = (pi?.last_payment_error as { message?: string } | null)?.message;
-    return html(res, 200, 'Pay invoice', `${title}${error ? `<p class="err" role="alert">${escapeHtml(error)}</p>` : ''}<p>Choose a test card:</p><form method="post">${cardButtons}</form>`);
-  }
-
-  /** A payment intent of an invoice succeeded on the authentication page: the invoice is paid. */
-  async function intentSucceeded(pi: TObj) {
-    const inv = typeof pi.invoice === 'string' ? invoices.get(pi.invoice) : undefined;
-    if (inv && inv.status === 'open') await invoicePaid(inv);
-  }
-
-  return { api, page, intentSucceeded };
+  return { api, page: invoicing.page, intentSucceeded: invoicing.intentSucceeded };
 }

@@ -29,3 +29,15 @@ export const FAKES: Partial<Record<TIntegration, (seed: TFakeSeed) => Promise<TF
   zoho: startZohoFake,
 };
 export * from './fake-server';
+export { startActiveCampaignFake } from './active-campaign-fake';
+export { startApolloFake } from './apollo-fake';
+export { CLEVERTAP_FAKE_ACCOUNT_ID, CLEVERTAP_FAKE_REGION, startClevertapFake } from './clevertap-fake';
+export { GHL_FAKE_LOCATION_ID, startGoHighLevelFake } from './go-high-level-fake';
+export { startHubspotFake } from './hubspot-fake';
+export { startKitFake } from './kit-fake';
+export { startLemlistFake } from './lemlist-fake';
+export { FAKE_MAILCHIMP_CLIENT, startMailchimpFake } from './mailchimp-fake';
+export { startMailerliteFake } from './mailerlite-fake';
+export { startMoosendFake } from './moosend-fake';
+export { startSendgridFake } from './sendgrid-fake';
+export { FAKE_ZOHO_CLIENT, startZohoFake, zohoModuleOf, type TZohoFake } from './zoho-fake';

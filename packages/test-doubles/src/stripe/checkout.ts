@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { escapeHtml } from '../fake-http';
+import { escapeHtml } from '../http';
 import { formatAmount, html, missing, newId, StripeFail, type TObj } from './wire';
 
 /**

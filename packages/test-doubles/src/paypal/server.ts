@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeServer, escapeHtml, readBody } from '../fake-http';
+import { closeServer, escapeHtml, readBody } from '../http';
 
 /**
  * A small in-memory stand-in for the part of PayPal's REST API the payments module uses: OAuth client

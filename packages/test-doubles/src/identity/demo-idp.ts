@@ -1,4 +1,3 @@
-import type { TConfig } from '../../../config';
 import { startLocalOidcIdp } from './oidc-idp';
 import { startLocalSamlIdp } from './saml-idp';
 
@@ -8,7 +7,7 @@ export const DEMO_ORG_OIDC_CLIENT = { clientId: 'demo-org', clientSecret: 'demo-
  * `npm start -- --demo-idp`: a local OpenID Connect provider (standing in for Google, Microsoft and a company's
  * IdP) on PORT+30 and a local SAML provider on PORT+31, both on 127.0.0.1; anyone signs in with any e-mail.
  */
-export async function startDemoIdp(config: Pick<TConfig, 'port' | 'configuredPublicUrl'>) {
+export async function startDemoIdp(config: { port: number; configuredPublicUrl: string | undefined }) {
   // Without PUBLIC_URL the app's links follow the address it is opened at: both loopback names are registered.
   const bases = config.configuredPublicUrl ? [config.configuredPublicUrl] : [`http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`];
   const redirectUris = bases.map((b) => `${b}/sso/signin`);
@@ -22,7 +21,8 @@ export async function startDemoIdp(config: Pick<TConfig, 'port' | 'configuredPub
     ],
   });
   const saml = await startLocalSamlIdp({ port: config.port + 31 });
-  const configOverrides: Pick<TConfig, 'sso'> = {
+  // The server's `sso` settings: its Google and Microsoft buttons sign in at this provider.
+  const configOverrides = {
     sso: {
       google: { issuer: oidc.issuer, clientId: 'demo-google', clientSecret: 'demo-google-secret' },
       microsoft: { issuer: oidc.issuer, clientId: 'demo-microsoft', clientSecret: 'demo-microsoft-secret' },

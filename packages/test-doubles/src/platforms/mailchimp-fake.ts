@@ -1,11 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { subscriberHash } from '../adapters/mailchimp';
+import { createHash, randomBytes } from 'node:crypto';
 import { findList, notFound, readLimit, startFakeServer, type TFakeReply, type TFakeRequest, type TFakeSeed } from './fake-server';
 import { consentPage, htmlError, redirectBack, str } from './oauth-pages';
 
-import { FAKE_CLIENTS } from '../oauth/providers';
+/** The OAuth client this fake accepts unless it is started with another one. */
+export const FAKE_MAILCHIMP_CLIENT = { clientId: 'fake-mailchimp-client', clientSecret: 'fake-mailchimp-secret' };
 
-export const FAKE_MAILCHIMP_CLIENT = FAKE_CLIENTS.mailchimp;
+/** Mailchimp's member id: the MD5 hash of the lower-cased address (its documented "subscriber hash"). */
+function subscriberHash(email: string): string {
+  return createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+}
 
 /**
  * Mailchimp Marketing API 3.0 on 127.0.0.1 (`/3.0`): Basic auth with any user and the key, or an OAuth Bearer token;

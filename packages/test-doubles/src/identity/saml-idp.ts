@@ -1,22 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { escapeHtml, readForm } from './http-form';
-import { join } from 'node:path';
-import { SERVER_ROOT } from '../../../config';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * A local SAML 2.0 identity provider on 127.0.0.1 for tests and `npm start -- --demo-idp`: it reads the
  * service provider's AuthnRequest (HTTP-Redirect binding), asks for an e-mail, and posts a signed Response
  * (HTTP-POST binding) back to the assertion consumer. Its key is a test key: never trust it elsewhere.
  */
-const here = join(SERVER_ROOT, 'src', 'features', 'sso', 'local-idp');
+const here = keyPairDir();
 export const DEMO_SAML_CERT = readFileSync(join(here, 'demo-saml-idp.cert.pem'), 'utf8');
 const DEMO_SAML_KEY = readFileSync(join(here, 'demo-saml-idp.key.pem'), 'utf8');
+
+/**
+ * The folder of the test key pair (beside this module's source), found by walking up from this module: it holds for
+ * the TypeScript sources and for the server bundle `npm start -- --demo-idp` runs (apps/server/dist).
+ */
+function keyPairDir(): string {
+  const from = dirname(fileURLToPath(import.meta.url));
+  const inRepo = join('packages', 'test-doubles', 'src', 'identity');
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'demo-saml-idp.cert.pem'))) return dir;
+    if (existsSync(join(dir, inRepo, 'demo-saml-idp.cert.pem'))) return join(dir, inRepo);
+    if (dirname(dir) === dir) throw new Error(`The demo SAML key pair (${inRepo}) was not found above ${from}`);
+  }
+}
 
 export type TAuthnRequest = { id: string; issuer: string; acsUrl: string };
 
