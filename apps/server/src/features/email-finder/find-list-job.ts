@@ -1,5 +1,6 @@
 import { CREDITS_PER_FIND, EMAIL_FINDER_EVENTS, type TFinderResult } from '@verilead/contracts';
 import { enqueueRowChunks, type TRowChunk } from '../../platform/bulk/row-chunks';
+import { finishListIfDone, planListChunks, stopListJob } from '../../platform/bulk-lists/lifecycle';
 import { addChargedAppUsage } from '../../platform/credits/app-usage';
 import { chargeCredits } from '../../platform/credits/ledger';
 import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
@@ -19,8 +20,8 @@ import {
   selectListForUpdate,
   selectPendingRows,
   storeRowResults,
-  transitionList,
   updateList,
+  finderListStore,
   type TFinderListRow,
 } from './queries';
 import { searchEmail } from './search';
@@ -81,16 +82,11 @@ const JOB_PAGE = 200;
 const STORE_BATCH = 25;
 
 /** The plan: enqueues the chunk jobs of a started list in one transaction (a retried plan enqueues nothing twice). */
-export async function planFindChunks(deps: { database: TDatabase; queue: TJobQueue; chunkSize: number }, listId: string, jobId: string): Promise<number> {
-  const planned = await deps.database.transaction(async (tx) => {
-    const list = await selectListForUpdate(tx, listId);
-    if (!list || list.state !== 'in_progress' || list.plannedJobId === jobId) return null;
-    const enqueued = await enqueueRowChunks(deps.queue, tx, FIND_CHUNK_JOB, list, await selectFinderChunkStarts(tx, listId, deps.chunkSize));
-    await updateList(tx, listId, { plannedJobId: jobId });
-    return enqueued;
+export function planFindChunks(deps: { database: TDatabase; queue: TJobQueue; chunkSize: number }, listId: string, jobId: string): Promise<number> {
+  return planListChunks(deps.database, finderListStore, listId, jobId, {
+    enqueueChunks: async (tx, list) => enqueueRowChunks(deps.queue, tx, FIND_CHUNK_JOB, list, await selectFinderChunkStarts(tx, listId, deps.chunkSize)),
+    finish: () => finishFinderListIfDone(deps.database, listId),
   });
-  if (planned === 0) await finishFinderListIfDone(deps.database, listId);
-  return planned ?? 0;
 }
 
 /**
@@ -201,32 +197,30 @@ export async function runFindChunk(
   if (storeError) throw storeError;
   const failure = creditError as AppError | null;
   if (failure) {
-    // Only the chunk that moves the list records the stop (several chunks may run out of credits at once).
-    await database.transaction(async (tx) => {
-      if (!(await transitionList(tx, { orgId: list.orgId }, listId, ['in_progress'], { state: 'not_processed', activity: null, stoppedReason: failure.message }))) return;
-      await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'failed', description: `Finding emails for the list "${list.name}" stopped: ${failure.message}`, metadata: { job: 'find_emails', list_id: listId } });
+    await stopListJob(deps, finderListStore, listId, {
+      values: { state: 'not_processed', activity: null, stoppedReason: failure.message },
+      describe: (stopped) => ({ type: 'failed', description: `Finding emails for the list "${stopped.name}" stopped: ${failure.message}`, metadata: { job: 'find_emails', list_id: listId } }),
+      recordActivity,
+      dropJobs: [FIND_CHUNK_JOB],
     });
-    await deps.queue.cancelWhere(FIND_CHUNK_JOB, { listId });
     return;
   }
   await finishFinderListIfDone(database, listId);
 }
 
 /** Marks the list processed once no searchable row is pending, with its activity and `email_finder.bulk.completed` event. */
-export async function finishFinderListIfDone(database: TDatabase, listId: string): Promise<void> {
-  if ((await countPendingRows(database.db, listId)) > 0) return;
-  await database.transaction(async (tx) => {
-    const current = await selectListForUpdate(tx, listId);
-    if (!current || current.state !== 'in_progress') return;
-    const list = current;
-    await updateList(tx, listId, { state: 'processed', activity: null, processedAt: new Date(), stoppedReason: null });
-    const done = (await selectListById(tx, listId))!;
-    await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'find_emails', description: `Found emails for the list "${list.name}"`, metadata: { list_id: listId } });
-    await recordEvent(tx, {
-      orgId: list.orgId,
-      userId: list.userId,
-      type: EMAIL_FINDER_EVENTS.bulkCompleted,
-      payload: { list_id: listId, name: list.name, stats: computeStats(done), processed_at: done.processedAt?.toISOString() ?? null },
-    });
+export function finishFinderListIfDone(database: TDatabase, listId: string): Promise<void> {
+  return finishListIfDone(database, finderListStore, listId, {
+    countPending: countPendingRows,
+    values: () => ({ state: 'processed' as const, activity: null, processedAt: new Date(), stoppedReason: null }),
+    onDone: async (tx, list, done) => {
+      await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'find_emails', description: `Found emails for the list "${list.name}"`, metadata: { list_id: listId } });
+      await recordEvent(tx, {
+        orgId: list.orgId,
+        userId: list.userId,
+        type: EMAIL_FINDER_EVENTS.bulkCompleted,
+        payload: { list_id: listId, name: list.name, stats: computeStats(done), processed_at: done.processedAt?.toISOString() ?? null },
+      });
+    },
   });
 }

@@ -3,9 +3,10 @@ import { ZFinderUploadFields, type TFinderColumnMapping, type TFinderList } from
 import { checkFileHead, detectFileType, FileParseError, readRows } from '../../platform/bulk/file-parsing';
 import { SeenKeys } from '../../platform/bulk/seen-keys';
 import { readStoredHead, storeCappedUpload, type TUploadPart } from '../../platform/bulk/upload';
+import { parseUploadFields } from '../../platform/bulk-lists/upload-part';
 import type { TDatabase } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
-import { AppError, isAppError, summariseReasons } from '../../platform/errors/app-error';
+import { isAppError } from '../../platform/errors/app-error';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
@@ -36,15 +37,6 @@ export const FINDER_ANALYSE_JOB = 'email_finder.analyse';
 /** Rows read in the request to check the mapping before answering. */
 const SAMPLE_ROWS = 50;
 const INSERT_BATCH = 1_000;
-
-function parseUploadFields(fields: Record<string, string>) {
-  const parsed = ZFinderUploadFields.safeParse(fields);
-  if (!parsed.success) {
-    const reasons = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', location: 'body' as const, messages: [i.message] }));
-    throw new AppError(400, 'validation_failed', summariseReasons(reasons), { reasons });
-  }
-  return parsed.data;
-}
 
 /** Reads one data row with the mapping: a searchable person, or the reason it is skipped. */
 function readPersonRow(cells: string[], m: TFinderColumnMapping): Omit<TFinderRowInsert, 'listId' | 'rowNumber' | 'cells'> {
@@ -112,7 +104,7 @@ export async function uploadFinderList(
   part: TUploadPart,
   opts: { autoStart?: boolean; appId?: string } = {},
 ): Promise<TFinderList> {
-  const fields = parseUploadFields(part.fields);
+  const fields = parseUploadFields(ZFinderUploadFields, part.fields);
   const fileType = detectFileType(part.filename);
   if (fileType !== 'csv' && fileType !== 'xlsx') {
     part.file.resume();
