@@ -11,19 +11,7 @@ import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
 import { recordEvent } from '../events/service';
 import { getVerifierPreferences } from '../settings/service';
-import {
-  countPendingRows,
-  EMPTY_FINDER_COUNTERS,
-  incrementDomainPatterns,
-  selectFinderChunkStarts,
-  selectListById,
-  selectListForUpdate,
-  selectPendingRows,
-  storeRowResults,
-  updateList,
-  finderListStore,
-  type TFinderListRow,
-} from './queries';
+import { countPendingRows, EMPTY_FINDER_COUNTERS, finderListStore, incrementDomainPatterns, selectFinderChunkStarts, selectPendingRows, storeRowResults, type TFinderListRow } from './queries';
 import { searchEmail } from './search';
 import type { TFinderCounters } from './tables';
 import { createPatternBook, getFinderPrefs, toStoredResult } from './finder-support';
@@ -50,7 +38,7 @@ export type TPendingResult = { rowNumber: number; result: TFinderResult };
 /** Stores results with their charges in one transaction; rows that already have a result are skipped and never charged again. */
 async function storeListBatch(database: TDatabase, list: TFinderListRow, batch: TPendingResult[]): Promise<void> {
   await database.transaction(async (tx) => {
-    const current = await selectListForUpdate(tx, list.id);
+    const current = await finderListStore.selectForUpdate(tx, list.id);
     // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.
     if (!current || current.state !== 'in_progress') return;
     const counters = { ...EMPTY_FINDER_COUNTERS, ...current.counters };
@@ -74,7 +62,7 @@ async function storeListBatch(database: TDatabase, list: TFinderListRow, batch: 
     await incrementDomainPatterns(tx, patterns);
     // A list uploaded with an app's token counts its charges in the app's usage, in this same transaction.
     await addChargedAppUsage(tx, current.appId, charged);
-    await updateList(tx, list.id, { counters });
+    await finderListStore.update(tx, list.id, { counters });
   });
 }
 
@@ -103,7 +91,7 @@ export async function runFindChunk(
 ): Promise<void> {
   const { database } = deps;
   const { listId } = chunk;
-  const list = await selectListById(database.db, listId);
+  const list = await finderListStore.selectById(database.db, listId);
   if (!list || list.state !== 'in_progress') return;
   const ctx = { userId: list.userId, orgId: list.orgId };
   const [prefs, vprefs] = await Promise.all([getFinderPrefs(database.db, ctx), getVerifierPreferences(database.db, ctx)]);
@@ -114,7 +102,7 @@ export async function runFindChunk(
 
   const isStopped = async () => {
     if (await job.isCancelled()) return true;
-    const now = await selectListById(database.db, listId);
+    const now = await finderListStore.selectById(database.db, listId);
     return !now || now.state !== 'in_progress';
   };
 
@@ -167,7 +155,7 @@ export async function runFindChunk(
           return;
         }
         await store(items);
-        const now = await selectListById(database.db, listId);
+        const now = await finderListStore.selectById(database.db, listId);
         if (now) await job.reportProgress(toListView(now).progress);
       } catch (err) {
         storeError = err;

@@ -12,16 +12,7 @@ import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { recordActivity } from '../activities/service';
 import { foldName, splitFullName, type TPersonName } from './candidates';
-import {
-  deleteListRows,
-  EMPTY_FINDER_COUNTERS,
-  insertList,
-  insertListRows,
-  selectFirstRowsOfPeople,
-  selectListById,
-  updateList,
-  type TFinderRowInsert,
-} from './queries';
+import { deleteListRows, EMPTY_FINDER_COUNTERS, finderListStore, insertListRows, selectFirstRowsOfPeople, type TFinderRowInsert } from './queries';
 import { readDomainInput } from './search';
 import { DUPLICATE_STATUS } from './finder-downloads';
 import { badRequest } from './finder-support';
@@ -134,7 +125,7 @@ export async function uploadFinderList(
     const reason = sample.complete || sample.dataRows === 0 ? emptyFileReason(hasHeader, sample.dataRows, sample.searchable) : null;
     if (reason) throw new FileParseError(reason);
     const row = await deps.database.transaction(async (tx) => {
-      await insertList(tx, {
+      await finderListStore.insert(tx, {
         id: listId,
         orgId: ctx.orgId,
         userId: ctx.userId,
@@ -152,7 +143,7 @@ export async function uploadFinderList(
         counters: { ...EMPTY_FINDER_COUNTERS },
       });
       await deps.queue.enqueue(FINDER_ANALYSE_JOB, { listId, autoStart: opts.autoStart ?? false }, { tx, orgId: ctx.orgId, userId: ctx.userId, maxAttempts: 3 });
-      return (await selectListById(tx, listId))!;
+      return (await finderListStore.selectById(tx, listId))!;
     });
     return toListView(row);
   } catch (err) {
@@ -174,7 +165,7 @@ export async function runFinderAnalyseJob(
   job: Pick<TJobContext, 'attempt' | 'maxAttempts'>,
 ): Promise<void> {
   const { database } = deps;
-  const list = await selectListById(database.db, payload.listId);
+  const list = await finderListStore.selectById(database.db, payload.listId);
   if (!list || list.activity !== 'analyse') return;
   const listId = list.id;
   await deleteListRows(database.db, listId);
@@ -208,7 +199,7 @@ export async function runFinderAnalyseJob(
   const fail = async (message: string) => {
     await deleteListRows(database.db, listId);
     await database.transaction(async (tx) => {
-      await updateList(tx, listId, { activity: null, stoppedReason: message, rowCount: 0, searchableCount: 0, skippedCount: 0 });
+      await finderListStore.update(tx, listId, { activity: null, stoppedReason: message, rowCount: 0, searchableCount: 0, skippedCount: 0 });
       await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'failed', description: `Reading the finder list "${list.name}" failed: ${message}`, metadata: { job: 'analyse', list_id: listId } });
     });
   };
@@ -255,9 +246,9 @@ export async function runFinderAnalyseJob(
     return;
   }
   // Cancelled while it was read: the rows stay (a later start resumes), nothing starts now.
-  const cancelled = (await selectListById(database.db, listId))?.state === 'cancelled';
+  const cancelled = (await finderListStore.selectById(database.db, listId))?.state === 'cancelled';
   await database.transaction(async (tx) => {
-    await updateList(tx, listId, { header, rowCount: rowNumber, searchableCount: searchable, skippedCount: skipped, activity: null, ...(cancelled ? {} : { stoppedReason: null }) });
+    await finderListStore.update(tx, listId, { header, rowCount: rowNumber, searchableCount: searchable, skippedCount: skipped, activity: null, ...(cancelled ? {} : { stoppedReason: null }) });
     await recordActivity(tx, {
       orgId: list.orgId,
       userId: list.userId,
@@ -273,6 +264,6 @@ export async function runFinderAnalyseJob(
     await startFindEmails(deps, ctx, listId);
   } catch (err) {
     if (!isAppError(err)) throw err;
-    await updateList(database.db, listId, { stoppedReason: `The search could not start: ${err.message}` });
+    await finderListStore.update(database.db, listId, { stoppedReason: `The search could not start: ${err.message}` });
   }
 }

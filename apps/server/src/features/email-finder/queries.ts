@@ -14,15 +14,6 @@ type TScope = TVisibleScope;
 
 /** The finder's lists on the bulk-list kernel: by id, scoped, locked, moved between states, paged. */
 export const finderListStore = createListStore<TFinderListRow, TFinderListInsert>(finderLists);
-export const {
-  insert: insertList,
-  select: selectList,
-  selectForUpdate: selectListForUpdate,
-  selectById: selectListById,
-  update: updateList,
-  transition: transitionList,
-  delete: deleteList,
-} = finderListStore;
 
 export const EMPTY_FINDER_COUNTERS: TFinderCounters = { processed: 0, found: 0, not_found: 0, business: 0, role: 0, catch_all: 0, confidence_sum: 0, billable: 0 };
 

@@ -6,7 +6,7 @@ import { storeWhileCreditsLast } from '../../platform/credits/store-while-credit
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { getVerifierPreferences } from '../settings/service';
-import { selectDueRechecks, selectGreylistWait, selectListById } from './queries';
+import { selectDueRechecks, selectGreylistWait, verifyListStore } from './queries';
 import { enqueueRecheck, storeRowOutcomes, type TRowOutcome } from './store-results';
 import { finishListIfDone, stopListForCredits } from './verify-list-job';
 
@@ -31,7 +31,7 @@ export async function runGreylistRecheck(
   job: Pick<TJobContext, 'isCancelled'>,
 ): Promise<void> {
   const { database } = deps;
-  const list = await selectListById(database.db, payload.listId);
+  const list = await verifyListStore.selectById(database.db, payload.listId);
   if (!list || list.state !== 'in_progress') return;
   const dueAt = new Date(payload.dueAt);
   const early = dueAt.getTime() - Date.now();
@@ -46,7 +46,7 @@ export async function runGreylistRecheck(
   const seen = new Set<number>();
   let creditError: AppError | null = null;
 
-  const isStopped = async () => (await job.isCancelled()) || (await selectListById(database.db, list.id))?.state !== 'in_progress';
+  const isStopped = async () => (await job.isCancelled()) || (await verifyListStore.selectById(database.db, list.id))?.state !== 'in_progress';
 
   for (;;) {
     if (await isStopped()) return;

@@ -17,7 +17,7 @@ import type { TCallerContext } from '../../platform/tenancy/context';
 import { recordActivity } from '../activities/service';
 import { assertCreditsAvailable } from '../credits/service';
 import { getVerifierPreferences } from '../settings/service';
-import { countPendingEmails, EMPTY_COUNTERS, selectListById, updateList, verifyListStore, type TListRow } from './queries';
+import { countPendingEmails, EMPTY_COUNTERS, type TListRow, verifyListStore } from './queries';
 import { toListView } from './list-view';
 import { VERIFY_CHUNK_JOB, VERIFY_JOB } from './verify-list-job';
 import { requireList } from './list-access';
@@ -94,7 +94,7 @@ export async function ensureListVerification(deps: Pick<TDeps, 'database' | 'que
  * (same credit check as list/verify; when it cannot start, the reason is kept on the list). Idempotent.
  */
 export async function startAutoPilot(deps: Pick<TDeps, 'database' | 'queue'>, listId: string): Promise<void> {
-  const list = await selectListById(deps.database.db, listId);
+  const list = await verifyListStore.selectById(deps.database.db, listId);
   if (!list || list.analysisState !== 'ready' || list.state !== 'non_verified' || list.jobId || list.uniqueCount === 0) return;
   const prefs = await getVerifierPreferences(deps.database.db, list);
   if (!prefs.autoPilot) return;
@@ -104,7 +104,7 @@ export async function startAutoPilot(deps: Pick<TDeps, 'database' | 'queue'>, li
     await startListVerification(deps, ctx, { list_id: listId });
   } catch (err) {
     if (!isAppError(err)) throw err;
-    await updateList(deps.database.db, listId, { stoppedReason: `Auto-pilot could not start the verification: ${err.message}` });
+    await verifyListStore.update(deps.database.db, listId, { stoppedReason: `Auto-pilot could not start the verification: ${err.message}` });
   }
 }
 

@@ -1,5 +1,5 @@
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { selectChunkStarts } from '../../platform/bulk/row-chunks';
 import { createListStore } from '../../platform/bulk-lists/list-store';
 import { selectRows, type TDb } from '../../platform/db/database';
@@ -15,15 +15,6 @@ type TScope = TVisibleScope;
 
 /** The verifier's lists on the bulk-list kernel: by id, scoped, locked, moved between states, paged. */
 export const verifyListStore = createListStore<TListRow, TListInsert>(verifyLists);
-export const {
-  insert: insertList,
-  select: selectList,
-  selectForUpdate: selectListForUpdate,
-  selectById: selectListById,
-  update: updateList,
-  transition: transitionList,
-  delete: deleteList,
-} = verifyListStore;
 
 export const EMPTY_COUNTERS: TListCounters = {
   verified: 0,

@@ -15,14 +15,7 @@ import { AppError } from '../../platform/errors/app-error';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import { checkFileHead, detectFileType, FileParseError, inspectRows, readRows } from './file-parsing';
-import {
-  EMPTY_COUNTERS,
-  insertList,
-  selectListById,
-  selectListNamesStartingWith,
-  selectRecentListByContent,
-  verifyListStore,
-} from './queries';
+import { EMPTY_COUNTERS, selectListNamesStartingWith, selectRecentListByContent, verifyListStore } from './queries';
 import { toListView } from './list-view';
 import { ANALYSE_JOB } from './analyse-list-job';
 
@@ -129,7 +122,7 @@ export async function uploadList(
   }
   try {
     const row = await deps.database.transaction(async (tx) => {
-      const list = await insertList(tx, {
+      const list = await verifyListStore.insert(tx, {
         id: listId,
         orgId: ctx.orgId,
         userId: ctx.userId,
@@ -168,8 +161,8 @@ export async function createSourcedList(
   input: { listId: string; name: string; fileName: string; source: string; storageKey: string; sizeBytes: number },
 ): Promise<void> {
   await deps.database.transaction(async (tx) => {
-    if (await selectListById(tx, input.listId)) return;
-    await insertList(tx, {
+    if (await verifyListStore.selectById(tx, input.listId)) return;
+    await verifyListStore.insert(tx, {
       id: input.listId,
       orgId: ctx.orgId,
       userId: ctx.userId,

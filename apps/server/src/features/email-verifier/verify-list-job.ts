@@ -9,15 +9,7 @@ import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
 import { recordEvent } from '../events/service';
 import { getVerifierPreferences } from '../settings/service';
-import {
-  clearGreylistWaits,
-  countPendingEmails,
-  EMPTY_COUNTERS,
-  selectListById,
-  selectPendingChunkStarts,
-  selectPendingEmails,
-  verifyListStore,
-} from './queries';
+import { clearGreylistWaits, countPendingEmails, EMPTY_COUNTERS, selectPendingChunkStarts, selectPendingEmails, verifyListStore } from './queries';
 import { computeProgress, computeStats } from './list-view';
 import { GREYLIST_RECHECK_JOB, storeRowOutcomes, type TRowOutcome } from './store-results';
 
@@ -58,7 +50,7 @@ export async function runVerifyChunk(
 ): Promise<void> {
   const { database } = deps;
   const { listId, fromRow, toRow } = chunk;
-  const list = await selectListById(database.db, listId);
+  const list = await verifyListStore.selectById(database.db, listId);
   if (!list || list.state !== 'in_progress') return;
   const prefs = await getVerifierPreferences(database.db, { userId: list.userId, orgId: list.orgId });
   const rowsByEmail = new Map<string, number>();
@@ -80,7 +72,7 @@ export async function runVerifyChunk(
 
   const isStopped = async () => {
     if (await job.isCancelled()) return true;
-    const now = await selectListById(database.db, listId);
+    const now = await verifyListStore.selectById(database.db, listId);
     return !now || now.state !== 'in_progress';
   };
 
@@ -136,7 +128,7 @@ export async function runVerifyChunk(
         batch = [];
         lastFlush = Date.now();
         storeInBackground(items);
-        const now = await selectListById(database.db, listId);
+        const now = await verifyListStore.selectById(database.db, listId);
         if (now) await job.reportProgress(computeProgress(now));
       }
     }

@@ -45,21 +45,11 @@ export function duplicateFileAnswer(fileName: string, lists: readonly Pick<TBulk
   };
 }
 
-/** A list job still queued or running, as the activities screen shows it above the history (TRunningJobActivity). */
-export type TListJobActivity = {
-  key: string;
-  type: TJobActivityType;
-  status: 'queued' | 'in_progress';
-  progress: number | null;
-  description: string;
-  metadata: Record<string, unknown>;
-  since: Date;
-};
-
 /**
  * A running list's job: its file being read (`analysis` says queued or running, null once read), or its work job, which
  * is queued until its plan job has split it into chunks and then runs with its progress. `label` names the list
- * (`The list "x"`), `size` what it holds (`120 addresses`), `done` the count of rows worked (into the metadata).
+ * (`The list "x"`), `size` what it holds (`120 addresses`), `done` the count of rows worked (into the metadata). The
+ * answer is the activities feature's running-job row (TRunningJobActivity), which platform code does not import.
  */
 export function toRunningListJob(
   row: TBulkListRow,
@@ -73,17 +63,18 @@ export function toRunningListJob(
     progress: () => number;
     done: Record<string, number>;
   },
-): TListJobActivity {
-  const metadata = { feature: p.feature, list_id: row.id, file_name: row.fileName };
-  if (p.analysis) return { key: `${p.analyseKey}:${row.id}`, type: 'analyse', status: p.analysis, progress: null, description: p.label, metadata, since: row.updatedAt };
+) {
+  const metadata: Record<string, unknown> = { feature: p.feature, list_id: row.id, file_name: row.fileName };
+  const since = row.updatedAt;
+  if (p.analysis) return { key: `${p.analyseKey}:${row.id}`, type: 'analyse' as TJobActivityType, status: p.analysis, progress: null as number | null, description: p.label, metadata, since };
   const planned = row.jobId !== null && row.plannedJobId === row.jobId;
   return {
     key: `${p.work}:${row.id}`,
     type: p.work,
-    status: planned ? 'in_progress' : 'queued',
+    status: planned ? ('in_progress' as const) : ('queued' as const),
     progress: planned ? p.progress() : null,
     description: `${p.label} (${p.size})`,
     metadata: { ...metadata, ...p.done },
-    since: row.updatedAt,
+    since,
   };
 }
