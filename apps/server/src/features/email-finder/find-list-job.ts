@@ -11,7 +11,7 @@ import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
 import { recordEvent } from '../events/service';
 import { getVerifierPreferences } from '../settings/service';
-import { countPendingRows, EMPTY_FINDER_COUNTERS, finderListStore, incrementDomainPatterns, selectFinderChunkStarts, selectPendingRows, storeRowResults, type TFinderListRow } from './queries';
+import { countPendingRows, EMPTY_FINDER_COUNTERS, finderListStore, incrementDomainPatterns, selectFinderChunkStarts, selectPendingRows, storeFinderResults, type TFinderListRow } from './queries';
 import { searchEmail } from './search';
 import type { TFinderCounters } from './tables';
 import { createPatternBook, getFinderPrefs, toStoredResult } from './finder-support';
@@ -42,7 +42,7 @@ async function storeListBatch(database: TDatabase, list: TFinderListRow, batch: 
     // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.
     if (!current || current.state !== 'in_progress') return;
     const counters = { ...EMPTY_FINDER_COUNTERS, ...current.counters };
-    const stored = await storeRowResults(
+    const stored = await storeFinderResults(
       tx,
       list.id,
       batch.map((b) => ({ rowNumber: b.rowNumber, status: b.result.status, result: b.result as unknown as Record<string, unknown>, billable: b.result.status === 'found' })),

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { selectChunkStarts } from '../../platform/bulk/row-chunks';
 import { createListStore, likePattern } from '../../platform/bulk-lists/list-store';
+import { storeRowResults, type TRowResult } from '../../platform/bulk-lists/row-results';
 import { selectRows, type TDb } from '../../platform/db/database';
 import type { TVisibleScope } from '../../platform/tenancy/context';
 import { finderDomainPatterns, finderInstant, finderListRows, finderLists, type TFinderCounters } from './tables';
@@ -145,22 +146,8 @@ export async function countPendingRows(exec: TDb, listId: string): Promise<numbe
 }
 
 /** Stores results on rows that have none yet; answers the row numbers stored by this call (the others were stored before). */
-export async function storeRowResults(
-  exec: TDb,
-  listId: string,
-  items: { rowNumber: number; status: string; result: Record<string, unknown>; billable: boolean }[],
-): Promise<Set<number>> {
-  if (items.length === 0) return new Set();
-  const json = JSON.stringify(items.map((i) => ({ r: i.rowNumber, s: i.status, j: i.result, b: i.billable })));
-  const rows = await selectRows<{ row_number: number }>(
-    exec,
-    sql`update finder_list_rows e
-        set status = x.s, result = x.j, billable = x.b
-        from json_to_recordset(${json}::json) as x(r int, s text, j jsonb, b boolean)
-        where e.list_id = ${listId}::uuid and e.row_number = x.r and e.status is null
-        returning e.row_number`,
-  );
-  return new Set(rows.map((r) => r.row_number));
+export function storeFinderResults(exec: TDb, listId: string, items: TRowResult[]): Promise<Set<number>> {
+  return storeRowResults(exec, { table: finderListRows }, listId, items);
 }
 
 /** The stored results of some rows of a list (the first rows duplicates point at). */

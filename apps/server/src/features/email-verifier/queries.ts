@@ -2,6 +2,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { selectChunkStarts } from '../../platform/bulk/row-chunks';
 import { createListStore } from '../../platform/bulk-lists/list-store';
+import { storeRowResults, type TRowResult } from '../../platform/bulk-lists/row-results';
 import { selectRows, type TDb } from '../../platform/db/database';
 import type { TVisibleScope } from '../../platform/tenancy/context';
 import { instantVerificationRollups, instantVerifications, verifyListEmails, verifyLists, type TListCounters } from './tables';
@@ -150,26 +151,9 @@ export async function countPendingEmails(exec: TDb, listId: string): Promise<num
   return rows[0]?.n ?? 0;
 }
 
-/**
- * Stores a batch of results in one statement, only on rows that have none yet (a row is never stored twice).
- * Answers the row numbers actually stored.
- */
-export async function storeEmailResults(
-  exec: TDb,
-  listId: string,
-  items: { rowNumber: number; status: string; result: Record<string, unknown>; billable: boolean }[],
-): Promise<Set<number>> {
-  if (items.length === 0) return new Set();
-  const json = JSON.stringify(items.map((i) => ({ r: i.rowNumber, s: i.status, j: i.result, b: i.billable })));
-  const rows = await selectRows<{ row_number: number }>(
-    exec,
-    sql`update verify_list_emails e
-        set status = x.s, result = x.j, billable = x.b, verified_at = now(), recheck_at = null
-        from json_to_recordset(${json}::json) as x(r int, s text, j jsonb, b boolean)
-        where e.list_id = ${listId}::uuid and e.row_number = x.r and e.status is null
-        returning e.row_number`,
-  );
-  return new Set(rows.map((r) => r.row_number));
+/** Stores a batch of results on rows that have none yet (a row is never stored twice); answers the row numbers stored. */
+export function storeEmailResults(exec: TDb, listId: string, items: TRowResult[]): Promise<Set<number>> {
+  return storeRowResults(exec, { table: verifyListEmails, alsoSet: sql`verified_at = now(), recheck_at = null` }, listId, items);
 }
 
 // ---------- greylist re-checks ----------
