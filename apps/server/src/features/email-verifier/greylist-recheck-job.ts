@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { TVerificationMode } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
 import type { AppError } from '../../platform/errors/app-error';
 import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
@@ -40,7 +39,7 @@ export async function runGreylistRecheck(
   if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
 
   const prefs = await getVerifierPreferences(database.db, { userId: list.userId, orgId: list.orgId });
-  const mode = (list.mode as TVerificationMode | null) ?? prefs.mode;
+  const mode = list.mode ?? prefs.mode;
   const schedule = verifier.greylistSchedule(mode);
   const call = { mode, gibberishThreshold: prefs.gibberishThreshold, wbList: prefs.wbList };
   const seen = new Set<number>();
