@@ -10,8 +10,6 @@ export type TFinderListRow = typeof finderLists.$inferSelect;
 export type TFinderListInsert = typeof finderLists.$inferInsert;
 export type TFinderRowInsert = typeof finderListRows.$inferInsert;
 export type TInstantRow = typeof finderInstant.$inferSelect;
-/** The caller's visible scope: the organisation, and the member when the role sees only its own objects. */
-type TScope = TVisibleScope;
 
 /** The finder's lists on the bulk-list kernel: by id, scoped, locked, moved between states, paged. */
 export const finderListStore = createListStore<TFinderListRow, TFinderListInsert>(finderLists);
@@ -24,7 +22,7 @@ export async function insertInstant(exec: TDb, row: typeof finderInstant.$inferI
   return (await exec.insert(finderInstant).values(row).returning())[0]!;
 }
 
-export async function selectInstant(exec: TDb, scope: TScope, id: string): Promise<TInstantRow | null> {
+export async function selectInstant(exec: TDb, scope: TVisibleScope, id: string): Promise<TInstantRow | null> {
   const rows = await exec.select().from(finderInstant).where(and(eq(finderInstant.id, id), eq(finderInstant.orgId, scope.orgId), scope.userId ? eq(finderInstant.userId, scope.userId) : undefined)).limit(1);
   return rows[0] ?? null;
 }

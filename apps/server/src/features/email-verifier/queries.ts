@@ -11,8 +11,6 @@ export type TListRow = typeof verifyLists.$inferSelect;
 export type TListInsert = typeof verifyLists.$inferInsert;
 export type TListEmailInsert = typeof verifyListEmails.$inferInsert;
 export type TListEmailRow = typeof verifyListEmails.$inferSelect;
-/** The caller's visible scope: the organisation, and the member when the role sees only its own lists. */
-type TScope = TVisibleScope;
 
 /** The verifier's lists on the bulk-list kernel: by id, scoped, locked, moved between states, paged. */
 export const verifyListStore = createListStore<TListRow, TListInsert>(verifyLists);
@@ -55,7 +53,7 @@ export async function selectRecentListByContent(
 }
 
 /** Names of the organisation's lists that start with `prefix` (case-insensitive): the candidates a new name must avoid. */
-export async function selectListNamesStartingWith(exec: TDb, scope: TScope, prefix: string): Promise<string[]> {
+export async function selectListNamesStartingWith(exec: TDb, scope: TVisibleScope, prefix: string): Promise<string[]> {
   const rows = await exec
     .select({ name: verifyLists.name })
     .from(verifyLists)
@@ -238,7 +236,7 @@ export async function insertInstant(exec: TDb, row: typeof instantVerifications.
   return rows[0]!;
 }
 
-export async function selectRecentInstant(exec: TDb, f: TScope & { userId: string; limit: number; source?: string }) {
+export async function selectRecentInstant(exec: TDb, f: TVisibleScope & { userId: string; limit: number; source?: string }) {
   return exec
     .select()
     .from(instantVerifications)
