@@ -1,5 +1,6 @@
 import { CREDITS_PER_FIND, EMAIL_FINDER_EVENTS, type TFinderResult } from '@verilead/contracts';
 import { enqueueRowChunks, type TRowChunk } from '../../platform/bulk/row-chunks';
+import { finishListIfDone, planListChunks, stopListJob } from '../../platform/bulk-lists/lifecycle';
 import { addChargedAppUsage } from '../../platform/credits/app-usage';
 import { chargeCredits } from '../../platform/credits/ledger';
 import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
@@ -10,19 +11,7 @@ import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
 import { recordEvent } from '../events/service';
 import { getVerifierPreferences } from '../settings/service';
-import {
-  countPendingRows,
-  EMPTY_FINDER_COUNTERS,
-  incrementDomainPatterns,
-  selectFinderChunkStarts,
-  selectListById,
-  selectListForUpdate,
-  selectPendingRows,
-  storeRowResults,
-  transitionList,
-  updateList,
-  type TFinderListRow,
-} from './queries';
+import { countPendingRows, EMPTY_FINDER_COUNTERS, finderListStore, incrementDomainPatterns, selectFinderChunkStarts, selectPendingRows, storeFinderResults, type TFinderListRow } from './queries';
 import { searchEmail } from './search';
 import type { TFinderCounters } from './tables';
 import { createPatternBook, getFinderPrefs, toStoredResult } from './finder-support';
@@ -49,11 +38,11 @@ export type TPendingResult = { rowNumber: number; result: TFinderResult };
 /** Stores results with their charges in one transaction; rows that already have a result are skipped and never charged again. */
 async function storeListBatch(database: TDatabase, list: TFinderListRow, batch: TPendingResult[]): Promise<void> {
   await database.transaction(async (tx) => {
-    const current = await selectListForUpdate(tx, list.id);
+    const current = await finderListStore.selectForUpdate(tx, list.id);
     // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.
     if (!current || current.state !== 'in_progress') return;
     const counters = { ...EMPTY_FINDER_COUNTERS, ...current.counters };
-    const stored = await storeRowResults(
+    const stored = await storeFinderResults(
       tx,
       list.id,
       batch.map((b) => ({ rowNumber: b.rowNumber, status: b.result.status, result: b.result as unknown as Record<string, unknown>, billable: b.result.status === 'found' })),
@@ -73,7 +62,7 @@ async function storeListBatch(database: TDatabase, list: TFinderListRow, batch: 
     await incrementDomainPatterns(tx, patterns);
     // A list uploaded with an app's token counts its charges in the app's usage, in this same transaction.
     await addChargedAppUsage(tx, current.appId, charged);
-    await updateList(tx, list.id, { counters });
+    await finderListStore.update(tx, list.id, { counters });
   });
 }
 
@@ -81,16 +70,11 @@ const JOB_PAGE = 200;
 const STORE_BATCH = 25;
 
 /** The plan: enqueues the chunk jobs of a started list in one transaction (a retried plan enqueues nothing twice). */
-export async function planFindChunks(deps: { database: TDatabase; queue: TJobQueue; chunkSize: number }, listId: string, jobId: string): Promise<number> {
-  const planned = await deps.database.transaction(async (tx) => {
-    const list = await selectListForUpdate(tx, listId);
-    if (!list || list.state !== 'in_progress' || list.plannedJobId === jobId) return null;
-    const enqueued = await enqueueRowChunks(deps.queue, tx, FIND_CHUNK_JOB, list, await selectFinderChunkStarts(tx, listId, deps.chunkSize));
-    await updateList(tx, listId, { plannedJobId: jobId });
-    return enqueued;
+export function planFindChunks(deps: { database: TDatabase; queue: TJobQueue; chunkSize: number }, listId: string, jobId: string): Promise<number> {
+  return planListChunks(deps.database, finderListStore, listId, jobId, {
+    enqueueChunks: async (tx, list) => enqueueRowChunks(deps.queue, tx, FIND_CHUNK_JOB, list, await selectFinderChunkStarts(tx, listId, deps.chunkSize)),
+    finish: () => finishFinderListIfDone(deps.database, listId),
   });
-  if (planned === 0) await finishFinderListIfDone(deps.database, listId);
-  return planned ?? 0;
 }
 
 /**
@@ -107,7 +91,7 @@ export async function runFindChunk(
 ): Promise<void> {
   const { database } = deps;
   const { listId } = chunk;
-  const list = await selectListById(database.db, listId);
+  const list = await finderListStore.selectById(database.db, listId);
   if (!list || list.state !== 'in_progress') return;
   const ctx = { userId: list.userId, orgId: list.orgId };
   const [prefs, vprefs] = await Promise.all([getFinderPrefs(database.db, ctx), getVerifierPreferences(database.db, ctx)]);
@@ -118,7 +102,7 @@ export async function runFindChunk(
 
   const isStopped = async () => {
     if (await job.isCancelled()) return true;
-    const now = await selectListById(database.db, listId);
+    const now = await finderListStore.selectById(database.db, listId);
     return !now || now.state !== 'in_progress';
   };
 
@@ -171,7 +155,7 @@ export async function runFindChunk(
           return;
         }
         await store(items);
-        const now = await selectListById(database.db, listId);
+        const now = await finderListStore.selectById(database.db, listId);
         if (now) await job.reportProgress(toListView(now).progress);
       } catch (err) {
         storeError = err;
@@ -201,32 +185,30 @@ export async function runFindChunk(
   if (storeError) throw storeError;
   const failure = creditError as AppError | null;
   if (failure) {
-    // Only the chunk that moves the list records the stop (several chunks may run out of credits at once).
-    await database.transaction(async (tx) => {
-      if (!(await transitionList(tx, { orgId: list.orgId }, listId, ['in_progress'], { state: 'not_processed', activity: null, stoppedReason: failure.message }))) return;
-      await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'failed', description: `Finding emails for the list "${list.name}" stopped: ${failure.message}`, metadata: { job: 'find_emails', list_id: listId } });
+    await stopListJob(deps, finderListStore, listId, {
+      values: { state: 'not_processed', activity: null, stoppedReason: failure.message },
+      describe: (stopped) => ({ type: 'failed', description: `Finding emails for the list "${stopped.name}" stopped: ${failure.message}`, metadata: { job: 'find_emails', list_id: listId } }),
+      recordActivity,
+      dropJobs: [FIND_CHUNK_JOB],
     });
-    await deps.queue.cancelWhere(FIND_CHUNK_JOB, { listId });
     return;
   }
   await finishFinderListIfDone(database, listId);
 }
 
 /** Marks the list processed once no searchable row is pending, with its activity and `email_finder.bulk.completed` event. */
-export async function finishFinderListIfDone(database: TDatabase, listId: string): Promise<void> {
-  if ((await countPendingRows(database.db, listId)) > 0) return;
-  await database.transaction(async (tx) => {
-    const current = await selectListForUpdate(tx, listId);
-    if (!current || current.state !== 'in_progress') return;
-    const list = current;
-    await updateList(tx, listId, { state: 'processed', activity: null, processedAt: new Date(), stoppedReason: null });
-    const done = (await selectListById(tx, listId))!;
-    await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'find_emails', description: `Found emails for the list "${list.name}"`, metadata: { list_id: listId } });
-    await recordEvent(tx, {
-      orgId: list.orgId,
-      userId: list.userId,
-      type: EMAIL_FINDER_EVENTS.bulkCompleted,
-      payload: { list_id: listId, name: list.name, stats: computeStats(done), processed_at: done.processedAt?.toISOString() ?? null },
-    });
+export function finishFinderListIfDone(database: TDatabase, listId: string): Promise<void> {
+  return finishListIfDone(database, finderListStore, listId, {
+    countPending: countPendingRows,
+    values: () => ({ state: 'processed' as const, activity: null, processedAt: new Date(), stoppedReason: null }),
+    onDone: async (tx, list, done) => {
+      await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'find_emails', description: `Found emails for the list "${list.name}"`, metadata: { list_id: listId } });
+      await recordEvent(tx, {
+        orgId: list.orgId,
+        userId: list.userId,
+        type: EMAIL_FINDER_EVENTS.bulkCompleted,
+        payload: { list_id: listId, name: list.name, stats: computeStats(done), processed_at: done.processedAt?.toISOString() ?? null },
+      });
+    },
   });
 }

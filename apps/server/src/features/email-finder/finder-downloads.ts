@@ -5,7 +5,7 @@ import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { queueExportDownload } from '../downloads/service';
-import { selectHistory, selectList, selectRowResults, selectRowsPage, type TFinderListRow } from './queries';
+import { finderListStore, selectHistory, selectRowResults, selectRowsPage, type TFinderListRow } from './queries';
 import { historyFilter } from './history';
 import { requireList } from './list-access';
 
@@ -93,7 +93,7 @@ export async function openFinderExport(exec: TDb, d: TFinderExport, counter: { r
     const f = params.filter ?? { orgId: d.orgId };
     return historyRows(exec, { ...f, orgId: d.orgId, from: f.from ? new Date(f.from) : undefined, to: f.to ? new Date(f.to) : undefined }, counter);
   }
-  const list = d.listId ? await selectList(exec, { orgId: d.orgId }, d.listId) : null;
+  const list = d.listId ? await finderListStore.select(exec, { orgId: d.orgId }, d.listId) : null;
   return list ? listResultRows(exec, list, params.format ?? 'all', counter) : null;
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
 import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
-import { ZRowChunk } from '../../platform/bulk/row-chunks';
+import { defineListWorkJobs } from '../../platform/bulk-lists/list-jobs';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { FINDER_ANALYSE_JOB, runFinderAnalyseJob } from './list-upload';
@@ -23,13 +23,14 @@ export function createEmailFinderJobs(opts: {
 }): TJobDefinition[] {
   const verifier = opts.verifier ?? getVerifier(opts.config);
   const storage = opts.storage ?? getStorage(opts.config);
+  const deps = () => ({ database: opts.database, queue: opts.getQueue() });
   return [
     defineJob({
       name: FINDER_ANALYSE_JOB,
       queue: 'analysis',
       payload: z.object({ listId: z.uuid(), autoStart: z.boolean().default(false) }),
       maxAttempts: 3,
-      handler: (p, ctx) => runFinderAnalyseJob({ database: opts.database, queue: opts.getQueue() }, storage, p, ctx),
+      handler: (p, ctx) => runFinderAnalyseJob(deps(), storage, p, ctx),
     }),
     defineJob({
       name: INSTANT_JOB,
@@ -39,22 +40,14 @@ export function createEmailFinderJobs(opts: {
       backoffMs: 5_000,
       handler: (p) => runInstantJob(opts.database, verifier, p.findId),
     }),
-    defineJob({
-      name: FIND_EMAILS_JOB,
+    ...defineListWorkJobs({
       queue: 'finder',
-      payload: z.object({ listId: z.uuid() }),
-      maxAttempts: 20,
-      backoffMs: 2_000,
-      // People search slower than addresses verify: a finder chunk is a quarter of a verifier chunk.
-      handler: (p, ctx) => planFindChunks({ database: opts.database, queue: opts.getQueue(), chunkSize: Math.max(10, Math.floor(opts.config.jobs.chunkSize / 4)) }, p.listId, ctx.jobId),
-    }),
-    defineJob({
-      name: FIND_CHUNK_JOB,
-      queue: 'finder',
-      payload: ZRowChunk,
-      maxAttempts: 20,
-      backoffMs: 2_000,
-      handler: (p, ctx) => runFindChunk({ database: opts.database, queue: opts.getQueue() }, verifier, p, ctx, { concurrency: opts.concurrency }),
+      plan: {
+        name: FIND_EMAILS_JOB,
+        // People search slower than addresses verify: a finder chunk is a quarter of a verifier chunk.
+        run: (listId, ctx) => planFindChunks({ ...deps(), chunkSize: Math.max(10, Math.floor(opts.config.jobs.chunkSize / 4)) }, listId, ctx.jobId),
+      },
+      chunk: { name: FIND_CHUNK_JOB, run: (chunk, ctx) => runFindChunk(deps(), verifier, chunk, ctx, { concurrency: opts.concurrency }) },
     }),
   ] as unknown as TJobDefinition[];
 }

@@ -5,24 +5,15 @@ import {
   type ZFinderListsRequest,
 } from '@verilead/contracts';
 import type { z } from 'zod';
+import { duplicateFileAnswer, readListPage } from '../../platform/bulk-lists/list-views';
 import type { TDb } from '../../platform/db/database';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
-import { selectLists, selectListsByFileName } from './queries';
+import { finderListStore } from './queries';
 import { requireList } from './list-access';
 import { toListView } from './list-view';
 
-export async function listFinderLists(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZFinderListsRequest>): Promise<TFinderListsData> {
-  const { rows, total } = await selectLists(exec, {
-    ...getVisibleScope(ctx),
-    search: q.search,
-    state: q.state,
-    listId: q.list_id,
-    sortBy: q.sort_by,
-    sortOrder: q.sort_order,
-    offset: (q.page - 1) * q.limit,
-    limit: q.limit,
-  });
-  return { items: rows.map(toListView), total, page: q.page, limit: q.limit };
+export function listFinderLists(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZFinderListsRequest>): Promise<TFinderListsData> {
+  return readListPage(exec, finderListStore, ctx, q, toListView);
 }
 
 export async function getFinderProgress(exec: TDb, ctx: TCallerContext, listId: string): Promise<TFinderProgressData> {
@@ -31,10 +22,6 @@ export async function getFinderProgress(exec: TDb, ctx: TCallerContext, listId: 
 }
 
 export async function checkFinderDuplicate(exec: TDb, ctx: TCallerContext, fileName: string): Promise<TFinderCheckDuplicateData> {
-  const lists = await selectListsByFileName(exec, getVisibleScope(ctx), fileName.trim());
-  return {
-    is_duplicate: lists.length > 0,
-    message: lists.length > 0 ? `A file named "${fileName.trim()}" was already uploaded. Upload it again?` : 'No file with this name was uploaded before',
-    lists: lists.map((l) => ({ id: l.id, name: l.name, created_at: l.createdAt.toISOString() })),
-  };
+  const lists = await finderListStore.selectByFileName(exec, getVisibleScope(ctx), { fileName: fileName.trim(), anyCase: false, limit: 20 });
+  return duplicateFileAnswer(fileName.trim(), lists);
 }

@@ -3,24 +3,16 @@ import { ZFinderUploadFields, type TFinderColumnMapping, type TFinderList } from
 import { checkFileHead, detectFileType, FileParseError, readRows } from '../../platform/bulk/file-parsing';
 import { SeenKeys } from '../../platform/bulk/seen-keys';
 import { readStoredHead, storeCappedUpload, type TUploadPart } from '../../platform/bulk/upload';
+import { parseUploadFields } from '../../platform/bulk-lists/upload-part';
 import type { TDatabase } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
-import { AppError, isAppError, summariseReasons } from '../../platform/errors/app-error';
+import { isAppError } from '../../platform/errors/app-error';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { recordActivity } from '../activities/service';
 import { foldName, splitFullName, type TPersonName } from './candidates';
-import {
-  deleteListRows,
-  EMPTY_FINDER_COUNTERS,
-  insertList,
-  insertListRows,
-  selectFirstRowsOfPeople,
-  selectListById,
-  updateList,
-  type TFinderRowInsert,
-} from './queries';
+import { deleteListRows, EMPTY_FINDER_COUNTERS, finderListStore, insertListRows, selectFirstRowsOfPeople, type TFinderRowInsert } from './queries';
 import { readDomainInput } from './search';
 import { DUPLICATE_STATUS } from './finder-downloads';
 import { badRequest } from './finder-support';
@@ -36,15 +28,6 @@ export const FINDER_ANALYSE_JOB = 'email_finder.analyse';
 /** Rows read in the request to check the mapping before answering. */
 const SAMPLE_ROWS = 50;
 const INSERT_BATCH = 1_000;
-
-function parseUploadFields(fields: Record<string, string>) {
-  const parsed = ZFinderUploadFields.safeParse(fields);
-  if (!parsed.success) {
-    const reasons = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', location: 'body' as const, messages: [i.message] }));
-    throw new AppError(400, 'validation_failed', summariseReasons(reasons), { reasons });
-  }
-  return parsed.data;
-}
 
 /** Reads one data row with the mapping: a searchable person, or the reason it is skipped. */
 function readPersonRow(cells: string[], m: TFinderColumnMapping): Omit<TFinderRowInsert, 'listId' | 'rowNumber' | 'cells'> {
@@ -112,7 +95,7 @@ export async function uploadFinderList(
   part: TUploadPart,
   opts: { autoStart?: boolean; appId?: string } = {},
 ): Promise<TFinderList> {
-  const fields = parseUploadFields(part.fields);
+  const fields = parseUploadFields(ZFinderUploadFields, part.fields);
   const fileType = detectFileType(part.filename);
   if (fileType !== 'csv' && fileType !== 'xlsx') {
     part.file.resume();
@@ -142,7 +125,7 @@ export async function uploadFinderList(
     const reason = sample.complete || sample.dataRows === 0 ? emptyFileReason(hasHeader, sample.dataRows, sample.searchable) : null;
     if (reason) throw new FileParseError(reason);
     const row = await deps.database.transaction(async (tx) => {
-      await insertList(tx, {
+      await finderListStore.insert(tx, {
         id: listId,
         orgId: ctx.orgId,
         userId: ctx.userId,
@@ -160,7 +143,7 @@ export async function uploadFinderList(
         counters: { ...EMPTY_FINDER_COUNTERS },
       });
       await deps.queue.enqueue(FINDER_ANALYSE_JOB, { listId, autoStart: opts.autoStart ?? false }, { tx, orgId: ctx.orgId, userId: ctx.userId, maxAttempts: 3 });
-      return (await selectListById(tx, listId))!;
+      return (await finderListStore.selectById(tx, listId))!;
     });
     return toListView(row);
   } catch (err) {
@@ -182,7 +165,7 @@ export async function runFinderAnalyseJob(
   job: Pick<TJobContext, 'attempt' | 'maxAttempts'>,
 ): Promise<void> {
   const { database } = deps;
-  const list = await selectListById(database.db, payload.listId);
+  const list = await finderListStore.selectById(database.db, payload.listId);
   if (!list || list.activity !== 'analyse') return;
   const listId = list.id;
   await deleteListRows(database.db, listId);
@@ -216,7 +199,7 @@ export async function runFinderAnalyseJob(
   const fail = async (message: string) => {
     await deleteListRows(database.db, listId);
     await database.transaction(async (tx) => {
-      await updateList(tx, listId, { activity: null, stoppedReason: message, rowCount: 0, searchableCount: 0, skippedCount: 0 });
+      await finderListStore.update(tx, listId, { activity: null, stoppedReason: message, rowCount: 0, searchableCount: 0, skippedCount: 0 });
       await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'failed', description: `Reading the finder list "${list.name}" failed: ${message}`, metadata: { job: 'analyse', list_id: listId } });
     });
   };
@@ -263,9 +246,9 @@ export async function runFinderAnalyseJob(
     return;
   }
   // Cancelled while it was read: the rows stay (a later start resumes), nothing starts now.
-  const cancelled = (await selectListById(database.db, listId))?.state === 'cancelled';
+  const cancelled = (await finderListStore.selectById(database.db, listId))?.state === 'cancelled';
   await database.transaction(async (tx) => {
-    await updateList(tx, listId, { header, rowCount: rowNumber, searchableCount: searchable, skippedCount: skipped, activity: null, ...(cancelled ? {} : { stoppedReason: null }) });
+    await finderListStore.update(tx, listId, { header, rowCount: rowNumber, searchableCount: searchable, skippedCount: skipped, activity: null, ...(cancelled ? {} : { stoppedReason: null }) });
     await recordActivity(tx, {
       orgId: list.orgId,
       userId: list.userId,
@@ -281,6 +264,6 @@ export async function runFinderAnalyseJob(
     await startFindEmails(deps, ctx, listId);
   } catch (err) {
     if (!isAppError(err)) throw err;
-    await updateList(database.db, listId, { stoppedReason: `The search could not start: ${err.message}` });
+    await finderListStore.update(database.db, listId, { stoppedReason: `The search could not start: ${err.message}` });
   }
 }

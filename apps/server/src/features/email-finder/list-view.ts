@@ -2,9 +2,7 @@ import {
   type TFinderColumnMapping,
   type TFinderFileType,
   type TFinderList,
-  type TFinderListState,
   type TFinderStats,
-  type TJobActivityType,
 } from '@verilead/contracts';
 import { EMPTY_FINDER_COUNTERS, type TFinderListRow } from './queries';
 
@@ -36,8 +34,8 @@ export function toListView(row: TFinderListRow): TFinderList {
     name: row.name,
     file_name: row.fileName,
     file_type: row.fileType as TFinderFileType,
-    state: row.state as TFinderListState,
-    activity: (row.activity as TJobActivityType | null) ?? null,
+    state: row.state,
+    activity: row.activity,
     mapping: toMapping(row.mapping),
     counts: { rows: row.rowCount, searchable: row.searchableCount, skipped: row.skippedCount, duplicate: Math.max(0, row.rowCount - row.searchableCount - row.skippedCount), processed, remaining },
     stats: computeStats(row),

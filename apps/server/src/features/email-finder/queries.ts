@@ -1,18 +1,18 @@
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { selectChunkStarts } from '../../platform/bulk/row-chunks';
+import { createListStore, likePattern } from '../../platform/bulk-lists/list-store';
+import { storeRowResults, type TRowResult } from '../../platform/bulk-lists/row-results';
 import { selectRows, type TDb } from '../../platform/db/database';
+import type { TVisibleScope } from '../../platform/tenancy/context';
 import { finderDomainPatterns, finderInstant, finderListRows, finderLists, type TFinderCounters } from './tables';
 
 export type TFinderListRow = typeof finderLists.$inferSelect;
 export type TFinderListInsert = typeof finderLists.$inferInsert;
 export type TFinderRowInsert = typeof finderListRows.$inferInsert;
 export type TInstantRow = typeof finderInstant.$inferSelect;
-/** The caller's visible scope: the organisation, and the member when the role sees only its own objects. */
-type TScope = { orgId: string; userId?: string };
 
-function listScope(scope: TScope): SQL[] {
-  return scope.userId ? [eq(finderLists.orgId, scope.orgId), eq(finderLists.userId, scope.userId)] : [eq(finderLists.orgId, scope.orgId)];
-}
+/** The finder's lists on the bulk-list kernel: by id, scoped, locked, moved between states, paged. */
+export const finderListStore = createListStore<TFinderListRow, TFinderListInsert>(finderLists);
 
 export const EMPTY_FINDER_COUNTERS: TFinderCounters = { processed: 0, found: 0, not_found: 0, business: 0, role: 0, catch_all: 0, confidence_sum: 0, billable: 0 };
 
@@ -22,7 +22,7 @@ export async function insertInstant(exec: TDb, row: typeof finderInstant.$inferI
   return (await exec.insert(finderInstant).values(row).returning())[0]!;
 }
 
-export async function selectInstant(exec: TDb, scope: TScope, id: string): Promise<TInstantRow | null> {
+export async function selectInstant(exec: TDb, scope: TVisibleScope, id: string): Promise<TInstantRow | null> {
   const rows = await exec.select().from(finderInstant).where(and(eq(finderInstant.id, id), eq(finderInstant.orgId, scope.orgId), scope.userId ? eq(finderInstant.userId, scope.userId) : undefined)).limit(1);
   return rows[0] ?? null;
 }
@@ -70,7 +70,7 @@ function historyWhere(f: THistoryFilter): SQL {
   if (f.from) conds.push(gte(finderInstant.createdAt, f.from));
   if (f.to) conds.push(lte(finderInstant.createdAt, f.to));
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likePattern(f.search);
     conds.push(or(ilike(finderInstant.email, like), ilike(finderInstant.fullName, like), ilike(finderInstant.domain, like)));
   }
   return and(...conds)!;
@@ -85,86 +85,7 @@ export async function selectHistory(exec: TDb, f: THistoryFilter, offset: number
   return { rows, total: Number(totals[0]?.n ?? 0) };
 }
 
-// ---------- lists ----------
-
-export async function insertList(exec: TDb, row: TFinderListInsert): Promise<TFinderListRow> {
-  return (await exec.insert(finderLists).values(row).returning())[0]!;
-}
-
-export async function selectList(exec: TDb, scope: TScope, listId: string): Promise<TFinderListRow | null> {
-  const rows = await exec.select().from(finderLists).where(and(eq(finderLists.id, listId), ...listScope(scope))).limit(1);
-  return rows[0] ?? null;
-}
-
-export async function selectListById(exec: TDb, listId: string): Promise<TFinderListRow | null> {
-  const rows = await exec.select().from(finderLists).where(eq(finderLists.id, listId)).limit(1);
-  return rows[0] ?? null;
-}
-
-export async function selectListForUpdate(exec: TDb, listId: string): Promise<TFinderListRow | null> {
-  const rows = await exec.select().from(finderLists).where(eq(finderLists.id, listId)).for('update').limit(1);
-  return rows[0] ?? null;
-}
-
-export async function updateList(exec: TDb, listId: string, values: Partial<TFinderListInsert>): Promise<void> {
-  await exec
-    .update(finderLists)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(finderLists.id, listId));
-}
-
-/** Moves a list from one of `fromStates` to the new values; answers whether it did. */
-export async function transitionList(exec: TDb, scope: TScope, listId: string, fromStates: string[], values: Partial<TFinderListInsert>): Promise<boolean> {
-  const rows = await exec
-    .update(finderLists)
-    .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(finderLists.id, listId), ...listScope(scope), or(...fromStates.map((s) => eq(finderLists.state, s)))))
-    .returning({ id: finderLists.id });
-  return rows.length > 0;
-}
-
-export async function deleteList(exec: TDb, scope: TScope, listId: string): Promise<void> {
-  await exec.delete(finderLists).where(and(eq(finderLists.id, listId), ...listScope(scope)));
-}
-
-export type TListFilter = {
-  orgId: string;
-  userId?: string;
-  search?: string;
-  state?: string;
-  listId?: string;
-  sortBy: 'created_at' | 'updated_at' | 'name' | 'total';
-  sortOrder: 'asc' | 'desc';
-  offset: number;
-  limit: number;
-};
-
-export async function selectLists(exec: TDb, f: TListFilter): Promise<{ rows: TFinderListRow[]; total: number }> {
-  const conds: (SQL | undefined)[] = listScope(f);
-  if (f.state) conds.push(eq(finderLists.state, f.state));
-  if (f.listId) conds.push(eq(finderLists.id, f.listId));
-  if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conds.push(or(ilike(finderLists.name, like), ilike(finderLists.fileName, like)));
-  }
-  const where = and(...conds);
-  const col = { created_at: finderLists.createdAt, updated_at: finderLists.updatedAt, name: finderLists.name, total: finderLists.rowCount }[f.sortBy];
-  const order = f.sortOrder === 'asc' ? asc(col) : desc(col);
-  const [rows, totals] = await Promise.all([
-    exec.select().from(finderLists).where(where).orderBy(order, desc(finderLists.id)).offset(f.offset).limit(f.limit),
-    exec.select({ n: count() }).from(finderLists).where(where),
-  ]);
-  return { rows, total: Number(totals[0]?.n ?? 0) };
-}
-
-export async function selectListsByFileName(exec: TDb, scope: TScope, fileName: string): Promise<TFinderListRow[]> {
-  return exec
-    .select()
-    .from(finderLists)
-    .where(and(...listScope(scope), eq(finderLists.fileName, fileName)))
-    .orderBy(desc(finderLists.createdAt))
-    .limit(20);
-}
+// ---------- list rows ----------
 
 /** Every row of a list (an analysis that starts over, or fails). */
 export async function deleteListRows(exec: TDb, listId: string): Promise<void> {
@@ -223,22 +144,8 @@ export async function countPendingRows(exec: TDb, listId: string): Promise<numbe
 }
 
 /** Stores results on rows that have none yet; answers the row numbers stored by this call (the others were stored before). */
-export async function storeRowResults(
-  exec: TDb,
-  listId: string,
-  items: { rowNumber: number; status: string; result: Record<string, unknown>; billable: boolean }[],
-): Promise<Set<number>> {
-  if (items.length === 0) return new Set();
-  const json = JSON.stringify(items.map((i) => ({ r: i.rowNumber, s: i.status, j: i.result, b: i.billable })));
-  const rows = await selectRows<{ row_number: number }>(
-    exec,
-    sql`update finder_list_rows e
-        set status = x.s, result = x.j, billable = x.b
-        from json_to_recordset(${json}::json) as x(r int, s text, j jsonb, b boolean)
-        where e.list_id = ${listId}::uuid and e.row_number = x.r and e.status is null
-        returning e.row_number`,
-  );
-  return new Set(rows.map((r) => r.row_number));
+export function storeFinderResults(exec: TDb, listId: string, items: TRowResult[]): Promise<Set<number>> {
+  return storeRowResults(exec, { table: finderListRows }, listId, items);
 }
 
 /** The stored results of some rows of a list (the first rows duplicates point at). */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -29,9 +29,8 @@ import {
   ZQueueStatusResponse,
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
-import type { TUploadPart } from '../../platform/bulk/upload';
+import { readUploadPart } from '../../platform/bulk-lists/upload-part';
 import type { TDeps } from '../../platform/deps';
-import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { getStorage } from '../../platform/storage/storage';
 import { getVerifier } from '../../platform/verifier/verifier';
@@ -42,28 +41,6 @@ import { findInstant, getQueueStatus } from './instant-find';
 import { cancelFindEmails, removeFinderList, startFindEmails } from './list-lifecycle';
 import { checkFinderDuplicate, getFinderProgress, listFinderLists } from './list-queries';
 import { uploadFinderList } from './list-upload';
-
-/** Reads the multipart `file` part (fields sent before it, or in the query string, come along). */
-async function readUploadPart(req: FastifyRequest): Promise<TUploadPart> {
-  if (!req.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
-  let data: Awaited<ReturnType<FastifyRequest['file']>>;
-  try {
-    data = await req.file();
-  } catch (err) {
-    if ((err as { statusCode?: number }).statusCode === 413) throw new AppError(413, 'payload_too_large', 'The upload is too large');
-    throw new AppError(400, 'malformed_request', 'The upload is not a valid multipart/form-data request');
-  }
-  if (!data || data.fieldname !== 'file') {
-    throw new AppError(400, 'validation_failed', 'Please attach a file in the field "file"', { reasons: [{ field: 'file', location: 'body', messages: ['Please attach a file'] }] });
-  }
-  const fields: Record<string, string> = {};
-  for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) if (typeof value === 'string') fields[name] = value;
-  for (const [name, value] of Object.entries(data.fields)) {
-    const v = Array.isArray(value) ? value[0] : value;
-    if (v && v.type === 'field' && typeof v.value === 'string') fields[name] = v.value;
-  }
-  return { filename: data.filename, file: data.file, fields };
-}
 
 export function registerEmailFinderRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const { database, config } = deps;

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { TFinderListState } from '@verilead/contracts';
+import { bulkListColumns } from '../../platform/bulk-lists/list-columns';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** Counters kept on a finder list while results arrive (same transaction as the result rows). */
@@ -47,38 +49,13 @@ export const finderInstant = pgTable(
 export const finderLists = pgTable(
   'finder_lists',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    /** The app whose token uploaded the list (/v2); its charges count in the app's usage (migration 0060, FK on delete set null). */
-    appId: uuid('app_id'),
-    name: text('name').notNull(),
-    fileName: text('file_name').notNull(),
-    fileType: text('file_type').notNull(),
-    storageKey: text('storage_key').notNull(),
-    sizeBytes: integer('size_bytes').notNull(),
-    hasHeader: boolean('has_header').notNull(),
+    ...bulkListColumns<TFinderListState>({ initialState: 'not_processed', jobColumn: 'job_id' }),
     header: jsonb('header').$type<string[]>().notNull(),
     mapping: jsonb('mapping').$type<Record<string, number | null>>().notNull(),
-    state: text('state').notNull().default('not_processed'),
-    activity: text('activity'),
-    rowCount: integer('row_count').notNull().default(0),
     searchableCount: integer('searchable_count').notNull().default(0),
     skippedCount: integer('skipped_count').notNull().default(0),
     counters: jsonb('counters').$type<TFinderCounters>().notNull(),
-    jobId: uuid('job_id'),
-    /** The find job whose chunk jobs were enqueued: a retried plan enqueues nothing twice. */
-    plannedJobId: uuid('planned_job_id'),
-    stoppedReason: text('stopped_reason'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp('processed_at', { withTimezone: true }),
-    /** When data retention deleted the uploaded file (migration 0055). */
-    fileDeletedAt: timestamp('file_deleted_at', { withTimezone: true }),
   },
   (t) => [index('finder_lists_org_created_idx').on(t.orgId, t.createdAt), index('finder_lists_org_file_idx').on(t.orgId, t.fileName)],
 );

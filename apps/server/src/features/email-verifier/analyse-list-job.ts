@@ -6,7 +6,7 @@ import { SeenKeys } from '../../platform/bulk/seen-keys';
 import type { TJobContext } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { FileParseError, readRowBatches } from './file-parsing';
-import { deleteListEmails, insertListEmails, markListDuplicates, selectListById, updateList } from './queries';
+import { deleteListEmails, insertListEmails, markListDuplicates, verifyListStore } from './queries';
 import { recordActivity } from '../activities/service';
 
 export const ANALYSE_JOB = 'email_verifier.analyse';
@@ -60,9 +60,9 @@ export async function runAnalyseJob(
   job: Pick<TJobContext, 'reportProgress' | 'attempt'>,
   maxAttempts = 3,
 ): Promise<void> {
-  const list = await selectListById(database.db, listId);
+  const list = await verifyListStore.selectById(database.db, listId);
   if (!list || list.analysisState === 'ready') return;
-  await updateList(database.db, listId, { analysisState: 'processing', activity: 'analyse', analysisError: null });
+  await verifyListStore.update(database.db, listId, { analysisState: 'processing', activity: 'analyse', analysisError: null });
   // A retried run starts over: rows of an interrupted run are removed first.
   await deleteListEmails(database.db, listId);
   let rowNumber = 0;
@@ -129,7 +129,7 @@ export async function runAnalyseJob(
       await deleteListEmails(database.db, listId);
       const message = err instanceof FileParseError ? err.message : 'The file could not be read; please upload it again';
       await database.transaction(async (tx) => {
-        await updateList(tx, listId, { analysisState: 'failed', analysisError: message, activity: null });
+        await verifyListStore.update(tx, listId, { analysisState: 'failed', analysisError: message, activity: null });
         await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'failed', description: `Analysing the list "${list.name}" failed: ${message}`, metadata: { job: 'analyse', list_id: listId } });
       });
       await notifyCompletion(database, `verify_list:${listId}`);
@@ -138,7 +138,7 @@ export async function runAnalyseJob(
     throw err;
   }
   await database.transaction(async (tx) => {
-    await updateList(tx, listId, {
+    await verifyListStore.update(tx, listId, {
       analysisState: 'ready',
       activity: null,
       rowCount: rowNumber,

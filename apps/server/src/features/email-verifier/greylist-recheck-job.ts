@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import type { TVerificationMode } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
 import type { AppError } from '../../platform/errors/app-error';
 import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { getVerifierPreferences } from '../settings/service';
-import { selectDueRechecks, selectGreylistWait, selectListById } from './queries';
+import { selectDueRechecks, selectGreylistWait, verifyListStore } from './queries';
 import { enqueueRecheck, storeRowOutcomes, type TRowOutcome } from './store-results';
 import { finishListIfDone, stopListForCredits } from './verify-list-job';
 
@@ -31,7 +30,7 @@ export async function runGreylistRecheck(
   job: Pick<TJobContext, 'isCancelled'>,
 ): Promise<void> {
   const { database } = deps;
-  const list = await selectListById(database.db, payload.listId);
+  const list = await verifyListStore.selectById(database.db, payload.listId);
   if (!list || list.state !== 'in_progress') return;
   const dueAt = new Date(payload.dueAt);
   const early = dueAt.getTime() - Date.now();
@@ -40,13 +39,13 @@ export async function runGreylistRecheck(
   if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
 
   const prefs = await getVerifierPreferences(database.db, { userId: list.userId, orgId: list.orgId });
-  const mode = (list.mode as TVerificationMode | null) ?? prefs.mode;
+  const mode = list.mode ?? prefs.mode;
   const schedule = verifier.greylistSchedule(mode);
   const call = { mode, gibberishThreshold: prefs.gibberishThreshold, wbList: prefs.wbList };
   const seen = new Set<number>();
   let creditError: AppError | null = null;
 
-  const isStopped = async () => (await job.isCancelled()) || (await selectListById(database.db, list.id))?.state !== 'in_progress';
+  const isStopped = async () => (await job.isCancelled()) || (await verifyListStore.selectById(database.db, list.id))?.state !== 'in_progress';
 
   for (;;) {
     if (await isStopped()) return;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
 import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
-import { ZRowChunk } from '../../platform/bulk/row-chunks';
+import { defineListWorkJobs } from '../../platform/bulk-lists/list-jobs';
 import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { ANALYSE_JOB, runAnalyseJob } from './analyse-list-job';
@@ -39,21 +39,10 @@ export function createEmailVerifierJobs(opts: {
         await startAutoPilot(deps(), p.listId);
       },
     }),
-    defineJob({
-      name: VERIFY_JOB,
+    ...defineListWorkJobs({
       queue: 'verification',
-      payload: ZListJobPayload,
-      maxAttempts: 20,
-      backoffMs: 2_000,
-      handler: (p, ctx) => planVerifyChunks({ ...deps(), chunkSize: opts.config.jobs.chunkSize }, p.listId, ctx.jobId),
-    }),
-    defineJob({
-      name: VERIFY_CHUNK_JOB,
-      queue: 'verification',
-      payload: ZRowChunk,
-      maxAttempts: 20,
-      backoffMs: 2_000,
-      handler: (p, ctx) => runVerifyChunk(deps(), verifier, p, ctx),
+      plan: { name: VERIFY_JOB, run: (listId, ctx) => planVerifyChunks({ ...deps(), chunkSize: opts.config.jobs.chunkSize }, listId, ctx.jobId) },
+      chunk: { name: VERIFY_CHUNK_JOB, run: (chunk, ctx) => runVerifyChunk(deps(), verifier, chunk, ctx) },
     }),
     defineJob({
       name: GREYLIST_RECHECK_JOB,

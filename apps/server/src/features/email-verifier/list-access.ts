@@ -1,11 +1,4 @@
-import type { TDb } from '../../platform/db/database';
-import { throwNotFound } from '../../platform/errors/app-error';
-import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
-import { selectList, type TListRow } from './queries';
+import { verifyListStore } from './queries';
 
 /** A list the caller sees (404 otherwise: another organisation's, or another member's for an Executive). */
-export async function requireList(exec: TDb, ctx: Pick<TCallerContext, 'orgId'> & Partial<Pick<TCallerContext, 'userId' | 'role'>>, listId: string): Promise<TListRow> {
-  const row = await selectList(exec, getVisibleScope(ctx), listId);
-  if (!row) throwNotFound('List');
-  return row;
-}
+export const requireList = verifyListStore.require;

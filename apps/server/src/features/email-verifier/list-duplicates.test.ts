@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { createTestDb, type TTestDb } from '../../test/test-db';
 import { selectRows } from '../../platform/db/database';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
-import { deleteList, EMPTY_COUNTERS, insertList, insertListEmails, markListDuplicates, selectListRowsPage } from './queries';
+import { EMPTY_COUNTERS, insertListEmails, markListDuplicates, selectListRowsPage, verifyListStore } from './queries';
 
 describe('duplicates of a list, marked once its file is stored', () => {
   let t: TTestDb;
@@ -14,7 +14,7 @@ describe('duplicates of a list, marked once its file is stored', () => {
   let userId: string;
 
   async function newList(id = randomUUID()) {
-    await insertList(t.db, {
+    await verifyListStore.insert(t.db, {
       id,
       orgId,
       userId,
@@ -91,7 +91,7 @@ describe('duplicates of a list, marked once its file is stored', () => {
     const removed = await newList();
     await insertListEmails(t.db, removed, [row(1), row(2)]);
     expect(await rowsOf(removed)).toBe(2);
-    await deleteList(t.db, { orgId }, removed);
+    await verifyListStore.delete(t.db, { orgId }, removed);
     expect(await rowsOf(removed)).toBe(0);
     await insertListEmails(t.db, removed, [row(3)]);
     expect(await rowsOf(removed)).toBe(0);

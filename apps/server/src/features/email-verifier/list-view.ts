@@ -1,12 +1,9 @@
 import type {
   TGreylistWait,
-  TJobActivityType,
-  TListAnalysisState,
   TListSource,
   TUploadFileType,
   TVerificationResult,
   TVerifyList,
-  TVerifyListState,
   TVerifyStats,
 } from '@verilead/contracts';
 import { EMPTY_COUNTERS, type TListRow } from './queries';
@@ -63,9 +60,9 @@ export function toListView(row: TListRow): TVerifyList {
     file_name: row.fileName,
     file_type: row.fileType as TUploadFileType,
     source: row.source as TListSource,
-    state: row.state as TVerifyListState,
-    activity: (row.activity as TJobActivityType | null) ?? null,
-    analysis: { state: row.analysisState as TListAnalysisState, error: row.analysisError },
+    state: row.state,
+    activity: row.activity,
+    analysis: { state: row.analysisState, error: row.analysisError },
     counts: { rows: row.rowCount, unique: row.uniqueCount, duplicate: row.duplicateCount, syntax_error: row.syntaxErrorCount, verified, remaining },
     cost: { billable_estimate: remaining, credits_required: remaining },
     stats: computeStats(row),

@@ -1,19 +1,19 @@
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { selectChunkStarts } from '../../platform/bulk/row-chunks';
+import { createListStore } from '../../platform/bulk-lists/list-store';
+import { storeRowResults, type TRowResult } from '../../platform/bulk-lists/row-results';
 import { selectRows, type TDb } from '../../platform/db/database';
+import type { TVisibleScope } from '../../platform/tenancy/context';
 import { instantVerificationRollups, instantVerifications, verifyListEmails, verifyLists, type TListCounters } from './tables';
 
 export type TListRow = typeof verifyLists.$inferSelect;
 export type TListInsert = typeof verifyLists.$inferInsert;
 export type TListEmailInsert = typeof verifyListEmails.$inferInsert;
 export type TListEmailRow = typeof verifyListEmails.$inferSelect;
-/** The caller's visible scope: the organisation, and the member when the role sees only its own lists. */
-type TScope = { orgId: string; userId?: string };
 
-function scopeWhere(scope: TScope): SQL[] {
-  return scope.userId ? [eq(verifyLists.orgId, scope.orgId), eq(verifyLists.userId, scope.userId)] : [eq(verifyLists.orgId, scope.orgId)];
-}
+/** The verifier's lists on the bulk-list kernel: by id, scoped, locked, moved between states, paged. */
+export const verifyListStore = createListStore<TListRow, TListInsert>(verifyLists);
 
 export const EMPTY_COUNTERS: TListCounters = {
   verified: 0,
@@ -29,87 +29,6 @@ export const EMPTY_COUNTERS: TListCounters = {
   safe_to_send: 0,
   valid_score_sum: 0,
 };
-
-export async function insertList(exec: TDb, row: TListInsert): Promise<TListRow> {
-  const rows = await exec.insert(verifyLists).values(row).returning();
-  return rows[0]!;
-}
-
-/** A list of the caller's organisation (null for another organisation's id). */
-export async function selectList(exec: TDb, scope: TScope, listId: string): Promise<TListRow | null> {
-  const rows = await exec
-    .select()
-    .from(verifyLists)
-    .where(and(eq(verifyLists.id, listId), ...scopeWhere(scope)))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
-/** The list row locked for update inside a transaction. */
-export async function selectListForUpdate(exec: TDb, listId: string): Promise<TListRow | null> {
-  const rows = await exec.select().from(verifyLists).where(eq(verifyLists.id, listId)).for('update').limit(1);
-  return rows[0] ?? null;
-}
-
-/** A list by id for the job handlers (the job payload carries the id; the row carries org and user). */
-export async function selectListById(exec: TDb, listId: string): Promise<TListRow | null> {
-  const rows = await exec.select().from(verifyLists).where(eq(verifyLists.id, listId)).limit(1);
-  return rows[0] ?? null;
-}
-
-export async function updateList(exec: TDb, listId: string, values: Partial<TListInsert>): Promise<void> {
-  await exec
-    .update(verifyLists)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(verifyLists.id, listId));
-}
-
-/** Moves a list from one of `fromStates` to `values.state`; answers whether it did. */
-export async function transitionList(exec: TDb, scope: TScope, listId: string, fromStates: string[], values: Partial<TListInsert>): Promise<boolean> {
-  const rows = await exec
-    .update(verifyLists)
-    .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(verifyLists.id, listId), ...scopeWhere(scope), inArray(verifyLists.state, fromStates)))
-    .returning({ id: verifyLists.id });
-  return rows.length > 0;
-}
-
-export async function deleteList(exec: TDb, scope: TScope, listId: string): Promise<void> {
-  await exec.delete(verifyLists).where(and(eq(verifyLists.id, listId), ...scopeWhere(scope)));
-}
-
-const SORT_COLUMNS = {
-  created_at: verifyLists.createdAt,
-  updated_at: verifyLists.updatedAt,
-  name: verifyLists.name,
-  total: verifyLists.rowCount,
-} as const;
-
-export async function selectLists(
-  exec: TDb,
-  f: TScope & { userId?: string; search?: string; state?: string; listId?: string; sortBy: keyof typeof SORT_COLUMNS; sortOrder: 'asc' | 'desc'; offset: number; limit: number },
-) {
-  const where: SQL[] = scopeWhere(f);
-  if (f.listId) where.push(eq(verifyLists.id, f.listId));
-  if (f.state) where.push(eq(verifyLists.state, f.state));
-  if (f.search) {
-    const pattern = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(or(ilike(verifyLists.name, pattern), ilike(verifyLists.fileName, pattern))!);
-  }
-  const cond = and(...where);
-  const column = SORT_COLUMNS[f.sortBy];
-  const [rows, totals] = await Promise.all([
-    exec
-      .select()
-      .from(verifyLists)
-      .where(cond)
-      .orderBy(f.sortOrder === 'asc' ? asc(column) : desc(column), desc(verifyLists.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    exec.select({ n: count() }).from(verifyLists).where(cond),
-  ]);
-  return { rows, total: totals[0]?.n ?? 0 };
-}
 
 /** The caller's newest list of the same file name and bytes made within the last `withinHours` hours, if any. */
 export async function selectRecentListByContent(
@@ -133,17 +52,8 @@ export async function selectRecentListByContent(
   return rows[0] ?? null;
 }
 
-export async function selectListsByFileName(exec: TDb, scope: TScope, fileName: string) {
-  return exec
-    .select({ id: verifyLists.id, name: verifyLists.name, createdAt: verifyLists.createdAt })
-    .from(verifyLists)
-    .where(and(...scopeWhere(scope), sql`lower(${verifyLists.fileName}) = lower(${fileName})`))
-    .orderBy(desc(verifyLists.createdAt))
-    .limit(10);
-}
-
 /** Names of the organisation's lists that start with `prefix` (case-insensitive): the candidates a new name must avoid. */
-export async function selectListNamesStartingWith(exec: TDb, scope: TScope, prefix: string): Promise<string[]> {
+export async function selectListNamesStartingWith(exec: TDb, scope: TVisibleScope, prefix: string): Promise<string[]> {
   const rows = await exec
     .select({ name: verifyLists.name })
     .from(verifyLists)
@@ -239,26 +149,9 @@ export async function countPendingEmails(exec: TDb, listId: string): Promise<num
   return rows[0]?.n ?? 0;
 }
 
-/**
- * Stores a batch of results in one statement, only on rows that have none yet (a row is never stored twice).
- * Answers the row numbers actually stored.
- */
-export async function storeEmailResults(
-  exec: TDb,
-  listId: string,
-  items: { rowNumber: number; status: string; result: Record<string, unknown>; billable: boolean }[],
-): Promise<Set<number>> {
-  if (items.length === 0) return new Set();
-  const json = JSON.stringify(items.map((i) => ({ r: i.rowNumber, s: i.status, j: i.result, b: i.billable })));
-  const rows = await selectRows<{ row_number: number }>(
-    exec,
-    sql`update verify_list_emails e
-        set status = x.s, result = x.j, billable = x.b, verified_at = now(), recheck_at = null
-        from json_to_recordset(${json}::json) as x(r int, s text, j jsonb, b boolean)
-        where e.list_id = ${listId}::uuid and e.row_number = x.r and e.status is null
-        returning e.row_number`,
-  );
-  return new Set(rows.map((r) => r.row_number));
+/** Stores a batch of results on rows that have none yet (a row is never stored twice); answers the row numbers stored. */
+export function storeEmailResults(exec: TDb, listId: string, items: TRowResult[]): Promise<Set<number>> {
+  return storeRowResults(exec, { table: verifyListEmails, alsoSet: sql`verified_at = now(), recheck_at = null` }, listId, items);
 }
 
 // ---------- greylist re-checks ----------
@@ -343,7 +236,7 @@ export async function insertInstant(exec: TDb, row: typeof instantVerifications.
   return rows[0]!;
 }
 
-export async function selectRecentInstant(exec: TDb, f: TScope & { userId: string; limit: number; source?: string }) {
+export async function selectRecentInstant(exec: TDb, f: TVisibleScope & { userId: string; limit: number; source?: string }) {
   return exec
     .select()
     .from(instantVerifications)
@@ -413,16 +306,5 @@ export async function selectVerificationSummary(exec: TDb, f: { orgId: string; u
 
 /** A member's lists with a job queued or running: analysis pending or processing, or a verification in progress. */
 export async function selectRunningLists(exec: TDb, who: { orgId: string; userId: string }): Promise<TListRow[]> {
-  return exec
-    .select()
-    .from(verifyLists)
-    .where(
-      and(
-        eq(verifyLists.orgId, who.orgId),
-        eq(verifyLists.userId, who.userId),
-        or(inArray(verifyLists.analysisState, ['pending', 'processing']), eq(verifyLists.state, 'in_progress')),
-      ),
-    )
-    .orderBy(desc(verifyLists.updatedAt))
-    .limit(200);
+  return verifyListStore.selectRunning(exec, who, or(inArray(verifyLists.analysisState, ['pending', 'processing']), eq(verifyLists.state, 'in_progress')));
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -25,8 +25,8 @@ import {
   ZVerifyListsResponse,
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
+import { readUploadPart } from '../../platform/bulk-lists/upload-part';
 import type { TDeps } from '../../platform/deps';
-import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { getStorage } from '../../platform/storage/storage';
 import { getVerifier } from '../../platform/verifier/verifier';
@@ -39,32 +39,7 @@ import {
   removeList,
   startListVerification,
 } from './list-lifecycle';
-import { checkDuplicateFileName, previewUpload, uploadList, type TUploadPart } from './upload-list';
-
-/** Reads the multipart `file` part (fields sent before it, or in the query string, come along). */
-async function readUploadPart(req: FastifyRequest): Promise<TUploadPart> {
-  if (!req.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
-  let data: Awaited<ReturnType<FastifyRequest['file']>>;
-  try {
-    data = await req.file();
-  } catch (err) {
-    const status = (err as { statusCode?: number }).statusCode;
-    if (status === 413) throw new AppError(413, 'payload_too_large', 'The upload is too large');
-    throw new AppError(400, 'malformed_request', 'The upload is not a valid multipart/form-data request');
-  }
-  if (!data || data.fieldname !== 'file') {
-    throw new AppError(400, 'validation_failed', 'Please attach a file in the field "file"', {
-      reasons: [{ field: 'file', location: 'body', messages: ['Please attach a file'] }],
-    });
-  }
-  const fields: Record<string, string> = {};
-  for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) if (typeof value === 'string') fields[name] = value;
-  for (const [name, value] of Object.entries(data.fields)) {
-    const v = Array.isArray(value) ? value[0] : value;
-    if (v && v.type === 'field' && typeof v.value === 'string') fields[name] = v.value;
-  }
-  return { filename: data.filename, file: data.file, fields };
-}
+import { checkDuplicateFileName, previewUpload, uploadList } from './upload-list';
 
 export function registerEmailVerifierRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const { database, config } = deps;

@@ -3,7 +3,7 @@ import { addChargedAppUsage } from '../../platform/credits/app-usage';
 import { chargeCredits } from '../../platform/credits/ledger';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TJobQueue } from '../../platform/jobs/jobs';
-import { EMPTY_COUNTERS, markRowsWaiting, selectGreylistWait, selectListForUpdate, storeEmailResults, updateList, type TListRow } from './queries';
+import { EMPTY_COUNTERS, markRowsWaiting, selectGreylistWait, storeEmailResults, type TListRow, verifyListStore } from './queries';
 import { isBillable } from './list-view';
 import type { TListCounters } from './tables';
 
@@ -44,7 +44,7 @@ function toStoredResult(r: TVerificationResult): Record<string, unknown> {
  */
 export async function storeRowOutcomes(deps: { database: TDatabase; queue: TJobQueue }, list: TListRow, batch: TRowOutcome[]): Promise<void> {
   await deps.database.transaction(async (tx) => {
-    const current = await selectListForUpdate(tx, list.id);
+    const current = await verifyListStore.selectForUpdate(tx, list.id);
     // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.
     if (!current || current.state !== 'in_progress') return;
     const counters = { ...EMPTY_COUNTERS, ...current.counters };
@@ -76,11 +76,11 @@ export async function storeRowOutcomes(deps: { database: TDatabase; queue: TJobQ
     await addChargedAppUsage(tx, current.appId, charged);
     await markRowsWaiting(tx, list.id, waits);
     if (waits.length === 0 && current.greylistWaiting === 0) {
-      await updateList(tx, list.id, { counters });
+      await verifyListStore.update(tx, list.id, { counters });
       return;
     }
     const wait = await selectGreylistWait(tx, list.id);
-    await updateList(tx, list.id, { counters, greylistWaiting: wait.waiting, greylistRecheckAt: wait.nextAt });
+    await verifyListStore.update(tx, list.id, { counters, greylistWaiting: wait.waiting, greylistRecheckAt: wait.nextAt });
     const before = current.greylistWaiting > 0 ? current.greylistRecheckAt : null;
     if (wait.nextAt && waits.length > 0 && (!before || wait.nextAt < before)) await enqueueRecheck(deps.queue, tx, list, wait.nextAt);
   });

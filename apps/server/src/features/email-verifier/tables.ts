@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { TListAnalysisState, TVerificationMode, TVerifyListState } from '@verilead/contracts';
+import { bulkListColumns } from '../../platform/bulk-lists/list-columns';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** Counters kept on a list while results arrive (same transaction as the result rows). */
@@ -23,47 +25,23 @@ export type TListCounters = {
 export const verifyLists = pgTable(
   'verify_lists',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    /** The app whose token uploaded the list (/v2); its charges count in the app's usage (migration 0060, FK on delete set null). */
-    appId: uuid('app_id'),
-    name: text('name').notNull(),
-    fileName: text('file_name').notNull(),
-    fileType: text('file_type').notNull(),
+    ...bulkListColumns<TVerifyListState>({ initialState: 'non_verified', jobColumn: 'verify_job_id' }),
     source: text('source').notNull().default('upload'),
-    storageKey: text('storage_key').notNull(),
-    sizeBytes: integer('size_bytes').notNull(),
     /** SHA-256 of the uploaded bytes: a retried API upload of the same file finds its list instead of making another. */
     contentSha256: text('content_sha256'),
     emailColumn: integer('email_column').notNull(),
-    hasHeader: boolean('has_header').notNull(),
-    state: text('state').notNull().default('non_verified'),
-    activity: text('activity'),
-    analysisState: text('analysis_state').notNull().default('pending'),
+    analysisState: text('analysis_state').$type<TListAnalysisState>().notNull().default('pending'),
     analysisError: text('analysis_error'),
-    rowCount: integer('row_count').notNull().default(0),
     uniqueCount: integer('unique_count').notNull().default(0),
     duplicateCount: integer('duplicate_count').notNull().default(0),
     syntaxErrorCount: integer('syntax_error_count').notNull().default(0),
     counters: jsonb('counters').$type<TListCounters>().notNull(),
-    mode: text('mode'),
-    verifyJobId: uuid('verify_job_id'),
-    /** The verify job whose chunk jobs were enqueued: a retried plan enqueues nothing twice. */
-    plannedJobId: uuid('planned_job_id'),
-    stoppedReason: text('stopped_reason'),
+    mode: text('mode').$type<TVerificationMode>(),
     /** Rows waiting for a greylist re-check, and when the next one is due (kept with the rows, same transaction). */
     greylistWaiting: integer('greylist_waiting').notNull().default(0),
     greylistRecheckAt: timestamp('greylist_recheck_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
-    /** When retention deleted the uploaded file, and the per-row results (the counters above stay: analytics reads them). */
-    fileDeletedAt: timestamp('file_deleted_at', { withTimezone: true }),
+    /** When retention deleted the per-row results (the counters stay: analytics reads them). */
     resultsDeletedAt: timestamp('results_deleted_at', { withTimezone: true }),
   },
   (t) => [index('verify_lists_org_created_idx').on(t.orgId, t.createdAt), index('verify_lists_org_file_idx').on(t.orgId, t.fileName)],

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import {
   ZBulkUploadFields,
   type TCheckDuplicateData,
@@ -9,28 +8,18 @@ import {
 } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
-import { readStoredHead, storeCappedUpload } from '../../platform/bulk/upload';
+import { readStoredHead, storeCappedUpload, type TUploadPart } from '../../platform/bulk/upload';
+import { duplicateFileAnswer } from '../../platform/bulk-lists/list-views';
+import { parseUploadFields } from '../../platform/bulk-lists/upload-part';
 import { AppError } from '../../platform/errors/app-error';
-import { summariseReasons } from '../../platform/errors/app-error';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import { checkFileHead, detectFileType, FileParseError, inspectRows, readRows } from './file-parsing';
-import {
-  EMPTY_COUNTERS,
-  insertList,
-  selectListById,
-  selectListNamesStartingWith,
-  selectListsByFileName,
-  selectRecentListByContent,
-} from './queries';
+import { EMPTY_COUNTERS, selectListNamesStartingWith, selectRecentListByContent, verifyListStore } from './queries';
 import { toListView } from './list-view';
 import { ANALYSE_JOB } from './analyse-list-job';
 
-export type TUploadPart = {
-  filename: string;
-  file: Readable & { truncated?: boolean };
-  fields: Record<string, string>;
-};
+export type { TUploadPart };
 
 function throwBadFile(message: string, field = 'file'): never {
   throw new AppError(400, 'validation_failed', message, { reasons: [{ field, location: 'body', messages: [message] }] });
@@ -49,15 +38,6 @@ async function inspectStoredFile(
   } finally {
     stream.destroy();
   }
-}
-
-function parseUploadFields(fields: Record<string, string>) {
-  const parsed = ZBulkUploadFields.safeParse(fields);
-  if (!parsed.success) {
-    const reasons = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', location: 'body' as const, messages: [i.message] }));
-    throw new AppError(400, 'validation_failed', summariseReasons(reasons), { reasons });
-  }
-  return parsed.data;
 }
 
 function requireFileType(fileName: string): TUploadFileType {
@@ -83,7 +63,7 @@ async function receiveUpload(storage: TFileStorage, key: string, part: TUploadPa
 
 /** POST /email_verify/bulk_upload/preview: nothing is stored. */
 export async function previewUpload(storage: TFileStorage, part: TUploadPart): Promise<TUploadPreviewData> {
-  const fields = parseUploadFields(part.fields);
+  const fields = parseUploadFields(ZBulkUploadFields, part.fields);
   const key = `tmp/preview-${randomUUID()}`;
   try {
     const { preview } = await receiveUpload(storage, key, part, { emailColumn: fields.email_column, hasHeader: fields.has_header });
@@ -128,7 +108,7 @@ export async function uploadList(
   part: TUploadPart,
   opts: { reuseRetried?: boolean; appId?: string } = {},
 ): Promise<TVerifyList> {
-  const fields = parseUploadFields(part.fields);
+  const fields = parseUploadFields(ZBulkUploadFields, part.fields);
   const listId = randomUUID();
   const key = `uploads/${ctx.orgId}/${listId}`;
   const { fileType, size, sha256, preview } = await receiveUpload(storage, key, part, { emailColumn: fields.email_column, hasHeader: fields.has_header });
@@ -142,7 +122,7 @@ export async function uploadList(
   }
   try {
     const row = await deps.database.transaction(async (tx) => {
-      const list = await insertList(tx, {
+      const list = await verifyListStore.insert(tx, {
         id: listId,
         orgId: ctx.orgId,
         userId: ctx.userId,
@@ -181,8 +161,8 @@ export async function createSourcedList(
   input: { listId: string; name: string; fileName: string; source: string; storageKey: string; sizeBytes: number },
 ): Promise<void> {
   await deps.database.transaction(async (tx) => {
-    if (await selectListById(tx, input.listId)) return;
-    await insertList(tx, {
+    if (await verifyListStore.selectById(tx, input.listId)) return;
+    await verifyListStore.insert(tx, {
       id: input.listId,
       orgId: ctx.orgId,
       userId: ctx.userId,
@@ -203,13 +183,7 @@ export async function createSourcedList(
   });
 }
 
-
 export async function checkDuplicateFileName(exec: TDb, ctx: TCallerContext, fileName: string): Promise<TCheckDuplicateData> {
-  const lists = await selectListsByFileName(exec, getVisibleScope(ctx), fileName.trim());
-  return {
-    is_duplicate: lists.length > 0,
-    suggested_name: await uniqueListName(exec, ctx, listNameOfFile(fileName.trim())),
-    message: lists.length > 0 ? `A file named "${fileName.trim()}" was already uploaded. Upload it again?` : 'No file with this name was uploaded before',
-    lists: lists.map((l) => ({ id: l.id, name: l.name, created_at: l.createdAt.toISOString() })),
-  };
+  const lists = await verifyListStore.selectByFileName(exec, getVisibleScope(ctx), { fileName: fileName.trim(), anyCase: true, limit: 10 });
+  return { ...duplicateFileAnswer(fileName.trim(), lists), suggested_name: await uniqueListName(exec, ctx, listNameOfFile(fileName.trim())) };
 }

@@ -1,6 +1,7 @@
-import { EMAIL_VERIFIER_EVENTS, type TVerificationMode } from '@verilead/contracts';
+import { EMAIL_VERIFIER_EVENTS } from '@verilead/contracts';
 import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
 import { enqueueRowChunks, type TRowChunk } from '../../platform/bulk/row-chunks';
+import { finishListIfDone as finishBulkList, planListChunks, stopListJob } from '../../platform/bulk-lists/lifecycle';
 import type { TDatabase } from '../../platform/db/database';
 import type { AppError } from '../../platform/errors/app-error';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
@@ -8,17 +9,7 @@ import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities/service';
 import { recordEvent } from '../events/service';
 import { getVerifierPreferences } from '../settings/service';
-import {
-  clearGreylistWaits,
-  countPendingEmails,
-  EMPTY_COUNTERS,
-  selectListById,
-  selectListForUpdate,
-  selectPendingChunkStarts,
-  selectPendingEmails,
-  transitionList,
-  updateList,
-} from './queries';
+import { clearGreylistWaits, countPendingEmails, EMPTY_COUNTERS, selectPendingChunkStarts, selectPendingEmails, verifyListStore } from './queries';
 import { computeProgress, computeStats } from './list-view';
 import { GREYLIST_RECHECK_JOB, storeRowOutcomes, type TRowOutcome } from './store-results';
 
@@ -31,19 +22,13 @@ export const VERIFY_JOB = 'email_verifier.verify';
 export const VERIFY_CHUNK_JOB = 'email_verifier.verify_chunk';
 
 /** The plan: enqueues the chunk jobs of a started list in one transaction (a retried plan enqueues nothing twice). */
-export async function planVerifyChunks(deps: { database: TDatabase; queue: TJobQueue; chunkSize: number }, listId: string, jobId: string): Promise<number> {
-  const planned = await deps.database.transaction(async (tx) => {
-    const list = await selectListForUpdate(tx, listId);
-    if (!list || list.state !== 'in_progress' || list.plannedJobId === jobId) return null;
+export function planVerifyChunks(deps: { database: TDatabase; queue: TJobQueue; chunkSize: number }, listId: string, jobId: string): Promise<number> {
+  return planListChunks(deps.database, verifyListStore, listId, jobId, {
     // a new start verifies the rows an earlier run left waiting for a greylist re-check afresh
-    await clearGreylistWaits(tx, listId);
-    const enqueued = await enqueueRowChunks(deps.queue, tx, VERIFY_CHUNK_JOB, list, await selectPendingChunkStarts(tx, listId, deps.chunkSize));
-    await updateList(tx, listId, { plannedJobId: jobId });
-    return enqueued;
+    beforePlan: clearGreylistWaits,
+    enqueueChunks: async (tx, list) => enqueueRowChunks(deps.queue, tx, VERIFY_CHUNK_JOB, list, await selectPendingChunkStarts(tx, listId, deps.chunkSize)),
+    finish: () => finishListIfDone(deps.database, listId),
   });
-  // Nothing was pending (every row already had a result): the list is done now.
-  if (planned === 0) await finishListIfDone(deps.database, listId);
-  return planned ?? 0;
 }
 
 const FLUSH_SIZE = 100;
@@ -65,7 +50,7 @@ export async function runVerifyChunk(
 ): Promise<void> {
   const { database } = deps;
   const { listId, fromRow, toRow } = chunk;
-  const list = await selectListById(database.db, listId);
+  const list = await verifyListStore.selectById(database.db, listId);
   if (!list || list.state !== 'in_progress') return;
   const prefs = await getVerifierPreferences(database.db, { userId: list.userId, orgId: list.orgId });
   const rowsByEmail = new Map<string, number>();
@@ -87,7 +72,7 @@ export async function runVerifyChunk(
 
   const isStopped = async () => {
     if (await job.isCancelled()) return true;
-    const now = await selectListById(database.db, listId);
+    const now = await verifyListStore.selectById(database.db, listId);
     return !now || now.state !== 'in_progress';
   };
 
@@ -119,7 +104,7 @@ export async function runVerifyChunk(
     });
   };
 
-  const mode = (list.mode as TVerificationMode | null) ?? prefs.mode;
+  const mode = list.mode ?? prefs.mode;
   const schedule = verifier.greylistSchedule(mode);
   // with a schedule, greylisted addresses wait for a re-check job instead of holding this chunk for minutes
   const greylisting = schedule.length > 0 ? 'defer' : 'last';
@@ -143,7 +128,7 @@ export async function runVerifyChunk(
         batch = [];
         lastFlush = Date.now();
         storeInBackground(items);
-        const now = await selectListById(database.db, listId);
+        const now = await verifyListStore.selectById(database.db, listId);
         if (now) await job.reportProgress(computeProgress(now));
       }
     }
@@ -159,42 +144,36 @@ export async function runVerifyChunk(
 }
 
 /** Credits ran out: the list stops with the reason, its queued chunk and re-check jobs are dropped. */
-export async function stopListForCredits(deps: { database: TDatabase; queue: TJobQueue }, listId: string, failure: AppError): Promise<void> {
-  // Only the job that moves the list records the stop (several chunks may run out of credits at once).
-  await deps.database.transaction(async (tx) => {
-    const list = await selectListById(tx, listId);
-    if (!list || !(await transitionList(tx, { orgId: list.orgId }, listId, ['in_progress'], { state: 'non_verified', activity: null, stoppedReason: failure.message }))) return;
-    await recordActivity(tx, { orgId: list.orgId, userId: list.userId, type: 'failed', description: `Verifying the list "${list.name}" stopped: ${failure.message}`, metadata: { job: 'verify', list_id: listId } });
+export function stopListForCredits(deps: { database: TDatabase; queue: TJobQueue }, listId: string, failure: AppError): Promise<void> {
+  return stopListJob(deps, verifyListStore, listId, {
+    values: { state: 'non_verified', activity: null, stoppedReason: failure.message },
+    describe: (list) => ({ type: 'failed', description: `Verifying the list "${list.name}" stopped: ${failure.message}`, metadata: { job: 'verify', list_id: listId } }),
+    recordActivity,
+    dropJobs: [VERIFY_CHUNK_JOB, GREYLIST_RECHECK_JOB],
   });
-  await deps.queue.cancelWhere(VERIFY_CHUNK_JOB, { listId });
-  await deps.queue.cancelWhere(GREYLIST_RECHECK_JOB, { listId });
 }
 
 /** Marks the list verified once nothing is pending (no row waits for a greylist re-check either), and records `email_verifier.bulk.completed` in the same transaction. */
-export async function finishListIfDone(database: TDatabase, listId: string): Promise<void> {
-  // A cheap first look (the counters move with every stored batch): count the pending rows only once it looks done.
-  const look = await selectListById(database.db, listId);
-  if (!look || look.state !== 'in_progress' || { ...EMPTY_COUNTERS, ...look.counters }.verified < look.uniqueCount) return;
-  const remaining = await countPendingEmails(database.db, listId);
-  if (remaining > 0) return;
-  await database.transaction(async (tx) => {
-    const list = await selectListForUpdate(tx, listId);
-    if (!list || list.state !== 'in_progress') return;
-    await updateList(tx, listId, { state: 'verified', activity: null, verifiedAt: new Date(), stoppedReason: null });
-    const done = (await selectListById(tx, listId))!;
-    await recordActivity(tx, {
-      orgId: list.orgId,
-      userId: list.userId,
-      type: 'verify',
-      description: `Verified the list "${list.name}" (${list.uniqueCount} addresses)`,
-      metadata: { list_id: listId },
-    });
-    await recordEvent(tx, {
-      orgId: list.orgId,
-      userId: list.userId,
-      type: EMAIL_VERIFIER_EVENTS.bulkCompleted,
-      payload: { list_id: listId, name: list.name, stats: computeStats(done), verified_at: done.verifiedAt?.toISOString() ?? null },
-    });
+export function finishListIfDone(database: TDatabase, listId: string): Promise<void> {
+  return finishBulkList(database, verifyListStore, listId, {
+    // A cheap first look (the counters move with every stored batch): count the pending rows only once it looks done.
+    looksDone: (look) => ({ ...EMPTY_COUNTERS, ...look.counters }.verified >= look.uniqueCount),
+    countPending: countPendingEmails,
+    values: () => ({ state: 'verified' as const, activity: null, verifiedAt: new Date(), stoppedReason: null }),
+    onDone: async (tx, list, done) => {
+      await recordActivity(tx, {
+        orgId: list.orgId,
+        userId: list.userId,
+        type: 'verify',
+        description: `Verified the list "${list.name}" (${list.uniqueCount} addresses)`,
+        metadata: { list_id: listId },
+      });
+      await recordEvent(tx, {
+        orgId: list.orgId,
+        userId: list.userId,
+        type: EMAIL_VERIFIER_EVENTS.bulkCompleted,
+        payload: { list_id: listId, name: list.name, stats: computeStats(done), verified_at: done.verifiedAt?.toISOString() ?? null },
+      });
+    },
   });
 }
-

@@ -1,0 +1,80 @@
+import type { TJobActivityType } from '@verilead/contracts';
+import type { TDb } from '../db/database';
+import { getVisibleScope, type TCallerContext } from '../tenancy/context';
+import type { TBulkListRow, TListPageQuery, TListStore } from './list-store';
+
+/** How the list products answer what every one of them is asked: a page of lists, a file name seen before, a running job. */
+
+/** A list page request as the contracts shape it (`page` from 1). */
+export type TListPageRequest<TState extends string> = {
+  page: number;
+  limit: number;
+  search?: string;
+  state?: TState;
+  list_id?: string;
+  sort_by: TListPageQuery<TState>['sortBy'];
+  sort_order: TListPageQuery<TState>['sortOrder'];
+};
+
+/** One page of the caller's visible lists, each shown by `toView`. */
+export async function readListPage<TRow extends TBulkListRow, TInsert, TView>(
+  exec: TDb,
+  store: TListStore<TRow, TInsert>,
+  ctx: TCallerContext,
+  q: TListPageRequest<TRow['state']>,
+  toView: (row: TRow) => TView,
+): Promise<{ items: TView[]; total: number; page: number; limit: number }> {
+  const { rows, total } = await store.selectPage(exec, getVisibleScope(ctx), {
+    search: q.search,
+    state: q.state,
+    listId: q.list_id,
+    sortBy: q.sort_by,
+    sortOrder: q.sort_order,
+    offset: (q.page - 1) * q.limit,
+    limit: q.limit,
+  });
+  return { items: rows.map(toView), total, page: q.page, limit: q.limit };
+}
+
+/** Whether a file of this name was uploaded before, with the lists it made (the upload screen asks before sending). */
+export function duplicateFileAnswer(fileName: string, lists: readonly Pick<TBulkListRow, 'id' | 'name' | 'createdAt'>[]) {
+  return {
+    is_duplicate: lists.length > 0,
+    message: lists.length > 0 ? `A file named "${fileName}" was already uploaded. Upload it again?` : 'No file with this name was uploaded before',
+    lists: lists.map((l) => ({ id: l.id, name: l.name, created_at: l.createdAt.toISOString() })),
+  };
+}
+
+/**
+ * A running list's job: its file being read (`analysis` says queued or running, null once read), or its work job, which
+ * is queued until its plan job has split it into chunks and then runs with its progress. `label` names the list
+ * (`The list "x"`), `size` what it holds (`120 addresses`), `done` the count of rows worked (into the metadata). The
+ * answer is the activities feature's running-job row (TRunningJobActivity), which platform code does not import.
+ */
+export function toRunningListJob(
+  row: TBulkListRow,
+  p: {
+    feature: string;
+    analysis: 'queued' | 'in_progress' | null;
+    analyseKey: string;
+    work: TJobActivityType;
+    label: string;
+    size: string;
+    progress: () => number;
+    done: Record<string, number>;
+  },
+) {
+  const metadata: Record<string, unknown> = { feature: p.feature, list_id: row.id, file_name: row.fileName };
+  const since = row.updatedAt;
+  if (p.analysis) return { key: `${p.analyseKey}:${row.id}`, type: 'analyse' as TJobActivityType, status: p.analysis, progress: null as number | null, description: p.label, metadata, since };
+  const planned = row.jobId !== null && row.plannedJobId === row.jobId;
+  return {
+    key: `${p.work}:${row.id}`,
+    type: p.work,
+    status: planned ? ('in_progress' as const) : ('queued' as const),
+    progress: planned ? p.progress() : null,
+    description: `${p.label} (${p.size})`,
+    metadata: { ...metadata, ...p.done },
+    since,
+  };
+}
