@@ -4,8 +4,7 @@ import type { Duplex } from 'node:stream';
 import { parseEnhancedCode, type TSmtpReply } from './classify-reply';
 import { eventLoopClock } from '../clock';
 import type { TClock, TDial } from '../types';
-import { startLagAwareTimeout } from '../engine/lag-aware-timer';
-import { isNonMailCommand } from '../engine/session-budget';
+import { startLagAwareTimeout } from '../lag-aware-timer';
 
 export type TSmtpFailureKind = 'timeout' | 'refused' | 'connection_lost' | 'protocol';
 
@@ -48,6 +47,13 @@ export type TSessionOptions = {
 const MAX_LINE = 4096;
 /** The longest wait for the reply to QUIT (the reply timeout when that is shorter). */
 export const QUIT_REPLY_MS = 200;
+
+const NONMAIL = /^(EHLO|HELO|STARTTLS|RSET|NOOP|VRFY|EXPN|HELP|ETRN)\b/i;
+
+/** Whether a command counts as non-mail for the servers' per-session counters (the engine's session-budget.ts). */
+export function isNonMailCommand(line: string): boolean {
+  return NONMAIL.test(line);
+}
 
 /** The time on the clock the session's socket timers run on. */
 const timerNow = (options: Pick<TSessionOptions, 'timerClock'>): number => (options.timerClock ?? eventLoopClock).now();

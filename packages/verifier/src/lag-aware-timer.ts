@@ -15,7 +15,7 @@
  * still told apart from a host that answered while we were starved).
  */
 
-import { eventLoopClock } from '../clock';
+import { eventLoopClock } from './clock';
 
 const TICK_MS = 25;
 /** At most this many times the timeout is given back for our lag. */
