@@ -2,7 +2,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import { randomInt } from 'node:crypto';
 import dnsPacket from 'dns-packet';
-import { startLagAwareTimeout } from '../engine/lag-aware-timer';
+import { startLagAwareTimeout } from '../lag-aware-timer';
 
 export type TDnsRecordType = 'MX' | 'A' | 'AAAA';
 export type TDnsRecord = { name: string; type: string; ttl: number; data: unknown };

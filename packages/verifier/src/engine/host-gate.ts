@@ -1,4 +1,5 @@
 import type { SmtpSession } from '../smtp/smtp-session';
+import { systemClock } from '../clock';
 import type { TClock, TSleep } from '../types';
 import { SessionBudget } from './session-budget';
 
@@ -48,7 +49,7 @@ export class HostGate {
   constructor(
     private readonly maxLimit: number,
     private readonly sleep: TSleep,
-    private readonly clock: TClock = { now: () => Date.now() },
+    private readonly clock: TClock = systemClock,
     budget: { errors?: number; nonMail?: number } = {},
   ) {
     this.limit = maxLimit;

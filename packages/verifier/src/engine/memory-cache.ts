@@ -1,3 +1,4 @@
+import { systemClock } from '../clock';
 import type { TClock, TVerifierCache } from '../types';
 
 /** In-memory LRU cache with a time-to-live per entry; the default cache for DNS answers and catch-all verdicts. */
@@ -6,7 +7,7 @@ export class MemoryCache implements TVerifierCache {
 
   constructor(
     private readonly maxEntries = 10_000,
-    private readonly clock: TClock = { now: () => Date.now() },
+    private readonly clock: TClock = systemClock,
   ) {}
 
   get(key: string): unknown {

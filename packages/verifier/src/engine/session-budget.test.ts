@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_BUDGET, NONMAIL_BUDGET, SessionBudget, isNonMailCommand } from './session-budget';
+import { isNonMailCommand } from '../smtp/smtp-session';
+import { ERROR_BUDGET, NONMAIL_BUDGET, SessionBudget } from './session-budget';
 
 describe('a session budget', () => {
   it('stays under the stock limits: Postfix delays from 10 errors, Exim drops after 10 non-mail commands', () => {

@@ -23,13 +23,6 @@ export const NONMAIL_BUDGET = 8;
 /** The least a learned budget goes down to (a host that cuts even then is backed off by the gate). */
 const MIN_BUDGET = 2;
 
-const NONMAIL = /^(EHLO|HELO|STARTTLS|RSET|NOOP|VRFY|EXPN|HELP|ETRN)\b/i;
-
-/** Whether a command counts as non-mail for the servers' counters. */
-export function isNonMailCommand(line: string): boolean {
-  return NONMAIL.test(line);
-}
-
 /** What a session has spent (counted by the session itself on every command and reply). */
 export type TSessionSpend = { errors: number; nonMail: number };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRealisticCorpus, startMailWorld, type TCorpusEntry, type TMailWorld } from '@verilead/mailworld';
 import { VerifierEngine } from '../engine/engine';
-import { startLagAwareTimeout } from '../engine/lag-aware-timer';
+import { startLagAwareTimeout } from '../lag-aware-timer';
 import { createSkippingClock } from '../test-support/skipping-clock';
 import type { TVerificationResult, TVerifyOptions } from '../types';
 

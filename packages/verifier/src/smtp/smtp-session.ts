@@ -2,9 +2,9 @@ import tls from 'node:tls';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { parseEnhancedCode, type TSmtpReply } from './classify-reply';
-import type { TDial } from '../types';
-import { startLagAwareTimeout } from '../engine/lag-aware-timer';
-import { isNonMailCommand } from '../engine/session-budget';
+import { eventLoopClock } from '../clock';
+import type { TClock, TDial } from '../types';
+import { startLagAwareTimeout } from '../lag-aware-timer';
 
 export type TSmtpFailureKind = 'timeout' | 'refused' | 'connection_lost' | 'protocol';
 
@@ -33,14 +33,30 @@ export type TSessionOptions = {
   dial: TDial;
   connectMs: number;
   replyMs: number;
-  /** Reply timeouts never run past this epoch-ms deadline (set again by each verification that uses the session). */
-  deadline: number;
+  /**
+   * Time left (ms) to the deadline of the verification that opens the session: reply timeouts never run past it (each
+   * verification that uses the session sets its own, `setBudget`). A duration, not a time: the engine's deadlines are
+   * on its own (injectable) clock, the socket's timers on real time, and only durations cross from one to the other.
+   */
+  budgetMs: number;
+  /** The time the socket timers run on (default: the event loop's, clock.ts); the budget is spent on it. */
+  timerClock?: TClock;
   sink?: TTranscriptSink;
 };
 
 const MAX_LINE = 4096;
 /** The longest wait for the reply to QUIT (the reply timeout when that is shorter). */
 export const QUIT_REPLY_MS = 200;
+
+const NONMAIL = /^(EHLO|HELO|STARTTLS|RSET|NOOP|VRFY|EXPN|HELP|ETRN)\b/i;
+
+/** Whether a command counts as non-mail for the servers' per-session counters (the engine's session-budget.ts). */
+export function isNonMailCommand(line: string): boolean {
+  return NONMAIL.test(line);
+}
+
+/** The time on the clock the session's socket timers run on. */
+const timerNow = (options: Pick<TSessionOptions, 'timerClock'>): number => (options.timerClock ?? eventLoopClock).now();
 
 /** Default dial: a plain TCP connection. */
 // noDelay: commands go out as written (pipelined ones too), never held back by Nagle's algorithm until the host's delayed
@@ -74,15 +90,17 @@ export class SmtpSession {
   private constructor(
     socket: Duplex,
     private readonly options: TSessionOptions,
+    /** when the budget runs out, on the timer clock */
+    private endsAt: number,
   ) {
     this.socket = socket;
     this.sink = options.sink;
     this.attach(socket);
   }
 
-  /** The verification now using the session: its deadline (epoch ms) clips reply timeouts. */
-  setDeadline(deadline: number): void {
-    this.options.deadline = deadline;
+  /** The verification now using the session: the time left to its deadline (ms) clips reply timeouts. */
+  setBudget(ms: number): void {
+    this.endsAt = timerNow(this.options) + ms;
   }
 
   get closed(): boolean {
@@ -173,7 +191,7 @@ export class SmtpSession {
     const queued = this.replies.shift();
     if (queued) return Promise.resolve(queued);
     if (this.failure) return Promise.reject(this.failure);
-    const remaining = this.options.deadline - Date.now();
+    const remaining = this.endsAt - timerNow(this.options);
     const timeoutMs = Math.max(1, Math.min(this.options.replyMs, limitMs, remaining));
     return new Promise<TSmtpReply>((resolve, reject) => {
       // our own event-loop lag does not count as the host's silence (see lag-aware-timer.ts)
@@ -239,11 +257,12 @@ export class SmtpSession {
 
   /** Connect, read the greeting and greet back (EHLO, or HELO when EHLO is refused); STARTTLS when offered. */
   static async open(options: TSessionOptions): Promise<{ session: SmtpSession; greeting: TSmtpReply }> {
+    const endsAt = timerNow(options) + options.budgetMs;
     const socket = options.dial({ host: options.address, port: options.port });
     await new Promise<void>((resolve, reject) => {
       const connecting = (socket as Partial<net.Socket>).connecting;
       if (connecting === false) return resolve();
-      const remaining = options.deadline - Date.now();
+      const remaining = endsAt - timerNow(options);
       const timeoutMs = Math.max(1, Math.min(options.connectMs, remaining));
       const cancel = startLagAwareTimeout(timeoutMs, () => {
         cleanup();
@@ -268,7 +287,7 @@ export class SmtpSession {
       socket.once('connect', onConnect);
       socket.once('error', onError);
     });
-    const session = new SmtpSession(socket, options);
+    const session = new SmtpSession(socket, options, endsAt);
     const greeting = await session.readReply();
     return { session, greeting };
   }
@@ -296,7 +315,7 @@ export class SmtpSession {
     const secure = await new Promise<tls.TLSSocket>((resolve, reject) => {
       const servername = net.isIP(this.options.serverName) ? undefined : this.options.serverName;
       const socket = tls.connect({ socket: plain, rejectUnauthorized: false, servername });
-      const timeoutMs = Math.max(1, Math.min(this.options.connectMs, this.options.deadline - Date.now()));
+      const timeoutMs = Math.max(1, Math.min(this.options.connectMs, this.endsAt - timerNow(this.options)));
       const cancel = startLagAwareTimeout(timeoutMs, () => {
         socket.destroy();
         reject(new SmtpFailure('timeout', `TLS handshake timed out after ${timeoutMs} ms`));
@@ -330,7 +349,7 @@ export class SmtpSession {
       this.sink?.('C', 'QUIT');
       this.socket.write('QUIT\r\n');
       // no verification uses the session any more: its deadline does not clip this wait
-      this.setDeadline(Number.POSITIVE_INFINITY);
+      this.setBudget(Number.POSITIVE_INFINITY);
       await this.readReply(QUIT_REPLY_MS);
     } catch {
       // the server may just close, or stay silent

@@ -15,6 +15,8 @@
  * still told apart from a host that answered while we were starved).
  */
 
+import { eventLoopClock } from './clock';
+
 const TICK_MS = 25;
 /** At most this many times the timeout is given back for our lag. */
 export const MAX_LAG_CREDIT = 3;
@@ -27,7 +29,7 @@ let armed = 0;
 let ticker: ReturnType<typeof setInterval> | null = null;
 
 function tick(): void {
-  const now = performance.now();
+  const now = eventLoopClock.now();
   const late = now - lastTick - TICK_MS;
   if (late > JITTER_MS) totalLagMs += late;
   lastTick = now;
@@ -36,13 +38,13 @@ function tick(): void {
 /** Lag measured so far (ms), including the stall in progress since the last tick. */
 function lagNow(): number {
   if (!ticker) return totalLagMs;
-  const pending = performance.now() - lastTick - TICK_MS;
+  const pending = eventLoopClock.now() - lastTick - TICK_MS;
   return totalLagMs + (pending > JITTER_MS ? pending : 0);
 }
 
 function retain(): void {
   if (armed++ === 0) {
-    lastTick = performance.now();
+    lastTick = eventLoopClock.now();
     ticker = setInterval(tick, TICK_MS);
     ticker.unref?.();
   }
@@ -61,7 +63,7 @@ function release(): void {
  * Answers a cancel function (idempotent). `onTimeout` receives the wall time the wait really took.
  */
 export function startLagAwareTimeout(ms: number, onTimeout: (elapsedMs: number) => void): () => void {
-  const start = performance.now();
+  const start = eventLoopClock.now();
   const lagAtStart = lagNow();
   let done = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -77,7 +79,7 @@ export function startLagAwareTimeout(ms: number, onTimeout: (elapsedMs: number) 
   const check = (): void => {
     immediate = null;
     if (done) return;
-    const elapsed = performance.now() - start;
+    const elapsed = eventLoopClock.now() - start;
     const healthy = elapsed - Math.min(lagNow() - lagAtStart, MAX_LAG_CREDIT * ms);
     if (healthy < ms) {
       timer = setTimeout(onTimer, Math.max(1, Math.ceil(ms - healthy)));
