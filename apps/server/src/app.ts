@@ -19,7 +19,7 @@ import { describeMultipartBody } from './platform/http/openapi-multipart';
 import { registerRequestBaseUrl } from './platform/http/public-url';
 import { completeRouteDocument } from './platform/http/openapi-responses';
 import { registerAccountRoutes } from './features/account/routes';
-import { registerActivityRoutes } from './features/activities/routes';
+import { registerActivityRoutes } from './features/activity-log/routes';
 import { createAnnouncementClock, type TAnnouncementClock } from './features/announcements/service';
 import { registerAnnouncementOpsRoute, registerAnnouncementRoutes } from './features/announcements/routes';
 import { registerAuthRoutes } from './features/auth/routes';

@@ -5,7 +5,7 @@ import { grantCredits } from './platform/credits/ledger';
 import { selectRows, type TDatabase } from './platform/db/database';
 import { memberships, organisations, users } from './platform/tenancy/tables';
 import { DEMO_PASSWORD, DEMO_USERS } from './features/auth/instance';
-import { orgSsoSettings } from './features/settings/tables';
+import { orgSsoSettings } from './features/sso/tables';
 import { seedVerifiedSsoDomain } from './features/sso/domain-claims';
 import { getPublicBaseUrl } from './platform/http/public-url';
 

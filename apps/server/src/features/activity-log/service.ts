@@ -1,3 +1,5 @@
+// The activity screen's aggregator: it reads the running jobs every feature keeps and puts them above the history the
+// activities feature records. It sits at the top (it imports the list products); the recorder stays at the bottom.
 import type { TActivitiesData, TActivity, ZActivitiesRequest } from '@verilead/contracts';
 import type { z } from 'zod';
 import type { TDb } from '../../platform/db/database';
@@ -7,7 +9,7 @@ import { listRunningJobActivities as listFinderJobs } from '../email-finder/runn
 import { listRunningJobActivities as listVerifierJobs } from '../email-verifier/running-activities';
 import { listRunningJobActivities as listIntegrationJobs } from '../integrations/service';
 import { listRunningJobActivities as listProspectJobs } from '../prospects/service';
-import { listActivities, resolveActivityRange, toActivityTypes, type TRunningJobActivity } from './service';
+import { listActivities, resolveActivityRange, toActivityTypes, type TRunningJobActivity } from '../activities/service';
 
 type TActivitiesInput = z.output<typeof ZActivitiesRequest>;
 
