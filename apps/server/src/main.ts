@@ -8,7 +8,7 @@ import { describeInstallation, hasAnyUser, seedDemoIfEmpty } from './seed';
 import { describeMissingPublicUrl } from './platform/http/public-url';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
 import { checkProbeIdentity } from '@verilead/verifier';
-import { loadDemoDirectoryCorpus, seedDemoDirectoryIfEmpty } from './features/prospects/directory-import';
+import { loadDemoDirectoryCorpus, seedDemoDirectoryIfEmpty } from './features/prospects';
 
 /** How long a stop may take beyond the jobs' shutdown time before the process exits anyway. */
 const STOP_GRACE_MS = 15_000;

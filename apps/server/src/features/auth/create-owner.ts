@@ -5,7 +5,7 @@ import { issueOneTimeToken, TOKEN_TTL_MS } from '../../platform/auth/one-time-to
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
-import { recordActivity } from '../activities/service';
+import { recordActivity } from '../activities';
 import { selectUserWithMembership } from '../../platform/tenancy/members';
 import { insertMembership, insertOrganisation, insertUser } from './queries';
 

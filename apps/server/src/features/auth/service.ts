@@ -10,9 +10,9 @@ import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectUserWithMembership } from '../../platform/tenancy/members';
-import { getProfile } from '../account/service';
-import { recordActivity } from '../activities/service';
-import { assertPasswordLoginAllowed } from '../sso/service';
+import { getProfile } from '../account';
+import { recordActivity } from '../activities';
+import { assertPasswordLoginAllowed } from '../sso';
 import {
   insertMembership,
   insertOrganisation,

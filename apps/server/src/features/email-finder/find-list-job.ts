@@ -7,9 +7,9 @@ import type { TDatabase } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TVerifier } from '../../platform/verifier/verifier';
-import { recordActivity } from '../activities/service';
-import { recordEvent } from '../events/service';
-import { getVerifierPreferences } from '../settings/service';
+import { recordActivity } from '../activities';
+import { recordEvent } from '../events';
+import { getVerifierPreferences } from '../settings';
 import {
   countPendingRows,
   EMPTY_FINDER_COUNTERS,

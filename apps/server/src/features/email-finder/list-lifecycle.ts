@@ -3,7 +3,7 @@ import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
-import { recordActivity } from '../activities/service';
+import { recordActivity } from '../activities';
 import {
   countPendingRows,
   deleteList,

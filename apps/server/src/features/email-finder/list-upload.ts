@@ -9,7 +9,7 @@ import { AppError, isAppError, summariseReasons } from '../../platform/errors/ap
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { recordActivity } from '../activities/service';
+import { recordActivity } from '../activities';
 import { foldName, splitFullName, type TPersonName } from './candidates';
 import {
   deleteListRows,

@@ -1,5 +1,5 @@
 import type { TDb } from '../../platform/db/database';
-import type { TRunningJobActivity } from '../activities/service';
+import type { TRunningJobActivity } from '../activities';
 import { toListView } from './list-view';
 import { selectRunningLists } from './queries';
 

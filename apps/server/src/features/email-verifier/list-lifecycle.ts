@@ -12,9 +12,9 @@ import type { TDeps } from '../../platform/deps';
 import { AppError, isAppError } from '../../platform/errors/app-error';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
-import { recordActivity } from '../activities/service';
-import { assertCreditsAvailable } from '../credits/service';
-import { getVerifierPreferences } from '../settings/service';
+import { recordActivity } from '../activities';
+import { assertCreditsAvailable } from '../credits';
+import { getVerifierPreferences } from '../settings';
 import {
   countPendingEmails,
   EMPTY_COUNTERS,

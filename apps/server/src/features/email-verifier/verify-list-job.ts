@@ -5,9 +5,9 @@ import type { TDatabase } from '../../platform/db/database';
 import type { AppError } from '../../platform/errors/app-error';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TVerifier } from '../../platform/verifier/verifier';
-import { recordActivity } from '../activities/service';
-import { recordEvent } from '../events/service';
-import { getVerifierPreferences } from '../settings/service';
+import { recordActivity } from '../activities';
+import { recordEvent } from '../events';
+import { getVerifierPreferences } from '../settings';
 import {
   clearGreylistWaits,
   countPendingEmails,

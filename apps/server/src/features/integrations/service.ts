@@ -18,10 +18,8 @@ import { AppError, isAppError, throwFieldError, throwNotFound } from '../../plat
 import { decryptSecret, encryptSecret } from '../../platform/secrets/secret-box';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { recordActivity, type TRunningJobActivity } from '../activities/service';
-import { ensureListVerification, getProgressStatus } from '../email-verifier/list-lifecycle';
-import { readListRowsPage } from '../email-verifier/list-rows';
-import { createSourcedList } from '../email-verifier/upload-list';
+import { recordActivity, type TRunningJobActivity } from '../activities';
+import { ensureListVerification, getProgressStatus, readListRowsPage, createSourcedList } from '../email-verifier';
 import { RateLimitedError, RemoteAuthError, RemoteError } from './adapters/http';
 import { ADAPTERS } from './adapters/registry';
 import { createLeadsAdapter } from './leads-source';

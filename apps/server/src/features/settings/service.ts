@@ -39,7 +39,7 @@ import {
 } from './queries';
 import { readSection, stripUndefined } from '../../platform/settings/sections';
 import { createTtlCache, invalidateCallers, onCallerChange } from '../../platform/cache/ttl-cache';
-import { getOrgDefaultSettings } from '../team/service';
+import { getOrgDefaultSettings } from '../team';
 
 const DEFAULT_NOTIFICATIONS: TNotificationSettings = { setting_last_modified_on: null, notifications: true, low_credit_notification: true };
 

@@ -8,8 +8,8 @@ import { getSeats, selectUserWithMembership } from '../../platform/tenancy/membe
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
-import { getProfile } from '../account/service';
-import { recordActivity } from '../activities/service';
+import { getProfile } from '../account';
+import { recordActivity } from '../activities';
 import { isSsoDomainVerified } from './domain-claims';
 import { decryptSsoSecret, toSsoSettings } from './sso-settings';
 import type { TOidcClientSettings } from './oidc';

@@ -8,8 +8,8 @@ import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { countSeatsUsed, getSeats } from '../../platform/tenancy/members';
-import { getProfile } from '../account/service';
-import { inviteMember } from '../auth/service';
+import { getProfile } from '../account';
+import { inviteMember } from '../auth';
 import { countMembers, countMembersByRole, deleteTeamMembers, foldDueDailyLimit, insertSeatRequest, lockOrgSeatLimit, putTeamMembers, scheduleDailyLimit, selectMembers, selectOrgMembership, selectOrgMemberships, selectTeam, setDailyRemaining, setInitialLimits, setLifeTimeLimit, updateMemberRole, updateMemberStatus, updateOrganisation, updateUserName, type TMemberRow } from './queries';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
 
@@ -25,7 +25,7 @@ export function toIso(value: string | Date | null): string | null {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
-function toMember(row: TMemberRow): TMember {
+export function toMember(row: TMemberRow): TMember {
   const remaining = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
   return {
     member_id: row.user_id,

@@ -6,7 +6,7 @@ import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { countMembers, deleteTeamMembers, insertTeam, putTeamMembers, renameTeam, selectMembers, selectOrgMemberships, selectTeam, selectTeamIdByName, selectTeams } from './queries';
-import { toIso } from './service';
+import { toIso, toMember } from './service';
 
 // The organisation's teams: named groups of members, made and edited by owners and managers.
 

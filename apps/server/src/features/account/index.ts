@@ -1,0 +1,2 @@
+export { registerAccountRoutes } from './routes';
+export { getProfile, requirePassword } from './service';

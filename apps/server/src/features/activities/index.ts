@@ -1,0 +1,2 @@
+export { eraseUserActivities, listActivities, recordActivity, resolveActivityRange, toActivityTypes } from './service';
+export type { TRunningJobActivity } from './service';

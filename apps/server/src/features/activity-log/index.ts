@@ -1,0 +1,1 @@
+export { registerActivityRoutes } from './routes';

@@ -1,0 +1,3 @@
+export { registerAnnouncementOpsRoute, registerAnnouncementRoutes } from './routes';
+export { clearAnnouncement, createAnnouncementClock, setAnnouncement } from './service';
+export type { TAnnouncementClock } from './service';

@@ -1,0 +1,2 @@
+export { registerCreditRoutes } from './routes';
+export { assertCreditsAvailable, getCreditsAndLimits } from './service';

@@ -1,0 +1,1 @@
+export { registerFormGuardPublicRoutes, registerFormGuardRoutes } from './routes';

@@ -1,0 +1,3 @@
+export { createIntegrationJobs } from './jobs';
+export { registerIntegrationRoutes } from './routes';
+export { listRunningJobActivities } from './service';

@@ -1,0 +1,1 @@
+export { registerMcpRoutes } from './routes';

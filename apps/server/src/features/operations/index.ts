@@ -1,0 +1,2 @@
+export { createAppMetrics } from './metrics';
+export { registerOperationsRoutes } from './routes';

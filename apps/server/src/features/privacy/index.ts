@@ -1,0 +1,3 @@
+export { createRetentionMaintenance } from './retention';
+export { registerPrivacyRoutes } from './routes';
+export { organisationExportSource } from './service';

@@ -1,0 +1,1 @@
+export { registerPublicRoutes } from './routes';

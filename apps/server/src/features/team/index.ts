@@ -1,0 +1,3 @@
+export { getOrgDefaultSettings } from './org-defaults';
+export { registerTeamRoutes } from './routes';
+export { listTeamMembers, listTeams } from './teams';

@@ -1,0 +1,2 @@
+export { createWebhookJobs, ensureWebhookDispatcher } from './jobs';
+export { registerWebhookRoutes } from './routes';
