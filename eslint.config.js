@@ -2,6 +2,50 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+// ---------- import boundaries (server and packages) ----------
+// Paths are resolved from this file, so the rules read the same whichever folder eslint is started from.
+const ROOT = dirname(fileURLToPath(import.meta.url));
+const SERVER_FEATURES = 'apps/server/src/features';
+const serverFeatures = readdirSync(join(ROOT, SERVER_FEATURES), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+/** Test files may reach inside any feature (fixtures, internals under test); product code may not. */
+const SERVER_TEST_FILES = ['apps/server/src/**/*.test.ts', 'apps/server/src/test/**', 'apps/server/src/**/test-support.ts'];
+const importSettings = {
+  'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+  'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+  'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['apps/server/tsconfig.json', 'packages/*/tsconfig.json'], noWarnOnMultipleProjects: true })],
+};
+
+const serverBoundaryZones = [
+  // A feature's public face is its index.ts: another feature, or the composition root (app, runtime, main, ops, seed), imports nothing else of it.
+  ...serverFeatures.map((f) => ({
+    target: [`${SERVER_FEATURES}/!(${f})/**`, 'apps/server/src/!(schema|seed).ts'],
+    from: `${SERVER_FEATURES}/${f}`,
+    // The demo identity providers are test doubles, on their way out of the product into their own package.
+    except: f === 'sso' ? ['./index.ts', './local-idp'] : ['./index.ts'],
+    message: `Import the ${f} feature through its public face, features/${f}/index.ts.`,
+  })),
+  // drizzle-kit's schema (and the demo seed, which writes rows directly) read each feature's tables.
+  ...serverFeatures.map((f) => ({
+    target: ['apps/server/src/schema.ts', 'apps/server/src/seed.ts'],
+    from: `${SERVER_FEATURES}/${f}`,
+    except: ['./index.ts', './tables.ts'],
+    message: `Import the ${f} feature through features/${f}/index.ts (or its tables.ts, for the schema).`,
+  })),
+  { target: 'apps/server/src/platform', from: SERVER_FEATURES, message: 'The platform sits below every feature: it never imports one.' },
+  {
+    target: [`${SERVER_FEATURES}/**/routes.ts`, `${SERVER_FEATURES}/**/*-routes.ts`, `${SERVER_FEATURES}/**/*-route.ts`],
+    from: ['apps/server/node_modules/drizzle-orm', 'node_modules/drizzle-orm'],
+    message: "Routes stay thin: SQL goes in the feature's queries.",
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/server/migrations/**', 'test-results/**', 'playwright-report/**'] },
@@ -18,5 +62,21 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: SERVER_TEST_FILES,
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: serverBoundaryZones }] },
+  },
+  {
+    files: ['apps/server/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    // Two circles are being untied by the work that moves the test doubles into their own package (the integration
+    // fakes and OAuth providers, the PayPal clients); drop these once it lands.
+    ignores: ['apps/server/src/features/integrations/fakes/**', 'apps/server/src/features/integrations/oauth/providers.ts', 'apps/server/src/features/billing/paypal-*.ts'],
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 );

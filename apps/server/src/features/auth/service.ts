@@ -5,7 +5,6 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
 import { createSession, revokeSession, revokeUserSessions } from '../../platform/auth/sessions';
 import { grantCredits } from '../../platform/credits/ledger';
 import { SIGNUP_BONUS_CREDITS } from '../../platform/credits/signup-bonus';
-import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';

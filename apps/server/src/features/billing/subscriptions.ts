@@ -3,7 +3,7 @@ import { recordAudit } from '../../platform/audit/record';
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { selectCustomer, type TPaymentRow } from './queries';
+import { selectCustomer } from './queries';
 import { payments, subscriptions } from './tables';
 import { organisations } from '../../platform/tenancy/tables';
 import { getPayPalClient, PayPalApiError } from './paypal-client';

@@ -1,4 +1,3 @@
-import { recordAudit } from '../../platform/audit/record';
 import {
   ZEfSettings,
   ZEvSettings,
