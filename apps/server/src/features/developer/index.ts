@@ -1,3 +1,5 @@
+// The developer feature's public face: the only file that other features and the composition root may import (eslint.config.js
+// enforces it). Everything else in this folder is the feature's own business.
 export { buildPublicFailure } from './public-api-format';
 export { registerPublicApiRoutes } from './public-api-routes';
 export { CLIENT_TOKEN_REFUSED, publicRateLimit, resolveServerAppToken } from './public-api/auth';

@@ -1,3 +1,5 @@
+// The email-finder feature's public face: the only file that other features and the composition root may import (eslint.config.js
+// enforces it). Everything else in this folder is the feature's own business.
 export { summariseFinds } from './find-summary';
 export { downloadListResult, finderExportSource } from './finder-downloads';
 export { findInstant, getQueueStatus } from './instant-find';

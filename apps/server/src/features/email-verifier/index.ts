@@ -1,3 +1,5 @@
+// The email-verifier feature's public face: the only file that other features and the composition root may import (eslint.config.js
+// enforces it). Everything else in this folder is the feature's own business.
 export { numberDataRows } from './analyse-list-job';
 export type { TNumberedRow } from './analyse-list-job';
 export { readRows } from './file-parsing';
