@@ -2,11 +2,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import importX from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 // ---------- import boundaries (server and packages) ----------
 // Paths are resolved from this file, so the rules read the same whichever folder eslint is started from.
@@ -23,6 +23,8 @@ const importSettings = {
   'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['apps/server/tsconfig.json', 'packages/*/tsconfig.json'], noWarnOnMultipleProjects: true })],
 };
 
+// ESLint keeps one set of options per rule and file: a later block that sets import-x/no-restricted-paths on these files
+// replaces these zones rather than adding to them, so every server zone belongs in this one list.
 const serverBoundaryZones = [
   // A feature's public face is its index.ts: another feature, or the composition root (app, runtime, main, ops, seed), imports nothing else of it.
   ...serverFeatures.map((f) => ({
@@ -40,6 +42,12 @@ const serverBoundaryZones = [
     message: `Import the ${f} feature through features/${f}/index.ts (or its tables.ts, for the schema).`,
   })),
   { target: 'apps/server/src/platform', from: SERVER_FEATURES, message: 'The platform sits below every feature: it never imports one.' },
+  // The test doubles' package is wired by the composition root only (main, runtime, app); product code never imports it.
+  {
+    target: [SERVER_FEATURES, 'apps/server/src/platform', 'apps/server/src/config.ts', 'apps/server/src/seed.ts', 'apps/server/src/ops.ts', 'apps/server/src/schema.ts'],
+    from: 'packages/test-doubles',
+    message: 'Product code never imports the test doubles: the composition root hands them over.',
+  },
   {
     target: [`${SERVER_FEATURES}/**/routes.ts`, `${SERVER_FEATURES}/**/*-routes.ts`, `${SERVER_FEATURES}/**/*-route.ts`],
     from: ['apps/server/node_modules/drizzle-orm', 'node_modules/drizzle-orm'],
