@@ -4,10 +4,58 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// ---------- import boundaries (server and packages) ----------
+// Paths are resolved from this file, so the rules read the same whichever folder eslint is started from.
+const ROOT = dirname(fileURLToPath(import.meta.url));
+const SERVER_FEATURES = 'apps/server/src/features';
+const serverFeatures = readdirSync(join(ROOT, SERVER_FEATURES), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+/** Test files may reach inside any feature (fixtures, internals under test); product code may not. */
+const SERVER_TEST_FILES = ['apps/server/src/**/*.test.ts', 'apps/server/src/test/**', 'apps/server/src/**/test-support.ts'];
+const importSettings = {
+  'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+  'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+  'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['apps/server/tsconfig.json', 'packages/*/tsconfig.json'], noWarnOnMultipleProjects: true })],
+};
+
+// ESLint keeps one set of options per rule and file: a later block that sets import-x/no-restricted-paths on these files
+// replaces these zones rather than adding to them, so every server zone belongs in this one list.
+const serverBoundaryZones = [
+  // A feature's public face is its index.ts: another feature, or the composition root (app, runtime, main, ops, seed), imports nothing else of it.
+  ...serverFeatures.map((f) => ({
+    target: [`${SERVER_FEATURES}/!(${f})/**`, 'apps/server/src/!(schema|seed).ts'],
+    from: `${SERVER_FEATURES}/${f}`,
+    except: ['./index.ts'],
+    message: `Import the ${f} feature through its public face, features/${f}/index.ts.`,
+  })),
+  // drizzle-kit's schema (and the demo seed, which writes rows directly) read each feature's tables.
+  ...serverFeatures.map((f) => ({
+    target: ['apps/server/src/schema.ts', 'apps/server/src/seed.ts'],
+    from: `${SERVER_FEATURES}/${f}`,
+    except: ['./index.ts', './tables.ts'],
+    message: `Import the ${f} feature through features/${f}/index.ts (or its tables.ts, for the schema).`,
+  })),
+  { target: 'apps/server/src/platform', from: SERVER_FEATURES, message: 'The platform sits below every feature: it never imports one.' },
+  // The test doubles' package is wired by the composition root only (main, runtime, app); product code never imports it.
+  {
+    target: [SERVER_FEATURES, 'apps/server/src/platform', 'apps/server/src/config.ts', 'apps/server/src/seed.ts', 'apps/server/src/ops.ts', 'apps/server/src/schema.ts'],
+    from: 'packages/test-doubles',
+    message: 'Product code never imports the test doubles: the composition root hands them over.',
+  },
+  {
+    target: [`${SERVER_FEATURES}/**/routes.ts`, `${SERVER_FEATURES}/**/*-routes.ts`, `${SERVER_FEATURES}/**/*-route.ts`],
+    from: ['apps/server/node_modules/drizzle-orm', 'node_modules/drizzle-orm'],
+    message: "Routes stay thin: SQL goes in the feature's queries.",
+  },
+];
 
 export default tseslint.config(
-  // Generated code is not linted: apps/server/src/generated holds the output of generators (each file says which).
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/server/migrations/**', 'apps/server/src/generated/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'apps/server/migrations/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -22,26 +70,17 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
-  // The test doubles (@verilead/test-doubles: fake Stripe, PayPal, integration platforms, identity providers) are wired
-  // by the composition root (src/main.ts, src/runtime.ts, src/app.ts) and used by tests; the product never imports them.
   {
     files: ['apps/server/src/**/*.ts'],
-    ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/**/test-support.ts', 'apps/server/src/test/**'],
+    ignores: SERVER_TEST_FILES,
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['apps/server/tsconfig.json'] })] },
-    rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            {
-              target: ['./apps/server/src/features', './apps/server/src/platform', './apps/server/src/config.ts', './apps/server/src/seed.ts', './apps/server/src/ops.ts', './apps/server/src/schema.ts'],
-              from: './packages/test-doubles',
-              message: 'Product code never imports the test doubles: the composition root hands them over as config.testDoubles (see src/platform/test-doubles.ts).',
-            },
-          ],
-        },
-      ],
-    },
+    settings: importSettings,
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: serverBoundaryZones }] },
+  },
+  {
+    files: ['apps/server/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 );

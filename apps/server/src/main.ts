@@ -8,7 +8,7 @@ import { describeInstallation, hasAnyUser, seedDemoIfEmpty } from './seed';
 import { describeMissingPublicUrl } from './platform/http/public-url';
 import { startDemoMailWorld } from './platform/verifier/demo-mail-world';
 import { checkProbeIdentity } from '@verilead/verifier';
-import { seedDemoDirectoryIfEmpty } from './features/prospects/directory-import';
+import { loadDemoDirectoryCorpus, seedDemoDirectoryIfEmpty } from './features/prospects';
 
 /** How long a stop may take beyond the jobs' shutdown time before the process exits anyway. */
 const STOP_GRACE_MS = 15_000;
@@ -38,7 +38,7 @@ async function main() {
   // --demo-mail-world: a local mail world (DNS + SMTP on loopback) and the verifier pointed at it.
   // Demo-only modules (faker's data, the identity providers) are loaded only when asked for: they cost the server memory.
   const demoWorld = flagged.demoMailWorld
-    ? await startDemoMailWorld((await import('./features/prospects/generator')).demoDirectoryCorpus(), flagged.demoGreylistDelayMs)
+    ? await startDemoMailWorld(await loadDemoDirectoryCorpus(), flagged.demoGreylistDelayMs)
     : null;
   const withWorld = demoWorld ? { ...flagged, ...demoWorld.configOverrides } : flagged;
   // --demo-idp: local OpenID Connect and SAML identity providers on 127.0.0.1 (PORT+30, PORT+31), from the test doubles.

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, type TConfig } from './config';
 import { openDatabase } from './platform/db/database';
-import { clearAnnouncement, setAnnouncement } from './features/announcements/service';
-import { runDirectoryCommand } from './features/prospects/ops';
-import { issueOnetoolToken } from './features/sso/service';
+import { clearAnnouncement, setAnnouncement } from './features/announcements';
+import { runDirectoryCommand } from './features/prospects';
+import { issueOnetoolToken } from './features/sso';
 import { readFileSync } from 'node:fs';
-import { applyPriceConfig, ZPriceConfig } from './features/billing/price-config';
-import { createOwnerAccount, type TCreatedOwner } from './features/auth/create-owner';
+import { applyPriceConfig, ZPriceConfig } from './features/billing';
+import { createOwnerAccount, type TCreatedOwner } from './features/auth';
 
 const USAGE = `usage:
   npm run ops -- announce --message '<b>html</b>' [--dismissable]

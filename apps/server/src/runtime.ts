@@ -1,24 +1,21 @@
 import { createTestDoubles } from '@verilead/test-doubles/stand-ins';
 import type { TConfig } from './config';
 import type { TDatabase } from './platform/db/database';
-import { createAuditRetentionTask } from './features/audit/service';
+import { createAuditRetentionTask } from './features/audit';
 import type { TJobDefinition, TJobQueue, TQueueLogger } from './platform/jobs/jobs';
 import { createMaintenanceJob, MAINTENANCE_JOB } from './platform/jobs/maintenance';
 import { createJobQueue } from './platform/jobs/pg-boss-queue';
 import { createMailer, createMailTransport, createSendEmailJob, type TMailLogger } from './platform/mailer/mailer';
 import type { TDeps } from './platform/deps';
 import { getStorage } from './platform/storage/storage';
-import { createEmailVerifierJobs } from './features/email-verifier/jobs';
-import { createEmailFinderJobs } from './features/email-finder/jobs';
-import { createDownloadJobs } from './features/downloads/jobs';
-import { createDownloadMaintenance } from './features/downloads/expiry';
-import { createRetentionMaintenance } from './features/privacy/retention';
-import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks/jobs';
-import { createIntegrationJobs } from './features/integrations/jobs';
-import { createProspectJobs } from './features/prospects/jobs';
-import { createBillingJobs, LOW_CREDIT_CHECK_JOB } from './features/billing/jobs';
-import { createSubscriptionRenewalTask } from './features/billing/subscriptions';
-import { getStripeGateway } from './features/billing/stripe-gateway';
+import { createEmailVerifierJobs } from './features/email-verifier';
+import { createEmailFinderJobs, finderExportSource } from './features/email-finder';
+import { createDownloadJobs, createDownloadMaintenance } from './features/downloads';
+import { createRetentionMaintenance, organisationExportSource } from './features/privacy';
+import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks';
+import { createIntegrationJobs } from './features/integrations';
+import { createProspectJobs, prospectExportSource } from './features/prospects';
+import { createBillingJobs, LOW_CREDIT_CHECK_JOB, createSubscriptionRenewalTask, getStripeGateway } from './features/billing';
 
 /**
  * The configuration with the local fakes wired (`config.testDoubles`, from @verilead/test-doubles) where test mode may
@@ -53,7 +50,12 @@ export function createRuntime(opts: {
     createSendEmailJob(transport),
     ...createEmailVerifierJobs({ database, config, getQueue }),
     ...createEmailFinderJobs({ database, config, getQueue }),
-    ...createDownloadJobs({ database, config }),
+    // The files other features prepare through the export job: downloads reads them without importing those features.
+    ...createDownloadJobs({
+      database,
+      config,
+      sources: { prospects: prospectExportSource, finder_result: finderExportSource, finder_history: finderExportSource, organisation_data: organisationExportSource },
+    }),
     ...createWebhookJobs({ database, config, getQueue }),
     ...createIntegrationJobs({ database, config, getQueue }),
     ...createProspectJobs({ database, config, getQueue }),

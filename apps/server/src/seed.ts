@@ -4,16 +4,16 @@ import { hashPassword } from './platform/auth/passwords';
 import { grantCredits } from './platform/credits/ledger';
 import { selectRows, type TDatabase } from './platform/db/database';
 import { memberships, organisations, users } from './platform/tenancy/tables';
-import { DEMO_PASSWORD, DEMO_USERS } from './features/auth/instance';
-import { orgSsoSettings } from './features/settings/tables';
-import { seedVerifiedSsoDomain } from './features/sso/domain-claims';
+import { DEMO_PASSWORD, DEMO_USERS } from './features/auth';
+import { orgSsoSettings } from './features/sso/tables';
+import { seedVerifiedSsoDomain } from './features/sso';
 import { getPublicBaseUrl } from './platform/http/public-url';
 
 export const DEMO_ORG_NAME = 'Verilead Demo';
 export const DEMO_CREDITS = 10_000;
 /** The demo organisation's e-mail domain: claimed and verified for single sign-on, so the demo SSO works at once. */
 export const DEMO_DOMAIN = 'demo.verilead.test';
-export { DEMO_PASSWORD, DEMO_USERS } from './features/auth/instance';
+export { DEMO_PASSWORD, DEMO_USERS } from './features/auth';
 
 /** Whether any account exists (a production start with none says how to make the first owner). */
 export async function hasAnyUser(database: TDatabase): Promise<boolean> {

@@ -25,8 +25,8 @@ import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import { toIso } from '../../platform/http/dates';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { eraseUserActivities, recordActivity } from '../activities/service';
-import { getSubscribedPlan, type TSubscribedPlan } from '../billing/plan-summary';
+import { eraseUserActivities, recordActivity } from '../activities';
+import { getSubscribedPlan, type TSubscribedPlan } from '../billing';
 import {
   countOtherActiveMembers,
   deleteApiKey,

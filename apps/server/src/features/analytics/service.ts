@@ -28,11 +28,11 @@ import type { TDb } from '../../platform/db/database';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
-import { listActivities } from '../activities/service';
-import { getCreditsAndLimits } from '../credits/service';
-import { summariseFinds } from '../email-finder/find-summary';
-import { summariseVerifications } from '../email-verifier/verification-summary';
-import { listTeamMembers, listTeams } from '../team/service';
+import { listActivities } from '../activities';
+import { getCreditsAndLimits } from '../credits';
+import { summariseFinds } from '../email-finder';
+import { summariseVerifications } from '../email-verifier';
+import { listTeamMembers, listTeams } from '../team';
 import {
   selectDashboardType,
   selectOrgMembers,

@@ -5,8 +5,9 @@ import { issueOneTimeToken, TOKEN_TTL_MS } from '../../platform/auth/one-time-to
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
-import { recordActivity } from '../activities/service';
-import { insertMembership, insertOrganisation, insertUser, selectLoginCandidate } from './queries';
+import { recordActivity } from '../activities';
+import { selectUserWithMembership } from '../../platform/tenancy/members';
+import { insertMembership, insertOrganisation, insertUser } from './queries';
 
 /** The operator's command `npm run ops -- create-owner --email … --org … [--name …]`. */
 export const ZCreateOwnerInput = z.object({
@@ -27,7 +28,7 @@ export async function createOwnerAccount(deps: { database: TDatabase; config: TC
   const parsed = ZCreateOwnerInput.safeParse(raw);
   if (!parsed.success) throw new AppError(400, 'validation_failed', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const input = parsed.data;
-  if (await selectLoginCandidate(deps.database.db, input.email)) {
+  if (await selectUserWithMembership(deps.database.db, input.email)) {
     throw new AppError(409, 'email_already_registered', `An account with the e-mail ${input.email} exists already.`);
   }
   return deps.database.transaction(async (tx) => {

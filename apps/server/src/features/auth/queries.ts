@@ -3,16 +3,6 @@ import { oneTimeTokens } from '../../platform/auth/tables';
 import type { TDb } from '../../platform/db/database';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
 
-export async function selectLoginCandidate(exec: TDb, email: string) {
-  const rows = await exec
-    .select({ user: users, membership: memberships })
-    .from(users)
-    .leftJoin(memberships, eq(memberships.userId, users.id))
-    .where(eq(users.email, email))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
 export async function insertOrganisation(exec: TDb, values: typeof organisations.$inferInsert) {
   const rows = await exec.insert(organisations).values(values).returning();
   return rows[0]!;

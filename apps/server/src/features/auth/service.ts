@@ -4,19 +4,19 @@ import { consumeOneTimeToken, findOneTimeToken, issueOneTimeToken } from '../../
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
 import { createSession, revokeSession, revokeUserSessions } from '../../platform/auth/sessions';
 import { grantCredits } from '../../platform/credits/ledger';
-import type { TDb } from '../../platform/db/database';
+import { SIGNUP_BONUS_CREDITS } from '../../platform/credits/signup-bonus';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { getProfile } from '../account/service';
-import { recordActivity } from '../activities/service';
-import { assertPasswordLoginAllowed } from '../sso/service';
+import { selectUserWithMembership } from '../../platform/tenancy/members';
+import { getProfile } from '../account';
+import { recordActivity } from '../activities';
+import { assertPasswordLoginAllowed } from '../sso';
 import {
   insertMembership,
   insertOrganisation,
   insertUser,
   markEmailVerified,
-  selectLoginCandidate,
   selectMembership,
   selectLastVerificationLinkAt,
   selectOrgName,
@@ -26,8 +26,6 @@ import {
 } from './queries';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
 
-/** Free credits a new organisation starts with. */
-export const SIGNUP_BONUS_CREDITS = 100;
 const GENERIC_LOGIN_ERROR = 'Invalid email or password';
 const FORGOT_PASSWORD_ANSWER = 'If an account exists for this e-mail, we have sent a link to reset the password. It expires in 1 hour.';
 
@@ -68,7 +66,7 @@ export async function signup(
   deps: TDeps,
   input: { name: string; email: string; password: string; signup_source: string; signup_source_other?: string },
 ): Promise<TSignupData> {
-  const existing = await selectLoginCandidate(deps.database.db, input.email);
+  const existing = await selectUserWithMembership(deps.database.db, input.email);
   const passwordHash = await hashPassword(input.password);
   if (existing) {
     await mailSignupAttempt(deps, existing);
@@ -103,7 +101,7 @@ export async function signup(
 }
 
 /** Tells an account's owner that someone tried to sign up with its address (a reset link as forgot-password mails). */
-async function mailSignupAttempt(deps: TDeps, candidate: NonNullable<Awaited<ReturnType<typeof selectLoginCandidate>>>) {
+async function mailSignupAttempt(deps: TDeps, candidate: NonNullable<Awaited<ReturnType<typeof selectUserWithMembership>>>) {
   const { user, membership } = candidate;
   if (user.deletedAt || membership?.status !== 'active') return;
   await deps.database.transaction(async (tx) => {
@@ -141,15 +139,10 @@ export async function verifyToken(deps: TDeps, input: { token: string; kind?: TT
   return { ...base, valid: true, email, reason: 'ok' };
 }
 
-/** The user with this e-mail and their membership, or null (single sign-on looks people up with it). */
-export function findUserWithMembership(exec: TDb, email: string) {
-  return selectLoginCandidate(exec, email);
-}
-
 /** Checks the password and opens a session. Unknown e-mail and wrong password answer the same. */
 export async function login(deps: TDeps, input: { email: string; password: string }, meta: { ip?: string; userAgent?: string }): Promise<TLoginData> {
   const db = deps.database.db;
-  const candidate = await selectLoginCandidate(db, input.email);
+  const candidate = await selectUserWithMembership(db, input.email);
   const user = candidate?.user;
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
   if (user && !passwordOk && candidate.membership) await recordAudit(db, { orgId: candidate.membership.orgId, userId: user.id, ip: meta.ip }, { action: 'auth.sign_in_failed', targetType: 'user', targetId: user.id, details: { method: 'password' } });
@@ -204,7 +197,7 @@ export async function resendVerification(deps: TDeps, ctx: TCallerContext): Prom
 }
 
 export async function forgotPassword(deps: TDeps, email: string) {
-  const candidate = await selectLoginCandidate(deps.database.db, email);
+  const candidate = await selectUserWithMembership(deps.database.db, email);
   const user = candidate?.user;
   if (user && !user.deletedAt && candidate.membership?.status === 'active') {
     await deps.database.transaction(async (tx) => {
@@ -251,7 +244,7 @@ export async function setupPassword(deps: TDeps, input: { token: string; passwor
  * (used by team administration).
  */
 export async function inviteMember(deps: TDeps, ctx: TCallerContext, input: { email: string; name: string; role: Exclude<TRole, 'owner'> }) {
-  const existing = await selectLoginCandidate(deps.database.db, input.email);
+  const existing = await selectUserWithMembership(deps.database.db, input.email);
   if (existing) {
     throw new AppError(409, 'email_already_registered', 'A user with this e-mail already exists', {
       reasons: [{ field: 'email', location: 'body', messages: ['A user with this e-mail already exists'] }],

@@ -8,7 +8,7 @@ import type { TCallerContext } from '../../platform/tenancy/context';
 import { invoiceNumber, toMajor } from './pricing';
 import { claimPaid, insertCustomer, insertPayment, selectCustomer, selectPayment, updatePayment, type TPaymentRow } from './queries';
 import { couponRedemptions } from './tables';
-import { activateSubscription } from './subscriptions';
+import { activateSubscription } from './activate-plan';
 import type { TStripeGateway } from './stripe-gateway';
 import { stripeErrors } from './stripe-sdk';
 import { lockCouponByCode, quotePrice } from './pricing-service';

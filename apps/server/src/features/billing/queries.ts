@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TCurrency, TPaymentStatus, TPriceKind } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { users } from '../../platform/tenancy/tables';
-import { billingCustomers, billingPlans, billingProfiles, billingSeller, couponRedemptions, coupons, invoiceCounters, payments, priceSlabs, subscriptions } from './tables';
+import { billingCustomers, billingPlans, billingProfiles, billingSeller, couponRedemptions, coupons, invoiceCounters, paymentEvents, payments, priceSlabs, subscriptions } from './tables';
 import type { TSlabRow } from './pricing';
 
 export type TPaymentRow = typeof payments.$inferSelect;
@@ -212,4 +212,22 @@ export function selectPaidPaymentsWithCoupons(db: TDb, orgId: string, couponIds:
     .from(payments)
     .where(and(eq(payments.orgId, orgId), eq(payments.status, 'paid'), inArray(payments.couponId, couponIds)))
     .orderBy(asc(payments.paidAt), asc(payments.number));
+}
+
+// ---------- provider events ----------
+
+/** Stores a provider's event once by its id: true when it is new, false for a duplicate delivery. */
+export async function insertPaymentEvent(tx: TDb, e: { provider: string; eventId: string; type: string; payload: Record<string, unknown> }): Promise<boolean> {
+  const inserted = await tx.insert(paymentEvents).values(e).onConflictDoNothing().returning({ id: paymentEvents.eventId });
+  return inserted.length > 0;
+}
+
+/** Whether the job of a stored event has run. */
+export async function isPaymentEventProcessed(exec: TDb, provider: string, eventId: string): Promise<boolean> {
+  const stored = await exec
+    .select({ processedAt: paymentEvents.processedAt })
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)))
+    .limit(1);
+  return Boolean(stored[0]?.processedAt);
 }

@@ -3,18 +3,15 @@ import { recordAudit } from '../../platform/audit/record';
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { selectCustomer, type TPaymentRow } from './queries';
-import { billingPlans, payments, subscriptions } from './tables';
+import { selectCustomer } from './queries';
+import { payments, subscriptions } from './tables';
 import { organisations } from '../../platform/tenancy/tables';
 import { getPayPalClient, PayPalApiError } from './paypal-client';
 import { ensureCustomer, markPaid, paymentOutcome, type TBillingDeps } from './payments';
+import { selectPlan } from './activate-plan';
 import { callStripeBilling, settleStripeInvoice, subscribeWithStripe, syncStripeSubscription } from './stripe-subscriptions';
 
 type TSubscriptionRow = typeof subscriptions.$inferSelect;
-
-function intervalSql(interval: string) {
-  return interval === 'annual' ? sql`interval '1 year'` : sql`interval '1 month'`;
-}
 
 export function subscriptionToApi(s: TSubscriptionRow) {
   return {
@@ -30,76 +27,6 @@ export function subscriptionToApi(s: TSubscriptionRow) {
 async function selectSubscription(db: TDb, orgId: string): Promise<TSubscriptionRow | null> {
   const rows = await db.select().from(subscriptions).where(eq(subscriptions.orgId, orgId)).limit(1);
   return rows[0] ?? null;
-}
-
-async function selectPlan(db: TDb, id: string) {
-  const rows = await db.select().from(billingPlans).where(and(eq(billingPlans.id, id), eq(billingPlans.active, true))).limit(1);
-  return rows[0] ?? null;
-}
-
-/**
- * Called inside the transaction that marks a plan payment paid: a new or changed plan starts now; a renewal
- * extends the period it renews by one interval.
- */
-export async function activateSubscription(tx: TDb, p: TPaymentRow) {
-  if (p.kind !== 'plan' || !p.planId) return;
-  const plan = await selectPlan(tx, p.planId);
-  if (p.provider === 'stripe') {
-    // Stripe Billing keeps the subscription (its row follows the Subscription); the plan starts with the period paid.
-    if (plan) {
-      await tx
-        .update(organisations)
-        .set({
-          planInterval: plan.interval,
-          planStartedAt: sql`coalesce((select ${subscriptions.currentPeriodStart} from ${subscriptions} where ${subscriptions.orgId} = ${p.orgId}), now())`,
-          recurCredits: plan.credits,
-          recurInterval: plan.interval,
-          userCreateLimit: sql`greatest(${organisations.userCreateLimit}, ${plan.seats})`,
-        })
-        .where(eq(organisations.id, p.orgId));
-    }
-    return;
-  }
-  const step = intervalSql(plan?.interval ?? 'monthly');
-  if (p.renewalKey) {
-    await tx
-      .update(subscriptions)
-      .set({
-        status: 'active',
-        currentPeriodStart: sql`${subscriptions.currentPeriodEnd}`,
-        currentPeriodEnd: sql`${subscriptions.currentPeriodEnd} + ${step}`,
-      })
-      .where(eq(subscriptions.orgId, p.orgId));
-    await tx.update(organisations).set({ planStartedAt: sql`now()` }).where(eq(organisations.id, p.orgId));
-    return;
-  }
-  const values = {
-    planId: p.planId,
-    provider: p.provider,
-    providerRef: p.provider === 'paypal' ? p.providerRef : null,
-    status: 'active',
-    currentPeriodStart: sql`now()`,
-    currentPeriodEnd: sql`now() + ${step}`,
-    cancelAtPeriodEnd: false,
-    cancelReason: null,
-  };
-  await tx
-    .insert(subscriptions)
-    .values({ orgId: p.orgId, ...values })
-    .onConflictDoUpdate({ target: subscriptions.orgId, set: values });
-  // The organisation's current plan (what /user/current_plan answers) follows the subscription.
-  if (plan) {
-    await tx
-      .update(organisations)
-      .set({
-        planInterval: plan.interval,
-        planStartedAt: sql`now()`,
-        recurCredits: plan.credits,
-        recurInterval: plan.interval,
-        userCreateLimit: sql`greatest(${organisations.userCreateLimit}, ${plan.seats})`,
-      })
-      .where(eq(organisations.id, p.orgId));
-  }
 }
 
 type TRenewalDeps = Pick<TBillingDeps, 'database' | 'config' | 'gateway'>;

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ZFailure, ZSuccess } from '@verilead/contracts';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { ok } from '../../platform/http/responses';
 import { AppError } from '../../platform/errors/app-error';
-import { paymentEvents } from './tables';
+import { insertPaymentEvent, isPaymentEventProcessed } from './queries';
 import { PAYPAL_EVENT_JOB, STRIPE_EVENT_JOB } from './jobs';
 import { getPayPalClient, getPayPalWebhookId } from './paypal-client';
 import type { TBillingDeps } from './payments';
@@ -18,15 +17,8 @@ const ZWebhookAnswer = ZSuccess(z.object({ received: z.boolean(), duplicate: z.b
  */
 async function storeEvent(deps: TBillingDeps, provider: string, eventId: string, type: string, payload: Record<string, unknown>, job: string) {
   return deps.database.transaction(async (tx) => {
-    const inserted = await tx.insert(paymentEvents).values({ provider, eventId, type, payload }).onConflictDoNothing().returning({ id: paymentEvents.eventId });
-    if (inserted.length === 0) {
-      const stored = await tx
-        .select({ processedAt: paymentEvents.processedAt })
-        .from(paymentEvents)
-        .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)))
-        .limit(1);
-      return { received: true, duplicate: true, processed: Boolean(stored[0]?.processedAt) };
-    }
+    const inserted = await insertPaymentEvent(tx, { provider, eventId, type, payload });
+    if (!inserted) return { received: true, duplicate: true, processed: await isPaymentEventProcessed(tx, provider, eventId) };
     await deps.queue.enqueue(job, { event_id: eventId }, { tx });
     return { received: true, duplicate: false, processed: false };
   });

@@ -2,7 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZActivitiesDownloadResponse, ZDownloadResponse } from '@verilead/contracts';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
-import { createDownloadToken, isRowInFormat, readDownloadToken } from './service';
+import { createDownloadToken, readDownloadToken } from './download-view';
+import { isRowInFormat } from './list-export';
 import { formatCsvLine, neutraliseCell } from './file-writers';
 import { downloads } from './tables';
 

@@ -17,7 +17,9 @@ import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { getStorage } from '../../platform/storage/storage';
-import { countActivityDownload, getDownloadStatus, getListColumns, openDownload, requestActivityDownload, requestListExport } from './service';
+import { countActivityDownload, requestActivityDownload } from './activity-export';
+import { getListColumns, requestListExport } from './list-export';
+import { getDownloadStatus, openDownload } from './service';
 
 export function registerDownloadRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const r = app.withTypeProvider<ZodTypeProvider>();

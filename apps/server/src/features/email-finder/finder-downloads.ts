@@ -4,7 +4,7 @@ import { inputColumnNames, withInputCells } from '../../platform/bulk/input-colu
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { queueExportDownload } from '../downloads/service';
+import { queueExportDownload, type TExportSource } from '../downloads';
 import { finderListStore, selectHistory, selectRowResults, selectRowsPage, type TFinderListRow } from './queries';
 import { historyFilter } from './history';
 import { requireList } from './list-access';
@@ -132,3 +132,9 @@ async function* historyRows(exec: TDb, filter: Parameters<typeof selectHistory>[
     if (page.length < 500) return;
   }
 }
+
+/** The downloads export job's source for finder files (the composition root hands it to the job). */
+export const finderExportSource: TExportSource = async (exec, _storage, d, counter) => {
+  const rows = await openFinderExport(exec, d, counter);
+  return rows && { rows };
+};

@@ -2,8 +2,8 @@ import { CREDITS_PER_FIND, FINDER_COMPANY_NAME_UNSUPPORTED, type TFinderPattern,
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import { type TCallerContext } from '../../platform/tenancy/context';
-import { assertCreditsAvailable } from '../credits/service';
-import { getUserPreferences } from '../settings/service';
+import { assertCreditsAvailable } from '../credits';
+import { getUserPreferences } from '../settings';
 import { selectDomainPatterns } from './queries';
 import { type TSearchOutcome } from './search';
 

@@ -14,8 +14,8 @@ import type { TDeps } from '../../platform/deps';
 import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
-import { recordEvent } from '../events/service';
-import { getVerifierPreferences } from '../settings/service';
+import { recordEvent } from '../events';
+import { getVerifierPreferences } from '../settings';
 import { splitFullName, type TPersonName } from './candidates';
 import {
   completeInstant,

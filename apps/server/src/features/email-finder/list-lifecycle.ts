@@ -4,7 +4,7 @@ import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { recordActivity } from '../activities/service';
+import { recordActivity } from '../activities';
 import { countPendingRows, EMPTY_FINDER_COUNTERS, finderListStore } from './queries';
 import { FIND_CHUNK_JOB, FIND_EMAILS_JOB } from './find-list-job';
 import { requireCredits } from './finder-support';

@@ -10,7 +10,7 @@ import { isAppError } from '../../platform/errors/app-error';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { recordActivity } from '../activities/service';
+import { recordActivity } from '../activities';
 import { foldName, splitFullName, type TPersonName } from './candidates';
 import { deleteListRows, EMPTY_FINDER_COUNTERS, finderListStore, insertListRows, selectFirstRowsOfPeople, type TFinderRowInsert } from './queries';
 import { readDomainInput } from './search';

@@ -35,7 +35,7 @@ import { ok, withErrorResponses } from '../../platform/http/responses';
 import { getStorage } from '../../platform/storage/storage';
 import { getVerifier } from '../../platform/verifier/verifier';
 import { downloadHistory, downloadListResult } from './finder-downloads';
-import { openDownload } from '../downloads/service';
+import { openDownload } from '../downloads';
 import { listHistory } from './history';
 import { findInstant, getQueueStatus } from './instant-find';
 import { cancelFindEmails, removeFinderList, startFindEmails } from './list-lifecycle';

@@ -1,6 +1,6 @@
 import { toRunningListJob } from '../../platform/bulk-lists/list-views';
 import type { TDb } from '../../platform/db/database';
-import type { TRunningJobActivity } from '../activities/service';
+import type { TRunningJobActivity } from '../activities';
 import { toListView } from './list-view';
 import { selectRunningLists } from './queries';
 

@@ -7,7 +7,7 @@ import type { TJobContext } from '../../platform/jobs/jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { FileParseError, readRowBatches } from './file-parsing';
 import { deleteListEmails, insertListEmails, markListDuplicates, verifyListStore } from './queries';
-import { recordActivity } from '../activities/service';
+import { recordActivity } from '../activities';
 
 export const ANALYSE_JOB = 'email_verifier.analyse';
 

@@ -4,7 +4,7 @@ import type { AppError } from '../../platform/errors/app-error';
 import { storeWhileCreditsLast } from '../../platform/credits/store-while-credits-last';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
 import type { TVerifier } from '../../platform/verifier/verifier';
-import { getVerifierPreferences } from '../settings/service';
+import { getVerifierPreferences } from '../settings';
 import { selectDueRechecks, selectGreylistWait, verifyListStore } from './queries';
 import { enqueueRecheck, storeRowOutcomes, type TRowOutcome } from './store-results';
 import { finishListIfDone, stopListForCredits } from './verify-list-job';

@@ -10,7 +10,7 @@ import {
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
-import { getVerifierPreferences } from '../settings/service';
+import { getVerifierPreferences } from '../settings';
 import { selectRecentInstant } from './queries';
 import { assertCanPayOne, hasRoomToPay, type TChargeApp } from './instant-charge';
 import { chargeInstantResult } from './instant-charge-batch';

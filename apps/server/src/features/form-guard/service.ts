@@ -23,8 +23,8 @@ import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
 import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates';
 import type { TVerifier } from '../../platform/verifier/verifier';
-import { AppCreditLimitReached, chargeAppUsage, getApp, getVisibleAppIds, resolveAppToken, type TAppCaller } from '../developer/service';
-import { recordEvent } from '../events/service';
+import { AppCreditLimitReached, chargeAppUsage, getApp, getVisibleAppIds, resolveAppToken, type TAppCaller } from '../developer';
+import { recordEvent } from '../events';
 import { findTestAddress, isBillableVerdict, judgeEmail, judgeName, judgePhone, type TJudgement } from './judge';
 import { bumpCounter, insertCheck, selectCheck, selectCounts, selectUsage, setCheckCredits, type TCheckRow, type TCounterKey } from './queries';
 

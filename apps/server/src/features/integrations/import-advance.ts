@@ -1,6 +1,6 @@
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { isAppError } from '../../platform/errors/app-error';
-import { ensureListVerification, getProgressStatus } from '../email-verifier/list-lifecycle';
+import { ensureListVerification, getProgressStatus } from '../email-verifier';
 import { ADVANCE_JOB, adapterOfImport, endImport, WRITE_BACK_JOB, withPlatform, type TJobCtx } from './import-pipeline';
 import type { TIntegrationRuntime, TServiceDeps } from './platform-access';
 import { selectImport, selectImportForUpdate, updateImport, type TImportRow } from './queries';

@@ -1,6 +1,6 @@
 import type { TIntegration } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
-import { createSourcedList } from '../email-verifier/upload-list';
+import { createSourcedList } from '../email-verifier';
 import { ADVANCE_JOB, adapterOfImport, endImport, IMPORT_FINISH_JOB, IMPORT_PAGE_JOB, withPlatform, type TJobCtx } from './import-pipeline';
 import { platformLabel, type TIntegrationRuntime, type TServiceDeps } from './platform-access';
 import { countMembers, insertMembers, selectImport, selectImportForUpdate, selectKnownRemoteIds, selectMembersPage, updateImport } from './queries';

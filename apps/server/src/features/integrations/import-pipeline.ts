@@ -1,6 +1,6 @@
 import type { TIntegration } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
-import { recordActivity } from '../activities/service';
+import { recordActivity } from '../activities';
 import { RateLimitedError, RemoteAuthError, RemoteError } from './adapters/http';
 import type { TIntegrationAdapter } from './adapters/types';
 import { createLeadsAdapter } from './leads-source';

@@ -1,7 +1,7 @@
 import type { TIntegration, TIntegrationImport } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import type { TRunningJobActivity } from '../activities/service';
+import type { TRunningJobActivity } from '../activities';
 import { platformLabel } from './platform-access';
 import { selectImports, selectRunningImports, type TImportRow } from './queries';
 

@@ -4,7 +4,7 @@ import { ZLeadsVerifyRequest, type TIntegrationImport, type TLeadsSourceList, ty
 import { selectRows, type TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { getList, visible } from '../prospects/lists';
+import { getList, visible } from '../prospects';
 import type { TIntegrationAdapter } from './adapters/types';
 import { insertImport } from './queries';
 

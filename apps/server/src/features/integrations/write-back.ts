@@ -1,4 +1,4 @@
-import { readListRowsPage } from '../email-verifier/list-rows';
+import { readListRowsPage } from '../email-verifier';
 import type { TWriteBackItem } from './adapters/types';
 import { adapterOfImport, endImport, WRITE_BACK_JOB, withPlatform, type TJobCtx } from './import-pipeline';
 import type { TIntegrationRuntime, TServiceDeps } from './platform-access';

@@ -3,8 +3,7 @@ import { MCP_PATH } from '@verilead/contracts';
 import type { TDeps } from '../../platform/deps';
 import { buildFailure } from '../../platform/errors/error-handler';
 import { getVerifier } from '../../platform/verifier/verifier';
-import { CLIENT_TOKEN_REFUSED, publicRateLimit, resolveServerAppToken } from '../developer/public-api/auth';
-import { INVALID_TOKEN, PublicApiError } from '../developer/public-api/errors';
+import { CLIENT_TOKEN_REFUSED, publicRateLimit, resolveServerAppToken, INVALID_TOKEN, PublicApiError } from '../developer';
 import { registerMcpTools } from './tools';
 
 /** The version of the tool set this server announces (raise it when a tool's input or answer changes). */

@@ -12,13 +12,9 @@ import {
 import type { TDeps } from '../../platform/deps';
 import { isAppError } from '../../platform/errors/app-error';
 import type { TVerifier } from '../../platform/verifier/verifier';
-import { getCreditsAndLimits } from '../credits/service';
-import type { TAppCaller } from '../developer/service';
-import { PublicApiError, mapServiceError } from '../developer/public-api/errors';
-import { findForApp } from '../developer/public-api/finder-service';
-import { verifyForApp } from '../developer/public-api/instant-service';
-import { getProgressStatus } from '../email-verifier/list-lifecycle';
-import { getListForExport, readListRowsPage } from '../email-verifier/list-rows';
+import { getCreditsAndLimits } from '../credits';
+import { type TAppCaller, PublicApiError, mapServiceError, findForApp, verifyForApp } from '../developer';
+import { getProgressStatus, getListForExport, readListRowsPage } from '../email-verifier';
 
 /** How long the find tool waits for a search before answering that it goes on in the background (the /v2 maximum). */
 const FIND_TIMEOUT_MS = 60_000;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import { deleteOrganisationJobs } from '../../platform/jobs/org-jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
-import { permitAuditPurge } from '../audit/service';
+import { permitAuditPurge } from '../audit';
 import { deleteOrgRows, deleteUsersWithoutMembership, ident, ORG_CHILD_TABLES, ORG_COLUMN, selectOrgMemberIds, selectOrgTables } from './queries';
 
 /** The storage folders of an organisation: every key a feature writes starts with one of these. */

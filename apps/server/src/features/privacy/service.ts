@@ -5,9 +5,10 @@ import { AppError } from '../../platform/errors/app-error';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { organisations } from '../../platform/tenancy/tables';
-import { requirePassword } from '../account/service';
-import { recordActivity } from '../activities/service';
-import { queueExportDownload } from '../downloads/service';
+import { requirePassword } from '../account';
+import { recordActivity } from '../activities';
+import { queueExportDownload, type TExportSource } from '../downloads';
+import { organisationArchiveLines } from './archive';
 import { deleteOrganisationData } from './delete-organisation';
 
 /** GET /user_preferences/data_retention: how long the organisation keeps files and results. */
@@ -61,3 +62,6 @@ export async function deleteOrganisation(deps: TDeps, storage: TFileStorage, ctx
   await deleteOrganisationData(deps.database, storage, ctx.orgId);
   return { message: 'The organisation and all its data have been deleted' };
 }
+
+/** The downloads export job's source for the organisation's archive (the composition root hands it to the job). */
+export const organisationExportSource: TExportSource = async (exec, _storage, d, counter) => ({ lines: organisationArchiveLines(exec, d.orgId, counter) });

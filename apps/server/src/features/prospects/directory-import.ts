@@ -2,6 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Transform, type Readable } from 'node:stream';
 import { parse as parseCsvSync } from 'csv-parse/sync';
+import type { TCorpusEntry } from '@verilead/mailworld';
 import type { z } from 'zod';
 import { sql, type TDatabase } from '../../platform/db/database';
 import { countDirectory, upsertCompanies, upsertPeople } from './directory-store';
@@ -228,4 +229,9 @@ export async function seedDemoDirectoryIfEmpty(database: TDatabase, print: (line
   await seedDirectory(database, DEMO_DIRECTORY);
   print(`Seeded the demo prospect directory: ${DEMO_DIRECTORY.people.toLocaleString('en-US')} people at ${DEMO_DIRECTORY.companies.toLocaleString('en-US')} companies (${((Date.now() - started) / 1000).toFixed(1)} s).`);
   return true;
+}
+
+/** The demo directory's mailboxes for the demo mail world; faker's data is loaded only when this is called. */
+export async function loadDemoDirectoryCorpus(): Promise<TCorpusEntry[]> {
+  return (await import('./generator')).demoDirectoryCorpus();
 }

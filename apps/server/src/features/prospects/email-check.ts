@@ -1,5 +1,5 @@
 import type { TReasonCode, TVerificationStatus } from '@verilead/verifier';
-import type { TVerifierPreferences } from '../settings/service';
+import type { TVerifierPreferences } from '../settings';
 import type { TVerifier } from '../../platform/verifier/verifier';
 
 /**

@@ -4,7 +4,7 @@ import { selectRows, type TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { queueExportDownload } from '../downloads/service';
+import { queueExportDownload, type TExportSource } from '../downloads';
 import { getList } from './lists';
 import { PERSON_COLUMNS, type TPersonRow } from './search';
 import { loadReveals, toPersonView } from './views';
@@ -100,3 +100,6 @@ export async function* prospectExportRows(exec: TDb, d: TProspectDownload, count
     if (rows.length < PAGE) return;
   }
 }
+
+/** The downloads export job's source for prospect files (the composition root hands it to the job). */
+export const prospectExportSource: TExportSource = async (exec, _storage, d, counter) => ({ rows: prospectExportRows(exec, d, counter) });

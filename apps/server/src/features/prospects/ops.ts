@@ -1,7 +1,6 @@
 import type { TConfig } from '../../config';
 import { openDatabase } from '../../platform/db/database';
 import { DirectoryImportError, importDirectory, importFormatOf, openImportFile, seedDirectory, type TImportReport } from './directory-import';
-import { DEMO_DIRECTORY } from './generator';
 
 function bar(done: number, total: number): string {
   const pct = total > 0 ? Math.min(100, Math.floor((done * 100) / total)) : 100;
@@ -30,6 +29,8 @@ export async function runDirectoryCommand(
     await database.migrate();
     const started = Date.now();
     if (command === 'seed-directory') {
+      // The generator (faker's data) loads only here: this command is reached through the feature's public face.
+      const { DEMO_DIRECTORY } = await import('./generator');
       const n = (v: unknown, d: number) => (typeof v === 'string' && Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : d);
       const opts = { people: n(values.people, DEMO_DIRECTORY.people), companies: n(values.companies, DEMO_DIRECTORY.companies), seed: n(values.seed, DEMO_DIRECTORY.seed) };
       await seedDirectory(database, opts, (done) => process.stderr.write(`\r${bar(done, opts.people)} ${done.toLocaleString('en-US')} people`));

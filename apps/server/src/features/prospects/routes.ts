@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
 import {
   PUBLIC_REVERSE_LOOKUP_DAILY_LIMIT,
   ZAddProfilesData,
@@ -57,7 +56,6 @@ import {
 } from '@verilead/contracts';
 import { z } from 'zod';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
-import { selectRows } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { requestClosedSignal } from '../../platform/http/request-closed';
 import { ok, withErrorResponses } from '../../platform/http/responses';
@@ -66,7 +64,7 @@ import { cancelListEnrich, enrichLeads, getRequest, latestListRequest, listReque
 import { requestProspectExport } from './export';
 import { addProfiles, getList, leadsInLists, listFilters, listLeads, listLists, recentAdded, removeFilter, removeLeads, removeList, saveFilter, toListView, updateList } from './lists';
 import { lookupHistory, publicLookup, reverseLookup } from './lookup';
-import { likePattern } from './search';
+import { selectCompanyAutocomplete, selectListRevealCounts } from './queries';
 import { companyPeople, recentActivities, searchMeta, searchProspects, viewProfile } from './service';
 
 const DAY_MS = 86_400_000;
@@ -139,12 +137,8 @@ export function registerProspectRoutes(app: FastifyInstance, deps: TDeps, guards
   r.get('/prospect/list/details', { ...auth, schema: { ...base, summary: 'A list with its enrichment', querystring: ZListDetailsQuery, response: res(ZListDetailsData) } }, async (req) => {
     const ctx = getCaller(req);
     const list = await getList(db, ctx, req.query.list_id);
-    const counts = await selectRows<{ emails: number; phones: number }>(
-      db,
-      sql`select count(*) filter (where rv.field = 'email')::int as emails, count(*) filter (where rv.field = 'phone')::int as phones
-          from prospect_list_leads ll join prospect_reveals rv on rv.person_id = ll.person_id and rv.org_id = ${ctx.orgId} where ll.list_id = ${list.id}`,
-    );
-    return ok({ list: toListView(list), revealed_emails: counts[0]?.emails ?? 0, revealed_phones: counts[0]?.phones ?? 0, enrichment: await latestListRequest(db, list.id) });
+    const counts = await selectListRevealCounts(db, ctx.orgId, list.id);
+    return ok({ list: toListView(list), revealed_emails: counts.emails, revealed_phones: counts.phones, enrichment: await latestListRequest(db, list.id) });
   });
   r.get(
     '/prospect/list/lead_in_list',
@@ -234,11 +228,7 @@ export function registerProspectRoutes(app: FastifyInstance, deps: TDeps, guards
     },
     async (req) => {
       const q = req.query.query;
-      const items = await selectRows<{ id: string; name: string; domain: string }>(
-        db,
-        sql`select id, name, domain from directory_companies where name ilike ${likePattern(q)} or domain ilike ${`${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}
-            order by (name ilike ${`${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}) desc, employees desc, id limit 10`,
-      );
+      const items = await selectCompanyAutocomplete(db, q);
       return ok({ items });
     },
   );

@@ -15,7 +15,7 @@ import type { TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { rateLimitFor } from '../../platform/http/rate-limits';
-import { getPublicPrice } from '../billing/pricing-service';
+import { getPublicPrice } from '../billing';
 import { locateRequest } from './ip-location';
 import { getExtensionVersion, getMarketingStats, recordExtensionUninstall } from './service';
 

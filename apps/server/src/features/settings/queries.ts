@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../platform/db/database';
-import { orgSsoSettings, userSettings, wbListEntries } from './tables';
+import { userSettings, wbListEntries } from './tables';
 
 export type TSettingsSection = 'ev' | 'ef' | 'prospect' | 'notifications';
 
@@ -68,23 +68,4 @@ export async function selectAllWbEntries(exec: TDb, f: { userId: string; orgId: 
     .select({ listType: wbListEntries.listType, value: wbListEntries.value })
     .from(wbListEntries)
     .where(and(eq(wbListEntries.userId, f.userId), eq(wbListEntries.orgId, f.orgId)));
-}
-
-export async function selectSso(exec: TDb, orgId: string) {
-  const rows = await exec.select().from(orgSsoSettings).where(eq(orgSsoSettings.orgId, orgId)).limit(1);
-  return rows[0] ?? null;
-}
-
-export async function upsertSso(
-  exec: TDb,
-  f: { orgId: string; userId: string; config: Record<string, unknown>; clientSecretEnc: string | null | undefined; certificate: string | null | undefined },
-) {
-  const now = new Date();
-  const set: Record<string, unknown> = { config: f.config, updatedBy: f.userId, updatedAt: now };
-  if (f.clientSecretEnc !== undefined) set.clientSecretEnc = f.clientSecretEnc;
-  if (f.certificate !== undefined) set.certificate = f.certificate;
-  await exec
-    .insert(orgSsoSettings)
-    .values({ orgId: f.orgId, config: f.config, clientSecretEnc: f.clientSecretEnc ?? null, certificate: f.certificate ?? null, updatedBy: f.userId, updatedAt: now })
-    .onConflictDoUpdate({ target: orgSsoSettings.orgId, set });
 }

@@ -21,11 +21,10 @@ import {
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
+import { getSsoSettings, saveSsoSettings } from '../sso';
 import {
-  getSsoSettings,
   getUserPreferences,
   listWbEntries,
-  saveSsoSettings,
   updateAccuracy,
   updateAutopilot,
   updateEfSettings,

@@ -34,15 +34,3 @@ export const wbListEntries = pgTable(
   },
   (t) => [uniqueIndex('wb_list_entries_user_type_value_uq').on(t.userId, t.listType, t.value), index('wb_list_entries_org_idx').on(t.orgId)],
 );
-
-/** The organisation's single sign-on configuration; the client secret is kept encrypted. */
-export const orgSsoSettings = pgTable('org_sso_settings', {
-  orgId: uuid('org_id')
-    .primaryKey()
-    .references(() => organisations.id, { onDelete: 'cascade' }),
-  config: jsonb('config').$type<Record<string, unknown>>().notNull(),
-  clientSecretEnc: text('client_secret_enc'),
-  certificate: text('certificate'),
-  updatedBy: uuid('updated_by'),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});

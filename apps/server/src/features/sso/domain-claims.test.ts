@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSsoDomainClaimResponse, ZSsoSettingsResponse, type TSsoDomainClaim } from '@verilead/contracts';
 import { SERVER_ROOT } from '../../config';
 import { selectRows } from '../../platform/db/database';
-import { orgSsoSettings } from '../settings/tables';
+import { orgSsoSettings } from './tables';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 import { followLocalOidcLogin, startChallengeDns, startLocalOidcIdp, type TChallengeDns, type TLocalOidcIdp } from '@verilead/test-doubles/identity';
 

@@ -2,8 +2,7 @@ import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, ne, notInArray, sql }
 import type { TRole } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
-import { orgSsoSettings } from '../settings/tables';
-import { loginTickets, ssoAuthRequests, ssoDomains, ssoDomainTokens, ssoSamlAssertions, ssoSamlRequests } from './tables';
+import { loginTickets, orgSsoSettings, ssoAuthRequests, ssoDomains, ssoDomainTokens, ssoSamlAssertions, ssoSamlRequests } from './tables';
 
 export type TOrgSsoRow = typeof orgSsoSettings.$inferSelect;
 
@@ -169,4 +168,25 @@ export async function insertOrg(exec: TDb, name: string) {
 
 export async function markUserEmailVerified(exec: TDb, userId: string) {
   await exec.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+}
+
+// ---------- the organisation's SSO settings ----------
+
+export async function selectSso(exec: TDb, orgId: string) {
+  const rows = await exec.select().from(orgSsoSettings).where(eq(orgSsoSettings.orgId, orgId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function upsertSso(
+  exec: TDb,
+  f: { orgId: string; userId: string; config: Record<string, unknown>; clientSecretEnc: string | null | undefined; certificate: string | null | undefined },
+) {
+  const now = new Date();
+  const set: Record<string, unknown> = { config: f.config, updatedBy: f.userId, updatedAt: now };
+  if (f.clientSecretEnc !== undefined) set.clientSecretEnc = f.clientSecretEnc;
+  if (f.certificate !== undefined) set.certificate = f.certificate;
+  await exec
+    .insert(orgSsoSettings)
+    .values({ orgId: f.orgId, config: f.config, clientSecretEnc: f.clientSecretEnc ?? null, certificate: f.certificate ?? null, updatedBy: f.userId, updatedAt: now })
+    .onConflictDoUpdate({ target: orgSsoSettings.orgId, set });
 }

@@ -3,15 +3,15 @@ import { SSO_ONLY_MESSAGE } from '@verilead/contracts';
 import { createSession } from '../../platform/auth/sessions';
 import { generateToken, hashToken } from '../../platform/auth/tokens';
 import { grantCredits } from '../../platform/credits/ledger';
+import { SIGNUP_BONUS_CREDITS } from '../../platform/credits/signup-bonus';
+import { getSeats, selectUserWithMembership } from '../../platform/tenancy/members';
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
-import { getProfile } from '../account/service';
-import { recordActivity } from '../activities/service';
-import { findUserWithMembership, SIGNUP_BONUS_CREDITS } from '../auth/service';
-import { decryptSsoSecret, toSsoSettings } from '../settings/service';
-import { getSeats } from '../team/service';
+import { getProfile } from '../account';
+import { recordActivity } from '../activities';
 import { isSsoDomainVerified } from './domain-claims';
+import { decryptSsoSecret, toSsoSettings } from './sso-settings';
 import type { TOidcClientSettings } from './oidc';
 import {
   consumeAuthRequest,
@@ -173,7 +173,7 @@ type TVia = { kind: 'org'; sso: TOrgSso } | { kind: 'social'; provider: TSocialS
 async function resolveVerifiedUser(deps: TDeps, identity: { email: string; name: string | null }, via: TVia): Promise<{ userId: string; orgId: string }> {
   const { email } = identity;
   return deps.database.transaction(async (tx) => {
-    const existing = await findUserWithMembership(tx, email);
+    const existing = await selectUserWithMembership(tx, email);
     let userId: string;
     let orgId: string;
     if (existing && !existing.user.deletedAt) {
@@ -322,7 +322,7 @@ export async function consumeSamlResponse(deps: TDeps, orgId: string, samlRespon
 
 /** A single-use link that logs the user straight in (for the companion tools; `npm run ops -- onetool-token`). */
 export async function issueOnetoolToken(deps: Pick<TDeps, 'database' | 'config'>, email: string): Promise<{ token: string; url: string }> {
-  const found = await findUserWithMembership(deps.database.db, email.trim().toLowerCase());
+  const found = await selectUserWithMembership(deps.database.db, email.trim().toLowerCase());
   if (!found || found.user.deletedAt || found.membership?.status !== 'active') throw new AppError(404, 'not_found', 'No active user with this e-mail');
   const t = generateToken('vlo', 24);
   await insertLoginTicket(deps.database.db, { tokenHash: t.hash, kind: ONETOOL_TICKET, userId: found.user.id, expiresAt: new Date(Date.now() + ONETOOL_TOKEN_TTL_MS) });

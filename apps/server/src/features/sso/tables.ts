@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** One started OpenID Connect sign-in: its state (hashed), nonce and PKCE verifier; single use. */
@@ -83,4 +83,16 @@ export const ssoDomainTokens = pgTable('sso_domain_tokens', {
     .references(() => organisations.id, { onDelete: 'cascade' }),
   token: text('token').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The organisation's single sign-on configuration; the client secret is kept encrypted. */
+export const orgSsoSettings = pgTable('org_sso_settings', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => organisations.id, { onDelete: 'cascade' }),
+  config: jsonb('config').$type<Record<string, unknown>>().notNull(),
+  clientSecretEnc: text('client_secret_enc'),
+  certificate: text('certificate'),
+  updatedBy: uuid('updated_by'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

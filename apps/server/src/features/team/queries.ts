@@ -100,25 +100,10 @@ export async function countMembersByRole(exec: TDb, orgId: string): Promise<Reco
   return Object.fromEntries(rows.map((r) => [r.role, r.n]));
 }
 
-/** Seats in use: members that are not removed, the owner excluded. */
-export async function countSeatsUsed(exec: TDb, orgId: string): Promise<number> {
-  const rows = await selectRows<{ n: number }>(
-    exec,
-    sql`select count(*)::int as n from memberships m join users u on u.id = m.user_id
-        where m.org_id = ${orgId} and m.status <> 'removed' and m.role <> 'owner' and u.deleted_at is null`,
-  );
-  return rows[0]?.n ?? 0;
-}
-
 /** Locks the organisation row (serialises seat checks) and answers its seat limit. */
 export async function lockOrgSeatLimit(exec: TDb, orgId: string): Promise<number | null> {
   const rows = await selectRows<{ user_create_limit: number }>(exec, sql`select user_create_limit from organisations where id = ${orgId} for update`);
   return rows[0]?.user_create_limit ?? null;
-}
-
-export async function selectOrgSeatLimit(exec: TDb, orgId: string): Promise<number> {
-  const rows = await exec.select({ limit: organisations.userCreateLimit }).from(organisations).where(eq(organisations.id, orgId)).limit(1);
-  return rows[0]?.limit ?? 0;
 }
 
 /** The membership of `userId` in `orgId` (null when none: another organisation's id). */

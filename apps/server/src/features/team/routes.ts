@@ -31,25 +31,9 @@ import {
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import {
-  addMember,
-  bulkRemoveMembers,
-  createTeam,
-  editMember,
-  editOrganisation,
-  editTeam,
-  getOrgDefaultSettings,
-  listMembers,
-  listTeamMembers,
-  listTeams,
-  reactivateMember,
-  removeMember,
-  requestSeats,
-  updateMemberStatusOf,
-  updateOrgEfDefaults,
-  updateOrgEvDefaults,
-  updateOrgProspectDefaults,
-} from './service';
+import { getOrgDefaultSettings, updateOrgEfDefaults, updateOrgEvDefaults, updateOrgProspectDefaults } from './org-defaults';
+import { addMember, bulkRemoveMembers, editMember, editOrganisation, listMembers, reactivateMember, removeMember, requestSeats, updateMemberStatusOf } from './service';
+import { createTeam, editTeam, listTeamMembers, listTeams } from './teams';
 
 /** Team and organisation administration: owner and Managers (the authorisation table enforces it). */
 export function registerTeamRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {

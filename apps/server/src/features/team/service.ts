@@ -1,84 +1,16 @@
 import type { z } from 'zod';
 import { recordAudit } from '../../platform/audit/record';
-import {
-  DEFAULT_EV_SETTINGS,
-  TEAM_MESSAGES,
-  ZEfSettings,
-  ZEvSettings,
-  ZProspectSettings,
-  formatMembersRemoved,
-  type TBulkRemoveData,
-  type TEfSettings,
-  type TEvSettings,
-  type TMember,
-  type TMemberChangeData,
-  type TMemberListData,
-  type TMemberRemoveData,
-  type TOrgDefaultSettings,
-  type TOrgEditData,
-  type TProspectSettings,
-  type TRole,
-  type TSeatRequestData,
-  type TSeats,
-  type TTeam,
-  type TTeamChangeData,
-  type TTeamConflictReason,
-  type TTeamListData,
-  type TTeamMembersData,
-  type ZBulkRemoveRequest,
-  type ZMemberAddRequest,
-  type ZMemberEditRequest,
-  type ZMemberListRequest,
-  type ZMemberStatusUpdateRequest,
-  type ZOrgEditRequest,
-  type ZOrgEfSettingsRequest,
-  type ZOrgEvSettingsRequest,
-  type ZOrgProspectSettingsRequest,
-  type ZSeatRequest,
-  type ZTeamCreateRequest,
-  type ZTeamEditRequest,
-  type ZTeamListRequest,
-  type ZTeamMembersRequest,
-} from '@verilead/contracts';
+import { TEAM_MESSAGES, formatMembersRemoved, type TBulkRemoveData, type TMember, type TMemberChangeData, type TMemberListData, type TMemberRemoveData, type TOrgEditData, type TRole, type TSeatRequestData, type TTeamConflictReason, type ZBulkRemoveRequest, type ZMemberAddRequest, type ZMemberEditRequest, type ZMemberListRequest, type ZMemberStatusUpdateRequest, type ZOrgEditRequest, type ZSeatRequest } from '@verilead/contracts';
 import { revokeUserSessions } from '../../platform/auth/sessions';
 import { sqlDay } from '../../platform/credits/ledger';
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { DEFAULT_EF_SETTINGS, DEFAULT_PROSPECT_SETTINGS, readSection, stripUndefined } from '../../platform/settings/sections';
-import { getProfile } from '../account/service';
-import { inviteMember } from '../auth/service';
-import {
-  countMembers,
-  countMembersByRole,
-  countSeatsUsed,
-  deleteTeamMembers,
-  foldDueDailyLimit,
-  insertSeatRequest,
-  insertTeam,
-  lockOrgSeatLimit,
-  putTeamMembers,
-  renameTeam,
-  scheduleDailyLimit,
-  selectMembers,
-  selectOrgDefaults,
-  selectOrgMembership,
-  selectOrgMemberships,
-  selectOrgSeatLimit,
-  selectTeam,
-  selectTeamIdByName,
-  selectTeams,
-  setDailyRemaining,
-  setInitialLimits,
-  setLifeTimeLimit,
-  updateMemberRole,
-  updateMemberStatus,
-  updateOrganisation,
-  updateUserName,
-  upsertOrgDefaults,
-  type TMemberRow,
-} from './queries';
+import { countSeatsUsed, getSeats } from '../../platform/tenancy/members';
+import { getProfile } from '../account';
+import { inviteMember } from '../auth';
+import { countMembers, countMembersByRole, deleteTeamMembers, foldDueDailyLimit, insertSeatRequest, lockOrgSeatLimit, putTeamMembers, scheduleDailyLimit, selectMembers, selectOrgMembership, selectOrgMemberships, selectTeam, setDailyRemaining, setInitialLimits, setLifeTimeLimit, updateMemberRole, updateMemberStatus, updateOrganisation, updateUserName, type TMemberRow } from './queries';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** Options for tests: the member's day (YYYY-MM-DD) for daily limits; defaults to the database's current date. */
@@ -88,12 +20,12 @@ function conflict(reason: TTeamConflictReason, message: string, extra: Record<st
   return new AppError(409, 'conflict', message, { additional_info: { reason, ...extra } });
 }
 
-function toIso(value: string | Date | null): string | null {
+export function toIso(value: string | Date | null): string | null {
   if (value === null) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
-function toMember(row: TMemberRow): TMember {
+export function toMember(row: TMemberRow): TMember {
   const remaining = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
   return {
     member_id: row.user_id,
@@ -123,11 +55,6 @@ async function loadMember(exec: TDb, ctx: TCallerContext, userId: string, clock:
   const row = rows[0];
   if (!row) throwNotFound('Member');
   return toMember(row);
-}
-
-export async function getSeats(exec: TDb, orgId: string): Promise<TSeats> {
-  const [limit, used] = await Promise.all([selectOrgSeatLimit(exec, orgId), countSeatsUsed(exec, orgId)]);
-  return { limit, used, available: Math.max(0, limit - used) };
 }
 
 /** Refuses when every seat is taken (inside the transaction: the organisation row is locked first). */
@@ -326,73 +253,6 @@ export async function requestSeats(deps: TDeps, ctx: TCallerContext, input: z.ou
   });
 }
 
-// ---------- teams ----------
-
-function toTeam(row: { id: string; name: string; member_count: number; created_on: string | Date }): TTeam {
-  return { id: row.id, name: row.name, member_count: row.member_count, created_on: toIso(row.created_on) ?? '' };
-}
-
-async function requireTeam(exec: TDb, ctx: TCallerContext, teamId: string): Promise<TTeam> {
-  const row = await selectTeam(exec, ctx.orgId, teamId);
-  if (!row) throwNotFound('Team');
-  return toTeam(row);
-}
-
-async function requireMembersOf(exec: TDb, ctx: TCallerContext, userIds: string[]) {
-  const ids = [...new Set(userIds)];
-  const found = await selectOrgMemberships(exec, ctx.orgId, ids);
-  if (found.length !== ids.length) throwNotFound('Member');
-  return ids;
-}
-
-function teamNameTaken(): AppError {
-  return new AppError(409, 'conflict', 'A team with this name already exists', {
-    reasons: [{ field: 'name', location: 'body', messages: ['A team with this name already exists'] }],
-    additional_info: { reason: 'team_name_taken' },
-  });
-}
-
-export async function createTeam(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZTeamCreateRequest>): Promise<TTeamChangeData> {
-  const db = deps.database.db;
-  const memberIds = await requireMembersOf(db, ctx, input.member_ids);
-  if (await selectTeamIdByName(db, ctx.orgId, input.name)) throw teamNameTaken();
-  const teamId = await deps.database.transaction(async (tx) => {
-    const id = await insertTeam(tx, { orgId: ctx.orgId, name: input.name, createdBy: ctx.userId });
-    await putTeamMembers(tx, ctx.orgId, id, memberIds);
-    return id;
-  });
-  return { message: TEAM_MESSAGES.teamCreated, team: await requireTeam(db, ctx, teamId) };
-}
-
-export async function listTeams(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZTeamListRequest>): Promise<TTeamListData> {
-  const { items, total } = await selectTeams(exec, ctx.orgId, { search: input.search || undefined, offset: (input.page - 1) * input.limit, limit: input.limit });
-  return { items: items.map(toTeam), total, page: input.page, limit: input.limit };
-}
-
-export async function listTeamMembers(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZTeamMembersRequest>): Promise<TTeamMembersData> {
-  const team = await requireTeam(exec, ctx, input.team_id);
-  const filter = { orgId: ctx.orgId, day: sqlDay(), teamId: input.team_id };
-  const [rows, total] = await Promise.all([
-    selectMembers(exec, filter, { offset: (input.page - 1) * input.limit, limit: input.limit }),
-    countMembers(exec, filter),
-  ]);
-  return { items: rows.map(toMember), total, page: input.page, limit: input.limit, team };
-}
-
-export async function editTeam(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZTeamEditRequest>): Promise<TTeamChangeData> {
-  const db = deps.database.db;
-  await requireTeam(db, ctx, input.team_id);
-  const add = await requireMembersOf(db, ctx, input.add_member_ids ?? []);
-  const remove = await requireMembersOf(db, ctx, input.remove_member_ids ?? []);
-  if (input.name !== undefined && (await selectTeamIdByName(db, ctx.orgId, input.name, input.team_id))) throw teamNameTaken();
-  await deps.database.transaction(async (tx) => {
-    if (input.name !== undefined) await renameTeam(tx, ctx.orgId, input.team_id, input.name);
-    await deleteTeamMembers(tx, ctx.orgId, remove, input.team_id);
-    await putTeamMembers(tx, ctx.orgId, input.team_id, add);
-  });
-  return { message: TEAM_MESSAGES.teamUpdated, team: await requireTeam(db, ctx, input.team_id) };
-}
-
 // ---------- organisation ----------
 
 /** Edits the organisation's name, website and telephone; answers the organisation as the session shows it. */
@@ -406,40 +266,3 @@ export async function editOrganisation(deps: TDeps, ctx: TCallerContext, input: 
   return { message: TEAM_MESSAGES.organisationUpdated, organisation: profile.organisation };
 }
 
-// ---------- organisation default settings ----------
-
-
-/**
- * The organisation's default settings: the product defaults overlaid with what an owner or Manager
- * set. The settings feature merges a member's own choices over these.
- */
-export async function getOrgDefaultSettings(exec: TDb, orgId: string): Promise<TOrgDefaultSettings> {
-  const row = await selectOrgDefaults(exec, orgId);
-  return {
-    ev_settings: readSection<TEvSettings>(ZEvSettings, DEFAULT_EV_SETTINGS, row?.ev),
-    ef_settings: readSection<TEfSettings>(ZEfSettings, DEFAULT_EF_SETTINGS, row?.ef),
-    prospect_settings: readSection<TProspectSettings>(ZProspectSettings, DEFAULT_PROSPECT_SETTINGS, row?.prospect),
-  };
-}
-
-async function saveOrgSection(
-  deps: TDeps,
-  ctx: TCallerContext,
-  section: 'ev' | 'ef' | 'prospect',
-  pick: (s: TOrgDefaultSettings) => object,
-  patch: object,
-): Promise<TOrgDefaultSettings & { message: string }> {
-  await deps.database.transaction(async (tx) => {
-    const current = pick(await getOrgDefaultSettings(tx, ctx.orgId));
-    const next = { ...current, ...stripUndefined(patch), setting_last_modified_on: new Date().toISOString() };
-    await upsertOrgDefaults(tx, ctx.orgId, section, next, ctx.userId);
-  });
-  return { message: TEAM_MESSAGES.settingsUpdated, ...(await getOrgDefaultSettings(deps.database.db, ctx.orgId)) };
-}
-
-export const updateOrgEvDefaults = (deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZOrgEvSettingsRequest>) =>
-  saveOrgSection(deps, ctx, 'ev', (s) => s.ev_settings, input);
-export const updateOrgEfDefaults = (deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZOrgEfSettingsRequest>) =>
-  saveOrgSection(deps, ctx, 'ef', (s) => s.ef_settings, input);
-export const updateOrgProspectDefaults = (deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZOrgProspectSettingsRequest>) =>
-  saveOrgSection(deps, ctx, 'prospect', (s) => s.prospect_settings, input);

@@ -7,7 +7,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { SERVER_ROOT } from '../../config';
 import { installJobSchema } from '../jobs/install';
-import { createMutex, MIGRATIONS_DIR, type TDatabase, type TDb, type TSqlExecutor } from './database';
+import { createMutex, MIGRATIONS_DIR, type TDatabase, type TDb, type TSqlExecutor } from './handle';
 
 /** The embedded database's shared buffers (PostgreSQL's default is 128MB); PGLITE_SHARED_BUFFERS overrides it. */
 const PGLITE_SHARED_BUFFERS = /^\d+(kB|MB|GB)$/.test(process.env.PGLITE_SHARED_BUFFERS ?? '') ? process.env.PGLITE_SHARED_BUFFERS! : '32MB';

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import { JOB_QUEUE_NAMES } from '../../config';
-import type { TSqlExecutor } from '../db/database';
+import type { TSqlExecutor } from '../db/handle';
 
 /** pg-boss keeps its tables in this schema (created and upgraded by pg-boss itself). */
 export const JOB_SCHEMA = 'pgboss';

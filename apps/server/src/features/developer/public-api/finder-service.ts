@@ -2,7 +2,7 @@ import { ZInstantFindRequest, type TInstantFindData } from '@verilead/contracts'
 import type { TDeps } from '../../../platform/deps';
 import { isAppError } from '../../../platform/errors/app-error';
 import type { TVerifier } from '../../../platform/verifier/verifier';
-import { findInstant } from '../../email-finder/instant-find';
+import { findInstant } from '../../email-finder';
 import { buildValidationFailure } from '../public-api-format';
 import { recordAppUsage, type TAppCaller } from '../service';
 import { fail, FINDER_ERROR_CODES, mapServiceError, PublicApiError } from './errors';

@@ -1,8 +1,7 @@
 import { PUBLIC_API_ERROR_CODES as CODES, type TVerificationResult } from '@verilead/contracts';
 import type { TDeps } from '../../../platform/deps';
 import type { TVerifier } from '../../../platform/verifier/verifier';
-import { verifyInstant } from '../../email-verifier/instant';
-import { AppCreditLimitRefused } from '../../email-verifier/instant-charge';
+import { verifyInstant, AppCreditLimitRefused } from '../../email-verifier';
 import { findTestVerdict } from '../public-api-format';
 import { checkAppCreditLimit, getUtcDay, recordAppUsage, type TAppCaller } from '../service';
 import { DAILY_LIMIT, fail, LIFE_TIME_LIMIT, mapServiceError } from './errors';

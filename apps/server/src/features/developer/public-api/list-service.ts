@@ -1,9 +1,8 @@
 import type { TDeps } from '../../../platform/deps';
 import { waitForCompletion } from '../../../platform/jobs/completion';
 import type { TFileStorage } from '../../../platform/storage/storage';
-import { getDownloadStatus, requestListExport } from '../../downloads/service';
-import { ensureListVerification, getProgressStatus } from '../../email-verifier/list-lifecycle';
-import { uploadList, type TUploadPart } from '../../email-verifier/upload-list';
+import { getDownloadStatus, requestListExport } from '../../downloads';
+import { ensureListVerification, getProgressStatus, uploadList, type TUploadPart } from '../../email-verifier';
 import { recordAppUsage, type TAppCaller } from '../service';
 import { fail, invalidInput, LIST_NOT_AVAILABLE, mapServiceError } from './errors';
 import { PUBLIC_API_ERROR_CODES as CODES } from '@verilead/contracts';

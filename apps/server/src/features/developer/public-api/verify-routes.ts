@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { TVerificationResult } from '@verilead/contracts';
 import type { TDeps } from '../../../platform/deps';
 import type { TVerifier } from '../../../platform/verifier/verifier';
-import { getCreditsAndLimits } from '../../credits/service';
+import { getCreditsAndLimits } from '../../credits';
 import { toPublicVerdict } from '../public-api-format';
 import { publicCaller, publicRateLimit } from './auth';
 import { parseInput, ZTimeoutMs } from './errors';

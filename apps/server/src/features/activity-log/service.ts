@@ -1,13 +1,15 @@
+// The activity screen's aggregator: it reads the running jobs every feature keeps and puts them above the history the
+// activities feature records. It sits at the top (it imports the list products); the recorder stays at the bottom.
 import type { TActivitiesData, TActivity, ZActivitiesRequest } from '@verilead/contracts';
 import type { z } from 'zod';
 import type { TDb } from '../../platform/db/database';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { listRunningJobActivities as listDownloadJobs } from '../downloads/service';
-import { listRunningJobActivities as listFinderJobs } from '../email-finder/running-activities';
-import { listRunningJobActivities as listVerifierJobs } from '../email-verifier/running-activities';
-import { listRunningJobActivities as listIntegrationJobs } from '../integrations/service';
-import { listRunningJobActivities as listProspectJobs } from '../prospects/service';
-import { listActivities, resolveActivityRange, toActivityTypes, type TRunningJobActivity } from './service';
+import { listRunningJobActivities as listDownloadJobs } from '../downloads';
+import { listRunningJobActivities as listFinderJobs } from '../email-finder';
+import { listRunningJobActivities as listVerifierJobs } from '../email-verifier';
+import { listRunningJobActivities as listIntegrationJobs } from '../integrations';
+import { listRunningJobActivities as listProspectJobs } from '../prospects';
+import { listActivities, resolveActivityRange, toActivityTypes, type TRunningJobActivity } from '../activities';
 
 type TActivitiesInput = z.output<typeof ZActivitiesRequest>;
 

@@ -4,7 +4,7 @@ import { ZActivitiesRequest, ZActivitiesResponse } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { listActivityLog } from './activity-log';
+import { listActivityLog } from './service';
 
 export function registerActivityRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,0 +1,4 @@
+// The activities feature's public face: the only file that other features and the composition root may import (eslint.config.js
+// enforces it). Everything else in this folder is the feature's own business.
+export { eraseUserActivities, listActivities, recordActivity, resolveActivityRange, toActivityTypes } from './service';
+export type { TRunningJobActivity } from './service';

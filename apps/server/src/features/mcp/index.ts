@@ -1,0 +1,3 @@
+// The mcp feature's public face: the only file that other features and the composition root may import (eslint.config.js
+// enforces it). Everything else in this folder is the feature's own business.
+export { registerMcpRoutes } from './routes';

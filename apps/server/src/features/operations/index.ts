@@ -1,0 +1,4 @@
+// The operations feature's public face: the only file that other features and the composition root may import (eslint.config.js
+// enforces it). Everything else in this folder is the feature's own business.
+export { createAppMetrics } from './metrics';
+export { registerOperationsRoutes } from './routes';

@@ -1,0 +1,5 @@
+// The privacy feature's public face: the only file that other features and the composition root may import (eslint.config.js
+// enforces it). Everything else in this folder is the feature's own business.
+export { createRetentionMaintenance } from './retention';
+export { registerPrivacyRoutes } from './routes';
+export { organisationExportSource } from './service';

@@ -1,0 +1,5 @@
+// The team feature's public face: the only file that other features and the composition root may import (eslint.config.js
+// enforces it). Everything else in this folder is the feature's own business.
+export { getOrgDefaultSettings } from './org-defaults';
+export { registerTeamRoutes } from './routes';
+export { listTeamMembers, listTeams } from './teams';
