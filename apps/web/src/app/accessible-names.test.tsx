@@ -7,9 +7,9 @@ import { useSessionStore } from '../lib/session-store';
 import { buildLogin } from '../test/fixtures';
 import { renderAppAt, stubApi, answerOk } from '../test/render-app';
 import { PagedTableFooter } from '../components/paged-table-footer';
-import { WelcomeModal } from '../features/account/components/welcome-modal';
-import { WebhooksScreen } from '../features/developer/routes/webhooks-screen';
-import { AppsListScreen } from '../features/apps/routes/apps-list-screen';
+import { WelcomeModal } from './layouts/welcome-modal';
+import { appsScreens } from '../features/apps';
+import { developerScreens } from '../features/developer';
 
 function renderWith(node: React.ReactNode) {
   return render(
@@ -45,6 +45,7 @@ describe('accessible names (issue 10, point 16)', () => {
       'GET /api/v1/webhook/token': answerOk({ secret: null }),
       'GET /api/v1/webhook/event_logs': answerOk({ items: [], total: 0 }),
     });
+    const { WebhooksScreen } = await developerScreens.webhooks();
     renderWith(<WebhooksScreen />);
     for (const name of ['Filter by webhook', 'Filter by event', 'Filter by status']) {
       expect(await screen.findByRole('combobox', { name })).toBeTruthy();
@@ -53,6 +54,7 @@ describe('accessible names (issue 10, point 16)', () => {
 
   it('names the apps search and status filter', async () => {
     stubApi({ 'GET /api/v1/apps/list': answerOk({ items: [], total: 0, page: 1, limit: 25 }) });
+    const { AppsListScreen } = await appsScreens.appsList();
     renderWith(<AppsListScreen />);
     expect(await screen.findByRole('textbox', { name: 'Search apps by name' })).toBeTruthy();
     expect(screen.getByRole('combobox', { name: 'Filter by status' })).toBeTruthy();
