@@ -25,7 +25,6 @@ export default tseslint.config(
   webBoundaries(),
 );
 
-
 /**
  * The web's import boundaries (issue 29). A feature is reached only through its index.ts, by the app shell and by other
  * features alike; the shared code (lib, components) never imports a feature; and no import cycle.
@@ -36,7 +35,7 @@ function webBoundaries() {
   const features = readdirSync(new URL(`./${featuresDir}`, import.meta.url), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
-  const faces = (except) => features.filter((name) => name !== except).map((name) => `./${name}/index.ts`);
+  const faces = (self) => features.filter((name) => name !== self).map((name) => `./${name}/index.ts`);
   const message = 'Import another feature only through its index.ts; shared code (lib, components) imports no feature.';
   return {
     files: ['apps/web/**/*.{ts,tsx}'],
@@ -45,7 +44,7 @@ function webBoundaries() {
       // TypeScript sources are read for the cycle check (the plugin's default is .js only).
       'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
       'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'apps/web/tsconfig.json' })],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${import.meta.dirname}/apps/web/tsconfig.json` })],
     },
     rules: {
       'import-x/no-restricted-paths': [

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ZEvSettings,
+  ZUserPreferences,
   ZWbListData,
   type TAccuracyRequest,
   type TAutopilotRequest,
