@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openPglite } from './platform/db/database';
 
 /**
@@ -74,8 +74,7 @@ async function startServer(env: Record<string, string>): Promise<TRunning> {
 
 /** Waits until the process printed `text` (pino writes its lines asynchronously, after the console's). */
 async function printed(s: TRunning, text: string): Promise<string> {
-  for (let i = 0; i < 200 && !s.output().includes(text); i += 1) await new Promise((r) => setTimeout(r, 25));
-  expect(s.output()).toContain(text);
+  await vi.waitFor(() => expect(s.output()).toContain(text), { timeout: 5_000, interval: 25 });
   return s.output();
 }
 

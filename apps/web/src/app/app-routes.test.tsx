@@ -52,21 +52,21 @@ describe('app routes and guards', () => {
 
   it('shows Loading... while a lazy screen loads, then the screen', async () => {
     renderAppAt('/login');
-    expect(screen.getByText('Loading...')).toBeTruthy();
-    expect(await screen.findByRole('heading', { name: 'Log in to Verilead' })).toBeTruthy();
+    expect(screen.getByText('Loading...').textContent).toBe('Loading...');
+    expect((await screen.findByRole('heading', { name: 'Log in to Verilead' })).tagName).toBe('H2');
   });
 
   it('sends a logged-out user to /login keeping the path and query string', async () => {
     renderAppAt('/account/credits?page=2&kind=charge');
     await waitFor(() => expect(currentLocation()).toBe(`/login?${new URLSearchParams({ redirect: '/account/credits?page=2&kind=charge' })}`));
-    expect(await screen.findByLabelText('Email')).toBeTruthy();
+    expect(await screen.findByLabelText('Email')).toHaveProperty('type', 'email');
   });
 
   it('sends a logged-in user from /login to ?redirect= with its query string', async () => {
     logInAs('owner');
     renderAppAt(`/login?${new URLSearchParams({ redirect: '/activities?page=2' })}`);
     await waitFor(() => expect(currentLocation()).toBe('/activities?page=2'));
-    expect(await screen.findByRole('heading', { name: 'Activities' })).toBeTruthy();
+    expect((await screen.findByRole('heading', { name: 'Activities' })).tagName).toBe('H2');
   });
 
   it('sends a logged-in user from /signup to / keeping the query string', async () => {
@@ -78,7 +78,7 @@ describe('app routes and guards', () => {
   it('renders open routes for logged-in users too', async () => {
     logInAs('owner');
     renderAppAt('/resetpassword');
-    expect(await screen.findByText('This reset link is incomplete.')).toBeTruthy();
+    expect((await screen.findByText('This reset link is incomplete.')).textContent).toBe('This reset link is incomplete.');
     expect(currentLocation()).toBe('/resetpassword');
   });
 
@@ -96,18 +96,18 @@ describe('app routes and guards', () => {
   it("tells a role it has no access to a menu screen it may not use, in place", async () => {
     logInAs('analyst');
     renderAppAt('/account/delete');
-    expect(await screen.findByRole('heading', { name: "You don't have access to this page" })).toBeTruthy();
+    expect((await screen.findByRole('heading', { name: "You don't have access to this page" })).tagName).toBe('H2');
     expect(currentLocation()).toBe('/account/delete');
     expect(screen.getByRole('link', { name: 'Go to the dashboard' }).getAttribute('href')).toBe('/');
     // Inside the app shell: the navigation stays.
-    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Main navigation' }).querySelectorAll('a')).toHaveLength(31);
     expect(screen.queryByRole('heading', { name: 'Delete account' })).toBeNull();
   });
 
   it.each(['admin', 'analyst'] as const)('keeps /pricing owner-only: the %s sees the no-access screen', async (role) => {
     logInAs(role);
     renderAppAt('/pricing');
-    expect(await screen.findByRole('heading', { name: "You don't have access to this page" })).toBeTruthy();
+    expect((await screen.findByRole('heading', { name: "You don't have access to this page" })).tagName).toBe('H2');
     expect(currentLocation()).toBe('/pricing');
     expect(screen.queryByText('Price per credit')).toBeNull();
   });
@@ -115,7 +115,7 @@ describe('app routes and guards', () => {
   it('opens /pricing for the owner', async () => {
     logInAs('owner');
     renderAppAt('/pricing');
-    expect(await screen.findByText('Price per credit')).toBeTruthy();
+    expect((await screen.findByText('Price per credit')).textContent).toBe('Price per credit');
     expect(screen.queryByText("You don't have access to this page")).toBeNull();
   });
 

@@ -1,5 +1,25 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { findMenuEntry, getRouteAccess, type TMenuArea, type TRouteAccess } from '@verilead/contracts';
+import { accountScreens } from '../features/account';
+import { activitiesScreens } from '../features/activities';
+import { adminSettingsScreens } from '../features/admin-settings';
+import { analyticsScreens } from '../features/analytics';
+import { appsScreens } from '../features/apps';
+import { auditScreens } from '../features/audit';
+import { authScreens } from '../features/auth';
+import { billingScreens } from '../features/billing';
+import { dashboardScreens } from '../features/dashboard';
+import { developerScreens } from '../features/developer';
+import { downloadsScreens } from '../features/downloads';
+import { emailFinderScreens } from '../features/email-finder';
+import { emailVerifierScreens } from '../features/email-verifier';
+import { formGuardScreens } from '../features/form-guard';
+import { integrationsScreens } from '../features/integrations';
+import { prospectsScreens } from '../features/prospects';
+import { publicScreens } from '../features/public';
+import { settingsScreens } from '../features/settings';
+import { ssoScreens } from '../features/sso';
+import { teamScreens } from '../features/team';
 
 export type TAppRoute = {
   path: string;
@@ -28,17 +48,7 @@ function menuPath(area: TMenuArea, key: string): string {
   return entry.path;
 }
 
-const loadAuth = {
-  login: () => import('../features/auth/routes/login-screen'),
-  signup: () => import('../features/auth/routes/signup-screen'),
-  forgot: () => import('../features/auth/routes/forgot-password-screen'),
-  reset: () => import('../features/auth/routes/reset-password-screen'),
-  setup: () => import('../features/auth/routes/setup-password-screen'),
-  expired: () => import('../features/auth/routes/expired-password-screen'),
-  verify: () => import('../features/auth/routes/email-verification-screen'),
-};
-
-const SignupScreen = pick(loadAuth.signup, 'SignupScreen');
+const SignupScreen = pick(authScreens.signup, 'SignupScreen');
 
 function authRoute(path: string, screen: LazyExoticComponent<ComponentType>): TAppRoute {
   return { path, access: getRouteAccess(path), layout: 'auth', screen };
@@ -50,88 +60,88 @@ function appRoute(path: string, screen: LazyExoticComponent<ComponentType>): TAp
 
 /** Every built screen; access comes from the route table of contracts (spec/routes.tsv). */
 export const APP_ROUTES: readonly TAppRoute[] = [
-  authRoute('/login', pickPlain(loadAuth.login, 'LoginScreen')),
+  authRoute('/login', pickPlain(authScreens.login, 'LoginScreen')),
   authRoute('/register', SignupScreen),
   authRoute('/signup', SignupScreen),
-  authRoute('/forgot_password', pick(loadAuth.forgot, 'ForgotPasswordScreen')),
-  authRoute('/expired_password', pick(loadAuth.expired, 'ExpiredPasswordScreen')),
-  authRoute('/resetpassword', pick(loadAuth.reset, 'ResetPasswordScreen')),
-  authRoute('/setup_password', pick(loadAuth.setup, 'SetupPasswordScreen')),
-  authRoute('/emailverification', pick(loadAuth.verify, 'EmailVerificationScreen')),
-  authRoute('/terms', pick(() => import('../features/public/routes/terms-screen'), 'TermsScreen')),
-  authRoute('/public/instant_search', pick(() => import('../features/public/routes/public-instant-search-screen'), 'PublicInstantSearchScreen')),
-  authRoute('/public/reverse-lookup', pick(() => import('../features/prospects/routes/public-reverse-lookup-screen'), 'PublicReverseLookupScreen')),
-  authRoute('/download_result/:download_id', pick(() => import('../features/downloads/routes/download-screens'), 'DownloadResultScreen')),
-  authRoute('/download/result', pick(() => import('../features/downloads/routes/download-screens'), 'DownloadTokenScreen')),
-  authRoute('/input_download/:request_id', pick(() => import('../features/downloads/routes/download-screens'), 'InputDownloadScreen')),
-  authRoute('/download/email_finder_result', pick(() => import('../features/email-finder/routes/finder-download-screens'), 'FinderResultDownloadScreen')),
-  authRoute('/sso/signin', pick(() => import('../features/sso/routes/sso-signin-screen'), 'SsoSigninScreen')),
-  authRoute('/onetool_login', pick(() => import('../features/sso/routes/onetool-login-screen'), 'OnetoolLoginScreen')),
-  authRoute('/enterprise/register', pick(() => import('../features/sso/routes/enterprise-register-screen'), 'EnterpriseRegisterScreen')),
-  authRoute('/public/credits', pick(() => import('../features/public/routes/credits-calculator-screen'), 'CreditsCalculatorScreen')),
-  authRoute('/public/chrome-extension-uninstall', pick(() => import('../features/public/routes/extension-uninstall-screen'), 'ExtensionUninstallScreen')),
-  authRoute('/public/marketing_stats/', pick(() => import('../features/public/routes/marketing-stats-screen'), 'MarketingStatsScreen')),
-  authRoute('/thank_you', pick(() => import('../features/public/routes/thank-you-screen'), 'ThankYouScreen')),
-  authRoute('/download_email_finder_history', pick(() => import('../features/email-finder/routes/finder-download-screens'), 'FinderHistoryDownloadScreen')),
+  authRoute('/forgot_password', pick(authScreens.forgotPassword, 'ForgotPasswordScreen')),
+  authRoute('/expired_password', pick(authScreens.expiredPassword, 'ExpiredPasswordScreen')),
+  authRoute('/resetpassword', pick(authScreens.resetPassword, 'ResetPasswordScreen')),
+  authRoute('/setup_password', pick(authScreens.setupPassword, 'SetupPasswordScreen')),
+  authRoute('/emailverification', pick(authScreens.emailVerification, 'EmailVerificationScreen')),
+  authRoute('/terms', pick(publicScreens.terms, 'TermsScreen')),
+  authRoute('/public/instant_search', pick(publicScreens.publicInstantSearch, 'PublicInstantSearchScreen')),
+  authRoute('/public/reverse-lookup', pick(prospectsScreens.publicReverseLookup, 'PublicReverseLookupScreen')),
+  authRoute('/download_result/:download_id', pick(downloadsScreens.download, 'DownloadResultScreen')),
+  authRoute('/download/result', pick(downloadsScreens.download, 'DownloadTokenScreen')),
+  authRoute('/input_download/:request_id', pick(downloadsScreens.download, 'InputDownloadScreen')),
+  authRoute('/download/email_finder_result', pick(emailFinderScreens.finderDownload, 'FinderResultDownloadScreen')),
+  authRoute('/sso/signin', pick(ssoScreens.ssoSignin, 'SsoSigninScreen')),
+  authRoute('/onetool_login', pick(ssoScreens.onetoolLogin, 'OnetoolLoginScreen')),
+  authRoute('/enterprise/register', pick(ssoScreens.enterpriseRegister, 'EnterpriseRegisterScreen')),
+  authRoute('/public/credits', pick(publicScreens.creditsCalculator, 'CreditsCalculatorScreen')),
+  authRoute('/public/chrome-extension-uninstall', pick(publicScreens.extensionUninstall, 'ExtensionUninstallScreen')),
+  authRoute('/public/marketing_stats/', pick(publicScreens.marketingStats, 'MarketingStatsScreen')),
+  authRoute('/thank_you', pick(publicScreens.thankYou, 'ThankYouScreen')),
+  authRoute('/download_email_finder_history', pick(emailFinderScreens.finderDownload, 'FinderHistoryDownloadScreen')),
 
-  appRoute(menuPath('dashboard', 'overview'), pick(() => import('../features/dashboard/routes/overview-screen'), 'OverviewScreen')),
-  appRoute(menuPath('account', 'profile'), pick(() => import('../features/account/routes/profile-screen'), 'ProfileScreen')),
-  appRoute(menuPath('account', 'api'), pick(() => import('../features/account/routes/api-key-screen'), 'ApiKeyScreen')),
-  appRoute(menuPath('account', 'delete'), pick(() => import('../features/account/routes/delete-account-screen'), 'DeleteAccountScreen')),
-  appRoute(menuPath('account', 'authentication'), pick(() => import('../features/sso/routes/authentication-screen'), 'AuthenticationScreen')),
-  appRoute(menuPath('account', 'audit_log'), pick(() => import('../features/audit/routes/audit-log-screen'), 'AuditLogScreen')),
-  appRoute(menuPath('account', 'help'), pick(() => import('../features/sso/routes/help-screen'), 'HelpScreen')),
-  appRoute(menuPath('account', 'pricing'), pick(() => import('../features/billing/routes/pricing-screen'), 'PricingScreen')),
-  appRoute('/account/credits', pick(() => import('../features/billing/routes/credits-screen'), 'CreditsScreen')),
-  appRoute(menuPath('account', 'plan'), pick(() => import('../features/billing/routes/plan-screen'), 'PlanScreen')),
-  appRoute(menuPath('account', 'billing'), pick(() => import('../features/billing/routes/billing-screen'), 'BillingScreen')),
-  appRoute(menuPath('account', 'coupons'), pick(() => import('../features/billing/routes/coupons-screen'), 'CouponsScreen')),
-  appRoute('/payment/thank-you', pick(() => import('../features/billing/routes/thank-you-screen'), 'ThankYouScreen')),
-  appRoute('/activities', pick(() => import('../features/activities/routes/activities-screen'), 'ActivitiesScreen')),
-  appRoute(menuPath('email_verifier', 'quick_validation'), pick(() => import('../features/email-verifier/routes/quick-validation-screen'), 'QuickValidationScreen')),
-  appRoute(menuPath('email_verifier', 'email_verifier_list'), pick(() => import('../features/email-verifier/routes/lists-screen'), 'ListsScreen')),
-  appRoute('/email_verifier/lists/:listId', pick(() => import('../features/email-verifier/routes/list-detail-screen'), 'ListDetailScreen')),
-  appRoute(menuPath('email_verifier', 'add_list'), pick(() => import('../features/email-verifier/routes/add-list-screen'), 'AddListScreen')),
-  appRoute(menuPath('email_finder', 'quick_email_finder'), pick(() => import('../features/email-finder/routes/quick-finder-screen'), 'QuickFinderScreen')),
-  appRoute(menuPath('email_finder', 'email_finder_lists'), pick(() => import('../features/email-finder/routes/finder-lists-screen'), 'FinderListsScreen')),
-  appRoute('/email_finder/lists/:listId', pick(() => import('../features/email-finder/routes/finder-list-detail-screen'), 'FinderListDetailScreen')),
-  appRoute(menuPath('email_finder', 'add_list'), pick(() => import('../features/email-finder/routes/finder-add-list-screen'), 'FinderAddListScreen')),
-  appRoute(menuPath('settings', 'settings'), pick(() => import('../features/settings/routes/settings-screen'), 'SettingsScreen')),
-  appRoute(menuPath('settings', 'email_verifier'), pick(() => import('../features/settings/routes/ev-settings-screen'), 'EvSettingsScreen')),
-  appRoute(menuPath('settings', 'email_finder'), pick(() => import('../features/settings/routes/ef-settings-screen'), 'EfSettingsScreen')),
-  appRoute(menuPath('admin', 'admin'), pick(() => import('../features/team/routes/members-screen'), 'MembersScreen')),
-  appRoute(menuPath('admin', 'email_verifier'), pick(() => import('../features/admin-settings/routes/admin-email-verifier-screen'), 'AdminEmailVerifierScreen')),
-  appRoute(menuPath('admin', 'email_finder'), pick(() => import('../features/admin-settings/routes/admin-email-finder-screen'), 'AdminEmailFinderScreen')),
-  appRoute(menuPath('admin', 'prospect'), pick(() => import('../features/admin-settings/routes/admin-prospect-screen'), 'AdminProspectScreen')),
-  appRoute(menuPath('prospect', 'home'), pick(() => import('../features/prospects/routes/prospect-home-screen'), 'ProspectHomeScreen')),
-  appRoute(menuPath('prospect', 'people_search'), pick(() => import('../features/prospects/routes/people-search-screen'), 'PeopleSearchScreen')),
-  appRoute(menuPath('prospect', 'company_search'), pick(() => import('../features/prospects/routes/company-search-screen'), 'CompanySearchScreen')),
-  appRoute(menuPath('prospect', 'lists'), pick(() => import('../features/prospects/routes/lists-screen'), 'ProspectListsScreen')),
-  appRoute('/prospect/lists/:listId', pick(() => import('../features/prospects/routes/list-detail-screen'), 'ProspectListDetailScreen')),
-  appRoute(menuPath('prospect', 'saved_searches'), pick(() => import('../features/prospects/routes/saved-searches-screen'), 'SavedSearchesScreen')),
-  appRoute(menuPath('prospect', 'people_profile'), pick(() => import('../features/prospects/routes/profile-screens'), 'PersonProfileScreen')),
-  appRoute(menuPath('prospect', 'company_profile'), pick(() => import('../features/prospects/routes/profile-screens'), 'CompanyProfileScreen')),
-  appRoute(menuPath('reverse_lookup', 'rl_email'), pick(() => import('../features/prospects/routes/reverse-lookup-screens'), 'ReverseLookupEmailScreen')),
-  appRoute(menuPath('reverse_lookup', 'rl_linkedin'), pick(() => import('../features/prospects/routes/reverse-lookup-screens'), 'ReverseLookupLinkedinScreen')),
-  appRoute(menuPath('settings', 'prospect'), pick(() => import('../features/prospects/routes/prospect-settings-screen'), 'ProspectSettingsScreen')),
-  appRoute(menuPath('apps', 'list_app'), pick(() => import('../features/apps/routes/apps-list-screen'), 'AppsListScreen')),
-  appRoute(menuPath('apps', 'create_app'), pick(() => import('../features/apps/routes/app-create-screen'), 'AppCreateScreen')),
-  appRoute(menuPath('apps', 'edit_app'), pick(() => import('../features/apps/routes/app-edit-screen'), 'AppEditScreen')),
-  appRoute(menuPath('analytics', 'form_guard'), pick(() => import('../features/form-guard/routes/form-guard-analytics-screen'), 'FormGuardAnalyticsScreen')),
-  appRoute('/form-guard', pick(() => import('../features/form-guard/routes/form-guards-screen'), 'FormGuardsScreen')),
-  appRoute('/form-guard/create', pick(() => import('../features/form-guard/routes/form-guard-create-screen'), 'FormGuardCreateScreen')),
-  appRoute('/form-guard/:app_id', pick(() => import('../features/form-guard/routes/form-guard-edit-screen'), 'FormGuardEditScreen')),
-  appRoute(menuPath('developer', 'api'), pick(() => import('../features/developer/routes/api-screen'), 'DeveloperApiScreen')),
-  appRoute(menuPath('developer', 'reference'), pick(() => import('../features/developer/routes/reference-screen'), 'ReferenceScreen')),
-  appRoute(menuPath('developer', 'webhook'), pick(() => import('../features/developer/routes/webhooks-screen'), 'WebhooksScreen')),
-  appRoute(menuPath('integrations', 'integration_list'), pick(() => import('../features/integrations/routes/integrations-screen'), 'IntegrationsScreen')),
-  appRoute(menuPath('integrations', 'connected_accounts'), pick(() => import('../features/integrations/routes/connected-accounts-screen'), 'ConnectedAccountsScreen')),
-  appRoute(menuPath('integrations', 'connect_account'), pick(() => import('../features/integrations/routes/connect-screen'), 'ConnectScreen')),
-  appRoute(menuPath('integrations', 'individual_integration'), pick(() => import('../features/integrations/routes/integration-screen'), 'IntegrationScreen')),
-  appRoute(menuPath('analytics', 'overview'), pick(() => import('../features/analytics/routes/analytics-overview-screen'), 'AnalyticsOverviewScreen')),
-  appRoute(menuPath('analytics', 'email_verifier'), pick(() => import('../features/analytics/routes/analytics-feature-screens'), 'AnalyticsVerifierScreen')),
-  appRoute(menuPath('analytics', 'email_finder'), pick(() => import('../features/analytics/routes/analytics-feature-screens'), 'AnalyticsFinderScreen')),
-  appRoute(menuPath('analytics', 'prospect'), pick(() => import('../features/analytics/routes/analytics-feature-screens'), 'AnalyticsProspectScreen')),
-  appRoute(menuPath('analytics', 'team'), pick(() => import('../features/analytics/routes/analytics-team-screen'), 'AnalyticsTeamScreen')),
-  authRoute('/download/user_activity', pick(() => import('../features/activities/routes/activity-download-screen'), 'ActivityDownloadScreen')),
+  appRoute(menuPath('dashboard', 'overview'), pick(dashboardScreens.overview, 'OverviewScreen')),
+  appRoute(menuPath('account', 'profile'), pick(accountScreens.profile, 'ProfileScreen')),
+  appRoute(menuPath('account', 'api'), pick(accountScreens.apiKey, 'ApiKeyScreen')),
+  appRoute(menuPath('account', 'delete'), pick(accountScreens.deleteAccount, 'DeleteAccountScreen')),
+  appRoute(menuPath('account', 'authentication'), pick(ssoScreens.authentication, 'AuthenticationScreen')),
+  appRoute(menuPath('account', 'audit_log'), pick(auditScreens.auditLog, 'AuditLogScreen')),
+  appRoute(menuPath('account', 'help'), pick(ssoScreens.help, 'HelpScreen')),
+  appRoute(menuPath('account', 'pricing'), pick(billingScreens.pricing, 'PricingScreen')),
+  appRoute('/account/credits', pick(billingScreens.credits, 'CreditsScreen')),
+  appRoute(menuPath('account', 'plan'), pick(billingScreens.plan, 'PlanScreen')),
+  appRoute(menuPath('account', 'billing'), pick(billingScreens.billing, 'BillingScreen')),
+  appRoute(menuPath('account', 'coupons'), pick(billingScreens.coupons, 'CouponsScreen')),
+  appRoute('/payment/thank-you', pick(billingScreens.thankYou, 'ThankYouScreen')),
+  appRoute('/activities', pick(activitiesScreens.activities, 'ActivitiesScreen')),
+  appRoute(menuPath('email_verifier', 'quick_validation'), pick(emailVerifierScreens.quickValidation, 'QuickValidationScreen')),
+  appRoute(menuPath('email_verifier', 'email_verifier_list'), pick(emailVerifierScreens.lists, 'ListsScreen')),
+  appRoute('/email_verifier/lists/:listId', pick(emailVerifierScreens.listDetail, 'ListDetailScreen')),
+  appRoute(menuPath('email_verifier', 'add_list'), pick(emailVerifierScreens.addList, 'AddListScreen')),
+  appRoute(menuPath('email_finder', 'quick_email_finder'), pick(emailFinderScreens.quickFinder, 'QuickFinderScreen')),
+  appRoute(menuPath('email_finder', 'email_finder_lists'), pick(emailFinderScreens.finderLists, 'FinderListsScreen')),
+  appRoute('/email_finder/lists/:listId', pick(emailFinderScreens.finderListDetail, 'FinderListDetailScreen')),
+  appRoute(menuPath('email_finder', 'add_list'), pick(emailFinderScreens.finderAddList, 'FinderAddListScreen')),
+  appRoute(menuPath('settings', 'settings'), pick(settingsScreens.settings, 'SettingsScreen')),
+  appRoute(menuPath('settings', 'email_verifier'), pick(settingsScreens.evSettings, 'EvSettingsScreen')),
+  appRoute(menuPath('settings', 'email_finder'), pick(settingsScreens.efSettings, 'EfSettingsScreen')),
+  appRoute(menuPath('admin', 'admin'), pick(teamScreens.members, 'MembersScreen')),
+  appRoute(menuPath('admin', 'email_verifier'), pick(adminSettingsScreens.adminEmailVerifier, 'AdminEmailVerifierScreen')),
+  appRoute(menuPath('admin', 'email_finder'), pick(adminSettingsScreens.adminEmailFinder, 'AdminEmailFinderScreen')),
+  appRoute(menuPath('admin', 'prospect'), pick(adminSettingsScreens.adminProspect, 'AdminProspectScreen')),
+  appRoute(menuPath('prospect', 'home'), pick(prospectsScreens.prospectHome, 'ProspectHomeScreen')),
+  appRoute(menuPath('prospect', 'people_search'), pick(prospectsScreens.peopleSearch, 'PeopleSearchScreen')),
+  appRoute(menuPath('prospect', 'company_search'), pick(prospectsScreens.companySearch, 'CompanySearchScreen')),
+  appRoute(menuPath('prospect', 'lists'), pick(prospectsScreens.lists, 'ProspectListsScreen')),
+  appRoute('/prospect/lists/:listId', pick(prospectsScreens.listDetail, 'ProspectListDetailScreen')),
+  appRoute(menuPath('prospect', 'saved_searches'), pick(prospectsScreens.savedSearches, 'SavedSearchesScreen')),
+  appRoute(menuPath('prospect', 'people_profile'), pick(prospectsScreens.profile, 'PersonProfileScreen')),
+  appRoute(menuPath('prospect', 'company_profile'), pick(prospectsScreens.profile, 'CompanyProfileScreen')),
+  appRoute(menuPath('reverse_lookup', 'rl_email'), pick(prospectsScreens.reverseLookup, 'ReverseLookupEmailScreen')),
+  appRoute(menuPath('reverse_lookup', 'rl_linkedin'), pick(prospectsScreens.reverseLookup, 'ReverseLookupLinkedinScreen')),
+  appRoute(menuPath('settings', 'prospect'), pick(prospectsScreens.prospectSettings, 'ProspectSettingsScreen')),
+  appRoute(menuPath('apps', 'list_app'), pick(appsScreens.appsList, 'AppsListScreen')),
+  appRoute(menuPath('apps', 'create_app'), pick(appsScreens.appCreate, 'AppCreateScreen')),
+  appRoute(menuPath('apps', 'edit_app'), pick(appsScreens.appEdit, 'AppEditScreen')),
+  appRoute(menuPath('analytics', 'form_guard'), pick(formGuardScreens.formGuardAnalytics, 'FormGuardAnalyticsScreen')),
+  appRoute('/form-guard', pick(formGuardScreens.formGuards, 'FormGuardsScreen')),
+  appRoute('/form-guard/create', pick(formGuardScreens.formGuardCreate, 'FormGuardCreateScreen')),
+  appRoute('/form-guard/:app_id', pick(formGuardScreens.formGuardEdit, 'FormGuardEditScreen')),
+  appRoute(menuPath('developer', 'api'), pick(developerScreens.api, 'DeveloperApiScreen')),
+  appRoute(menuPath('developer', 'reference'), pick(developerScreens.reference, 'ReferenceScreen')),
+  appRoute(menuPath('developer', 'webhook'), pick(developerScreens.webhooks, 'WebhooksScreen')),
+  appRoute(menuPath('integrations', 'integration_list'), pick(integrationsScreens.integrations, 'IntegrationsScreen')),
+  appRoute(menuPath('integrations', 'connected_accounts'), pick(integrationsScreens.connectedAccounts, 'ConnectedAccountsScreen')),
+  appRoute(menuPath('integrations', 'connect_account'), pick(integrationsScreens.connect, 'ConnectScreen')),
+  appRoute(menuPath('integrations', 'individual_integration'), pick(integrationsScreens.integration, 'IntegrationScreen')),
+  appRoute(menuPath('analytics', 'overview'), pick(analyticsScreens.analyticsOverview, 'AnalyticsOverviewScreen')),
+  appRoute(menuPath('analytics', 'email_verifier'), pick(analyticsScreens.analyticsFeature, 'AnalyticsVerifierScreen')),
+  appRoute(menuPath('analytics', 'email_finder'), pick(analyticsScreens.analyticsFeature, 'AnalyticsFinderScreen')),
+  appRoute(menuPath('analytics', 'prospect'), pick(analyticsScreens.analyticsFeature, 'AnalyticsProspectScreen')),
+  appRoute(menuPath('analytics', 'team'), pick(analyticsScreens.analyticsTeam, 'AnalyticsTeamScreen')),
+  authRoute('/download/user_activity', pick(activitiesScreens.activityDownload, 'ActivityDownloadScreen')),
 ];

@@ -30,8 +30,8 @@ describe('AlertHost', () => {
       message: 'Session expired. Please login again to continue.',
       onClose: () => useSessionStore.getState().logout(),
     });
-    expect(await screen.findByText('Session expired. Please login again to continue.')).toBeTruthy();
-    expect(screen.getByText('Login Required')).toBeTruthy();
+    expect((await screen.findByText('Session expired. Please login again to continue.')).textContent).toBe('Session expired. Please login again to continue.');
+    expect(screen.getByText('Login Required').textContent).toBe('Login Required');
     fireEvent.click(screen.getByRole('button', { name: 'Ok' }));
     await waitFor(() => expect(useSessionStore.getState().isLogged).toBe(false));
   });
@@ -43,7 +43,7 @@ describe('AlertHost', () => {
     window.localStorage.setItem('something', 'kept?');
     renderHost();
     useAlertStore.getState().openAlert({ kind: 'version_update', code: 'clear_storage_reload', message: 'Please update the app.' });
-    expect(await screen.findByText('Please update the app.')).toBeTruthy();
+    expect((await screen.findByText('Please update the app.')).textContent).toBe('Please update the app.');
     expect(screen.getByTestId('update-code').textContent).toContain('clear_storage_reload');
     fireEvent.click(screen.getByRole('button', { name: 'Update Now' }));
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));

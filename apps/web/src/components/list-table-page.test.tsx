@@ -54,8 +54,8 @@ describe('ListTablePage', () => {
   it('asks for the first page, newest first, and offers "Add list" when there are no lists', () => {
     renderHarness([]);
     expect(readParams()).toEqual({ page: 1, limit: 25, sort_by: 'created_at', sort_order: 'desc' });
-    expect(screen.getByText('No lists yet')).toBeTruthy();
-    expect(screen.getByText('Upload a file.')).toBeTruthy();
+    expect(screen.getByText('No lists yet').textContent).toBe('No lists yet');
+    expect(screen.getByText('Upload a file.').textContent).toBe('Upload a file.');
     expect(screen.getAllByRole('link', { name: 'Add list' }).map((link) => link.getAttribute('href'))).toEqual(['/things/add_list', '/things/add_list']);
   });
 
@@ -63,15 +63,15 @@ describe('ListTablePage', () => {
     renderHarness([]);
     fireEvent.click(screen.getByText('Running'));
     expect(readParams()).toMatchObject({ page: 1, state: 'running' });
-    expect(screen.getByText('No lists match')).toBeTruthy();
-    expect(screen.getByText('Try another search or filter.')).toBeTruthy();
+    expect(screen.getByText('No lists match').textContent).toBe('No lists match');
+    expect(screen.getByText('Try another search or filter.').textContent).toBe('Try another search or filter.');
     expect(screen.getAllByRole('link', { name: 'Add list' })).toHaveLength(1);
   });
 
   it('renders the rows in the labelled table and goes back to page one when the page size changes', () => {
     const items = Array.from({ length: 25 }, (_, index) => ({ id: String(index), name: `List ${index}` }));
     renderHarness(items, 120);
-    expect(screen.getByRole('table', { name: 'Test lists table' })).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Test lists table' }).querySelectorAll('tbody tr')).toHaveLength(25);
     expect(screen.getAllByTestId('list-row')).toHaveLength(25);
     fireEvent.click(screen.getByRole('button', { name: '2' }));
     expect(readParams()).toMatchObject({ page: 2, limit: 25 });

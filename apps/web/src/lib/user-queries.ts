@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ZActivitiesData, ZCreditsAndLimitsData, ZCurrentPlan, ZUserProfile, type ZActivitiesRequest } from '@verilead/contracts';
+import { ZActivitiesData, ZCreditsAndLimitsData, ZCurrentPlan, ZUserPreferences, ZUserProfile, type ZActivitiesRequest } from '@verilead/contracts';
 import type { z } from 'zod';
 import { requestApi } from './api-client';
 import { useSessionStore } from './session-store';
@@ -12,6 +12,8 @@ export const userQueryKeys = {
   transactions: ['user', 'credits-and-limits', 'transactions'] as const,
   activities: ['user', 'activities'] as const,
   currentPlan: ['user', 'current-plan'] as const,
+  /** The settings screens wrote this key first, hence its name; the prospect settings read and write it too. */
+  preferences: ['settings', 'preferences'] as const,
 };
 
 /** GET /user/profile; the session store follows the answer. */
@@ -65,4 +67,12 @@ export function useCurrentPlan() {
     if (query.data) setPlan(query.data);
   }, [query.data, setPlan]);
   return query;
+}
+
+/** GET /user_preferences: every settings group of the caller (the verifier, finder and prospect settings screens). */
+export function useUserPreferences() {
+  return useQuery({
+    queryKey: userQueryKeys.preferences,
+    queryFn: ({ signal }) => requestApi({ path: '/user_preferences', schema: ZUserPreferences, signal }),
+  });
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PUBLIC_API_ERROR_CODES } from '@verilead/contracts';
 import { sql } from 'drizzle-orm';
 import { chargeCredits, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
@@ -133,11 +133,13 @@ describe('/v2 instant verification: exact billing', () => {
     await isLocked;
     const first = verify(app.token, { email: 'alice@strict.test' });
     // The first call's charge is waiting for the row (an event the database reports), so the next one queues behind it.
-    for (;;) {
-      const waiting = await selectRows<{ n: number }>(w.t.db.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
-      if (waiting[0]!.n > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await vi.waitFor(
+      async () => {
+        const waiting = await selectRows<{ n: number }>(w.t.db.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        expect(waiting[0]!.n).toBeGreaterThan(0);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
     const second = verify(app.token, { email: 'bob@strict.test', timeout: 3_000 });
     const answered = await Promise.race([second, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 20_000))]);
     release();
@@ -173,12 +175,14 @@ describe('/v2 instant verification: exact billing', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.status).toBe('success');
     const listId = res.body.data.list_id as string;
-    for (let i = 0; i < 200; i += 1) {
-      await w.t.deps.queue.runUntilIdle();
-      const p = await w.t.call({ method: 'GET', url: `/api/v1/email_verify/bulk/progress_status?list_id=${listId}`, token: pilot.token });
-      if (p.body.data.state === 'verified') break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await vi.waitFor(
+      async () => {
+        await w.t.deps.queue.runUntilIdle();
+        const p = await w.t.call({ method: 'GET', url: `/api/v1/email_verify/bulk/progress_status?list_id=${listId}`, token: pilot.token });
+        expect(p.body.data.state).toBe('verified');
+      },
+      { timeout: 20_000, interval: 50 },
+    );
     const lists = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list', token: pilot.token, payload: {} });
     expect(lists.body.data.items).toHaveLength(1);
     expect(before - (await getOrgBalance(w.t.db.db, pilot.orgId))).toBe(3);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ZFinderListResponse, ZInstantFindResponse, ZQueueStatusResponse } from '@verilead/contracts';
 import { makePeopleCorpus, startMailWorld, type TMailWorld, type TPerson } from '@verilead/mailworld';
 import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
@@ -152,12 +152,15 @@ describe('email finder API', () => {
     const other = await t.call({ method: 'GET', url: `/api/v1/email_finder/instant/queue_status?qid=${d.qid}`, token: stranger.token });
     expect(other.status).toBe(404);
     await jobs.runUntilIdle({ includeDelayed: true });
-    let status = ZQueueStatusResponse.parse((await t.call({ method: 'GET', url: `/api/v1/email_finder/instant/queue_status?qid=${d.qid}`, token: owner.token })).body).data;
-    for (let i = 0; i < 50 && status.state !== 'completed'; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      status = ZQueueStatusResponse.parse((await t.call({ method: 'GET', url: `/api/v1/email_finder/instant/queue_status?qid=${d.qid}`, token: owner.token })).body).data;
-    }
-    expect(status.state).toBe('completed');
+    // The durable job may still be finishing on the worker: wait until the status says so.
+    const status = await vi.waitFor(
+      async () => {
+        const now = ZQueueStatusResponse.parse((await t.call({ method: 'GET', url: `/api/v1/email_finder/instant/queue_status?qid=${d.qid}`, token: owner.token })).body).data;
+        expect(now.state).toBe('completed');
+        return now;
+      },
+      { timeout: 10_000, interval: 200 },
+    );
     expect(status.result).toMatchObject({ status: 'not_found', reason: { code: 'server_inconclusive' }, credits_charged: 0 });
   }, 30_000);
 

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ZInstantVerifyResponse, ZVerifyListResponse, ZVerifyListsResponse } from '@verilead/contracts';
 import { chargeCredits, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
@@ -301,11 +301,13 @@ describe('email verifier API', () => {
     expect(start.data.state).toBe('in_progress');
     // Run the list's jobs (its plan, then its chunk) on the worker and cancel once some results are stored.
     const running = w.t.deps.queue.runUntilIdle();
-    for (let i = 0; i < 400; i += 1) {
-      const p = await w.t.call({ method: 'GET', url: `/api/v1/email_verify/bulk/progress_status?list_id=${listId}`, token: owner.token });
-      if (p.body.data.verified > 0) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await vi.waitFor(
+      async () => {
+        const p = await w.t.call({ method: 'GET', url: `/api/v1/email_verify/bulk/progress_status?list_id=${listId}`, token: owner.token });
+        expect(p.body.data.verified).toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 25 },
+    );
     const cancel = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/cancel', token: owner.token, payload: { list_id: listId } });
     expect(cancel.status).toBe(200);
     expect(cancel.body.data.state).toBe('cancelled');

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PEOPLE_DOMAINS } from '@verilead/mailworld';
 import { getOrgBalance } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
@@ -376,12 +376,15 @@ describe('prospect API', () => {
           resolve();
         }, 300);
       });
-      let last: { state: string; error: string | null } | undefined;
-      for (let i = 0; i < 400; i += 1) {
-        last = (await selectRows<{ state: string; error: string | null }>(t.db.db, sql`select state, error from prospect_enrich_requests where org_id = ${owner.orgId} and kind = 'lead' order by created_at desc limit 1`))[0];
-        if (last && last.state !== 'in_progress') break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      // The request ends once the server has seen the client go: wait for that, not for a fixed time.
+      const last = await vi.waitFor(
+        async () => {
+          const row = (await selectRows<{ state: string; error: string | null }>(t.db.db, sql`select state, error from prospect_enrich_requests where org_id = ${owner.orgId} and kind = 'lead' order by created_at desc limit 1`))[0];
+          if (!row || row.state === 'in_progress') throw new Error(`the enrichment request is still ${row?.state ?? 'unrecorded'}`);
+          return row;
+        },
+        { timeout: 20_000, interval: 50 },
+      );
       expect(last).toMatchObject({ state: 'cancelled', error: expect.stringMatching(/closed before it finished/) });
       expect(await getOrgBalance(t.db.db, owner.orgId)).toBe(before);
     });

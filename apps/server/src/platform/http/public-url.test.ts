@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 import { outbox } from '../mailer/tables';
 import { closeOAuthFakes } from '../../features/integrations/oauth/providers';
@@ -9,13 +9,15 @@ import { describeMissingPublicUrl, readRequestBaseUrl } from './public-url';
 const TEST_MODE_OAUTH = { integrationOAuth: { mailchimp: { baseUrl: 'https://login.mailchimp.com' }, zoho: {} } };
 
 async function readLastMailText(t: TTestApp, to: string): Promise<string> {
-  for (let i = 0; i < 100; i += 1) {
-    await t.deps.queue.runUntilIdle();
-    const [row] = await t.db.db.select().from(outbox).where(eq(outbox.toAddress, to)).orderBy(desc(outbox.createdAt)).limit(1);
-    if (row) return row.text;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no mail to ${to}`);
+  return vi.waitFor(
+    async () => {
+      await t.deps.queue.runUntilIdle();
+      const [row] = await t.db.db.select().from(outbox).where(eq(outbox.toAddress, to)).orderBy(desc(outbox.createdAt)).limit(1);
+      if (!row) throw new Error(`no mail to ${to}`);
+      return row.text;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 }
 
 describe('links without PUBLIC_URL follow the address the request was made to', () => {

@@ -25,13 +25,13 @@ describe('lazy hosts', () => {
     renderProviders();
     // The provider is not loaded yet (it loads with the first call): this call must not be lost.
     modals.openConfirmModal({ title: 'Remove the list?', children: 'It cannot be undone.', labels: { confirm: 'Remove', cancel: 'Cancel' } });
-    expect(await screen.findByText('It cannot be undone.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Remove' })).toBeTruthy();
+    expect((await screen.findByText('It cannot be undone.')).textContent).toBe('It cannot be undone.');
+    expect(screen.getByRole('button', { name: 'Remove' })).toHaveProperty('disabled', false);
   });
 
   it('shows a toast asked for before its container has loaded', async () => {
     renderProviders();
     showToast({ title: 'Saved', message: 'Your settings were saved', kind: 'success' });
-    expect(await screen.findByText('Your settings were saved')).toBeTruthy();
+    expect((await screen.findByText('Your settings were saved')).textContent).toBe('Your settings were saved');
   });
 });

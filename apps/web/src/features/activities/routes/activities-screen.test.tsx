@@ -45,18 +45,18 @@ describe('activities screen', () => {
     renderScreen();
     await screen.findByText('The activity log');
     const table = within(screen.getByRole('table'));
-    expect(table.getByText('Export queued')).toBeTruthy();
-    expect(table.getByText('Verifying')).toBeTruthy();
+    expect(table.getByText('Export queued').textContent).toBe('Export queued');
+    expect(table.getByText('Verifying').textContent).toBe('Verifying');
     expect(table.getByLabelText('Progress').textContent).toBe('40%');
-    expect(table.getByText('Emails found')).toBeTruthy();
-    expect(table.getByText('Enrichment cancelled')).toBeTruthy();
-    expect(table.getByText('Failed')).toBeTruthy();
-    expect(table.getByText('Logged in')).toBeTruthy();
+    expect(table.getByText('Emails found').textContent).toBe('Emails found');
+    expect(table.getByText('Enrichment cancelled').textContent).toBe('Enrichment cancelled');
+    expect(table.getByText('Failed').textContent).toBe('Failed');
+    expect(table.getByText('Logged in').textContent).toBe('Logged in');
   });
 
   it('says when there is nothing yet', async () => {
     items = [];
     renderScreen();
-    expect(await screen.findByText('No activity yet')).toBeTruthy();
+    expect((await screen.findByText('No activity yet')).textContent).toBe('No activity yet');
   });
 });

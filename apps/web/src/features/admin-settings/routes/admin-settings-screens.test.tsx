@@ -62,26 +62,26 @@ describe('admin settings screens', { timeout: 60_000 }, () => {
   it('email verifier: says the product defaults apply when never changed', async () => {
     stubApi(calls);
     renderWith(<AdminEmailVerifierScreen />);
-    expect(await screen.findByText('Never changed: the product defaults apply')).toBeTruthy();
+    expect((await screen.findByText('Never changed: the product defaults apply')).textContent).toBe('Never changed: the product defaults apply');
     expect(screen.getByRole('button', { name: 'Save defaults' })).toHaveProperty('disabled', true);
   });
 
   it('email finder: sends only the changed setting and shows the new modification date', async () => {
     stubApi(calls);
     renderWith(<AdminEmailFinderScreen />);
-    expect(await screen.findByText(/Last modified on 20 Nov 2026/)).toBeTruthy();
+    expect((await screen.findByText(/Last modified on 20 Nov 2026/)).textContent).toBe('Last modified on 20 Nov 2026, 09:30');
     fireEvent.click(screen.getByRole('switch', { name: /^Strict domain check/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Save defaults' }));
-    expect(await screen.findByText('Settings updated successfully')).toBeTruthy();
+    expect((await screen.findByText('Settings updated successfully')).textContent).toBe('Settings updated successfully');
     const put = calls.find((call) => call.method === 'PUT');
     expect(put).toEqual({ method: 'PUT', path: '/api/v1/admin/settings/email_finder', body: { strict_domain_check: true } });
-    await waitFor(() => expect(screen.getByText(/Last modified on 22 Nov 2026/)).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(/Last modified on 22 Nov 2026/).textContent).toBe('Last modified on 22 Nov 2026, 10:00'));
   });
 
   it('shows the error state with the server message', async () => {
     stubApi(calls, true);
     renderWith(<AdminEmailFinderScreen />);
-    expect(await screen.findByText('Database is down', {}, { timeout: 10_000 })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect((await screen.findByText('Database is down', {}, { timeout: 10_000 })).textContent).toBe('Database is down');
+    expect(screen.getByRole('button', { name: 'Try again' })).toHaveProperty('disabled', false);
   });
 });

@@ -41,7 +41,7 @@ describe('login screen', () => {
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/activities?page=1'));
     expect(bodies['POST /api/v1/user/login']).toEqual({ email: 'olivia@acme.test', password: 'Secret-Password-1' });
     expect(useSessionStore.getState()).toMatchObject({ isLogged: true, jwtToken: 'token-abc', email: 'olivia@acme.test' });
-    expect(await screen.findByText('Welcome to Verilead, Olivia Owner!')).toBeTruthy();
+    expect((await screen.findByText('Welcome to Verilead, Olivia Owner!')).textContent).toBe('Welcome to Verilead, Olivia Owner!');
   });
 
   it('shows the server message on wrong credentials and stays logged out', async () => {
@@ -50,7 +50,7 @@ describe('login screen', () => {
     });
     renderAt('/login');
     await submitLogin('olivia@acme.test', 'nope');
-    expect(await screen.findByText('Wrong email or password')).toBeTruthy();
+    expect((await screen.findByText('Wrong email or password')).textContent).toBe('Wrong email or password');
     expect(useSessionStore.getState().isLogged).toBe(false);
     expect(screen.queryByText('Login Required')).toBeNull();
   });
@@ -59,7 +59,7 @@ describe('login screen', () => {
     const bodies = stubApi({});
     renderAt('/login');
     await submitLogin('not-an-email', '');
-    expect(await screen.findByText('Please enter a valid email address')).toBeTruthy();
+    expect((await screen.findByText('Please enter a valid email address')).textContent).toBe('Please enter a valid email address');
     expect(Object.keys(bodies)).toEqual([]);
   });
 
@@ -72,12 +72,12 @@ describe('login screen', () => {
     });
     renderAt('/login');
     await submitLogin('olivia@acme.test', 'Old-Password-1');
-    expect(await screen.findByRole('heading', { name: 'Your password has expired' })).toBeTruthy();
+    expect((await screen.findByRole('heading', { name: 'Your password has expired' })).tagName).toBe('H2');
     expect(screen.getByTestId('location').textContent).toBe('/expired_password');
     fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'New-Password-2' } });
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'New-Password-2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(await screen.findByText('Password changed. Log in with your new password.')).toBeTruthy();
+    expect((await screen.findByText('Password changed. Log in with your new password.')).textContent).toBe('Password changed. Log in with your new password.');
     expect(bodies['POST /api/v1/user/reset-password']).toEqual({ token: 'change-token-123456', password: 'New-Password-2' });
     expect(screen.getByTestId('location').textContent).toBe('/login');
   });
@@ -132,10 +132,10 @@ describe('signup screen', () => {
     fireEvent.click(screen.getByRole('combobox', { name: 'How did you hear about us?' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Others (specify)', hidden: true }));
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
-    expect(await screen.findByText('Please specify how you heard about us')).toBeTruthy();
+    expect((await screen.findByText('Please specify how you heard about us')).textContent).toBe('Please specify how you heard about us');
     fireEvent.change(screen.getByLabelText('Please specify'), { target: { value: 'A podcast' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
-    expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeTruthy();
+    expect((await screen.findByRole('heading', { name: 'Check your inbox' })).tagName).toBe('H2');
     // Login works before verification (spec: the session carries isEmailVerified), so the copy does not ask to activate
     // first; and it reads the same for an address that had an account (sign-up never tells which, issue 27.12).
     expect(screen.getAllByText(/new@acme\.test/)).toHaveLength(1);
@@ -144,7 +144,7 @@ describe('signup screen', () => {
       'We sent a message to new@acme.test. If this is a new account, you can log in now and verify your address with the link in it. ' +
         'If the address already has an account, the message tells you how to log in or reset your password.',
     );
-    expect(screen.getByRole('link', { name: 'Go to login' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to login' }).getAttribute('href')).toBe('/login');
     expect(bodies['POST /api/v1/user/signup']).toEqual({
       name: 'New Person',
       email: 'new@acme.test',
@@ -164,7 +164,7 @@ describe('reset password screen', () => {
     fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'New-Password-2' } });
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'New-Password-2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
-    expect(await screen.findByText('Your password has been changed. Log in with it now.')).toBeTruthy();
+    expect((await screen.findByText('Your password has been changed. Log in with it now.')).textContent).toBe('Your password has been changed. Log in with it now.');
     expect(screen.getByTestId('location').textContent).toBe('/login');
     expect(bodies['POST /api/v1/user/reset-password']).toEqual({ token: 'reset-token-123456', password: 'New-Password-2' });
   });
@@ -180,7 +180,7 @@ describe('reset password screen', () => {
     fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'New-Password-2' } });
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'Other-Password-3' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
-    expect(await screen.findByText('Passwords do not match')).toBeTruthy();
+    expect((await screen.findByText('Passwords do not match')).textContent).toBe('Passwords do not match');
     expect(Object.keys(bodies)).toEqual(['POST /api/v1/user/verify_token']);
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'New-Password-2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));

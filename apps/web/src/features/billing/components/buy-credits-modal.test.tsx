@@ -29,12 +29,12 @@ describe('BuyCreditsModal', () => {
         </MemoryRouter>
       </AppProviders>,
     );
-    expect(await screen.findByText('Test mode')).toBeTruthy();
-    expect(await screen.findByTestId('quote-total')).toBeTruthy();
+    expect((await screen.findByText('Test mode')).textContent).toBe('Test mode');
+    expect((await screen.findByTestId('quote-total')).textContent).toBe('₹708.00');
     expect(screen.getByTestId('quote-total').textContent).toContain('708.00');
-    expect(screen.getByText('Tax (18%)')).toBeTruthy();
+    expect(screen.getByText('Tax (18%)').textContent).toBe('Tax (18%)');
     fireEvent.change(screen.getByLabelText('Credits'), { target: { value: '10' } });
-    await waitFor(() => expect(screen.getByText('Enter between 1,000 and 10,000,000 credits')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('Enter between 1,000 and 10,000,000 credits').textContent).toBe('Enter between 1,000 and 10,000,000 credits'));
     expect((screen.getByRole('button', { name: 'Pay' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -50,8 +50,8 @@ describe('BuyCreditsModal', () => {
         </MemoryRouter>
       </AppProviders>,
     );
-    expect(await screen.findByText('Payments are not configured')).toBeTruthy();
-    expect(await screen.findByTestId('quote-total')).toBeTruthy();
+    expect((await screen.findByText('Payments are not configured')).textContent).toBe('Payments are not configured');
+    expect((await screen.findByTestId('quote-total')).textContent).toBe('$8.00');
     expect((screen.getByRole('button', { name: 'Pay $8.00' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: 'PayPal' })).toBeNull();
     expect(screen.queryByText('Test mode')).toBeNull();

@@ -52,30 +52,30 @@ describe('CouponsScreen', () => {
       }),
     });
     renderScreen();
-    expect(screen.getByText('Loading...')).toBeTruthy();
+    expect(screen.getByText('Loading...').textContent).toBe('Loading...');
     const table = await screen.findByRole('table', { name: 'Redeemed coupons' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(2);
-    expect(within(rows[0]!).getByText('SAVE10')).toBeTruthy();
-    expect(within(rows[0]!).getByText('10% off INV-000012 (saved $4.00)')).toBeTruthy();
-    expect(within(rows[0]!).getByText('A former member')).toBeTruthy();
-    expect(within(rows[1]!).getByText('WELCOME500')).toBeTruthy();
-    expect(within(rows[1]!).getByText('500 free credits')).toBeTruthy();
-    expect(within(rows[1]!).getByText('Olivia Owner (olivia@acme.test)')).toBeTruthy();
+    expect(within(rows[0]!).getByText('SAVE10').textContent).toBe('SAVE10');
+    expect(within(rows[0]!).getByText('10% off INV-000012 (saved $4.00)').textContent).toBe('10% off INV-000012 (saved $4.00)');
+    expect(within(rows[0]!).getByText('A former member').textContent).toBe('A former member');
+    expect(within(rows[1]!).getByText('WELCOME500').textContent).toBe('WELCOME500');
+    expect(within(rows[1]!).getByText('500 free credits').textContent).toBe('500 free credits');
+    expect(within(rows[1]!).getByText('Olivia Owner (olivia@acme.test)').textContent).toBe('Olivia Owner (olivia@acme.test)');
     expect(rows[1]!.textContent).toMatch(/2026/);
   });
 
   it('says when no coupon was redeemed yet', async () => {
     stubApi({ 'GET /api/v1/coupon/history': ok({ items: [], total: 0, page: 1, limit: 25 }) });
     renderScreen();
-    expect(await screen.findByText('No coupons redeemed yet')).toBeTruthy();
+    expect((await screen.findByText('No coupons redeemed yet')).textContent).toBe('No coupons redeemed yet');
     expect(screen.queryByRole('table', { name: 'Redeemed coupons' })).toBeNull();
   });
 
   it('shows a failure with its message', async () => {
     stubApi({ 'GET /api/v1/coupon/history': answerFailed(403, 'forbidden', 'Only the owner can see the coupons.') });
     renderScreen();
-    expect(await screen.findByText('Only the owner can see the coupons.')).toBeTruthy();
+    expect((await screen.findByText('Only the owner can see the coupons.')).textContent).toBe('Only the owner can see the coupons.');
   });
 
   it('refreshes the list after a coupon is applied', async () => {
@@ -96,10 +96,10 @@ describe('CouponsScreen', () => {
       }),
     );
     renderScreen();
-    expect(await screen.findByText('No coupons redeemed yet')).toBeTruthy();
+    expect((await screen.findByText('No coupons redeemed yet')).textContent).toBe('No coupons redeemed yet');
     fireEvent.change(screen.getByLabelText('Coupon code'), { target: { value: 'WELCOME500' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
-    expect(await screen.findByText('500 free credits were added to your balance.')).toBeTruthy();
-    expect(await screen.findByText('500 free credits')).toBeTruthy();
+    expect((await screen.findByText('500 free credits were added to your balance.')).textContent).toBe('500 free credits were added to your balance.');
+    expect((await screen.findByText('500 free credits')).textContent).toBe('500 free credits');
   });
 });

@@ -32,20 +32,20 @@ describe('the payment mode on the pricing and billing screens', () => {
   it('says "Test mode" on /account/billing and /pricing when the test providers take the payments', async () => {
     stubApi({ 'GET /api/v1/payment/buyCredits': info({ test_mode: true }), 'GET /api/v1/payment/cards': ok({ items: [], default_card: null }), 'GET /api/v1/invoice/pending_list': empty, 'GET /api/v1/invoice/list': empty });
     renderScreen(<BillingScreen />);
-    expect(await screen.findByText('Test mode')).toBeTruthy();
+    expect((await screen.findByText('Test mode')).textContent).toBe('Test mode');
     expect((screen.getByRole('button', { name: 'Add a card' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('says "Test mode" on /pricing', async () => {
     stubApi({ 'GET /api/v1/payment/buyCredits': info({ test_mode: true }), 'GET /api/v1/invoice/pending_list': empty });
     renderScreen(<PricingScreen />);
-    expect(await screen.findByText('Test mode')).toBeTruthy();
+    expect((await screen.findByText('Test mode')).textContent).toBe('Test mode');
   });
 
   it('says nothing about the mode with live payments', async () => {
     stubApi({ 'GET /api/v1/payment/buyCredits': info({}), 'GET /api/v1/payment/cards': ok({ items: [], default_card: null }), 'GET /api/v1/invoice/pending_list': empty, 'GET /api/v1/invoice/list': empty });
     renderScreen(<BillingScreen />);
-    expect(await screen.findByText('No saved cards')).toBeTruthy();
+    expect((await screen.findByText('No saved cards')).textContent).toBe('No saved cards');
     expect(screen.queryByText('Test mode')).toBeNull();
     expect(screen.queryByText('Payments are not configured')).toBeNull();
   });
@@ -58,7 +58,7 @@ describe('the payment mode on the pricing and billing screens', () => {
       'GET /api/v1/invoice/list': empty,
     });
     renderScreen(<BillingScreen />);
-    expect(await screen.findByText('Payments are not configured')).toBeTruthy();
+    expect((await screen.findByText('Payments are not configured')).textContent).toBe('Payments are not configured');
     expect(screen.queryByText('Test mode')).toBeNull();
     expect((screen.getByRole('button', { name: 'Add a card' }) as HTMLButtonElement).disabled).toBe(true);
   });
@@ -66,6 +66,6 @@ describe('the payment mode on the pricing and billing screens', () => {
   it('says payments are not configured on /pricing', async () => {
     stubApi({ 'GET /api/v1/payment/buyCredits': info({ configured: false, providers: [] }), 'GET /api/v1/invoice/pending_list': empty });
     renderScreen(<PricingScreen />);
-    expect(await screen.findByText('Payments are not configured')).toBeTruthy();
+    expect((await screen.findByText('Payments are not configured')).textContent).toBe('Payments are not configured');
   });
 });

@@ -51,11 +51,11 @@ describe('WebhooksScreen', () => {
 
   it('lists webhooks and event logs with every attempt, sends a test event and redelivers', async () => {
     renderWith(<WebhooksScreen />);
-    expect(await screen.findByText('https://hooks.example.com/x')).toBeTruthy();
-    expect(await screen.findByText('#1 · 500 · 12 ms')).toBeTruthy();
-    expect(screen.getByText('#2 · 200 · 9 ms')).toBeTruthy();
+    expect((await screen.findByText('https://hooks.example.com/x')).textContent).toBe('https://hooks.example.com/x');
+    expect((await screen.findByText('#1 · 500 · 12 ms')).textContent).toBe('#1 · 500 · 12 ms');
+    expect(screen.getByText('#2 · 200 · 9 ms').textContent).toBe('#2 · 200 · 9 ms');
     fireEvent.click(screen.getByRole('button', { name: 'Send a test event to Orders' }));
-    expect(await screen.findByText(/Test event delivered: 200 in 7 ms/)).toBeTruthy();
+    expect((await screen.findByText(/Test event delivered: 200 in 7 ms/)).textContent).toBe('Test event delivered: 200 in 7 ms');
     fireEvent.click(screen.getByRole('button', { name: 'Redeliver' }));
     await waitFor(() => expect(fetchMock.mock.calls.some(([u]) => String(u).endsWith('/webhook/event_logs/redeliver'))).toBe(true));
     const body = fetchMock.mock.calls.find(([u]) => String(u).endsWith('/webhook/event_logs/redeliver'))?.[1]?.body;
@@ -69,8 +69,8 @@ describe('WebhooksScreen', () => {
       return new Response(JSON.stringify({ status: 'failed', error: { code: 'internal_error', message: 'Logs are down' } }), { status: 400 });
     });
     renderWith(<WebhooksScreen />);
-    expect(await screen.findByText('No webhooks yet')).toBeTruthy();
-    expect(await screen.findByText('Logs are down')).toBeTruthy();
+    expect((await screen.findByText('No webhooks yet')).textContent).toBe('No webhooks yet');
+    expect((await screen.findByText('Logs are down')).textContent).toBe('Logs are down');
   });
 });
 
@@ -108,8 +108,8 @@ describe('ReferenceScreen', () => {
   it('renders the operations of the public document, their body and answers, and the test addresses', async () => {
     renderWith(<ReferenceScreen />);
     fireEvent.click(await screen.findByText('/email_verify/instant'));
-    expect(await screen.findByText('VerifyEmail')).toBeTruthy();
-    expect(screen.getByText(/bad token/)).toBeTruthy();
-    expect(screen.getByText('valid@example.com')).toBeTruthy();
+    expect((await screen.findByText('VerifyEmail')).textContent).toBe('VerifyEmail');
+    expect(screen.getByText(/bad token/).textContent).toBe('bad token { code?: integer }');
+    expect(screen.getByText('valid@example.com').textContent).toBe('valid@example.com');
   });
 });

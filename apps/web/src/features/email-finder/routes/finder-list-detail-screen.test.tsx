@@ -83,11 +83,11 @@ describe('FinderListDetailScreen', { timeout: 30_000 }, () => {
     renderAt(running.id);
     expect((await screen.findByTestId('search-percent')).textContent).toBe('40%');
     await waitFor(() => expect(screen.getByTestId('search-percent').textContent).toBe('60%'));
-    expect(screen.getByText(/6 of 10 people searched · 5 addresses found/)).toBeTruthy();
-    expect(within(screen.getByTestId('stat-found')).getByText('3')).toBeTruthy();
-    expect(within(screen.getByTestId('stat-billable')).getByText('3')).toBeTruthy();
-    expect(within(screen.getByTestId('stat-confidence_score')).getByText('82')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    expect(screen.getByText(/6 of 10 people searched · 5 addresses found/).textContent).toBe('6 of 10 people searched · 5 addresses found');
+    expect(within(screen.getByTestId('stat-found')).getByText('3').textContent).toBe('3');
+    expect(within(screen.getByTestId('stat-billable')).getByText('3').textContent).toBe('3');
+    expect(within(screen.getByTestId('stat-confidence_score')).getByText('82').textContent).toBe('82');
+    expect(screen.getByRole('button', { name: 'Cancel' })).toHaveProperty('disabled', false);
     expect(screen.queryByRole('button', { name: 'Find addresses' })).toBeNull();
     expect(calls.some((call) => call.path === '/email_finder/bulk/progress_status')).toBe(true);
   });

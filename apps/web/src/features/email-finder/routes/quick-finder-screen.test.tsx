@@ -57,7 +57,7 @@ describe('QuickFinderScreen', { timeout: 30_000 }, () => {
     expect((await screen.findByTestId('finder-email')).textContent).toBe('jane.doe@strict.test');
     expect(screen.getByTestId('finder-confidence').textContent).toBe('95');
     expect(screen.getByTestId('finder-confidence-label').textContent).toBe('High confidence');
-    expect(screen.getByTestId('flag-business')).toBeTruthy();
+    expect(screen.getByTestId('flag-business').textContent).toBe('Business');
     expect(screen.queryByTestId('flag-role')).toBeNull();
     expect(screen.queryByTestId('catch-all-note')).toBeNull();
     expect(calls.find((call) => call.path === '/email_finder/instant')?.body).toEqual({ first_name: 'Jane', last_name: 'Doe', domain: 'strict.test' });
@@ -76,8 +76,8 @@ describe('QuickFinderScreen', { timeout: 30_000 }, () => {
     });
     renderScreen();
     fillAndFind('Jane', 'Doe', 'catchall.test');
-    expect(await screen.findByTestId('finder-queued')).toBeTruthy();
-    expect(await screen.findByTestId('catch-all-note', {}, { timeout: 15_000 })).toBeTruthy();
+    expect((await screen.findByTestId('finder-queued')).textContent).toBe('The mail server is slow to answer; the search continues and the result appears here when ready.');
+    expect((await screen.findByTestId('catch-all-note', {}, { timeout: 15_000 })).textContent).toBe('Catch-all domaincatchall.test accepts mail for every address, so this address could not be confirmed. It is the most likely pattern, with a lower confidence.');
     expect(screen.getByTestId('finder-confidence-label').textContent).toBe('Moderate confidence');
     expect(screen.getByTestId('finder-reason').textContent).toMatch(/accepts every address/);
     expect(calls.filter((call) => call.path === '/email_finder/instant/queue_status').length).toBeGreaterThanOrEqual(2);
@@ -92,7 +92,7 @@ describe('QuickFinderScreen', { timeout: 30_000 }, () => {
     expect(screen.queryByText(/Domain or company/)).toBeNull();
     expect(screen.queryByPlaceholderText(/Acme Inc/)).toBeNull();
     fillAndFind('Jane', 'Doe', 'Acme Inc');
-    expect(await screen.findByText(/finding by company name is not available yet/)).toBeTruthy();
+    expect((await screen.findByText(/finding by company name is not available yet/)).textContent).toBe('Please enter the company’s domain, such as acme.com: finding by company name is not available yet');
     expect(domain.getAttribute('aria-invalid')).toBe('true');
     expect(calls.some((call) => call.path === '/email_finder/instant')).toBe(false);
   });
@@ -101,11 +101,11 @@ describe('QuickFinderScreen', { timeout: 30_000 }, () => {
     const calls = stubFetch(() => ok(emptyHistory));
     renderScreen();
     fireEvent.click(screen.getByRole('button', { name: 'Find' }));
-    expect(await screen.findByText('Please enter the first name')).toBeTruthy();
-    expect(screen.getByText('Please enter the last name')).toBeTruthy();
-    expect(screen.getByText('Please enter the company’s domain')).toBeTruthy();
+    expect((await screen.findByText('Please enter the first name')).textContent).toBe('Please enter the first name');
+    expect(screen.getByText('Please enter the last name').textContent).toBe('Please enter the last name');
+    expect(screen.getByText('Please enter the company’s domain').textContent).toBe('Please enter the company’s domain');
     fillAndFind('Jane', '', 'strict.test');
-    expect(await screen.findByText('Please enter the last name')).toBeTruthy();
+    expect((await screen.findByText('Please enter the last name')).textContent).toBe('Please enter the last name');
     expect(calls.some((call) => call.path === '/email_finder/instant')).toBe(false);
   });
 
@@ -119,6 +119,6 @@ describe('QuickFinderScreen', { timeout: 30_000 }, () => {
     fillAndFind('Nobody', 'Here', 'strict.test');
     expect((await screen.findByTestId('finder-email')).textContent).toBe('No address found');
     expect(screen.getByTestId('finder-confidence-label').textContent).toBe('No confidence');
-    expect(screen.getByText(/not charged/)).toBeTruthy();
+    expect(screen.getByText(/not charged/).textContent).toBe('1 candidate checked · 22 Nov 2026, 15:00 · not charged');
   });
 });

@@ -20,19 +20,12 @@ import {
 import { requestApi } from '../../../lib/api-client';
 import { userQueryKeys } from '../../../lib/user-queries';
 import { useRefreshWhenJobsEnd } from './use-job-end-refresh';
+import { verifierQueryKeys } from './verifier-query-keys';
 
 /** Recent instant results shown under Quick Validation. */
 export const RECENT_INSTANT_LIMIT = 10;
 /** How often a running list or a file being analysed is polled. */
 export const PROGRESS_POLL_MS = 1_500;
-
-export const verifierQueryKeys = {
-  all: ['email-verifier'] as const,
-  recent: ['email-verifier', 'recent'] as const,
-  lists: ['email-verifier', 'lists'] as const,
-  list: (listId: string) => ['email-verifier', 'list', listId] as const,
-  progress: (listId: string) => ['email-verifier', 'progress', listId] as const,
-};
 
 /** POST /email_verify/instant: one address, charged by the billing rule; 402 when out of credits. */
 export function useInstantVerify() {

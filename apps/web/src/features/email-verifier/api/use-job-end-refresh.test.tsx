@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { createQueryClient } from '../../../lib/query-client';
 import { userQueryKeys } from '../../../lib/user-queries';
 import { useRefreshWhenJobsEnd } from './use-job-end-refresh';
-import { verifierQueryKeys } from './email-verifier-api';
+import { verifierQueryKeys } from './verifier-query-keys';
 
 type TState = { id: string; busy: boolean }[] | undefined;
 

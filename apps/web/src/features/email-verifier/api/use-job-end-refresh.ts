@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { userQueryKeys } from '../../../lib/user-queries';
-import { verifierQueryKeys } from './email-verifier-api';
+import { verifierQueryKeys } from './verifier-query-keys';
 
 /**
  * Watches polled lists: when one that was busy (analysed or verified) is seen idle, its job has ended, so what the job

@@ -20,8 +20,8 @@ describe('VerdictCard', () => {
     expect(screen.getByTestId('verdict-safe-to-send').textContent).toBe('Safe to send');
     expect(screen.getByTestId('verdict-reason').textContent).toBe('The mail server accepted this mailbox.');
     expect(screen.getByTestId('deliverability-score').textContent).toBe('76%');
-    expect(screen.getByText('Moderate')).toBeTruthy();
-    expect(screen.getByText(/guaranteed if you send within 24 hours/)).toBeTruthy();
+    expect(screen.getByText('Moderate').textContent).toBe('Moderate');
+    expect(screen.getByText(/guaranteed if you send within 24 hours/).textContent).toMatch(/^Safe to send is guaranteed if you send within 24 hours of verification \(until \d{1,2} \w{3} \d{4}, \d{2}:\d{2}\)\.$/);
     expect(screen.getByTestId('verdict-time').textContent).toBe('1.8 s');
     expect(screen.getByTestId('flag-role_account').getAttribute('data-on')).toBe('true');
     expect(screen.getByTestId('flag-disposable').getAttribute('data-on')).toBe('false');

@@ -41,10 +41,10 @@ describe('VerifyListModal', () => {
     expect((await screen.findByTestId('verify-billable')).textContent).toBe('10');
     expect(screen.getByTestId('verify-credits-required').textContent).toBe('10');
     expect(screen.getByTestId('verify-credits-available').textContent).toBe('4');
-    expect(screen.getByText(/Add 6 credits to verify it all/)).toBeTruthy();
+    expect(screen.getByText(/Add 6 credits to verify it all/).textContent).toBe('This list needs 10 credits and you have 4. Add 6 credits to verify it all.');
     fireEvent.click(screen.getByRole('button', { name: 'Verify 10 addresses' }));
-    expect(await screen.findByText('Not enough credits')).toBeTruthy();
+    expect((await screen.findByText('Not enough credits')).textContent).toBe('Not enough credits');
     expect(bodies).toEqual([{ list_id: buildList().id }]);
-    expect(await screen.findByText('You have exhausted your credits, please add additional 6 credits to continue')).toBeTruthy();
+    expect((await screen.findByText('You have exhausted your credits, please add additional 6 credits to continue')).textContent).toBe('You have exhausted your credits, please add additional 6 credits to continue');
   });
 });

@@ -8,7 +8,8 @@ import { PageHeader } from '../../../components/page-header';
 import { formatNumber } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
 import { uploadBulkFile } from '../../../lib/upload-bulk-file';
-import { checkDuplicateFileName, verifierQueryKeys } from '../api/email-verifier-api';
+import { checkDuplicateFileName } from '../api/email-verifier-api';
+import { verifierQueryKeys } from '../api/verifier-query-keys';
 import { detectEmailColumn, isEmailLike } from '@verilead/contracts';
 
 function detectColumns(rows: string[][]) {

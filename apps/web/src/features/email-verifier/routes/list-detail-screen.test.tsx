@@ -71,9 +71,9 @@ describe('ListDetailScreen', () => {
         </MemoryRouter>
       </AppProviders>,
     );
-    expect(await screen.findByText('2 of 3 unique addresses verified')).toBeTruthy();
-    expect(await screen.findByText('Verification complete', {}, { timeout: 5_000 })).toBeTruthy();
-    expect(await screen.findByText('3 of 3 unique addresses verified')).toBeTruthy();
+    expect((await screen.findByText('2 of 3 unique addresses verified')).textContent).toBe('2 of 3 unique addresses verified');
+    expect((await screen.findByText('Verification complete', {}, { timeout: 5_000 })).textContent).toBe('Verification complete');
+    expect((await screen.findByText('3 of 3 unique addresses verified')).textContent).toBe('3 of 3 unique addresses verified');
     await waitFor(() => expect(creditCalls).toBeGreaterThan(1));
   }, 15_000);
 
@@ -111,7 +111,7 @@ describe('ListDetailScreen', () => {
     const hm = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Kolkata', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(nextAt);
     const wait = await screen.findByTestId('greylist-wait');
     expect(wait.textContent).toMatch(new RegExp(`^12 addresses wait for a greylist re-check at (\\d+ \\w+ \\d{4}, )?${hm}; the results so far are below\\.$`));
-    expect(screen.getByText('28 of 40 unique addresses verified')).toBeTruthy();
+    expect(screen.getByText('28 of 40 unique addresses verified').textContent).toMatch(/^28 of 40 unique addresses verified12 addresses wait for a greylist re-check at /);
     // the results so far (the live poll's stats) are on screen
     await waitFor(() => expect(screen.getAllByText('20').length).toBeGreaterThan(0));
   }, 15_000);

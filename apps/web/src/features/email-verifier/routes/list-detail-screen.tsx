@@ -9,7 +9,8 @@ import { ListCount, ListDetailHeader, ListJobProgressCard, ListStatsRow } from '
 import { LoadingScreen } from '../../../components/loading-screen';
 import { formatDateTime, formatNumber, humanizeKey } from '../../../lib/format';
 import { userQueryKeys } from '../../../lib/user-queries';
-import { useProgressStatus, useVerifyList, verifierQueryKeys } from '../api/email-verifier-api';
+import { useProgressStatus, useVerifyList } from '../api/email-verifier-api';
+import { verifierQueryKeys } from '../api/verifier-query-keys';
 import { ListResultChart, ListStatCards } from '../components/list-stats';
 import { ListStateBadge } from '../components/list-state-badge';
 import { useListActions } from '../components/use-list-actions';

@@ -30,7 +30,7 @@ describe('QuickValidationScreen', () => {
         </MemoryRouter>
       </AppProviders>,
     );
-    expect(await screen.findByText('No checks yet')).toBeTruthy();
+    expect((await screen.findByText('No checks yet')).textContent).toBe('No checks yet');
     await waitFor(() => expect(urls.some((url) => url.includes('/email_verify/instant/recent'))).toBe(true));
     const recent = new URL(urls.find((url) => url.includes('/email_verify/instant/recent'))!, 'http://localhost');
     expect(recent.searchParams.get('source')).toBe('app');

@@ -65,25 +65,25 @@ afterEach(() => vi.unstubAllGlobals());
 describe('form guard screens', () => {
   it('lists the guards with their checks and usage', async () => {
     renderAt('/form-guard');
-    expect(await screen.findByRole('link', { name: 'Signup' })).toBeTruthy();
-    expect(screen.getByText('E-mail')).toBeTruthy();
-    expect(screen.getByText('2 / 7')).toBeTruthy();
+    expect((await screen.findByRole('link', { name: 'Signup' })).getAttribute('href')).toBe('/form-guard/11111111-1111-4111-8111-111111111111');
+    expect(screen.getByText('E-mail').textContent).toBe('E-mail');
+    expect(screen.getByText('2 / 7').textContent).toBe('2 / 7');
     expect(String(fetchMock.mock.calls[0]?.[0])).toContain('form_guard=true');
   });
 
   it('shows an empty state', async () => {
     guards = [];
     renderAt('/form-guard');
-    expect(await screen.findByText('No form guards yet')).toBeTruthy();
+    expect((await screen.findByText('No form guards yet')).textContent).toBe('No form guards yet');
   });
 
   it('puts messages on their fields, creates a client app with the settings and shows its snippet once', async () => {
     renderAt('/form-guard/create');
     fireEvent.change(screen.getByLabelText('Timeout (ms)'), { target: { value: '10' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create form guard' }));
-    expect(await screen.findByText('Please enter a name')).toBeTruthy();
-    expect(screen.getByText('Add the origin of your site, e.g. https://www.example.com')).toBeTruthy();
-    expect(screen.getByText('The timeout is between 1000 and 60000 ms')).toBeTruthy();
+    expect((await screen.findByText('Please enter a name')).textContent).toBe('Please enter a name');
+    expect(screen.getByText('Add the origin of your site, e.g. https://www.example.com').textContent).toBe('Add the origin of your site, e.g. https://www.example.com');
+    expect(screen.getByText('The timeout is between 1000 and 60000 ms').textContent).toBe('The timeout is between 1000 and 60000 ms');
     expect(fetchMock.mock.calls.some(([u]) => String(u).endsWith('/apps/create'))).toBe(false);
 
     fireEvent.change(screen.getByLabelText('Timeout (ms)'), { target: { value: '5000' } });
@@ -95,8 +95,8 @@ describe('form guard screens', () => {
     const [, init] = fetchMock.mock.calls.find(([u]) => String(u).endsWith('/apps/create'))!;
     const body = JSON.parse(String(init.body));
     expect(body).toMatchObject({ name: 'Signup', type: 'client', allowed_origins: ['https://www.example.com'], form_guard: { timeout_ms: 5000, fields: { email: true } } });
-    expect(await screen.findByText(buildEmbedSnippet(window.location.origin, 'vla_secret_token_123'))).toBeTruthy();
-    expect(screen.getByText(/The token is shown only now/)).toBeTruthy();
+    expect((await screen.findByText(buildEmbedSnippet(window.location.origin, 'vla_secret_token_123'))).tagName).toBe('PRE');
+    expect(screen.getByText(/The token is shown only now/).textContent).toBe('The token is shown only now: copy the snippet before leaving this page.');
   }, 30_000);
 
   it('builds the snippet from the server origin and token', () => {

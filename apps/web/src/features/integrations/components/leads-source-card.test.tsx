@@ -53,15 +53,15 @@ describe('LeadsSourceCard', () => {
   it('says so when there are no prospect lists', async () => {
     lists = [];
     renderCard();
-    expect(screen.getByText('Loading...')).toBeTruthy();
-    expect(await screen.findByText(/You have no prospect lists yet/)).toBeTruthy();
+    expect(screen.getByText('Loading...').textContent).toBe('Loading...');
+    expect((await screen.findByText(/You have no prospect lists yet/)).textContent).toBe('You have no prospect lists yet. Find prospects and add them to a list first.');
   });
 
   it('asks for a list, then starts the import of the chosen one', async () => {
     renderCard();
     const button = await screen.findByRole('button', { name: 'Import and verify' });
     fireEvent.click(button);
-    expect(await screen.findByText('Please choose a prospect list')).toBeTruthy();
+    expect((await screen.findByText('Please choose a prospect list')).textContent).toBe('Please choose a prospect list');
     expect(fetchMock.mock.calls.filter(([, init]) => (init as RequestInit | undefined)?.method === 'POST')).toHaveLength(0);
     fireEvent.click(screen.getByRole('combobox', { name: 'Prospect list' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Conference leads (14 e-mails)', hidden: true }));

@@ -47,14 +47,14 @@ describe('ConnectScreen', () => {
   it('asks Kit users about a paid plan: "No, Cancel" sends nothing, "Yes, Continue" connects', async () => {
     renderAt('/integrations/kit/connect');
     fill();
-    expect(await screen.findByText(/Does this Kit account have a paid plan/)).toBeTruthy();
+    expect((await screen.findByText(/Does this Kit account have a paid plan/)).textContent).toBe('Kit only allows API access on paid plans. Does this Kit account have a paid plan?');
     fireEvent.click(screen.getByRole('button', { name: 'No, Cancel' }));
     await waitFor(() => expect(screen.queryByText(/Does this Kit account have a paid plan/)).toBeNull());
     expect(fetchMock).not.toHaveBeenCalled();
 
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Yes, Continue' }));
-    expect(await screen.findByText('Integration page')).toBeTruthy();
+    expect((await screen.findByText('Integration page')).textContent).toBe('Integration page');
     const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(JSON.parse(String(init.body))).toEqual({ name: 'Creator', api_key: 'kit_key', paid_plan_confirmed: true });
   });
@@ -68,15 +68,15 @@ describe('ConnectScreen', () => {
     renderAt('/integrations/kit/connect');
     fill();
     fireEvent.click(await screen.findByRole('button', { name: 'Yes, Continue' }));
-    expect(await screen.findByText('Kit did not accept these credentials')).toBeTruthy();
+    expect((await screen.findByText('Kit did not accept these credentials')).textContent).toBe('Kit did not accept these credentials');
   });
 
   it('CleverTap: asks for the region (a picker), the account ID and the passcode, and sends all three', async () => {
     renderAt('/integrations/clevertap/connect');
     fireEvent.change(screen.getByLabelText(/Account name/), { target: { value: 'Mobile app' } });
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
-    expect(await screen.findByText('Please choose the region of this CleverTap account')).toBeTruthy();
-    expect(screen.getByText('Please enter the Account ID')).toBeTruthy();
+    expect((await screen.findByText('Please choose the region of this CleverTap account')).textContent).toBe('Please choose the region of this CleverTap account');
+    expect(screen.getByText('Please enter the Account ID').textContent).toBe('Please enter the Account ID');
     expect(fetchMock).not.toHaveBeenCalled();
 
     fireEvent.click(screen.getByRole('combobox', { name: /Region/ }));
@@ -84,7 +84,7 @@ describe('ConnectScreen', () => {
     fireEvent.change(screen.getByRole('textbox', { name: /Account ID/ }), { target: { value: 'W88-R65-9Z7Z' } });
     fireEvent.change(screen.getByLabelText(/Passcode/), { target: { value: 'secret-passcode' } });
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
-    expect(await screen.findByText('Integration page')).toBeTruthy();
+    expect((await screen.findByText('Integration page')).textContent).toBe('Integration page');
     const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(url).toContain('/integration/account/clevertap');
     expect(JSON.parse(String(init.body))).toEqual({ name: 'Mobile app', api_key: 'secret-passcode', account_id: 'W88-R65-9Z7Z', region: 'in1' });
@@ -101,14 +101,14 @@ describe('ConnectScreen', () => {
     fireEvent.change(screen.getByRole('textbox', { name: /Location ID/ }), { target: { value: 'loc-1' } });
     fireEvent.change(screen.getByLabelText(/Private integration token/), { target: { value: 'pit-1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
-    expect(await screen.findByText('Please enter the Location ID')).toBeTruthy();
+    expect((await screen.findByText('Please enter the Location ID')).textContent).toBe('Please enter the Location ID');
     const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(JSON.parse(String(init.body))).toEqual({ name: 'Agency', api_key: 'pit-1', account_id: 'loc-1' });
   });
 
   it('explains why a defunct platform cannot be connected', () => {
     renderAt('/integrations/automizy/connect');
-    expect(screen.getByText(/Automizy has shut down its service/)).toBeTruthy();
+    expect(screen.getByText(/Automizy has shut down its service/).textContent).toBe('Automizy has shut down its service, so new accounts cannot be connected. Lists imported from Automizy earlier keep working.');
     expect(screen.queryByRole('button', { name: 'Connect' })).toBeNull();
   });
 
@@ -117,10 +117,10 @@ describe('ConnectScreen', () => {
     vi.stubGlobal('location', { ...window.location, assign });
     answer = () => new Response(JSON.stringify({ status: 'success', data: { authorize_url: 'https://login.mailchimp.test/oauth2/authorize?state=s', account: null } }), { status: 200 });
     renderAt('/integrations/mailchimp/connect');
-    expect(screen.getByLabelText(/^API key/)).toBeTruthy();
+    expect(screen.getByLabelText(/^API key/)).toHaveProperty('type', 'password');
     const oauth = screen.getByTestId('oauth-connect');
     fireEvent.click(within(oauth).getByRole('button', { name: 'Connect with Mailchimp' }));
-    expect(await within(oauth).findByText('Please enter a name for this account')).toBeTruthy();
+    expect((await within(oauth).findByText('Please enter a name for this account')).textContent).toBe('Please enter a name for this account');
     expect(fetchMock).not.toHaveBeenCalled();
     fireEvent.change(within(oauth).getByLabelText(/Account name/), { target: { value: 'Chimp' } });
     fireEvent.click(within(oauth).getByRole('button', { name: 'Connect with Mailchimp' }));
@@ -131,7 +131,7 @@ describe('ConnectScreen', () => {
   it('back from the consent page: hands code and state over once and opens the integration', async () => {
     answer = () => new Response(JSON.stringify({ status: 'success', data: { authorize_url: null, account: { ...account, integration: 'mailchimp' } } }), { status: 200 });
     renderAt('/integrations/mailchimp/connect?code=abc&state=s1');
-    expect(await screen.findByText('Integration page')).toBeTruthy();
+    expect((await screen.findByText('Integration page')).textContent).toBe('Integration page');
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(String((fetchMock.mock.calls[0] as [string])[0])).toMatch(/\/oauth\/mailchimp\?code=abc&state=s1$/);
   });
@@ -139,8 +139,8 @@ describe('ConnectScreen', () => {
   it("shows the server's refusal when the connection cannot be finished", async () => {
     answer = () => new Response(JSON.stringify({ status: 'failed', error: { code: 'validation_failed', message: 'This connection attempt has expired or was already used; please start again', reasons: [] } }), { status: 400 });
     renderAt('/integrations/mailchimp/connect?code=abc&state=old');
-    expect(await screen.findByText(/expired or was already used/)).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect((await screen.findByText(/expired or was already used/)).textContent).toBe('This connection attempt has expired or was already used; please start again');
+    expect(screen.getByRole('button', { name: 'Try again' })).toHaveProperty('disabled', false);
   });
 
   it('Zoho CRM connects only through OAuth and asks for the data centre', async () => {
@@ -148,7 +148,7 @@ describe('ConnectScreen', () => {
     expect(screen.queryByLabelText(/API key/)).toBeNull();
     fireEvent.change(screen.getByLabelText(/Account name/), { target: { value: 'Zoho EU' } });
     fireEvent.click(screen.getByRole('button', { name: 'Connect with Zoho CRM' }));
-    expect(await screen.findByText('Please choose your Zoho data centre')).toBeTruthy();
+    expect((await screen.findByText('Please choose your Zoho data centre')).textContent).toBe('Please choose your Zoho data centre');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -160,7 +160,7 @@ describe('ConnectScreen', () => {
     fireEvent.click(within(notice).getByRole('button', { name: 'Fill in the test credentials' }));
     expect((screen.getByLabelText(/Private app access token/) as HTMLInputElement).value).toBe('pat-na1-test');
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
-    expect(await screen.findByText('Integration page')).toBeTruthy();
+    expect((await screen.findByText('Integration page')).textContent).toBe('Integration page');
     const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(url).toContain('/integration/account/hubspot');
     expect(JSON.parse(String(init.body))).toEqual({ name: 'Test account', api_key: 'pat-na1-test' });
@@ -168,7 +168,7 @@ describe('ConnectScreen', () => {
 
   it('says nothing of test mode on a live server', async () => {
     renderAt('/integrations/hubspot/connect');
-    expect(await screen.findByLabelText(/Private app access token/)).toBeTruthy();
+    expect(await screen.findByLabelText(/Private app access token/)).toHaveProperty('type', 'password');
     await waitFor(() => expect(screen.queryByTestId('integration-test-mode')).toBeNull());
   });
 });

@@ -86,15 +86,15 @@ describe('ProspectListDetailScreen', { timeout: 30_000 }, () => {
         </MemoryRouter>
       </AppProviders>,
     );
-    expect(await screen.findByText('a•••@s•••.test')).toBeTruthy();
+    expect((await screen.findByText('a•••@s•••.test')).textContent).toBe('a•••@s•••.test');
     fireEvent.click(screen.getByRole('button', { name: 'Enrich list' }));
     // Issue 28: the most it can cost comes first (1 person: an e-mail at 1 credit, a phone at 2); nothing starts before.
     expect((await screen.findByTestId('enrich-max-cost')).textContent).toBe('3 credits');
     expect(enriched).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Enrich for at most 3 credits' }));
-    expect(await screen.findByText('Enrichment: Completed')).toBeTruthy();
+    expect((await screen.findByText('Enrichment: Completed')).textContent).toBe('Enrichment: Completed');
     expect((await screen.findByTestId('enrichment-charged')).textContent).toBe('1 credit charged');
-    expect(await screen.findByText('ada@strict.test')).toBeTruthy();
+    expect((await screen.findByText('ada@strict.test')).textContent).toBe('ada@strict.test');
     expect(screen.getByRole('progressbar', { name: 'Enrichment progress' }).getAttribute('aria-valuenow')).toBe('100');
   });
 });

@@ -8,7 +8,7 @@ import { requestApi } from '../../../lib/api-client';
 import { getErrorMessage } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
-import { settingsQueryKeys, useUserPreferences } from '../../settings/api/ev-settings-api';
+import { userQueryKeys, useUserPreferences } from '../../../lib/user-queries';
 
 const PHONES: Record<TEnrichSettings['phones'], string> = { all: 'All phones', mobile_only: 'Mobile only', fixed_line_only: 'Fixed line only', no_phones: 'No phones' };
 const EMAILS: Record<TEnrichSettings['emails'], string> = { all: 'All emails', business_only: 'Business only', non_role_only: 'Non-role only' };
@@ -20,7 +20,7 @@ export function ProspectSettingsScreen() {
   const update = useMutation({
     mutationFn: (body: TProspectEnrichRequest) => requestApi({ method: 'PUT', path: '/user_preferences/prospect_settings/enrich', body, schema: ZProspectSettings }),
     onSuccess: (settings) => {
-      queryClient.setQueryData(settingsQueryKeys.preferences, (current: unknown) => {
+      queryClient.setQueryData(userQueryKeys.preferences, (current: unknown) => {
         const parsed = ZUserPreferences.safeParse(current);
         return parsed.success ? { ...parsed.data, prospect_settings: settings } : current;
       });

@@ -11,21 +11,13 @@ import {
   type TWbListUpdateRequest,
 } from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
+import { userQueryKeys } from '../../../lib/user-queries';
 
 const EV = '/user_preferences/email_verification_settings';
 
 export const settingsQueryKeys = {
-  preferences: ['settings', 'preferences'] as const,
   wbList: ['settings', 'wb-list'] as const,
 };
-
-/** GET /user_preferences: every settings group of the caller. */
-export function useUserPreferences() {
-  return useQuery({
-    queryKey: settingsQueryKeys.preferences,
-    queryFn: ({ signal }) => requestApi({ path: '/user_preferences', schema: ZUserPreferences, signal }),
-  });
-}
 
 type TEvUpdate =
   | { path: 'autopilot'; body: TAutopilotRequest }
@@ -38,7 +30,7 @@ export function useEvSettingsUpdate() {
   return useMutation({
     mutationFn: (update: TEvUpdate) => requestApi({ method: 'PUT', path: `${EV}/${update.path}`, body: update.body, schema: ZEvSettings }),
     onSuccess: (settings: TEvSettings) => {
-      queryClient.setQueryData(settingsQueryKeys.preferences, (current: unknown) => {
+      queryClient.setQueryData(userQueryKeys.preferences, (current: unknown) => {
         const parsed = ZUserPreferences.safeParse(current);
         return parsed.success ? { ...parsed.data, ev_settings: settings } : current;
       });

@@ -7,7 +7,7 @@ import { getErrorMessage } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
 import { useEfSettingsUpdate } from '../api/ef-settings-api';
-import { useUserPreferences } from '../api/ev-settings-api';
+import { useUserPreferences } from '../../../lib/user-queries';
 
 /** /settings/email_finder: include role addresses (default on) and strict domain check (default off). */
 export function EfSettingsScreen() {

@@ -7,7 +7,8 @@ import { PageHeader } from '../../../components/page-header';
 import { getErrorMessage } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
-import { useEvSettingsUpdate, useUserPreferences } from '../api/ev-settings-api';
+import { useEvSettingsUpdate } from '../api/ev-settings-api';
+import { useUserPreferences } from '../../../lib/user-queries';
 import { WbListEditor } from '../components/wb-list-editor';
 
 const MODES: { value: TVerificationMode; label: string; description: string }[] = [

@@ -34,12 +34,12 @@ describe('SSO screens', () => {
   it('shows why a sign-in was refused, and says when a domain has no SSO', async () => {
     stubApi({ 'GET /api/v1/sso/config': noSso });
     renderAppAt(`/sso/signin?sso_error=${encodeURIComponent('This sign-in answer was already used. Please start again.')}`);
-    expect(await screen.findByText('This sign-in answer was already used. Please start again.')).toBeTruthy();
-    expect(await screen.findByRole('button', { name: 'Sign in with Google' })).toBeTruthy();
+    expect((await screen.findByText('This sign-in answer was already used. Please start again.')).textContent).toBe('This sign-in answer was already used. Please start again.');
+    expect(await screen.findByRole('button', { name: 'Sign in with Google' })).toHaveProperty('disabled', false);
     expect(screen.queryByRole('button', { name: 'Sign in with Microsoft' })).toBeNull();
     fireEvent.change(screen.getByLabelText('Work email'), { target: { value: 'me@nosso.test' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue with SSO' }));
-    expect(await screen.findByText(/not set up for this e-mail domain/)).toBeTruthy();
+    expect((await screen.findByText(/not set up for this e-mail domain/)).textContent).toBe('Single sign-on is not set up for this e-mail domain. Please log in with your password.');
     expect(useSessionStore.getState().isLogged).toBe(false);
   });
 
@@ -53,7 +53,7 @@ describe('SSO screens', () => {
   it('one-tool link refused by an SSO-only organisation shows the message', async () => {
     stubApi({ 'POST /api/v1/onetool/verify_token': ok({ valid: true, email: 'a@b.test' }), 'POST /api/v1/onetool/login': answerFailed(403, 'sso_required', SSO_ONLY_MESSAGE) });
     renderAppAt('/onetool_login?token=vlo_0123456789abcdef');
-    expect(await screen.findByText(SSO_ONLY_MESSAGE)).toBeTruthy();
+    expect((await screen.findByText(SSO_ONLY_MESSAGE)).textContent).toBe('Your organisation requires single sign-on. Please sign in with SSO.');
     expect(useSessionStore.getState().isLogged).toBe(false);
   });
 });
@@ -70,7 +70,7 @@ describe('Authentication screen', () => {
     useSessionStore.getState().fillSession(buildLogin());
     renderAppAt('/account/authentication');
     fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Please enter at least one domain')).toBeTruthy();
+    expect((await screen.findByText('Please enter at least one domain')).textContent).toBe('Please enter at least one domain');
     expect(bodies['POST /api/v1/user_preferences/sso']).toBeUndefined();
   });
 
@@ -90,7 +90,7 @@ describe('Authentication screen', () => {
     fireEvent.change(screen.getByLabelText('Client ID'), { target: { value: 'client-1' } });
     fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: 'secret-1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('acme.test is already used for single sign-on by another organisation')).toBeTruthy();
+    expect((await screen.findByText('acme.test is already used for single sign-on by another organisation')).textContent).toBe('acme.test is already used for single sign-on by another organisation');
     expect(bodies['POST /api/v1/user_preferences/sso']).toMatchObject({ enabled: true, provider: 'oidc', domains: ['acme.test'], issuer_url: 'https://idp.acme.test', client_id: 'client-1', client_secret: 'secret-1' });
   }, 20_000);
 
@@ -113,12 +113,12 @@ describe('Authentication screen', () => {
     useSessionStore.getState().fillSession(buildLogin());
     renderAppAt('/account/authentication');
     const row = await screen.findByTestId('domain-claim-acme.test');
-    expect(within(row).getByText('Pending')).toBeTruthy();
+    expect(within(row).getByText('Pending').textContent).toBe('Pending');
     expect(within(row).getByText('_verilead-challenge.acme.test').tagName).toBe('CODE');
     expect(within(row).getByText('verilead-domain-verification=0123456789abcdef0123456789abcdef').tagName).toBe('CODE');
     expect(within(row).getByRole('alert').textContent).toContain('No TXT record found for _verilead-challenge.acme.test.');
     fireEvent.click(within(row).getByRole('button', { name: 'Verify' }));
-    expect(await within(row).findByText('Verified')).toBeTruthy();
+    expect((await within(row).findByText('Verified')).textContent).toBe('Verified');
     expect(within(row).getByText(/^Verified on /).textContent).toMatch(/^Verified on .*2026/);
     expect(within(row).queryByRole('button', { name: 'Verify' })).toBeNull();
     expect(bodies['POST /api/v1/user_preferences/sso/domains/verify']).toEqual({ domain: 'acme.test' });

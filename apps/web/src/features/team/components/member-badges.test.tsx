@@ -14,7 +14,7 @@ describe('member status', () => {
         <MemberStatusBadge member={{ status: 'active', has_password: false }} />
       </MantineProvider>,
     );
-    expect(screen.getByText('Invited')).toBeTruthy();
+    expect(screen.getByText('Invited').textContent).toBe('Invited');
     expect(screen.queryByText('Active')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text, ThemeIcon, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconCoins, IconKey, IconMailCheck, IconSparkles } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { useSessionStore } from '../../../lib/session-store';
+import { useSessionStore } from '../../lib/session-store';
 
 const STEPS = [
   { icon: IconMailCheck, title: 'Verify your email', text: 'Open the link we mailed you so your account is fully active.', to: '/account/profile' },

@@ -1,0 +1,9 @@
+/**
+ * The account feature's public face: the only file of it that the app shell or another feature may import (lint holds
+ * this). Its screens are handed out as loaders, so that each stays a chunk of its own that the route table loads lazily.
+ */
+export const accountScreens = {
+  apiKey: () => import('./routes/api-key-screen'),
+  deleteAccount: () => import('./routes/delete-account-screen'),
+  profile: () => import('./routes/profile-screen'),
+};

@@ -1,0 +1,7 @@
+/**
+ * The dashboard feature's public face: the only file of it that the app shell or another feature may import (lint holds
+ * this). Its screens are handed out as loaders, so that each stays a chunk of its own that the route table loads lazily.
+ */
+export const dashboardScreens = {
+  overview: () => import('./routes/overview-screen'),
+};

@@ -1,0 +1,10 @@
+/**
+ * The email-verifier feature's public face: the only file of it that the app shell or another feature may import (lint holds
+ * this). Its screens are handed out as loaders, so that each stays a chunk of its own that the route table loads lazily.
+ */
+export const emailVerifierScreens = {
+  addList: () => import('./routes/add-list-screen'),
+  listDetail: () => import('./routes/list-detail-screen'),
+  lists: () => import('./routes/lists-screen'),
+  quickValidation: () => import('./routes/quick-validation-screen'),
+};

@@ -1,0 +1,10 @@
+/**
+ * The form-guard feature's public face: the only file of it that the app shell or another feature may import (lint holds
+ * this). Its screens are handed out as loaders, so that each stays a chunk of its own that the route table loads lazily.
+ */
+export const formGuardScreens = {
+  formGuardAnalytics: () => import('./routes/form-guard-analytics-screen'),
+  formGuardCreate: () => import('./routes/form-guard-create-screen'),
+  formGuardEdit: () => import('./routes/form-guard-edit-screen'),
+  formGuards: () => import('./routes/form-guards-screen'),
+};

@@ -1,0 +1,10 @@
+/**
+ * The integrations feature's public face: the only file of it that the app shell or another feature may import (lint holds
+ * this). Its screens are handed out as loaders, so that each stays a chunk of its own that the route table loads lazily.
+ */
+export const integrationsScreens = {
+  connect: () => import('./routes/connect-screen'),
+  connectedAccounts: () => import('./routes/connected-accounts-screen'),
+  integration: () => import('./routes/integration-screen'),
+  integrations: () => import('./routes/integrations-screen'),
+};
