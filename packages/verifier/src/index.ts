@@ -1,6 +1,7 @@
 // Public surface of @verilead/verifier: the email verification engine. Imports nothing of ours.
 export { verifyEmail, verifyMany } from './verify';
 export { VerifierEngine, DEFAULT_GREYLIST_SCHEDULE, DEFAULT_TIMEOUTS } from './engine/engine';
+export type { THostView } from './engine/engine';
 export { MemoryCache } from './engine/memory-cache';
 export { checkProbeIdentity, describeUnpublicName } from './engine/probe-identity';
 export { ERROR_BUDGET, NONMAIL_BUDGET } from './engine/session-budget';

@@ -11,6 +11,25 @@ import { scheduleStream } from './stream-scheduler';
 
 export { DEFAULT_GREYLIST_SCHEDULE, DEFAULT_TIMEOUTS } from './options';
 
+/** One mail host as the engine sees it (VerifierEngine.listHosts). */
+export type THostView = {
+  /** "ip:port" of the mail host. */
+  host: string;
+  sessionsOpen: number;
+  sessionsOpening: number;
+  /** Slots held by calls now. */
+  inUse: number;
+  /** Slots the engine may hold there now (its limit within the learned ceiling and slow start). */
+  capacity: number;
+  /** The most sessions the host takes at once, learned from a 421, while that knowledge is fresh. */
+  learnedCeiling: number | null;
+  refusedSessions: number;
+  rateLimited: number;
+  cutSessions: number;
+  /** The back-off delay before each new use of the host now (0: none). */
+  backOffMs: number;
+}
+
 /**
  * The verification engine. Build one per process and share it: it holds the DNS and catch-all caches, the
  * per-mail-host session limits and back-off (so the limits that protect the sending IP hold for the whole
@@ -38,6 +57,26 @@ export class VerifierEngine {
   /** The gate of a mail host address (ip or name, port): its current limit, back-off and sessions. */
   inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'active' | 'established' | 'opening' | 'delayMs' | 'maxRecipients' | 'maxBatch' | 'rateLimited' | 'budget'> | null {
     return this.pool.existingGate(`${address}:${this.options.smtpPort}`);
+  }
+
+  /**
+   * What the engine knows of every mail host it has met, for an operator's view (metrics): sessions open and being
+   * opened, the slots it may hold now, sessions refused, rate-limit replies, cut sessions and the current back-off.
+   */
+  listHosts(): THostView[] {
+    const now = this.options.clock.now();
+    return [...this.pool.entries()].map(([host, gate]) => ({
+      host,
+      sessionsOpen: gate.established,
+      sessionsOpening: gate.opening,
+      inUse: gate.active,
+      capacity: gate.capacity,
+      learnedCeiling: gate.ceilingUntil > now && Number.isFinite(gate.ceiling) ? gate.ceiling : null,
+      refusedSessions: gate.refusedSessions,
+      rateLimited: gate.rateLimited,
+      cutSessions: gate.budget.cuts,
+      backOffMs: gate.delayMs,
+    }));
   }
 
   async close(): Promise<void> {

@@ -40,6 +40,8 @@ export class HostGate {
   maxBatch = Number.POSITIVE_INFINITY;
   /** Rate-limit replies this host has given us (each one slowed its recipients down: smaller batches, back-off). */
   rateLimited = 0;
+  /** Sessions this host refused (a 4xx/5xx greeting or EHLO, or the connection refused), since the engine met it. */
+  refusedSessions = 0;
   /** Refused replies and non-mail commands a session may spend here (lowered when the host cuts one). */
   readonly budget: SessionBudget;
   private readonly waiters: Array<() => void> = [];

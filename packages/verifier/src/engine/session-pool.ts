@@ -64,6 +64,11 @@ export class SessionPool {
     return this.gates.get(key) ?? null;
   }
 
+  /** Every mail host address the engine has met ("ip:port") with its gate. */
+  entries(): IterableIterator<[string, HostGate]> {
+    return this.gates.entries();
+  }
+
   get isClosing(): boolean {
     return this.closing;
   }
@@ -185,6 +190,7 @@ export class SessionPool {
   /** What a failed open means for the recipients that waited for it; the host's gate learns from it (rethrows the unexpected). */
   describeOpenFailure(gate: HostGate, host: TMailHost, error: unknown): TAttempt {
     if (error instanceof GreetingRefused) {
+      gate.refusedSessions++;
       const cls = classifyReply(error.reply);
       const text = error.reply.lines.join(' ');
       if (cls.kind === 'blocked') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
@@ -200,7 +206,10 @@ export class SessionPool {
       const reason: TReasonCode = error.kind === 'timeout' ? 'smtp_timeout' : 'connection_failed';
       if (!error.clipped) {
         gate.recordConnectFailure(reason === 'smtp_timeout' ? 'smtp_timeout' : 'connection_failed', this.options.clock.now());
-        if (error.kind === 'refused') gate.penalize();
+        if (error.kind === 'refused') {
+          gate.refusedSessions++;
+          gate.penalize();
+        }
       }
       return { type: 'failed', reason, host, text: `${REASON_TEXTS[reason]} ${error.message}.` };
     }

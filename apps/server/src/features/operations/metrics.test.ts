@@ -77,6 +77,26 @@ describe('/metrics (Prometheus text exposition)', () => {
     expect(sumOf(after, 'verilead_credits_charged') - sumOf(before, 'verilead_credits_charged')).toBe(1);
   });
 
+  it("shows the verifier's mail hosts: sessions open per host, and the other per-host figures", async () => {
+    const res = await w.t.call({ method: 'POST', url: '/api/v1/email_verify/instant', token: owner.token, payload: { email: 'john.smith@strict.test' } });
+    expect(res.body.data.status).toBe('valid');
+    const families = await scrape();
+    // the warm session kept for reuse at the world's mail host
+    const open = families.find((f) => f.name === 'verilead_smtp_sessions_open')?.metrics.filter((m) => m.labels?.host?.endsWith(`:${w.world.smtpPort}`)) ?? [];
+    expect(open.length).toBeGreaterThanOrEqual(1);
+    expect(open.reduce((n, m) => n + Number(m.value), 0)).toBeGreaterThanOrEqual(1);
+    const names = families.map((f) => f.name).filter((n) => n.startsWith('verilead_smtp_')).sort();
+    expect(names).toEqual([
+      'verilead_smtp_backoff_seconds',
+      'verilead_smtp_rate_limited',
+      'verilead_smtp_session_capacity',
+      'verilead_smtp_sessions_cut',
+      'verilead_smtp_sessions_open',
+      'verilead_smtp_sessions_opening',
+      'verilead_smtp_sessions_refused',
+    ]);
+  });
+
   it('counts requests in the latency histogram under their route pattern, not the raw URL', async () => {
     const route = '/api/v1/email_verify/instant/recent';
     const labels = { route, method: 'GET', status_code: '200' };

@@ -10,7 +10,7 @@ import {
 } from '@verilead/verifier';
 import type { TConfig } from '../../config';
 import { createRedisClient } from '../cache/redis';
-import { countVerification } from '../observability/process-metrics';
+import { countVerification, watchMailHosts } from '../observability/process-metrics';
 import { RedisVerifierCache } from './redis-cache';
 import { shareIdenticalChecks } from './shared-checks';
 
@@ -64,6 +64,7 @@ export function getVerifier(config: TConfig): TVerifier {
   const cache: TVerifierCache = redis ? new RedisVerifierCache(redis, config.dnsServers.join(',') || 'system') : new MemoryCache(50_000);
   const options: TVerifyOptions = { ...buildVerifierOptions(config), cache };
   const engine = new VerifierEngine(options);
+  watchMailHosts(engine);
   const verifier: TVerifier = {
     options,
     engine,
