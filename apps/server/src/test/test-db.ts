@@ -48,9 +48,44 @@ async function openMigratedPglite(): Promise<TDatabase> {
   return database;
 }
 
+/** Serialises building the PostgreSQL template across the test processes of every run on this server. */
+const TEMPLATE_LOCK = 724302;
+
 /**
- * A fresh, migrated database for one test file: in-memory PGlite, or — when DATABASE_URL is set —
- * a new `vl_test_<random>` database on that server, dropped by `dispose()`.
+ * The migrated template database on the server `admin` is connected to, named by the migration set's hash: built by
+ * the first test file that needs it (under an advisory lock, so concurrent files wait rather than build twice) and
+ * kept for later runs. It is built under a temporary name and renamed when complete, so a copy never starts from a
+ * half-migrated template; nothing stays connected to it, which `create database … template` requires.
+ */
+async function postgresTemplate(admin: pg.Client, databaseUrl: string): Promise<string> {
+  const name = `vl_template_${hashMigrations()}`;
+  await admin.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+  try {
+    const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount) return name;
+    const building = `${name}_building`;
+    await admin.query(`drop database if exists ${building} with (force)`);
+    await admin.query(`create database ${building}`);
+    const url = new URL(databaseUrl);
+    url.pathname = `/${building}`;
+    const database = openPostgres(url.toString(), 2);
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
+    await admin.query(`alter database ${building} rename to ${name}`);
+    return name;
+  } finally {
+    await admin.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
+  }
+}
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite, or — when DATABASE_URL is set — a new
+ * `vl_test_<random>` database on that server, copied from the migrated template (a file copy instead of running
+ * every migration again) and dropped by `dispose()`. `migrate()` still runs on the copy: a no-op when the template
+ * is current, and the catch-up when pg-boss's own schema moved on since the template was built.
  */
 export async function createTestDb(): Promise<TTestDb> {
   const { databaseUrl } = loadConfig(process.env, { appSecret: 'test-secret' });
@@ -61,8 +96,12 @@ export async function createTestDb(): Promise<TTestDb> {
   const name = `vl_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    const template = await postgresTemplate(admin, databaseUrl);
+    await admin.query(`create database ${name} template ${template}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;
   const database = openPostgres(url.toString(), 20);

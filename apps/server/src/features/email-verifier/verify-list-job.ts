@@ -5,6 +5,7 @@ import { finishListIfDone as finishBulkList, planListChunks, stopListJob } from 
 import type { TDatabase } from '../../platform/db/database';
 import type { AppError } from '../../platform/errors/app-error';
 import type { TJobContext, TJobQueue } from '../../platform/jobs/jobs';
+import { passCrashPoint } from '../../platform/jobs/crash-points';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity } from '../activities';
 import { recordEvent } from '../events';
@@ -86,6 +87,9 @@ export async function runVerifyChunk(
     if (refused) {
       creditError ??= refused;
       stop = true;
+    } else {
+      // A test's worker may die here (crash-points.ts): these rows stored and charged, the chunk not yet done.
+      passCrashPoint('verify_chunk.stored', items.length);
     }
   };
 
