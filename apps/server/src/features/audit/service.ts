@@ -30,7 +30,7 @@ function toEntry(r: TAuditRow): TAuditLogEntry {
     id: r.id,
     created_at: r.createdAt.toISOString(),
     action: r.action,
-    action_label: AUDIT_ACTIONS[r.action as TAuditAction] ?? r.action,
+    action_label: AUDIT_ACTIONS[r.action] ?? r.action,
     actor_id: r.actorUserId,
     actor_email: r.actorEmail,
     target_type: r.targetType,

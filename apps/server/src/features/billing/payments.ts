@@ -22,9 +22,9 @@ export function paymentToApi(p: TPaymentRow, planName: string | null = null): TP
   return {
     id: p.id,
     number: invoiceNumber(p.number),
-    provider: p.provider as TPaymentProvider,
-    kind: p.kind as TPayment['kind'],
-    status: p.status as TPaymentStatus,
+    provider: p.provider,
+    kind: p.kind,
+    status: p.status,
     credits: p.credits,
     bonus_credits: p.bonusCredits,
     currency: p.currency as TCurrency,

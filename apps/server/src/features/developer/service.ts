@@ -31,9 +31,9 @@ function toAppView(row: TAppRow, usedToday: number, token: string | null = null)
     id: row.id,
     name: row.name,
     description: row.description,
-    type: row.type as TAppType,
-    status: row.status as TAppStatus,
-    status_label: APP_STATUS_LABELS[row.status as TAppStatus],
+    type: row.type,
+    status: row.status,
+    status_label: APP_STATUS_LABELS[row.status],
     is_default: row.isDefault === 1,
     token_hint: `${row.tokenHint}…`,
     token,
@@ -179,7 +179,7 @@ export async function resolveAppToken(exec: TDb, token: string): Promise<TAppCal
   const caller: TAppCaller | null =
     !found || found.memberStatus !== 'active' || (found.app.status !== 'new' && found.app.status !== 'active')
       ? null
-      : { app: found.app, ctx: { userId: found.app.userId, orgId: found.app.orgId, role: found.role as TRole, sessionId: null, via: 'api_key' } };
+      : { app: found.app, ctx: { userId: found.app.userId, orgId: found.app.orgId, role: found.role, sessionId: null, via: 'api_key' } };
   callersByTokenHash.set(hash, caller);
   return caller;
 }
