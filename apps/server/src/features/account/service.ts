@@ -1,12 +1,10 @@
 import type {
   TApiKeyData,
   TCurrentPlan,
-  TDashboardType,
   TDeleteAccountRequest,
   TLowCreditAlert,
   TLowCreditAlertUpdateRequest,
   TPlanInterval,
-  TRole,
   TUpgradeData,
   TUserProfile,
   TUserType,

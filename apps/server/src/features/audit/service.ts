@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { AUDIT_ACTIONS, type TAuditLogEntry, type TAuditAction, type ZAuditLogExportQuery, type ZAuditLogQuery } from '@verilead/contracts';
+import { AUDIT_ACTIONS, type TAuditLogEntry, type ZAuditLogExportQuery, type ZAuditLogQuery } from '@verilead/contracts';
 import type { z } from 'zod';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates';

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { type TCurrency, type TPayment, type TPaymentProvider, type TPaymentStatus } from '@verilead/contracts';
+import { type TCurrency, type TPayment, type TPaymentProvider } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';

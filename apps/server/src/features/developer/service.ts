@@ -3,8 +3,6 @@ import {
   DEFAULT_APP_RATE_LIMIT,
   type TApp,
   type TAppListData,
-  type TAppStatus,
-  type TAppType,
   type ZAppCreateRequest,
   type ZAppListQuery,
   type ZAppUpdateRequest,
@@ -15,7 +13,6 @@ import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import { generateToken, hashToken } from '../../platform/auth/tokens';
 import { recordAudit } from '../../platform/audit/record';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
-import type { TRole } from '@verilead/contracts';
 import { createTtlCache, invalidateCallers, onCallerChange } from '../../platform/cache/ttl-cache';
 import { addAppUsage, insertApp, spendAppCredits, selectApp, selectAppByTokenHash, selectAppIds, selectApps, selectDailyUsage, selectDefaultApp, updateApp, type TAppRow } from './queries';
 

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DOWNLOAD_TOKEN_TTL_HOURS, ZResultColumn, type TDownload, type TDownloadFormat, type TDownloadKind, type TDownloadStatus, type TResultColumn } from '@verilead/contracts';
+import { DOWNLOAD_TOKEN_TTL_HOURS, ZResultColumn, type TDownload, type TDownloadKind, type TDownloadStatus, type TResultColumn } from '@verilead/contracts';
 import { AppError } from '../../platform/errors/app-error';
 import type { TDownloadRow } from './queries';
 

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { DOWNLOAD_RETENTION_DAYS, type TDownloadKind } from '@verilead/contracts';
+import { DOWNLOAD_RETENTION_DAYS } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
 import type { TJobContext } from '../../platform/jobs/jobs';
 import { notifyCompletion } from '../../platform/jobs/completion';

@@ -1,6 +1,5 @@
 import type {
   TGreylistWait,
-  TListSource,
   TUploadFileType,
   TVerificationResult,
   TVerifyList,

@@ -8,12 +8,10 @@ import {
   WEBHOOK_TIMEOUT_MS,
   WEBHOOK_TIMESTAMP_HEADER,
   canSeeMemberObject,
-  type TDeliveryStatus,
   type TRole,
   type TWebhook,
   type TWebhookEvent,
   type TWebhookEventLog,
-  type TWebhookStatus,
   type ZWebhookEventLogsRequest,
   type ZWebhookUpsertRequest,
 } from '@verilead/contracts';
