@@ -219,7 +219,7 @@ describe('authorisation by id: member objects', () => {
       return row!.id;
     }
     if (kind === 'finder_search') {
-      const [row] = await db.insert(finderInstant).values({ orgId, userId, state: 'failed', input: {}, error: 'walk', fullName: 'Walk Er', domain: 'walk.test' }).returning();
+      const [row] = await db.insert(finderInstant).values({ orgId, userId, state: 'failed', input: { name: { first: 'Walk', middle: null, last: 'Er' }, domain: 'walk.test', companyName: null }, error: 'walk', fullName: 'Walk Er', domain: 'walk.test' }).returning();
       return row!.id;
     }
     if (kind === 'app') {

@@ -239,6 +239,7 @@ export type TVerifyListRequest = z.input<typeof ZVerifyListRequest>;
 
 export const IMPORT_STATES = ['importing', 'verifying', 'writing_back', 'completed', 'failed', 'cancelled'] as const;
 export const ZImportState = z.enum(IMPORT_STATES);
+export type TImportState = z.infer<typeof ZImportState>;
 
 /** Where an import reads from: a platform, or `leads` (a prospect list of this product). */
 export const ZImportSource = z.enum([...INTEGRATIONS, 'leads']);

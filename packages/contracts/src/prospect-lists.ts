@@ -9,6 +9,7 @@ import { PROSPECT_MAX_SELECTION, ZProspectFilters, ZProspectPerson } from './pro
 // ---------- lists ----------
 
 export const ZProspectListState = z.enum(['not_processed', 'in_progress', 'processed', 'cancelled']);
+export type TProspectListState = z.infer<typeof ZProspectListState>;
 export const ZProspectList = z.object({
   id: z.string(),
   name: z.string(),
@@ -76,6 +77,7 @@ export const ZListLeadsData = ZPaged(ZProspectPerson.extend({ added_at: z.string
 
 export const ZEnrichOptions = z.object({ phones: ZEnrichPhones, emails: ZEnrichEmails });
 export const ZEnrichState = z.enum(['queued', 'in_progress', 'completed', 'cancelled', 'failed']);
+export type TEnrichState = z.infer<typeof ZEnrichState>;
 export const ZEnrichRequest = z.object({
   request_id: z.string(),
   kind: z.enum(['lead', 'list']),

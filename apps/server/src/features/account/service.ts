@@ -1,12 +1,10 @@
 import type {
   TApiKeyData,
   TCurrentPlan,
-  TDashboardType,
   TDeleteAccountRequest,
   TLowCreditAlert,
   TLowCreditAlertUpdateRequest,
   TPlanInterval,
-  TRole,
   TUpgradeData,
   TUserProfile,
   TUserType,
@@ -62,7 +60,7 @@ async function buildCurrentPlan(exec: TDb, org: TOrgRow): Promise<TCurrentPlan> 
  * there is one, else the organisation's plan interval (free, or credits bought once).
  */
 function buildPlan(org: TOrgRow, pending: { id: string; targetPlan: string; createdAt: Date } | null, subscribed: TSubscribedPlan | null): TCurrentPlan {
-  const interval = org.planInterval as TPlanInterval;
+  const interval = org.planInterval;
   const renews = interval === 'monthly' ? addMonths(org.planStartedAt, 1) : interval === 'annual' ? addMonths(org.planStartedAt, 12) : null;
   const upgrade = pending ? { request_id: pending.id, target_plan: pending.targetPlan as TPlanInterval, requested_on: pending.createdAt.toISOString() } : null;
   if (subscribed) {
@@ -123,7 +121,7 @@ export async function getProfile(exec: TDb, ctx: Pick<TCallerContext, 'userId' |
     timezone: user.timezone,
     payment: { stripe: { is_valid_card: false } },
     integrations: [],
-    user_role: membership.role as TRole,
+    user_role: membership.role,
     org_id: org.id,
     user_type: (membership.role === 'owner' ? 'organisation' : 'individual') as TUserType,
     organisation: {
@@ -144,7 +142,7 @@ export async function getProfile(exec: TDb, ctx: Pick<TCallerContext, 'userId' |
     performance_stats: {},
     limits,
     has_password: user.passwordHash !== null,
-    dashboard_type: user.dashboardType as TDashboardType,
+    dashboard_type: user.dashboardType,
     announcement_timestamp: Number(row.announcementTs),
     last_password_updated: toIso(user.passwordUpdatedAt),
     restoreId: user.restoreId,
@@ -265,7 +263,7 @@ export async function getCurrentPlan(exec: TDb, ctx: TCallerContext): Promise<TC
 export async function requestUpgrade(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZUpgradeRequest>): Promise<TUpgradeData> {
   const row = await selectUserWithOrg(deps.database.db, ctx.orgId, ctx.userId);
   if (!row) throw new AppError(404, 'not_found', 'User not found');
-  const current = row.org.planInterval as TPlanInterval;
+  const current = row.org.planInterval;
   if (current === input.plan && input.plan !== 'one_time') {
     throw new AppError(409, 'conflict', `You are already on the ${PLAN_NAMES[current]} plan`, {
       reasons: [{ field: 'plan', location: 'body', messages: ['This is your current plan'] }],

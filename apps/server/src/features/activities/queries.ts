@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import type { TActivityType } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import { activities } from './tables';
 
@@ -8,7 +9,7 @@ export async function insertActivity(exec: TDb, values: typeof activities.$infer
 
 export async function selectActivities(
   exec: TDb,
-  f: { orgId: string; userId: string; types?: string[]; from?: Date; toExclusive?: Date; offset: number; limit: number },
+  f: { orgId: string; userId: string; types?: TActivityType[]; from?: Date; toExclusive?: Date; offset: number; limit: number },
 ) {
   const where: SQL[] = [eq(activities.orgId, f.orgId), eq(activities.userId, f.userId)];
   if (f.types && f.types.length) where.push(inArray(activities.type, f.types));

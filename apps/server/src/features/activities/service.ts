@@ -79,7 +79,7 @@ export async function listActivities(
     items: rows.map(
       (r): TActivity => ({
         id: r.id,
-        type: r.type as TActivityType,
+        type: r.type,
         description: r.description,
         metadata: r.metadata,
         created_at: r.createdAt.toISOString(),

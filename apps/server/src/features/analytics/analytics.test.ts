@@ -107,7 +107,7 @@ describe('analytics API', () => {
       createdAt: new Date('2026-03-10T12:00:00Z'),
     });
     await t.db.db.insert(instantVerifications).values(
-      ['valid', 'valid', 'invalid', 'unknown'].map((status, i) => ({
+      (['valid', 'valid', 'invalid', 'unknown'] as const).map((status, i) => ({
         orgId: owner.orgId,
         userId: owner.userId,
         email: `p${i}@example.test`,

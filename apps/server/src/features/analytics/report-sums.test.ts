@@ -221,7 +221,7 @@ describe('every report adds up to the ledger and the result tables, by local day
     );
     // Grants and purchases are not usage.
     await t.db.db.insert(creditTransactions).values(instants.map((at) => ({ orgId: owner.orgId, userId: members[0]!, kind: 'grant' as const, amount: 500, reason: 'seed', balanceAfter: 1000, createdAt: new Date(at) })));
-    const statuses = ['valid', 'invalid', 'catch_all', 'unknown', 'valid'];
+    const statuses = ['valid', 'invalid', 'catch_all', 'unknown', 'valid'] as const;
     await t.db.db.insert(instantVerifications).values(
       instants.flatMap((at, i) =>
         members.map((userId, m) => {
@@ -249,14 +249,14 @@ describe('every report adds up to the ledger and the result tables, by local day
     );
     await t.db.db.insert(finderInstant).values(
       instants.flatMap((at, i) =>
-        members.map((userId, m) => {
+        members.map((userId, m): typeof finderInstant.$inferInsert => {
           const found = (i + m) % 3 !== 0;
           return {
             orgId: owner.orgId,
             userId,
             // One search in four is still running: never counted.
             state: (i + m) % 4 === 3 ? 'running' : 'completed',
-            input: { name: 'Ann Lee', domain: 'example.test' },
+            input: { name: { first: 'Ann', middle: null, last: 'Lee' }, domain: 'example.test', companyName: null },
             status: found ? 'found' : 'not_found',
             result: found ? { business: (i + m) % 2 === 0, role: (i + m) % 5 === 0, confidence_score: 60 + ((i * 13 + m * 7) % 40) } : {},
             creditsCharged: found ? 1 : 0,
@@ -293,7 +293,7 @@ describe('every report adds up to the ledger and the result tables, by local day
       INSTANTS.map((at) => ({ orgId: stranger.orgId, userId: stranger.userId, kind: 'charge' as const, amount: 1000, reason: 'seed', sourceAgent: 'instant_verify' as const, balanceAfter: 0, createdAt: new Date(at) })),
     );
     await t.db.db.insert(instantVerifications).values(
-      INSTANTS.map((at) => ({ orgId: stranger.orgId, userId: stranger.userId, email: 'x@example.test', status: 'valid', result: { deliverability_score: 1 }, billable: true, creditsCharged: 1, createdAt: new Date(at) })),
+      INSTANTS.map((at) => ({ orgId: stranger.orgId, userId: stranger.userId, email: 'x@example.test', status: 'valid' as const, result: { deliverability_score: 1 }, billable: true, creditsCharged: 1, createdAt: new Date(at) })),
     );
   }, 120_000);
   afterAll(async () => {

@@ -1,8 +1,9 @@
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { TAuditAction } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import { auditLog } from '../../platform/audit/tables';
 
-export type TAuditFilter = { orgId: string; action?: string; actorId?: string; from?: Date; to?: Date };
+export type TAuditFilter = { orgId: string; action?: TAuditAction; actorId?: string; from?: Date; to?: Date };
 export type TAuditRow = typeof auditLog.$inferSelect;
 
 function whereOf(f: TAuditFilter): SQL | undefined {

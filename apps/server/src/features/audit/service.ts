@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { AUDIT_ACTIONS, type TAuditLogEntry, type TAuditAction, type ZAuditLogExportQuery, type ZAuditLogQuery } from '@verilead/contracts';
+import { AUDIT_ACTIONS, type TAuditLogEntry, type ZAuditLogExportQuery, type ZAuditLogQuery } from '@verilead/contracts';
 import type { z } from 'zod';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates';
@@ -30,7 +30,7 @@ function toEntry(r: TAuditRow): TAuditLogEntry {
     id: r.id,
     created_at: r.createdAt.toISOString(),
     action: r.action,
-    action_label: AUDIT_ACTIONS[r.action as TAuditAction] ?? r.action,
+    action_label: AUDIT_ACTIONS[r.action] ?? r.action,
     actor_id: r.actorUserId,
     actor_email: r.actorEmail,
     target_type: r.targetType,

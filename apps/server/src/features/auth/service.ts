@@ -1,4 +1,4 @@
-import type { TLoginData, TRole, TSignupData, TTokenKind, TVerifyTokenData } from '@verilead/contracts';
+import type { TLoginData, TRole, TSignupData, TSignupSource, TTokenKind, TVerifyTokenData } from '@verilead/contracts';
 import { recordAudit } from '../../platform/audit/record';
 import { consumeOneTimeToken, findOneTimeToken, issueOneTimeToken } from '../../platform/auth/one-time-tokens';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
@@ -64,7 +64,7 @@ export function signupAnswer(email: string): TSignupData {
  */
 export async function signup(
   deps: TDeps,
-  input: { name: string; email: string; password: string; signup_source: string; signup_source_other?: string },
+  input: { name: string; email: string; password: string; signup_source: TSignupSource; signup_source_other?: string },
 ): Promise<TSignupData> {
   const existing = await selectUserWithMembership(deps.database.db, input.email);
   const passwordHash = await hashPassword(input.password);
@@ -130,7 +130,7 @@ export async function activate(deps: TDeps, token: string) {
 export async function verifyToken(deps: TDeps, input: { token: string; kind?: TTokenKind }): Promise<TVerifyTokenData> {
   const row = await findOneTimeToken(deps.database.db, input.token);
   if (!row) return { valid: false, kind: null, email: null, expires_at: null, reason: 'not_found' };
-  const kind = row.kind as TTokenKind;
+  const kind = row.kind;
   const base = { kind, expires_at: row.expiresAt.toISOString() };
   const email = kind === 'email_change' ? (row.data.email ?? null) : await selectUserEmail(deps.database.db, row.userId);
   if (input.kind && input.kind !== kind) return { ...base, valid: false, email: null, reason: 'wrong_kind' };

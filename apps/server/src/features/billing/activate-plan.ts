@@ -57,7 +57,7 @@ export async function activateSubscription(tx: TDb, p: TPaymentRow) {
     planId: p.planId,
     provider: p.provider,
     providerRef: p.provider === 'paypal' ? p.providerRef : null,
-    status: 'active',
+    status: 'active' as const,
     currentPeriodStart: sql`now()`,
     currentPeriodEnd: sql`now() + ${step}`,
     cancelAtPeriodEnd: false,

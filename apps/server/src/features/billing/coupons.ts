@@ -53,7 +53,7 @@ export async function listCouponHistory(db: TDb, ctx: TCallerContext, input: { p
     return {
       id: r.id,
       code: r.code,
-      kind: r.kind as TCouponRedemption['kind'],
+      kind: r.kind,
       value: r.value,
       credits_granted: r.creditsGranted,
       invoice_number: payment ? invoiceNumber(payment.number) : null,

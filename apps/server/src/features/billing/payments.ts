@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { type TCurrency, type TPayment, type TPaymentProvider, type TPaymentStatus } from '@verilead/contracts';
+import { type TCurrency, type TPayment, type TPaymentProvider } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
@@ -22,9 +22,9 @@ export function paymentToApi(p: TPaymentRow, planName: string | null = null): TP
   return {
     id: p.id,
     number: invoiceNumber(p.number),
-    provider: p.provider as TPaymentProvider,
-    kind: p.kind as TPayment['kind'],
-    status: p.status as TPaymentStatus,
+    provider: p.provider,
+    kind: p.kind,
+    status: p.status,
     credits: p.credits,
     bonus_credits: p.bonusCredits,
     currency: p.currency as TCurrency,

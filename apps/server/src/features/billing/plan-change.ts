@@ -19,7 +19,7 @@ import { upgradePlan } from './subscriptions';
 type TPlanRow = typeof billingPlans.$inferSelect;
 
 export function planToApi(p: TPlanRow): TPlan {
-  return { id: p.id, name: p.name, interval: p.interval as TPlan['interval'], currency: p.currency as TCurrency, price: toMajor(p.priceMinor), credits: p.credits, seats: p.seats };
+  return { id: p.id, name: p.name, interval: p.interval, currency: p.currency as TCurrency, price: toMajor(p.priceMinor), credits: p.credits, seats: p.seats };
 }
 
 export async function selectSalePlan(deps: Pick<TBillingDeps, 'database'>, id: string): Promise<TPlanRow> {
@@ -126,7 +126,7 @@ export async function resumeSubscription(deps: TBillingDeps, ctx: TCallerContext
     .where(and(eq(subscriptions.orgId, ctx.orgId), sql`${subscriptions.status} <> 'cancelled'`))
     .returning();
   const s = rows[0]!;
-  return { id: s.id, plan_id: s.planId, status: s.status as 'active' | 'past_due' | 'cancelled', current_period_end: s.currentPeriodEnd.toISOString(), cancel_at_period_end: s.cancelAtPeriodEnd, cancel_reason: s.cancelReason };
+  return { id: s.id, plan_id: s.planId, status: s.status, current_period_end: s.currentPeriodEnd.toISOString(), cancel_at_period_end: s.cancelAtPeriodEnd, cancel_reason: s.cancelReason };
 }
 
 /** GET /payment/plan: the plan, its period, renewal or end, and what pays for it (owners and managers). */
@@ -146,7 +146,7 @@ export async function getPlanStatus(deps: TBillingDeps, ctx: TCallerContext): Pr
   const end = sub.currentPeriodEnd.toISOString();
   return {
     plan: planToApi(plan),
-    provider: sub.provider as 'stripe' | 'paypal',
+    provider: sub.provider,
     status: sub.status as 'active' | 'past_due',
     current_period_start: sub.currentPeriodStart.toISOString(),
     current_period_end: end,

@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { compareAnnual, computeQuote, findSlab, microsToMajor, toMajor, type TQuoteMinor } from './pricing';
 import { countOtherCouponClaims, lockCoupon, selectCouponByCode, selectPlans, selectSlabs, type TCouponRow } from './queries';
-import { couponRedemptions } from './tables';
+import { couponRedemptions, type TSoldPlanInterval } from './tables';
 
 /** Prices: the slabs of a currency, quotes (coupon and tax included), one time against annual, the plans on sale. */
 export async function getSlabs(db: TDb, currency: TCurrency) {
@@ -115,9 +115,9 @@ export async function comparePrices(db: TDb, input: { credits: number; currency:
   };
 }
 
-export async function listPlans(db: TDb, input: { currency: TCurrency; interval?: string }): Promise<{ items: TPlan[] }> {
+export async function listPlans(db: TDb, input: { currency: TCurrency; interval?: TSoldPlanInterval }): Promise<{ items: TPlan[] }> {
   const rows = await selectPlans(db, input.currency, input.interval);
   return {
-    items: rows.map((p) => ({ id: p.id, name: p.name, interval: p.interval as TPlan['interval'], currency: p.currency as TCurrency, price: toMajor(p.priceMinor), credits: p.credits, seats: p.seats })),
+    items: rows.map((p) => ({ id: p.id, name: p.name, interval: p.interval, currency: p.currency as TCurrency, price: toMajor(p.priceMinor), credits: p.credits, seats: p.seats })),
   };
 }

@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { TCurrency, TPaymentStatus, TPriceKind } from '@verilead/contracts';
+import type { TCurrency, TPaymentProvider, TPaymentStatus } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { users } from '../../platform/tenancy/tables';
-import { billingCustomers, billingPlans, billingProfiles, billingSeller, couponRedemptions, coupons, invoiceCounters, paymentEvents, payments, priceSlabs, subscriptions } from './tables';
+import { billingCustomers, billingPlans, billingProfiles, billingSeller, couponRedemptions, coupons, invoiceCounters, paymentEvents, payments, priceSlabs, subscriptions, type TSoldPlanInterval } from './tables';
 import type { TSlabRow } from './pricing';
 
 export type TPaymentRow = typeof payments.$inferSelect;
@@ -10,10 +10,10 @@ export type TCouponRow = typeof coupons.$inferSelect;
 
 export async function selectSlabs(db: TDb, currency: TCurrency): Promise<(TSlabRow & { id: string })[]> {
   const rows = await db.select().from(priceSlabs).where(eq(priceSlabs.currency, currency)).orderBy(asc(priceSlabs.minCredits));
-  return rows.map((r) => ({ ...r, currency: r.currency as TCurrency, kind: r.kind as TPriceKind }));
+  return rows.map((r) => ({ ...r, currency: r.currency as TCurrency, kind: r.kind }));
 }
 
-export function selectPlans(db: TDb, currency: TCurrency, interval?: string) {
+export function selectPlans(db: TDb, currency: TCurrency, interval?: TSoldPlanInterval) {
   return db
     .select()
     .from(billingPlans)
@@ -76,7 +76,7 @@ export async function selectPayment(db: TDb, orgId: string, id: string): Promise
   return rows[0] ?? null;
 }
 
-export async function selectPaymentByRef(db: TDb, provider: string, ref: string): Promise<TPaymentRow | null> {
+export async function selectPaymentByRef(db: TDb, provider: TPaymentProvider, ref: string): Promise<TPaymentRow | null> {
   const rows = await db.select().from(payments).where(and(eq(payments.provider, provider), eq(payments.providerRef, ref))).limit(1);
   return rows[0] ?? null;
 }
@@ -217,13 +217,13 @@ export function selectPaidPaymentsWithCoupons(db: TDb, orgId: string, couponIds:
 // ---------- provider events ----------
 
 /** Stores a provider's event once by its id: true when it is new, false for a duplicate delivery. */
-export async function insertPaymentEvent(tx: TDb, e: { provider: string; eventId: string; type: string; payload: Record<string, unknown> }): Promise<boolean> {
+export async function insertPaymentEvent(tx: TDb, e: { provider: TPaymentProvider; eventId: string; type: string; payload: Record<string, unknown> }): Promise<boolean> {
   const inserted = await tx.insert(paymentEvents).values(e).onConflictDoNothing().returning({ id: paymentEvents.eventId });
   return inserted.length > 0;
 }
 
 /** Whether the job of a stored event has run. */
-export async function isPaymentEventProcessed(exec: TDb, provider: string, eventId: string): Promise<boolean> {
+export async function isPaymentEventProcessed(exec: TDb, provider: TPaymentProvider, eventId: string): Promise<boolean> {
   const stored = await exec
     .select({ processedAt: paymentEvents.processedAt })
     .from(paymentEvents)

@@ -74,7 +74,7 @@ export async function syncStripeSubscription(database: TDatabase, sub: Stripe.Su
     if (current && current.providerRef !== sub.id && status === 'cancelled') return;
     const values = {
       planId,
-      provider: 'stripe',
+      provider: 'stripe' as const,
       providerRef: sub.id,
       status,
       currentPeriodStart: toDate(item?.current_period_start),

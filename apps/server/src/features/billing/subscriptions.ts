@@ -17,7 +17,7 @@ export function subscriptionToApi(s: TSubscriptionRow) {
   return {
     id: s.id,
     plan_id: s.planId,
-    status: s.status as 'active' | 'past_due' | 'cancelled',
+    status: s.status,
     current_period_end: s.currentPeriodEnd.toISOString(),
     cancel_at_period_end: s.cancelAtPeriodEnd,
     cancel_reason: s.cancelReason,

@@ -1,6 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { TPaymentProvider, TPaymentStatus, TPlanInterval, TPriceKind } from '@verilead/contracts';
 import { organisations, users } from '../../platform/tenancy/tables';
+
+/** A plan is sold monthly, annually or once; `free` is an organisation's state, never a plan's. */
+export type TSoldPlanInterval = Exclude<TPlanInterval, 'free'>;
+/** `percent` takes a share off a purchase, `credits` grants free credits (the `coupons_kind_valid` check). */
+export type TCouponKind = 'percent' | 'credits';
+/** What a payment buys: credits, or a plan's period. */
+export type TPaymentKind = 'credits' | 'plan';
+/** A subscription's state (the `subscriptions_status_valid` check). */
+export type TSubscriptionStatus = 'active' | 'past_due' | 'cancelled';
 
 /**
  * Price slabs: the price of one credit for a range of credits, per currency. Prices are kept in
@@ -15,7 +25,7 @@ export const priceSlabs = pgTable(
     minCredits: integer('min_credits').notNull(),
     maxCredits: integer('max_credits'),
     unitPriceMicros: integer('unit_price_micros').notNull(),
-    kind: text('kind').notNull().default('standard'),
+    kind: text('kind').$type<TPriceKind>().notNull().default('standard'),
     bonusPercent: integer('bonus_percent').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -32,7 +42,7 @@ export const billingPlans = pgTable(
   {
     id: text('id').primaryKey(),
     name: text('name').notNull(),
-    interval: text('interval').notNull(),
+    interval: text('interval').$type<TSoldPlanInterval>().notNull(),
     currency: text('currency').notNull(),
     priceMinor: integer('price_minor').notNull(),
     credits: integer('credits').notNull(),
@@ -48,7 +58,7 @@ export const coupons = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     code: text('code').notNull(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<TCouponKind>().notNull(),
     value: integer('value').notNull(),
     maxRedemptions: integer('max_redemptions'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
@@ -80,9 +90,9 @@ export const payments = pgTable(
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
-    provider: text('provider').notNull(),
+    provider: text('provider').$type<TPaymentProvider>().notNull(),
     providerRef: text('provider_ref'),
-    kind: text('kind').notNull().default('credits'),
+    kind: text('kind').$type<TPaymentKind>().notNull().default('credits'),
     planId: text('plan_id'),
     credits: integer('credits').notNull(),
     bonusCredits: integer('bonus_credits').notNull().default(0),
@@ -92,7 +102,7 @@ export const payments = pgTable(
     taxMinor: integer('tax_minor').notNull().default(0),
     totalMinor: integer('total_minor').notNull(),
     couponId: uuid('coupon_id'),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<TPaymentStatus>().notNull().default('pending'),
     failureMessage: text('failure_message'),
     creditTransactionId: uuid('credit_transaction_id'),
     /** Set on a subscription renewal: subscription id and period, so one period is charged once. */
@@ -161,7 +171,7 @@ export const couponRedemptions = pgTable(
 export const paymentEvents = pgTable(
   'payment_events',
   {
-    provider: text('provider').notNull(),
+    provider: text('provider').$type<TPaymentProvider>().notNull(),
     eventId: text('event_id').notNull(),
     type: text('type').notNull(),
     payload: jsonb('payload').notNull(),
@@ -188,9 +198,9 @@ export const subscriptions = pgTable(
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
     planId: text('plan_id').notNull(),
-    provider: text('provider').notNull().default('stripe'),
+    provider: text('provider').$type<TPaymentProvider>().notNull().default('stripe'),
     providerRef: text('provider_ref'),
-    status: text('status').notNull().default('active'),
+    status: text('status').$type<TSubscriptionStatus>().notNull().default('active'),
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull().defaultNow(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),

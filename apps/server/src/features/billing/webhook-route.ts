@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ZFailure, ZSuccess } from '@verilead/contracts';
+import { ZFailure, ZSuccess, type TPaymentProvider } from '@verilead/contracts';
 import { z } from 'zod';
 import { ok } from '../../platform/http/responses';
 import { AppError } from '../../platform/errors/app-error';
@@ -15,7 +15,7 @@ const ZWebhookAnswer = ZSuccess(z.object({ received: z.boolean(), duplicate: z.b
  * Stores a verified event once by its id and queues its job in the same transaction. A duplicate queues nothing and
  * says whether the first delivery's job has run (the provider's dashboard shows the answer).
  */
-async function storeEvent(deps: TBillingDeps, provider: string, eventId: string, type: string, payload: Record<string, unknown>, job: string) {
+async function storeEvent(deps: TBillingDeps, provider: TPaymentProvider, eventId: string, type: string, payload: Record<string, unknown>, job: string) {
   return deps.database.transaction(async (tx) => {
     const inserted = await insertPaymentEvent(tx, { provider, eventId, type, payload });
     if (!inserted) return { received: true, duplicate: true, processed: await isPaymentEventProcessed(tx, provider, eventId) };

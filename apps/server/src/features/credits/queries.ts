@@ -1,11 +1,12 @@
 import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { TCreditTransactionKind } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import { creditTransactions } from '../../platform/credits/tables';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 export async function selectTransactions(
   exec: TDb,
-  f: { orgId: string; userId?: string; kind?: string; from?: Date; toExclusive?: Date; offset: number; limit: number },
+  f: { orgId: string; userId?: string; kind?: TCreditTransactionKind; from?: Date; toExclusive?: Date; offset: number; limit: number },
 ) {
   const where: SQL[] = [eq(creditTransactions.orgId, f.orgId)];
   if (f.userId) where.push(eq(creditTransactions.userId, f.userId));

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, ilike, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import type { TAppStatus } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import type { TVisibleScope } from '../../platform/tenancy/context';
 import { memberships } from '../../platform/tenancy/tables';
@@ -45,7 +46,7 @@ export async function selectAppIds(exec: TDb, scope: TVisibleScope): Promise<str
   return rows.map((r) => r.id);
 }
 
-export async function selectApps(exec: TDb, scope: TVisibleScope, q: { page: number; limit: number; status?: string; search?: string; form_guard?: 'true' | 'false' }) {
+export async function selectApps(exec: TDb, scope: TVisibleScope, q: { page: number; limit: number; status?: TAppStatus; search?: string; form_guard?: 'true' | 'false' }) {
   const conditions = scopeOf(scope);
   if (q.status) conditions.push(eq(apps.status, q.status));
   else conditions.push(ne(apps.status, 'removed'));

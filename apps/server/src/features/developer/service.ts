@@ -3,8 +3,6 @@ import {
   DEFAULT_APP_RATE_LIMIT,
   type TApp,
   type TAppListData,
-  type TAppStatus,
-  type TAppType,
   type ZAppCreateRequest,
   type ZAppListQuery,
   type ZAppUpdateRequest,
@@ -15,7 +13,6 @@ import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import { generateToken, hashToken } from '../../platform/auth/tokens';
 import { recordAudit } from '../../platform/audit/record';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
-import type { TRole } from '@verilead/contracts';
 import { createTtlCache, invalidateCallers, onCallerChange } from '../../platform/cache/ttl-cache';
 import { addAppUsage, insertApp, spendAppCredits, selectApp, selectAppByTokenHash, selectAppIds, selectApps, selectDailyUsage, selectDefaultApp, updateApp, type TAppRow } from './queries';
 
@@ -31,9 +28,9 @@ function toAppView(row: TAppRow, usedToday: number, token: string | null = null)
     id: row.id,
     name: row.name,
     description: row.description,
-    type: row.type as TAppType,
-    status: row.status as TAppStatus,
-    status_label: APP_STATUS_LABELS[row.status as TAppStatus],
+    type: row.type,
+    status: row.status,
+    status_label: APP_STATUS_LABELS[row.status],
     is_default: row.isDefault === 1,
     token_hint: `${row.tokenHint}…`,
     token,
@@ -179,7 +176,7 @@ export async function resolveAppToken(exec: TDb, token: string): Promise<TAppCal
   const caller: TAppCaller | null =
     !found || found.memberStatus !== 'active' || (found.app.status !== 'new' && found.app.status !== 'active')
       ? null
-      : { app: found.app, ctx: { userId: found.app.userId, orgId: found.app.orgId, role: found.role as TRole, sessionId: null, via: 'api_key' } };
+      : { app: found.app, ctx: { userId: found.app.userId, orgId: found.app.orgId, role: found.role, sessionId: null, via: 'api_key' } };
   callersByTokenHash.set(hash, caller);
   return caller;
 }

@@ -1,5 +1,5 @@
 import { date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { TFormGuardSettings } from '@verilead/contracts';
+import type { TAppStatus, TAppType, TFormGuardSettings } from '@verilead/contracts';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** Developer apps: each has one API token (stored hashed), its limits and, for client apps, allowed origins. */
@@ -16,8 +16,8 @@ export const apps = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
-    type: text('type').notNull(),
-    status: text('status').notNull().default('new'),
+    type: text('type').$type<TAppType>().notNull(),
+    status: text('status').$type<TAppStatus>().notNull().default('new'),
     isDefault: integer('is_default').notNull().default(0),
     tokenHash: text('token_hash').notNull(),
     tokenHint: text('token_hint').notNull(),

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DOWNLOAD_TOKEN_TTL_HOURS, ZResultColumn, type TDownload, type TDownloadFormat, type TDownloadKind, type TDownloadStatus, type TResultColumn } from '@verilead/contracts';
+import { DOWNLOAD_TOKEN_TTL_HOURS, ZResultColumn, type TDownload, type TDownloadKind, type TDownloadStatus, type TResultColumn } from '@verilead/contracts';
 import { AppError } from '../../platform/errors/app-error';
 import type { TDownloadRow } from './queries';
 
@@ -31,7 +31,7 @@ export function readDownloadToken(secret: string, token: string, now = Date.now(
 export function effectiveState(row: TDownloadRow, now = Date.now()): TDownloadStatus {
   // A file removed from storage (its retention is over) reads expired too.
   if (row.state === 'success' && (!row.storageKey || (row.expiresAt && row.expiresAt.getTime() <= now))) return 'expired';
-  return row.state as TDownloadStatus;
+  return row.state;
 }
 
 /** The public path of each kind's files (spec section 7); every path serves any valid token. */
@@ -53,9 +53,9 @@ export function toDownloadView(secret: string, row: TDownloadRow): TDownload {
   return {
     download_id: row.id,
     queue_id: row.id,
-    kind: row.kind as TDownloadKind,
+    kind: row.kind,
     list_id: row.listId,
-    format: (row.format as TDownloadFormat | null) ?? null,
+    format: row.format ?? null,
     file_type: row.fileType as TDownload['file_type'],
     columns: row.columns.filter((c): c is TResultColumn => ZResultColumn.safeParse(c).success),
     state,
@@ -63,7 +63,7 @@ export function toDownloadView(secret: string, row: TDownloadRow): TDownload {
     file_name: row.fileName,
     rows: row.rowCount,
     size_bytes: row.sizeBytes,
-    download_url: token ? `/api/v1/public/${PUBLIC_DOWNLOAD_PATH[row.kind as TDownloadKind] ?? 'download'}?download_token=${encodeURIComponent(token)}` : null,
+    download_url: token ? `/api/v1/public/${PUBLIC_DOWNLOAD_PATH[row.kind] ?? 'download'}?download_token=${encodeURIComponent(token)}` : null,
     download_token: token,
     token_expires_at: tokenExpires?.toISOString() ?? null,
     expires_at: row.expiresAt?.toISOString() ?? null,

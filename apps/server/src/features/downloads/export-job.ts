@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { DOWNLOAD_RETENTION_DAYS, type TDownloadKind } from '@verilead/contracts';
+import { DOWNLOAD_RETENTION_DAYS } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
 import type { TJobContext } from '../../platform/jobs/jobs';
 import { notifyCompletion } from '../../platform/jobs/completion';
@@ -43,7 +43,7 @@ async function writeExport(database: TDatabase, storage: TFileStorage, sources: 
   await updateDownload(database.db, d.id, { state: 'processing', progress: 0 });
   const key = `downloads/${d.orgId}/${d.id}.${d.fileType}`;
   const counter = { rows: 0 };
-  const source = OWN_SOURCES[d.kind as TDownloadKind] ?? sources[d.kind as TDownloadKind];
+  const source = OWN_SOURCES[d.kind] ?? sources[d.kind];
   if (!source) throw new Error(`No export source for downloads of kind ${d.kind}`);
   const content = await source(database.db, storage, d, counter);
   if (!content) {

@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { TDownloadFormat, TDownloadKind, TDownloadStatus } from '@verilead/contracts';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** A prepared (or being prepared) file: list results, an uploaded input file, or the activity log. */
@@ -12,13 +13,13 @@ export const downloads = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<TDownloadKind>().notNull(),
     listId: uuid('list_id'),
-    format: text('format'),
+    format: text('format').$type<TDownloadFormat>(),
     fileType: text('file_type').notNull(),
     columns: jsonb('columns').$type<string[]>().notNull(),
     params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
-    state: text('state').notNull().default('queued'),
+    state: text('state').$type<TDownloadStatus>().notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
     fileName: text('file_name').notNull(),
     storageKey: text('storage_key'),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ZFinderListResponse, ZInstantFindResponse, ZQueueStatusResponse } from '@verilead/contracts';
+import { ZFinderListResponse, ZInstantFindResponse, ZQueueStatusResponse, type TSourceAgent } from '@verilead/contracts';
 import { makePeopleCorpus, startMailWorld, type TMailWorld, type TPerson } from '@verilead/mailworld';
 import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
@@ -37,7 +37,7 @@ describe('email finder API', () => {
   let owner: TUser;
   let stranger: TUser;
 
-  const charges = (orgId: string, agent: string) =>
+  const charges = (orgId: string, agent: TSourceAgent) =>
     t.db.db
       .select()
       .from(creditTransactions)

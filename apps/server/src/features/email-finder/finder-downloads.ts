@@ -1,4 +1,4 @@
-import type { TDownload, TFinderDownloadData, TFinderResult, ZFinderDownloadResultRequest, ZFinderHistoryDownloadRequest } from '@verilead/contracts';
+import type { TDownload, TFinderDownloadData, TFinderResult, TFinderStatus, ZFinderDownloadResultRequest, ZFinderHistoryDownloadRequest } from '@verilead/contracts';
 import type { z } from 'zod';
 import { inputColumnNames, withInputCells } from '../../platform/bulk/input-columns';
 import type { TDb } from '../../platform/db/database';
@@ -31,7 +31,7 @@ function readDuplicateOf(row: { status: string | null; result: Record<string, un
 /** What the export job keeps of a finder download: the list and its format, or the history's resolved filter. */
 type TFinderDownloadParams = {
   format?: 'all' | 'found' | 'not_found';
-  filter?: { orgId: string; userId?: string; search?: string; status?: string; from?: string; to?: string };
+  filter?: { orgId: string; userId?: string; search?: string; status?: TFinderStatus; from?: string; to?: string };
 };
 
 function safeBaseName(name: string): string {

@@ -30,10 +30,9 @@ import {
 } from './queries';
 import { readDomainInput, searchEmail } from './search';
 import { badRequest, getFinderPrefs, NO_DIRECTORY, requireCredits, toStoredResult } from './finder-support';
+import type { TInstantInput } from './tables';
 
 export const INSTANT_JOB = 'email_finder.instant';
-
-export type TInstantInput = { name: TPersonName; domain: string; companyName: string | null };
 
 /** Validates the instant request: names and a domain, or a clear 400 (a company name needs the companies directory). */
 export function readInstantInput(input: z.output<typeof ZInstantFindRequest>): TInstantInput {
@@ -61,7 +60,7 @@ export function toInstantResult(row: TInstantRow): TFinderHistoryItem {
 async function runInstantSearch(database: TDatabase, verifier: TVerifier, id: string): Promise<TInstantRow | null> {
   const row = await selectInstantById(database.db, id);
   if (!row || row.state === 'completed' || row.state === 'failed') return row;
-  const input = row.input as unknown as TInstantInput;
+  const input = row.input;
   const ctx = { userId: row.userId, orgId: row.orgId };
   try {
     const [prefs, vprefs, counts] = await Promise.all([getFinderPrefs(database.db, ctx), getVerifierPreferences(database.db, ctx), selectDomainPatterns(database.db, input.domain)]);
@@ -123,7 +122,7 @@ export async function findInstant(deps: TDeps, verifier: TVerifier, ctx: TCaller
     orgId: ctx.orgId,
     userId: ctx.userId,
     state: 'running',
-    input: parsed as unknown as Record<string, unknown>,
+    input: parsed,
     fullName: [parsed.name.first, parsed.name.middle, parsed.name.last].filter(Boolean).join(' '),
     domain: parsed.domain,
   });

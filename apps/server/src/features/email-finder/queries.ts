@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { TFinderStatus } from '@verilead/contracts';
 import { selectChunkStarts } from '../../platform/bulk/row-chunks';
 import { createListStore, likePattern } from '../../platform/bulk-lists/list-store';
 import { storeRowResults, type TRowResult } from '../../platform/bulk-lists/row-results';
@@ -61,7 +62,7 @@ export async function updateInstant(exec: TDb, id: string, values: Partial<typeo
   await exec.update(finderInstant).set(values).where(eq(finderInstant.id, id));
 }
 
-export type THistoryFilter = { orgId: string; userId?: string; search?: string; status?: string; from?: Date; to?: Date };
+export type THistoryFilter = { orgId: string; userId?: string; search?: string; status?: TFinderStatus; from?: Date; to?: Date };
 
 function historyWhere(f: THistoryFilter): SQL {
   const conds: (SQL | undefined)[] = [eq(finderInstant.orgId, f.orgId), eq(finderInstant.state, 'completed')];

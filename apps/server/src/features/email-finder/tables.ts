@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { TFinderListState } from '@verilead/contracts';
+import type { TFinderListState, TFinderStatus, TInstantQueueState } from '@verilead/contracts';
 import { bulkListColumns } from '../../platform/bulk-lists/list-columns';
 import { organisations, users } from '../../platform/tenancy/tables';
+import type { TPersonName } from './candidates';
 
 /** Counters kept on a finder list while results arrive (same transaction as the result rows). */
 export type TFinderCounters = {
@@ -17,6 +18,12 @@ export type TFinderCounters = {
   billable: number;
 };
 
+/** A finder list row's status: its search's outcome, or `duplicate` when an earlier row holds the same person. */
+export type TFinderRowStatus = TFinderStatus | 'duplicate';
+
+/** What an instant search looks for (read from the request, kept on its row for the queued job). */
+export type TInstantInput = { name: TPersonName; domain: string; companyName: string | null };
+
 /** One instant search (and its queue entry when it outlived the request's timeout). */
 export const finderInstant = pgTable(
   'finder_instant',
@@ -29,9 +36,9 @@ export const finderInstant = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     /** queued | running | completed | failed */
-    state: text('state').notNull(),
-    input: jsonb('input').$type<Record<string, unknown>>().notNull(),
-    status: text('status'),
+    state: text('state').$type<TInstantQueueState>().notNull(),
+    input: jsonb('input').$type<TInstantInput>().notNull(),
+    status: text('status').$type<TFinderStatus>(),
     email: text('email'),
     fullName: text('full_name').notNull().default(''),
     domain: text('domain').notNull().default(''),
@@ -75,7 +82,8 @@ export const finderListRows = pgTable(
     domain: text('domain').notNull().default(''),
     /** Why the row is not searched (missing name, bad domain…), null when searchable. */
     skipReason: text('skip_reason'),
-    status: text('status'),
+    /** A searched row's result status, `duplicate` for a later repeat of a person, null while pending. */
+    status: text('status').$type<TFinderRowStatus>(),
     result: jsonb('result').$type<Record<string, unknown>>(),
     billable: boolean('billable').notNull().default(false),
     /** The person's normalised name and domain (searchable rows), to point later repeats of the person at this row. */

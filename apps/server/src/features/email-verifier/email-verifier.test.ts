@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ZInstantVerifyResponse, ZVerifyListResponse, ZVerifyListsResponse } from '@verilead/contracts';
+import { ZInstantVerifyResponse, ZVerifyListResponse, ZVerifyListsResponse, type TSourceAgent } from '@verilead/contracts';
 import { chargeCredits, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { events } from '../events/tables';
@@ -30,7 +30,7 @@ describe('email verifier API', () => {
       return [];
     }
   };
-  const charges = (orgId: string, agent: string) =>
+  const charges = (orgId: string, agent: TSourceAgent) =>
     w.t.db.db
       .select()
       .from(creditTransactions)

@@ -1,6 +1,5 @@
 import type {
   TGreylistWait,
-  TListSource,
   TUploadFileType,
   TVerificationResult,
   TVerifyList,
@@ -59,7 +58,7 @@ export function toListView(row: TListRow): TVerifyList {
     name: row.name,
     file_name: row.fileName,
     file_type: row.fileType as TUploadFileType,
-    source: row.source as TListSource,
+    source: row.source,
     state: row.state,
     activity: row.activity,
     analysis: { state: row.analysisState, error: row.analysisError },

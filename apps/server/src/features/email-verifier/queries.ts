@@ -1,5 +1,6 @@
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { TInstantSource } from '@verilead/contracts';
 import { selectChunkStarts } from '../../platform/bulk/row-chunks';
 import { createListStore } from '../../platform/bulk-lists/list-store';
 import { storeRowResults, type TRowResult } from '../../platform/bulk-lists/row-results';
@@ -236,7 +237,7 @@ export async function insertInstant(exec: TDb, row: typeof instantVerifications.
   return rows[0]!;
 }
 
-export async function selectRecentInstant(exec: TDb, f: TVisibleScope & { userId: string; limit: number; source?: string }) {
+export async function selectRecentInstant(exec: TDb, f: TVisibleScope & { userId: string; limit: number; source?: TInstantSource }) {
   return exec
     .select()
     .from(instantVerifications)

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { TListAnalysisState, TVerificationMode, TVerifyListState } from '@verilead/contracts';
+import type { TInstantSource, TListAnalysisState, TListSource, TVerificationMode, TVerificationStatus, TVerifyListState } from '@verilead/contracts';
 import { bulkListColumns } from '../../platform/bulk-lists/list-columns';
 import { organisations, users } from '../../platform/tenancy/tables';
 
@@ -21,12 +21,15 @@ export type TListCounters = {
   valid_score_sum: number;
 };
 
+/** What a list row is: a first occurrence (verified), a repeat of one, or not an address at all. */
+export type TListEmailKind = 'unique' | 'duplicate' | 'syntax_error';
+
 /** A bulk verification list (an uploaded file). */
 export const verifyLists = pgTable(
   'verify_lists',
   {
     ...bulkListColumns<TVerifyListState>({ initialState: 'non_verified', jobColumn: 'verify_job_id' }),
-    source: text('source').notNull().default('upload'),
+    source: text('source').$type<TListSource>().notNull().default('upload'),
     /** SHA-256 of the uploaded bytes: a retried API upload of the same file finds its list instead of making another. */
     contentSha256: text('content_sha256'),
     emailColumn: integer('email_column').notNull(),
@@ -57,10 +60,10 @@ export const verifyListEmails = pgTable(
     email: text('email').notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     /** unique | duplicate | syntax_error */
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<TListEmailKind>().notNull(),
     /** A duplicate's unique row: the first row of the file with the same dedupe key. */
     firstRow: integer('first_row'),
-    status: text('status'),
+    status: text('status').$type<TVerificationStatus>(),
     result: jsonb('result').$type<Record<string, unknown>>(),
     billable: boolean('billable').notNull().default(false),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
@@ -91,9 +94,9 @@ export const instantVerifications = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
-    status: text('status').notNull(),
+    status: text('status').$type<TVerificationStatus>().notNull(),
     /** Where the verification was asked: `app` (the web app, a session) or `api` (an API key). */
-    source: text('source').notNull().default('app'),
+    source: text('source').$type<TInstantSource>().notNull().default('app'),
     result: jsonb('result').$type<Record<string, unknown>>().notNull(),
     billable: boolean('billable').notNull(),
     creditsCharged: integer('credits_charged').notNull(),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TListSource } from '@verilead/contracts';
 import {
   ZBulkUploadFields,
   type TCheckDuplicateData,
@@ -158,7 +159,7 @@ export async function uploadList(
 export async function createSourcedList(
   deps: Pick<TDeps, 'database' | 'queue'>,
   ctx: Pick<TCallerContext, 'orgId' | 'userId'>,
-  input: { listId: string; name: string; fileName: string; source: string; storageKey: string; sizeBytes: number },
+  input: { listId: string; name: string; fileName: string; source: TListSource; storageKey: string; sizeBytes: number },
 ): Promise<void> {
   await deps.database.transaction(async (tx) => {
     if (await verifyListStore.selectById(tx, input.listId)) return;

@@ -16,7 +16,7 @@ export function toImportView(row: TImportRow): TIntegrationImport {
     account_name: row.accountName,
     remote_list_id: row.remoteListId,
     remote_list_name: row.remoteListName,
-    state: row.state as TIntegrationImport['state'],
+    state: row.state,
     imported: row.imported,
     total: row.remoteTotal,
     verify_list_id: row.verifyListCreated ? row.verifyListId : null,

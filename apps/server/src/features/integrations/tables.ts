@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { TImportSource, TImportState } from '@verilead/contracts';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** A connected platform account: friendly name unique per organisation and platform; credentials encrypted (AES-256-GCM). */
@@ -38,12 +39,12 @@ export const integrationImports = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     accountId: uuid('account_id').references(() => integrationAccounts.id, { onDelete: 'set null' }),
     accountName: text('account_name').notNull(),
-    platform: text('platform').notNull(),
+    platform: text('platform').$type<TImportSource>().notNull(),
     remoteListId: text('remote_list_id').notNull(),
     remoteListName: text('remote_list_name').notNull(),
     remoteTotal: integer('remote_total'),
     /** importing | verifying | writing_back | completed | failed | cancelled */
-    state: text('state').notNull().default('importing'),
+    state: text('state').$type<TImportState>().notNull().default('importing'),
     /** The platform's opaque cursor of the next page (null before the first page). */
     cursor: text('cursor'),
     /** Pages stored so far: a page job whose number is below it already ran (idempotency). */

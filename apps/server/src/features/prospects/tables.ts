@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { TEnrichState, TProspectListState } from '@verilead/contracts';
 import { organisations, users } from '../../platform/tenancy/tables';
+
+/** An enrichment of picked leads or of a whole list. */
+export type TEnrichKind = 'lead' | 'list';
+/** A reverse lookup by e-mail address or by LinkedIn profile. */
+export type TReverseLookupKind = 'email' | 'linkedin';
 
 /** The companies directory (shared by the installation: the operator's licensed data or the demo generator). */
 export const directoryCompanies = pgTable(
@@ -135,7 +141,7 @@ export const prospectLists = pgTable(
     name: text('name').notNull(),
     leadCount: integer('lead_count').notNull().default(0),
     /** not_processed | in_progress | processed | cancelled (spec section 4, enrich list). */
-    state: text('state').notNull().default('not_processed'),
+    state: text('state').$type<TProspectListState>().notNull().default('not_processed'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -191,9 +197,9 @@ export const prospectEnrichRequests = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     listId: uuid('list_id'),
     /** lead | list */
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<TEnrichKind>().notNull(),
     /** queued | in_progress | completed | cancelled | failed */
-    state: text('state').notNull().default('queued'),
+    state: text('state').$type<TEnrichState>().notNull().default('queued'),
     options: jsonb('options').$type<{ phones: string; emails: string }>().notNull(),
     personIds: jsonb('person_ids').$type<string[]>(),
     /** The last person id done (list enrichment walks the list by person id). */
@@ -239,7 +245,7 @@ export const reverseLookups = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     /** email | linkedin */
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<TReverseLookupKind>().notNull(),
     query: text('query').notNull(),
     personId: uuid('person_id').references(() => directoryPeople.id, { onDelete: 'set null' }),
     found: boolean('found').notNull(),

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import type { TWbListType } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import { userSettings, wbListEntries } from './tables';
 
@@ -25,7 +26,7 @@ export async function touchWbList(exec: TDb, f: { userId: string; orgId: string 
     .onConflictDoUpdate({ target: userSettings.userId, set: { wbListModifiedAt: now, updatedAt: now } });
 }
 
-export async function insertWbEntries(exec: TDb, f: { userId: string; orgId: string; listType: string; values: string[] }) {
+export async function insertWbEntries(exec: TDb, f: { userId: string; orgId: string; listType: TWbListType; values: string[] }) {
   if (f.values.length === 0) return;
   await exec
     .insert(wbListEntries)
@@ -33,7 +34,7 @@ export async function insertWbEntries(exec: TDb, f: { userId: string; orgId: str
     .onConflictDoNothing();
 }
 
-export async function deleteWbEntries(exec: TDb, f: { userId: string; orgId: string; listType: string; values: string[] }) {
+export async function deleteWbEntries(exec: TDb, f: { userId: string; orgId: string; listType: TWbListType; values: string[] }) {
   await exec
     .delete(wbListEntries)
     .where(
@@ -50,7 +51,7 @@ export async function countWbEntries(exec: TDb, f: { userId: string; orgId: stri
   return { allow: rows.find((r) => r.listType === 'allow')?.n ?? 0, block: rows.find((r) => r.listType === 'block')?.n ?? 0 };
 }
 
-export async function selectWbEntries(exec: TDb, f: { userId: string; orgId: string; listType?: string; search?: string; offset: number; limit: number }) {
+export async function selectWbEntries(exec: TDb, f: { userId: string; orgId: string; listType?: TWbListType; search?: string; offset: number; limit: number }) {
   const where: SQL[] = [eq(wbListEntries.userId, f.userId), eq(wbListEntries.orgId, f.orgId)];
   if (f.listType) where.push(eq(wbListEntries.listType, f.listType));
   if (f.search) where.push(ilike(wbListEntries.value, `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));

@@ -102,7 +102,7 @@ export async function listWbEntries(exec: TDb, ctx: TCallerContext, q: z.output<
   return {
     items: rows.map((r) => ({
       value: r.value,
-      list_type: r.listType as 'allow' | 'block',
+      list_type: r.listType,
       kind: r.value.includes('@') ? 'email' : 'domain',
       created_at: r.createdAt.toISOString(),
     })),

@@ -1,4 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { TWbListType } from '@verilead/contracts';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** Each user's preferences; a missing section means the defaults. */
@@ -28,7 +29,7 @@ export const wbListEntries = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    listType: text('list_type').notNull(),
+    listType: text('list_type').$type<TWbListType>().notNull(),
     value: text('value').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

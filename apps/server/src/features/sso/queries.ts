@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, ne, notInArray, sql } from 'drizzle-orm';
 import type { TRole } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
-import { memberships, organisations, users } from '../../platform/tenancy/tables';
+import { memberships, organisations, users, type TUserSignupSource } from '../../platform/tenancy/tables';
 import { loginTickets, orgSsoSettings, ssoAuthRequests, ssoDomains, ssoDomainTokens, ssoSamlAssertions, ssoSamlRequests } from './tables';
 
 export type TOrgSsoRow = typeof orgSsoSettings.$inferSelect;
@@ -148,7 +148,7 @@ export async function selectUserMembership(exec: TDb, userId: string) {
 }
 
 /** A user who arrives through SSO: no password; the identity provider vouched for the e-mail. */
-export async function insertSsoUser(exec: TDb, f: { email: string; name: string; signupSource: string }) {
+export async function insertSsoUser(exec: TDb, f: { email: string; name: string; signupSource: TUserSignupSource }) {
   const rows = await exec
     .insert(users)
     .values({ email: f.email, name: f.name, emailVerifiedAt: new Date(), signupSource: f.signupSource })

@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { TMemberStatus, TRole } from '@verilead/contracts';
 import { invalidateCallers } from '../../platform/cache/ttl-cache';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { sqlMemberDaily } from '../../platform/credits/ledger';
@@ -126,7 +127,7 @@ export async function selectOrgMemberships(exec: TDb, orgId: string, userIds: st
     .where(and(eq(memberships.orgId, orgId), inArray(memberships.userId, userIds), sql`${users.deletedAt} is null`));
 }
 
-export async function updateMemberStatus(exec: TDb, orgId: string, userIds: string[], status: string): Promise<string[]> {
+export async function updateMemberStatus(exec: TDb, orgId: string, userIds: string[], status: TMemberStatus): Promise<string[]> {
   if (userIds.length === 0) return [];
   const rows = await exec
     .update(memberships)
@@ -137,7 +138,7 @@ export async function updateMemberStatus(exec: TDb, orgId: string, userIds: stri
   return rows.map((r) => r.userId);
 }
 
-export async function updateMemberRole(exec: TDb, orgId: string, userId: string, role: string) {
+export async function updateMemberRole(exec: TDb, orgId: string, userId: string, role: TRole) {
   await exec.update(memberships).set({ role }).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId), ne(memberships.role, 'owner')));
   invalidateCallers({ orgId, userId });
 }

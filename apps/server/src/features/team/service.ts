@@ -247,7 +247,7 @@ export async function requestSeats(deps: TDeps, ctx: TCallerContext, input: z.ou
       message: TEAM_MESSAGES.seatRequestReceived,
       request_id: row.id,
       seat_count: row.seatCount,
-      status: row.status as TSeatRequestData['status'],
+      status: row.status,
       requested_on: row.createdAt.toISOString(),
     };
   });

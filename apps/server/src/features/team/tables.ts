@@ -2,6 +2,9 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organisations, users } from '../../platform/tenancy/tables';
 
+/** A seat request's answer (the `seat_requests_status_valid` check). */
+export type TSeatRequestStatus = 'requested' | 'granted' | 'declined';
+
 /** Teams inside an organisation; a member belongs to at most one team. */
 export const teams = pgTable(
   'teams',
@@ -45,7 +48,7 @@ export const seatRequests = pgTable(
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     seatCount: integer('seat_count').notNull(),
     reason: text('reason').notNull(),
-    status: text('status').notNull().default('requested'),
+    status: text('status').$type<TSeatRequestStatus>().notNull().default('requested'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     answeredAt: timestamp('answered_at', { withTimezone: true }),
   },

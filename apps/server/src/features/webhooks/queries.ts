@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import type { TDeliveryStatus } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
 import type { TVisibleScope } from '../../platform/tenancy/context';
 import { memberships } from '../../platform/tenancy/tables';
@@ -118,7 +119,7 @@ export async function countAttempts(exec: TDb, deliveryId: string): Promise<numb
 export async function selectDeliveries(
   exec: TDb,
   scope: TVisibleScope,
-  q: { page: number; limit: number; webhookId?: string; eventType?: string; status?: string; from?: Date; to?: Date },
+  q: { page: number; limit: number; webhookId?: string; eventType?: string; status?: TDeliveryStatus; from?: Date; to?: Date },
 ) {
   const conditions = [eq(webhookDeliveries.orgId, scope.orgId), ...scopeOf(scope)];
   if (q.webhookId) conditions.push(eq(webhookDeliveries.webhookId, q.webhookId));

@@ -8,12 +8,10 @@ import {
   WEBHOOK_TIMEOUT_MS,
   WEBHOOK_TIMESTAMP_HEADER,
   canSeeMemberObject,
-  type TDeliveryStatus,
   type TRole,
   type TWebhook,
   type TWebhookEvent,
   type TWebhookEventLog,
-  type TWebhookStatus,
   type ZWebhookEventLogsRequest,
   type ZWebhookUpsertRequest,
 } from '@verilead/contracts';
@@ -73,7 +71,7 @@ function toWebhookView(row: TWebhookRow): TWebhook {
     name: row.name,
     url: row.url,
     events: row.events as TWebhookEvent[],
-    status: row.status as TWebhookStatus,
+    status: row.status,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -281,7 +279,7 @@ async function toEventLogs(exec: TDb, rows: { d: TDeliveryRow; webhookName: stri
     webhook_name: webhookName,
     event_id: d.eventId,
     event_type: d.eventType,
-    status: d.status as TDeliveryStatus,
+    status: d.status,
     attempts: attempts
       .filter((a) => a.deliveryId === d.id)
       .map((a) => ({ attempt: a.attempt, status_code: a.statusCode, latency_ms: a.latencyMs, error: a.error, created_at: a.createdAt.toISOString() })),

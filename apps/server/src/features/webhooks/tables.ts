@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { TDeliveryStatus, TWebhookStatus } from '@verilead/contracts';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** Webhook endpoints of an organisation and the events they subscribe to. */
@@ -17,7 +18,7 @@ export const webhooks = pgTable(
     name: text('name').notNull(),
     url: text('url').notNull(),
     events: jsonb('events').$type<string[]>().notNull(),
-    status: text('status').notNull().default('active'),
+    status: text('status').$type<TWebhookStatus>().notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -47,7 +48,7 @@ export const webhookDeliveries = pgTable(
     eventId: uuid('event_id').notNull(),
     eventType: text('event_type').notNull(),
     body: jsonb('body').$type<Record<string, unknown>>().notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<TDeliveryStatus>().notNull().default('pending'),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

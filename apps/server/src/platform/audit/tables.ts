@@ -1,4 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { TAuditAction } from '@verilead/contracts';
 
 /**
  * The organisation's audit log (migration 0050): who did what, append-only (a trigger refuses UPDATE, and DELETE
@@ -11,7 +12,7 @@ export const auditLog = pgTable(
     orgId: uuid('org_id').notNull(),
     actorUserId: uuid('actor_user_id'),
     actorEmail: text('actor_email'),
-    action: text('action').notNull(),
+    action: text('action').$type<TAuditAction>().notNull(),
     targetType: text('target_type'),
     targetId: text('target_id'),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),

@@ -43,7 +43,7 @@ export async function resolveBearer(exec: TDb, token: string): Promise<TCallerCo
       .where(and(eq(apiKeys.keyHash, hash), isNull(users.deletedAt), eq(memberships.status, 'active')))
       .limit(1);
     const row = rows[0];
-    return row ? { userId: row.userId, orgId: row.orgId, role: row.role as TRole, sessionId: null, via: 'api_key' } : null;
+    return row ? { userId: row.userId, orgId: row.orgId, role: row.role, sessionId: null, via: 'api_key' } : null;
   }
   // Raw SQL: this runs on every authenticated request, and the query builder costs more than the query on PGlite.
   const rows = await selectRows<{ sessionId: string; userId: string; orgId: string; role: string }>(

@@ -1,4 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { TTokenKind } from '@verilead/contracts';
 import { organisations, users } from '../tenancy/tables';
 
 /** Login sessions: opaque bearer tokens stored as SHA-256. */
@@ -25,7 +26,7 @@ export const oneTimeTokens = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<TTokenKind>().notNull(),
     tokenHash: text('token_hash').notNull(),
     data: jsonb('data').$type<Record<string, string>>().notNull().default({}),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

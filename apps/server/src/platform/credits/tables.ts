@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { TCreditTransactionKind, TSourceAgent } from '@verilead/contracts';
 import { organisations, users } from '../tenancy/tables';
 
 /** The credits ledger: one row per grant, purchase, charge or refund, with the balance after it. */
@@ -11,10 +12,10 @@ export const creditTransactions = pgTable(
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<TCreditTransactionKind>().notNull(),
     amount: integer('amount').notNull(),
     reason: text('reason').notNull(),
-    sourceAgent: text('source_agent'),
+    sourceAgent: text('source_agent').$type<TSourceAgent>(),
     objectType: text('object_type'),
     objectId: text('object_id'),
     balanceAfter: integer('balance_after').notNull(),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { TDashboardType, TDeletionReason, TMemberStatus, TPlanInterval, TRole, TSignupSource, TSocialSsoProvider } from '@verilead/contracts';
 
 export const organisations = pgTable(
   'organisations',
@@ -11,11 +12,12 @@ export const organisations = pgTable(
     creditsBalance: integer('credits_balance').notNull().default(0),
     lowCreditAlertEnabled: boolean('low_credit_alert_enabled').notNull().default(false),
     lowCreditThreshold: integer('low_credit_threshold').notNull().default(100),
-    planInterval: text('plan_interval').notNull().default('free'),
+    planInterval: text('plan_interval').$type<TPlanInterval>().notNull().default('free'),
     planStartedAt: timestamp('plan_started_at', { withTimezone: true }).notNull().defaultNow(),
     userCreateLimit: integer('user_create_limit').notNull().default(5),
     recurCredits: integer('recur_credits'),
-    recurInterval: text('recur_interval'),
+    /** The interval of the plan that renews its credits (a sold plan's: never `free`). */
+    recurInterval: text('recur_interval').$type<Exclude<TPlanInterval, 'free'>>(),
     /** Data retention (migration 0055): uploaded files and exports, and verification results, are deleted after these days. */
     fileRetentionDays: integer('file_retention_days').notNull().default(30),
     resultRetentionDays: integer('result_retention_days').notNull().default(90),
@@ -33,6 +35,9 @@ export type TAddressColumn = {
   country: string;
 };
 
+/** How a user came: the sign-up form's answer, or single sign-on (`sso` through an organisation, else the social provider). */
+export type TUserSignupSource = TSignupSource | 'sso' | TSocialSsoProvider;
+
 export const users = pgTable(
   'users',
   {
@@ -48,13 +53,13 @@ export const users = pgTable(
     timezone: text('timezone').notNull().default('UTC'),
     locale: text('locale').notNull().default('en'),
     restoreId: text('restore_id'),
-    signupSource: text('signup_source'),
+    signupSource: text('signup_source').$type<TUserSignupSource>(),
     signupSourceOther: text('signup_source_other'),
     lowCreditAlertEnabled: boolean('low_credit_alert_enabled').notNull().default(false),
     lowCreditThreshold: integer('low_credit_threshold').notNull().default(100),
-    dashboardType: text('dashboard_type').notNull().default('individual'),
+    dashboardType: text('dashboard_type').$type<TDashboardType>().notNull().default('individual'),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
-    deletionReason: text('deletion_reason'),
+    deletionReason: text('deletion_reason').$type<TDeletionReason>(),
     deletionReasonOther: text('deletion_reason_other'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -71,8 +76,8 @@ export const memberships = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role').notNull(),
-    status: text('status').notNull().default('active'),
+    role: text('role').$type<TRole>().notNull(),
+    status: text('status').$type<TMemberStatus>().notNull().default('active'),
     dailyLimit: integer('daily_limit'),
     lifeTimeLimit: integer('life_time_limit'),
     dailyUsed: integer('daily_used').notNull().default(0),
