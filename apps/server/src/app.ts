@@ -90,7 +90,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       const field = findInvalidText(value);
       if (field) {
         const where = location === 'params' ? 'params' : location;
-        throw new AppError(400, 'validation_failed', INVALID_TEXT_MESSAGE, { reasons: [{ field, location: where, messages: [INVALID_TEXT_MESSAGE] }] });
+        throw new AppError('validation_failed', INVALID_TEXT_MESSAGE, { reasons: [{ field, location: where, messages: [INVALID_TEXT_MESSAGE] }] });
       }
     }
   });

@@ -100,7 +100,7 @@ function buildPlan(org: TOrgRow, pending: { id: string; targetPlan: string; crea
 /** The full profile of the caller (the spec's user session without the client-only fields). */
 export async function getProfile(exec: TDb, ctx: Pick<TCallerContext, 'userId' | 'orgId'>): Promise<TUserProfile> {
   const row = await selectProfileRow(exec, ctx.orgId, ctx.userId);
-  if (!row || row.user.deletedAt) throw new AppError(404, 'not_found', 'User not found');
+  if (!row || row.user.deletedAt) throw new AppError('not_found', 'User not found');
   const { user, membership, org } = row;
   const balance = org.creditsBalance;
   // The ledger's view of the limits: a daily change waiting for tomorrow and today's remaining allowance included.
@@ -154,14 +154,14 @@ export async function getProfile(exec: TDb, ctx: Pick<TCallerContext, 'userId' |
 
 async function requireUser(exec: TDb, userId: string) {
   const user = await selectUserById(exec, userId);
-  if (!user || user.deletedAt) throw new AppError(404, 'not_found', 'User not found');
+  if (!user || user.deletedAt) throw new AppError('not_found', 'User not found');
   return user;
 }
 
 export async function requirePassword(exec: TDb, userId: string, password: string, field: string) {
   const user = await requireUser(exec, userId);
   if (!(await verifyPassword(user.passwordHash, password))) {
-    throw new AppError(400, 'wrong_password', 'The password is not correct', { reasons: [{ field, location: 'body', messages: ['The password is not correct'] }] });
+    throw new AppError('wrong_password', 'The password is not correct', { reasons: [{ field, location: 'body', messages: ['The password is not correct'] }] });
   }
   return user;
 }
@@ -187,13 +187,13 @@ export async function editProfileFields(
 export async function requestEmailChange(deps: TDeps, ctx: TCallerContext, input: { email: string; password: string }) {
   const user = await requirePassword(deps.database.db, ctx.userId, input.password, 'password');
   if (input.email === user.email) {
-    throw new AppError(400, 'validation_failed', 'This is already your e-mail address', {
+    throw new AppError('validation_failed', 'This is already your e-mail address', {
       reasons: [{ field: 'email', location: 'body', messages: ['This is already your e-mail address'] }],
     });
   }
   const taken = await selectUserByEmail(deps.database.db, input.email);
   if (taken) {
-    throw new AppError(409, 'email_already_registered', 'This e-mail address is already in use', {
+    throw new AppError('email_already_registered', 'This e-mail address is already in use', {
       reasons: [{ field: 'email', location: 'body', messages: ['This e-mail address is already in use'] }],
     });
   }
@@ -215,11 +215,11 @@ export async function confirmEmailChange(deps: TDeps, token: string) {
     const row = await consumeOneTimeToken(tx, token, ['email_change']);
     const email = row?.data.email;
     if (!row || !email) {
-      throw new AppError(400, 'invalid_token', 'This link is invalid or has expired', { reasons: [{ field: 'token', location: 'body', messages: ['Invalid or expired token'] }] });
+      throw new AppError('invalid_token', 'This link is invalid or has expired', { reasons: [{ field: 'token', location: 'body', messages: ['Invalid or expired token'] }] });
     }
     const user = await requireUser(tx, row.userId);
     const taken = await selectUserByEmail(tx, email);
-    if (taken && taken.id !== user.id) throw new AppError(409, 'email_already_registered', 'This e-mail address is already in use');
+    if (taken && taken.id !== user.id) throw new AppError('email_already_registered', 'This e-mail address is already in use');
     await updateUser(tx, user.id, { email, pendingEmail: null, emailVerifiedAt: new Date() });
     return { message: 'Your e-mail address has been updated', email };
   });
@@ -228,7 +228,7 @@ export async function confirmEmailChange(deps: TDeps, token: string) {
 export async function changePassword(deps: TDeps, ctx: TCallerContext, input: { current_password: string; new_password: string }) {
   const user = await requirePassword(deps.database.db, ctx.userId, input.current_password, 'current_password');
   if (input.current_password === input.new_password) {
-    throw new AppError(400, 'same_password', 'The new password must differ from the current one', {
+    throw new AppError('same_password', 'The new password must differ from the current one', {
       reasons: [{ field: 'new_password', location: 'body', messages: ['The new password must differ from the current one'] }],
     });
   }
@@ -255,17 +255,17 @@ export async function generateApiKey(deps: TDeps, ctx: TCallerContext): Promise<
 
 export async function getCurrentPlan(exec: TDb, ctx: TCallerContext): Promise<TCurrentPlan> {
   const row = await selectUserWithOrg(exec, ctx.orgId, ctx.userId);
-  if (!row) throw new AppError(404, 'not_found', 'User not found');
+  if (!row) throw new AppError('not_found', 'User not found');
   return buildCurrentPlan(exec, row.org);
 }
 
 /** Records an upgrade request (billing fulfils it); nothing is charged here. */
 export async function requestUpgrade(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZUpgradeRequest>): Promise<TUpgradeData> {
   const row = await selectUserWithOrg(deps.database.db, ctx.orgId, ctx.userId);
-  if (!row) throw new AppError(404, 'not_found', 'User not found');
+  if (!row) throw new AppError('not_found', 'User not found');
   const current = row.org.planInterval;
   if (current === input.plan && input.plan !== 'one_time') {
-    throw new AppError(409, 'conflict', `You are already on the ${PLAN_NAMES[current]} plan`, {
+    throw new AppError('conflict', `You are already on the ${PLAN_NAMES[current]} plan`, {
       reasons: [{ field: 'plan', location: 'body', messages: ['This is your current plan'] }],
     });
   }
@@ -323,7 +323,7 @@ export async function updateOrgLowCreditAlert(deps: TDeps, ctx: TCallerContext, 
 export async function deleteAccount(deps: TDeps, ctx: TCallerContext, input: TDeleteAccountRequest) {
   await requirePassword(deps.database.db, ctx.userId, input.password, 'password');
   if (ctx.role === 'owner' && (await countOtherActiveMembers(deps.database.db, ctx.orgId, ctx.userId)) > 0) {
-    throw new AppError(409, 'owner_has_active_members', 'Remove or deactivate the other members of your organisation before deleting the owner account');
+    throw new AppError('owner_has_active_members', 'Remove or deactivate the other members of your organisation before deleting the owner account');
   }
   await deps.database.transaction(async (tx) => {
     await updateUser(tx, ctx.userId, {

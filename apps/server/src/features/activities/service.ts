@@ -49,7 +49,7 @@ export async function resolveActivityRange(exec: TDb, ctx: TCallerContext, input
   const from = input.from ? parseDateStart(input.from, timeZone) : undefined;
   const toExclusive = input.to ? parseDateEndExclusive(input.to, timeZone) : undefined;
   if (from && toExclusive && from >= toExclusive) {
-    throw new AppError(400, 'validation_failed', 'from must be before to', { reasons: [{ field: 'from', location: 'body', messages: ['from must be before to'] }] });
+    throw new AppError('validation_failed', 'from must be before to', { reasons: [{ field: 'from', location: 'body', messages: ['from must be before to'] }] });
   }
   return { from, toExclusive };
 }

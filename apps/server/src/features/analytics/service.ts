@@ -56,7 +56,7 @@ function isTeamViewer(ctx: TCallerContext): boolean {
 }
 
 function assertTeamViewer(ctx: TCallerContext): void {
-  if (!isTeamViewer(ctx)) throw new AppError(403, 'forbidden', TEAM_ANALYTICS_FORBIDDEN);
+  if (!isTeamViewer(ctx)) throw new AppError('forbidden', TEAM_ANALYTICS_FORBIDDEN);
 }
 
 /** The members of one of the caller's teams (404 for another organisation's team). */

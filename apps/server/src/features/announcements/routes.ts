@@ -37,7 +37,7 @@ export function registerAnnouncementOpsRoute(app: FastifyInstance, deps: TDeps, 
       const given = req.headers['x-ops-secret'];
       const secret = typeof given === 'string' ? Buffer.from(given) : Buffer.alloc(0);
       const expected = Buffer.from(deps.config.appSecret);
-      if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError(403, 'forbidden', 'Forbidden');
+      if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError('forbidden', 'Forbidden');
       const data = req.body.clear
         ? await clearAnnouncement(deps.database.db)
         : await setAnnouncement(deps.database.db, { message: req.body.message ?? '', dismissable: req.body.dismissable });

@@ -26,10 +26,10 @@ export type TCreatedOwner = { userId: string; orgId: string; email: string; url:
  */
 export async function createOwnerAccount(deps: { database: TDatabase; config: TConfig }, raw: TCreateOwnerInput): Promise<TCreatedOwner> {
   const parsed = ZCreateOwnerInput.safeParse(raw);
-  if (!parsed.success) throw new AppError(400, 'validation_failed', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!parsed.success) throw new AppError('validation_failed', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const input = parsed.data;
   if (await selectUserWithMembership(deps.database.db, input.email)) {
-    throw new AppError(409, 'email_already_registered', `An account with the e-mail ${input.email} exists already.`);
+    throw new AppError('email_already_registered', `An account with the e-mail ${input.email} exists already.`);
   }
   return deps.database.transaction(async (tx) => {
     const org = await insertOrganisation(tx, { name: input.org });

@@ -86,7 +86,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: TDeps, guards: TG
     const given = req.headers['x-ops-secret'];
     const secret = Buffer.from(typeof given === 'string' ? given : '');
     const expected = Buffer.from(deps.config.appSecret);
-    if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError(403, 'forbidden', 'Forbidden');
+    if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError('forbidden', 'Forbidden');
     return ok(await createOwnerAccount(deps, req.body));
   });
   r.post(

@@ -35,7 +35,7 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 function invalidToken(field = 'token'): AppError {
-  return new AppError(400, 'invalid_token', 'This link is invalid or has expired', {
+  return new AppError('invalid_token', 'This link is invalid or has expired', {
     reasons: [{ field, location: 'body', messages: ['Invalid or expired token'] }],
   });
 }
@@ -146,16 +146,16 @@ export async function login(deps: TDeps, input: { email: string; password: strin
   const user = candidate?.user;
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
   if (user && !passwordOk && candidate.membership) await recordAudit(db, { orgId: candidate.membership.orgId, userId: user.id, ip: meta.ip }, { action: 'auth.sign_in_failed', targetType: 'user', targetId: user.id, details: { method: 'password' } });
-  if (!user || !passwordOk || user.deletedAt) throw new AppError(401, 'invalid_credentials', GENERIC_LOGIN_ERROR);
+  if (!user || !passwordOk || user.deletedAt) throw new AppError('invalid_credentials', GENERIC_LOGIN_ERROR);
   const membership = candidate.membership;
   if (!membership || membership.status !== 'active') {
-    throw new AppError(403, 'account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
+    throw new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
   }
   await assertPasswordLoginAllowed(db, membership);
   const maxAgeMs = deps.config.passwordMaxAgeDays * 24 * 3600_000;
   if (user.passwordUpdatedAt && Date.now() - user.passwordUpdatedAt.getTime() > maxAgeMs) {
     const changeToken = await issueOneTimeToken(db, user.id, 'password_change');
-    throw new AppError(403, 'password_expired', 'Your password has expired. Please choose a new one.', {
+    throw new AppError('password_expired', 'Your password has expired. Please choose a new one.', {
       additional_info: { change_token: changeToken },
     });
   }
@@ -185,11 +185,11 @@ export const VERIFICATION_RESEND_INTERVAL_MS = 60_000;
 export async function resendVerification(deps: TDeps, ctx: TCallerContext): Promise<{ message: string }> {
   return deps.database.transaction(async (tx) => {
     const user = await selectUserForReminder(tx, ctx.userId);
-    if (!user) throw new AppError(404, 'not_found', 'This account does not exist');
-    if (user.verifiedAt) throw new AppError(409, 'conflict', 'Your email address is already verified.');
+    if (!user) throw new AppError('not_found', 'This account does not exist');
+    if (user.verifiedAt) throw new AppError('conflict', 'Your email address is already verified.');
     const last = await selectLastVerificationLinkAt(tx, ctx.userId);
     const wait = last ? Math.ceil((last.getTime() + VERIFICATION_RESEND_INTERVAL_MS - Date.now()) / 1000) : 0;
-    if (wait > 0) throw new AppError(429, 'rate_limited', `A link was sent less than a minute ago; please check your inbox or try again in ${wait} seconds.`, { additional_info: { retry_after: wait } });
+    if (wait > 0) throw new AppError('rate_limited', `A link was sent less than a minute ago; please check your inbox or try again in ${wait} seconds.`, { additional_info: { retry_after: wait } });
     const token = await issueOneTimeToken(tx, ctx.userId, 'email_verification');
     await deps.mailer.send({ to: user.email, template: 'email_verification', vars: { name: user.name, url: link(deps, '/emailverification', token) } }, { tx, orgId: ctx.orgId, userId: ctx.userId });
     return { message: `We sent a new verification link to ${user.email}.` };
@@ -246,7 +246,7 @@ export async function setupPassword(deps: TDeps, input: { token: string; passwor
 export async function inviteMember(deps: TDeps, ctx: TCallerContext, input: { email: string; name: string; role: Exclude<TRole, 'owner'> }) {
   const existing = await selectUserWithMembership(deps.database.db, input.email);
   if (existing) {
-    throw new AppError(409, 'email_already_registered', 'A user with this e-mail already exists', {
+    throw new AppError('email_already_registered', 'A user with this e-mail already exists', {
       reasons: [{ field: 'email', location: 'body', messages: ['A user with this e-mail already exists'] }],
     });
   }

@@ -103,8 +103,8 @@ export async function confirmWith(deps: TBillingDeps, gw: TStripeGateway, paymen
 export async function confirmPaymentIntent(deps: TBillingDeps, ctx: TCallerContext, input: { payment_id: string; payment_method: string }) {
   let payment = await ownPayment(deps, ctx, input.payment_id);
   if (payment.status === 'paid') return paymentOutcome(deps, ctx, payment.id, null);
-  if (payment.status === 'cancelled') throw new AppError(409, 'conflict', 'This payment was cancelled.');
-  if (payment.provider !== 'stripe') throw new AppError(409, 'conflict', 'This payment is made with PayPal: finish it on the PayPal page.');
+  if (payment.status === 'cancelled') throw new AppError('conflict', 'This payment was cancelled.');
+  if (payment.provider !== 'stripe') throw new AppError('conflict', 'This payment is made with PayPal: finish it on the PayPal page.');
   const gw = await deps.gateway.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   if (isCheckoutSession(payment.providerRef)) {
@@ -135,7 +135,7 @@ export async function buyWithDefaultCard(deps: TBillingDeps, ctx: TCallerContext
   const gw = await deps.gateway.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const saved = await selectCustomer(deps.database.db, ctx.orgId);
-  if (!saved?.defaultPaymentMethod) throw new AppError(409, 'conflict', 'Add a card first: there is no default card to charge.');
+  if (!saved?.defaultPaymentMethod) throw new AppError('conflict', 'Add a card first: there is no default card to charge.');
   const payment = await newCreditsPayment(deps, ctx, input);
   const pi = await createIntent(gw, customer, payment);
   await updatePayment(deps.database.db, payment.id, { providerRef: pi.id });
@@ -172,14 +172,14 @@ export async function confirmPayment(deps: TBillingDeps, ctx: TCallerContext, in
 /** PATCH /payment/cancel: cancels an unpaid payment or pending invoice. */
 export async function cancelPayment(deps: TBillingDeps, ctx: TCallerContext, input: { payment_id: string }) {
   const payment = await ownPayment(deps, ctx, input.payment_id);
-  if (payment.status === 'paid') throw new AppError(409, 'conflict', 'This payment is already paid and cannot be cancelled.');
+  if (payment.status === 'paid') throw new AppError('conflict', 'This payment is already paid and cannot be cancelled.');
   if (payment.provider === 'stripe' && isCheckoutSession(payment.providerRef) && payment.status !== 'cancelled') {
     const gw = await deps.gateway.get();
     const ref = payment.providerRef;
     const session = await callStripe(() => gw.stripe.checkout.sessions.retrieve(ref));
     if (session.payment_status === 'paid') {
       await syncCheckoutSession(deps.database, gw, session);
-      throw new AppError(409, 'conflict', 'This payment is already paid and cannot be cancelled.');
+      throw new AppError('conflict', 'This payment is already paid and cannot be cancelled.');
     }
     if (session.status === 'open') await callStripe(() => gw.stripe.checkout.sessions.expire(ref));
   } else if (payment.provider === 'stripe' && payment.providerRef?.startsWith('pi_') && payment.status !== 'cancelled') {
@@ -187,7 +187,7 @@ export async function cancelPayment(deps: TBillingDeps, ctx: TCallerContext, inp
     const pi = await callStripe(() => gw.stripe.paymentIntents.retrieve(payment.providerRef!));
     if (pi.status === 'succeeded') {
       await syncPaymentIntent(deps.database, pi);
-      throw new AppError(409, 'conflict', 'This payment is already paid and cannot be cancelled.');
+      throw new AppError('conflict', 'This payment is already paid and cannot be cancelled.');
     }
     if (pi.status !== 'canceled') await callStripe(() => gw.stripe.paymentIntents.cancel(pi.id));
   }

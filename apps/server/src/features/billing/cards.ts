@@ -37,7 +37,7 @@ export async function listCards(deps: TBillingDeps, ctx: TCallerContext) {
 export async function ownCard(deps: TBillingDeps, gw: TStripeGateway, ctx: TCallerContext, id: string) {
   const cards = await cardsOf(deps, gw, ctx);
   const pm = cards.methods.find((m) => m.id === id);
-  if (!pm) throw new AppError(404, 'not_found', 'This card was not found.');
+  if (!pm) throw new AppError('not_found', 'This card was not found.');
   return { pm, ...cards };
 }
 
@@ -124,11 +124,11 @@ export async function confirmSetupIntent(deps: TBillingDeps, ctx: TCallerContext
   const gw = await deps.gateway.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const si = await callStripe(() => setupIntentOf(gw, input.setup_intent_id)).catch((err: unknown) => {
-    if (err instanceof AppError && err.httpStatus === 404) throw new AppError(404, 'not_found', 'This card set-up was not found.');
+    if (err instanceof AppError && err.code === 'not_found') throw new AppError('not_found', 'This card set-up was not found.');
     throw err;
   });
-  if (!si || si.customer !== customer) throw new AppError(404, 'not_found', 'This card set-up was not found.');
-  if (si.status !== 'succeeded' || typeof si.payment_method !== 'string') throw new AppError(409, 'conflict', 'The card set-up is not finished yet.');
+  if (!si || si.customer !== customer) throw new AppError('not_found', 'This card set-up was not found.');
+  if (si.status !== 'succeeded' || typeof si.payment_method !== 'string') throw new AppError('conflict', 'The card set-up is not finished yet.');
   const saved = await selectCustomer(deps.database.db, ctx.orgId);
   if (!saved?.defaultPaymentMethod) await makeDefault(deps, gw, ctx, customer, si.payment_method);
   const { pm, defaultId } = await ownCard(deps, gw, ctx, si.payment_method);

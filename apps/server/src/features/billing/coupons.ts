@@ -34,7 +34,7 @@ export async function applyCoupon(deps: TDeps, ctx: TCallerContext, input: { cod
       .values({ couponId: coupon.id, orgId: ctx.orgId, userId: ctx.userId, creditsGranted: coupon.value })
       .onConflictDoNothing()
       .returning({ id: couponRedemptions.id });
-    if (inserted.length === 0) throw new AppError(409, 'conflict', 'Your organisation has already used this coupon.');
+    if (inserted.length === 0) throw new AppError('conflict', 'Your organisation has already used this coupon.');
     await grantCredits(tx, { orgId: ctx.orgId, userId: null, amount: coupon.value, reason: `Coupon ${coupon.code}`, objectType: 'coupon', objectId: coupon.id });
   });
   return { code: coupon.code, kind: 'credits' as const, message: `${coupon.value.toLocaleString('en-US')} free credits were added to your balance.`, credits_granted: coupon.value, quote: null };

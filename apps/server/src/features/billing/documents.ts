@@ -21,7 +21,7 @@ export async function listPayments(db: TDb, ctx: TCallerContext, which: 'invoice
 export async function getPaymentForDocument(db: TDb, ctx: TCallerContext, id: string, kind: 'invoice' | 'receipt') {
   const p = await selectPayment(db, ctx.orgId, id);
   if (!p || (kind === 'receipt' && p.status !== 'paid') || (p.status !== 'paid' && p.status !== 'pending' && p.status !== 'requires_action')) {
-    throw new AppError(404, 'not_found', kind === 'receipt' ? 'Receipt not found' : 'Invoice not found');
+    throw new AppError('not_found', kind === 'receipt' ? 'Receipt not found' : 'Invoice not found');
   }
   return p;
 }

@@ -4,5 +4,5 @@ export const PAYMENTS_NOT_CONFIGURED_MESSAGE = 'Payments are not configured on t
 
 /** The answer to a payment call when its provider has no keys and test mode is not allowed (NODE_ENV=production). */
 export function paymentsNotConfigured(): AppError {
-  return new AppError(503, 'payments_not_configured', PAYMENTS_NOT_CONFIGURED_MESSAGE);
+  return new AppError('payments_not_configured', PAYMENTS_NOT_CONFIGURED_MESSAGE);
 }

@@ -49,10 +49,10 @@ export async function callStripe<T>(fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     const errors = stripeErrors();
     if (!errors) throw err;
-    if (err instanceof errors.StripeCardError) throw new AppError(400, 'card_declined', err.message || 'Your card was declined.');
-    if (err instanceof errors.StripeInvalidRequestError && err.code === 'resource_missing') throw new AppError(404, 'not_found', 'This card was not found.');
+    if (err instanceof errors.StripeCardError) throw new AppError('card_declined', err.message || 'Your card was declined.');
+    if (err instanceof errors.StripeInvalidRequestError && err.code === 'resource_missing') throw new AppError('not_found', 'This card was not found.');
     if (err instanceof errors.StripeError) {
-      throw new AppError(502, 'payment_provider_error', 'The payment provider could not complete the request. Please try again in a moment.');
+      throw new AppError('payment_provider_error', 'The payment provider could not complete the request. Please try again in a moment.');
     }
     throw err;
   }
@@ -157,12 +157,12 @@ export async function markPaid(database: TDatabase, paymentId: string): Promise<
 
 export async function paymentOutcome(deps: TBillingDeps, ctx: TCallerContext, paymentId: string, nextActionUrl: string | null) {
   const payment = await selectPayment(deps.database.db, ctx.orgId, paymentId);
-  if (!payment) throw new AppError(404, 'not_found', 'Payment not found');
+  if (!payment) throw new AppError('not_found', 'Payment not found');
   return { payment: paymentToApi(payment), balance: await getOrgBalance(deps.database.db, ctx.orgId), next_action_url: nextActionUrl };
 }
 
 export async function ownPayment(deps: TBillingDeps, ctx: TCallerContext, id: string): Promise<TPaymentRow> {
   const payment = await selectPayment(deps.database.db, ctx.orgId, id);
-  if (!payment) throw new AppError(404, 'not_found', 'Payment not found');
+  if (!payment) throw new AppError('not_found', 'Payment not found');
   return payment;
 }

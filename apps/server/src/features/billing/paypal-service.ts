@@ -18,13 +18,13 @@ async function callPayPal<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof PayPalApiError) {
-      if (err.status === 404) throw new AppError(404, 'not_found', 'PayPal does not know this order or subscription.');
-      if (err.issue === 'ORDER_NOT_APPROVED') throw new AppError(409, 'conflict', 'The order is not approved yet: finish on the PayPal page first.');
-      if (err.issue === 'INSTRUMENT_DECLINED') throw new AppError(400, 'card_declined', 'PayPal declined the payment. Please choose another way to pay.');
-      throw new AppError(502, 'payment_provider_error', 'PayPal could not complete the request. Please try again in a moment.');
+      if (err.status === 404) throw new AppError('not_found', 'PayPal does not know this order or subscription.');
+      if (err.issue === 'ORDER_NOT_APPROVED') throw new AppError('conflict', 'The order is not approved yet: finish on the PayPal page first.');
+      if (err.issue === 'INSTRUMENT_DECLINED') throw new AppError('card_declined', 'PayPal declined the payment. Please choose another way to pay.');
+      throw new AppError('payment_provider_error', 'PayPal could not complete the request. Please try again in a moment.');
     }
     if (err instanceof AppError) throw err;
-    throw new AppError(502, 'payment_provider_error', 'PayPal could not be reached. Please try again in a moment.');
+    throw new AppError('payment_provider_error', 'PayPal could not be reached. Please try again in a moment.');
   }
 }
 
@@ -34,7 +34,7 @@ async function paypalPayment(deps: TBillingDeps, ctx: TCallerContext, ref: strin
     .from(payments)
     .where(and(eq(payments.orgId, ctx.orgId), eq(payments.provider, 'paypal'), eq(payments.providerRef, ref)))
     .limit(1);
-  if (!rows[0]) throw new AppError(404, 'not_found', 'Payment not found');
+  if (!rows[0]) throw new AppError('not_found', 'Payment not found');
   return rows[0];
 }
 
@@ -44,7 +44,7 @@ function returnUrl(deps: TBillingDeps, payment: TPaymentRow): string {
 
 /** POST /payment/paypal/order/create: a payment and its PayPal order (USD only); the buyer approves it on PayPal's page. */
 export async function createPayPalOrder(deps: TBillingDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
-  if (input.currency !== 'USD') throw new AppError(400, 'validation_failed', 'PayPal takes payments in USD only. Please pay INR by card.');
+  if (input.currency !== 'USD') throw new AppError('validation_failed', 'PayPal takes payments in USD only. Please pay INR by card.');
   const client = await getPayPalClient(deps.config);
   const payment = await newCreditsPayment(deps, ctx, input, 'paypal');
   const back = returnUrl(deps, payment);
@@ -94,8 +94,8 @@ async function ensurePayPalPlan(client: TPayPalClient, plan: typeof billingPlans
 async function salePlan(deps: TBillingDeps, planId: string) {
   const rows = await deps.database.db.select().from(billingPlans).where(and(eq(billingPlans.id, planId), eq(billingPlans.active, true))).limit(1);
   const plan = rows[0];
-  if (!plan || plan.interval === 'one_time') throw new AppError(404, 'not_found', 'This plan is not on sale.');
-  if (plan.currency !== 'USD') throw new AppError(400, 'validation_failed', 'PayPal takes payments in USD only. Please choose a USD plan.');
+  if (!plan || plan.interval === 'one_time') throw new AppError('not_found', 'This plan is not on sale.');
+  if (plan.currency !== 'USD') throw new AppError('validation_failed', 'PayPal takes payments in USD only. Please choose a USD plan.');
   return plan;
 }
 
@@ -138,6 +138,6 @@ export async function activatePayPalSubscription(deps: TBillingDeps, ctx: TCalle
   if (sub.status === 'ACTIVE' && sub.custom_id === payment.id) await markPaid(deps.database, payment.id);
   else if (sub.status === 'CANCELLED' || sub.status === 'EXPIRED') await updateUnpaidStatus(deps.database.db, payment.id, 'cancelled', null);
   const fresh = await selectPayment(deps.database.db, ctx.orgId, payment.id);
-  if (fresh?.status !== 'paid' && sub.status === 'APPROVAL_PENDING') throw new AppError(409, 'conflict', 'The subscription is not approved yet: finish on the PayPal page first.');
+  if (fresh?.status !== 'paid' && sub.status === 'APPROVAL_PENDING') throw new AppError('conflict', 'The subscription is not approved yet: finish on the PayPal page first.');
   return paymentOutcome(deps, ctx, payment.id, null);
 }

@@ -25,7 +25,7 @@ export function planToApi(p: TPlanRow): TPlan {
 export async function selectSalePlan(deps: Pick<TBillingDeps, 'database'>, id: string): Promise<TPlanRow> {
   const rows = await deps.database.db.select().from(billingPlans).where(and(eq(billingPlans.id, id), eq(billingPlans.active, true))).limit(1);
   const plan = rows[0];
-  if (!plan || plan.interval === 'one_time') throw new AppError(404, 'not_found', 'This plan is not on sale.');
+  if (!plan || plan.interval === 'one_time') throw new AppError('not_found', 'This plan is not on sale.');
   return plan;
 }
 
@@ -57,7 +57,7 @@ export async function previewPlanChange(deps: TBillingDeps, ctx: TCallerContext,
   const plan = await selectSalePlan(deps, input.plan_id);
   const row = await selectSubscriptionWithPlan(deps.database.db, ctx.orgId);
   const current = row?.sub ?? null;
-  if (current && current.status === 'active' && current.planId === plan.id && !current.cancelAtPeriodEnd) throw new AppError(409, 'conflict', 'You are already on this plan.');
+  if (current && current.status === 'active' && current.planId === plan.id && !current.cancelAtPeriodEnd) throw new AppError('conflict', 'You are already on this plan.');
   const gw = await deps.gateway.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const card = await cardSummary(deps, gw, ctx.orgId);
@@ -111,9 +111,9 @@ export async function resumeSubscription(deps: TBillingDeps, ctx: TCallerContext
   const db = deps.database.db;
   const row = await selectSubscriptionWithPlan(db, ctx.orgId);
   const current = row?.sub;
-  if (!current || current.status === 'cancelled') throw new AppError(404, 'not_found', 'You have no subscription to resume.');
-  if (!current.cancelAtPeriodEnd) throw new AppError(409, 'conflict', 'Your subscription is not set to end: there is nothing to resume.');
-  if (current.provider === 'paypal') throw new AppError(409, 'conflict', 'PayPal ended this subscription for good: subscribe again when this period ends.');
+  if (!current || current.status === 'cancelled') throw new AppError('not_found', 'You have no subscription to resume.');
+  if (!current.cancelAtPeriodEnd) throw new AppError('conflict', 'Your subscription is not set to end: there is nothing to resume.');
+  if (current.provider === 'paypal') throw new AppError('conflict', 'PayPal ended this subscription for good: subscribe again when this period ends.');
   const live = liveStripeRef(current);
   if (live) {
     const gw = await deps.gateway.get();
@@ -171,13 +171,13 @@ export async function confirmPlanChange(deps: TBillingDeps, ctx: TCallerContext,
     const fresh = await previewPlanChange(deps, ctx, { plan_id: input.plan_id });
     const now = fresh.proration_date;
     if (now === null || input.proration_date > now || now - input.proration_date > PRORATION_DATE_MAX_AGE_S) {
-      throw new AppError(409, 'conflict', 'This price preview has expired: please look at the amount again and confirm it.', { additional_info: { preview: fresh } });
+      throw new AppError('conflict', 'This price preview has expired: please look at the amount again and confirm it.', { additional_info: { preview: fresh } });
     }
   }
   if (input.expected_amount !== undefined) {
     const preview = await previewPlanChange(deps, ctx, input);
     if (Math.round(preview.amount_due * 100) !== Math.round(input.expected_amount * 100)) {
-      throw new AppError(409, 'conflict', `The amount to pay changed to ${preview.currency} ${preview.amount_due.toFixed(2)}: please confirm it again.`, { additional_info: { preview } });
+      throw new AppError('conflict', `The amount to pay changed to ${preview.currency} ${preview.amount_due.toFixed(2)}: please confirm it again.`, { additional_info: { preview } });
     }
   }
   const result = await upgradePlan(deps, ctx, input);

@@ -43,14 +43,14 @@ export function quoteToApi(q: TQuoteMinor, couponCode: string | null): TPriceQuo
 
 export async function slabFor(db: TDb, currency: TCurrency, credits: number) {
   const slab = findSlab(await selectSlabs(db, currency), credits);
-  if (!slab) throw new AppError(400, 'validation_failed', `No price is set for ${credits.toLocaleString('en-US')} credits in ${currency}.`);
+  if (!slab) throw new AppError('validation_failed', `No price is set for ${credits.toLocaleString('en-US')} credits in ${currency}.`);
   return slab;
 }
 
 /** A percent coupon the organisation may still use on a purchase (400 with a readable reason otherwise). */
 export async function usablePercentCoupon(db: TDb, orgId: string, code: string): Promise<TCouponRow> {
   const coupon = await checkCoupon(db, orgId, code);
-  if (coupon.kind !== 'percent') throw new AppError(400, 'validation_failed', 'This coupon gives free credits: apply it on the coupons page.');
+  if (coupon.kind !== 'percent') throw new AppError('validation_failed', 'This coupon gives free credits: apply it on the coupons page.');
   return coupon;
 }
 
@@ -62,16 +62,16 @@ export async function usablePercentCoupon(db: TDb, orgId: string, code: string):
  */
 export async function checkCoupon(db: TDb, orgId: string, code: string): Promise<TCouponRow> {
   const coupon = await selectCouponByCode(db, code);
-  if (!coupon || !coupon.active) throw new AppError(400, 'validation_failed', 'This coupon code is not valid.');
-  if (coupon.expiresAt && coupon.expiresAt.getTime() < Date.now()) throw new AppError(400, 'validation_failed', 'This coupon has expired.');
+  if (!coupon || !coupon.active) throw new AppError('validation_failed', 'This coupon code is not valid.');
+  if (coupon.expiresAt && coupon.expiresAt.getTime() < Date.now()) throw new AppError('validation_failed', 'This coupon has expired.');
   const own = await db
     .select({ id: couponRedemptions.id })
     .from(couponRedemptions)
     .where(and(eq(couponRedemptions.couponId, coupon.id), eq(couponRedemptions.orgId, orgId)))
     .limit(1);
-  if (own.length > 0) throw new AppError(409, 'conflict', 'Your organisation has already used this coupon.');
+  if (own.length > 0) throw new AppError('conflict', 'Your organisation has already used this coupon.');
   if (coupon.maxRedemptions !== null && (await countOtherCouponClaims(db, coupon.id, orgId)) >= coupon.maxRedemptions) {
-    throw new AppError(400, 'validation_failed', 'This coupon has been fully used.');
+    throw new AppError('validation_failed', 'This coupon has been fully used.');
   }
   return coupon;
 }

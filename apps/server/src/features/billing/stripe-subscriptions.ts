@@ -187,9 +187,9 @@ export async function callStripeBilling<T>(fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     const errors = stripeErrors();
     if (!errors) throw err;
-    if (err instanceof errors.StripeCardError) throw new AppError(400, 'card_declined', err.message || 'Your card was declined.');
-    if (err instanceof errors.StripeInvalidRequestError && err.code === 'resource_missing') throw new AppError(404, 'not_found', 'Stripe does not know this subscription.');
-    if (err instanceof errors.StripeError) throw new AppError(502, 'payment_provider_error', 'The payment provider could not complete the request. Please try again in a moment.');
+    if (err instanceof errors.StripeCardError) throw new AppError('card_declined', err.message || 'Your card was declined.');
+    if (err instanceof errors.StripeInvalidRequestError && err.code === 'resource_missing') throw new AppError('not_found', 'Stripe does not know this subscription.');
+    if (err instanceof errors.StripeError) throw new AppError('payment_provider_error', 'The payment provider could not complete the request. Please try again in a moment.');
     throw err;
   }
 }

@@ -39,13 +39,13 @@ type TRenewalDeps = Pick<TBillingDeps, 'database' | 'config' | 'gateway'>;
 export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string; proration_date?: number }) {
   const db = deps.database.db;
   const plan = await selectPlan(db, input.plan_id);
-  if (!plan || plan.interval === 'one_time') throw new AppError(404, 'not_found', 'This plan is not on sale.');
+  if (!plan || plan.interval === 'one_time') throw new AppError('not_found', 'This plan is not on sale.');
   const current = await selectSubscription(db, ctx.orgId);
   if (current && current.status === 'active' && current.planId === plan.id && !current.cancelAtPeriodEnd) {
-    throw new AppError(409, 'conflict', 'You are already on this plan.');
+    throw new AppError('conflict', 'You are already on this plan.');
   }
   const saved = await selectCustomer(db, ctx.orgId);
-  if (!saved?.defaultPaymentMethod) throw new AppError(409, 'conflict', 'Add a card first: there is no default card to charge.');
+  if (!saved?.defaultPaymentMethod) throw new AppError('conflict', 'Add a card first: there is no default card to charge.');
   const gw = await deps.gateway.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const live = current?.provider === 'stripe' && current.providerRef && current.status !== 'cancelled' ? current.providerRef : null;
@@ -64,7 +64,7 @@ export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input
     // Resuming a plan set to end: nothing to pay now.
     const row = await selectSubscription(db, ctx.orgId);
     const last = await db.select().from(payments).where(and(eq(payments.orgId, ctx.orgId), eq(payments.kind, 'plan'))).orderBy(sql`${payments.createdAt} desc`).limit(1);
-    if (!row || !last[0]) throw new AppError(502, 'payment_provider_error', 'The payment provider did not answer an invoice. Please try again in a moment.');
+    if (!row || !last[0]) throw new AppError('payment_provider_error', 'The payment provider did not answer an invoice. Please try again in a moment.');
     return paymentOutcome(deps, ctx, last[0].id, null);
   }
   return paymentOutcome(deps, ctx, payment.id, payment.status === 'requires_action' ? payment.actionUrl : null);
@@ -78,7 +78,7 @@ export async function cancelSubscription(deps: Pick<TBillingDeps, 'database' | '
     // PayPal bills the subscription itself: stop it there (the paid period still runs here to its end).
     const client = await getPayPalClient(deps.config);
     await client.cancelSubscription(current.providerRef, input.reason.slice(0, 128)).catch((err: unknown) => {
-      if (!(err instanceof PayPalApiError) || err.status !== 422) throw new AppError(502, 'payment_provider_error', 'PayPal could not cancel the subscription. Please try again in a moment.');
+      if (!(err instanceof PayPalApiError) || err.status !== 422) throw new AppError('payment_provider_error', 'PayPal could not cancel the subscription. Please try again in a moment.');
     });
   }
   if (current?.provider === 'stripe' && current.providerRef && current.status !== 'cancelled') {
@@ -93,7 +93,7 @@ export async function cancelSubscription(deps: Pick<TBillingDeps, 'database' | '
     .set({ cancelAtPeriodEnd: true, cancelReason: input.reason })
     .where(and(eq(subscriptions.orgId, ctx.orgId), sql`${subscriptions.status} <> 'cancelled'`))
     .returning();
-  if (!rows[0]) throw new AppError(404, 'not_found', 'You have no subscription to cancel.');
+  if (!rows[0]) throw new AppError('not_found', 'You have no subscription to cancel.');
   await recordAudit(db, ctx, { action: 'billing.plan_changed', targetType: 'subscription', targetId: rows[0].id, details: { change: 'cancel_at_period_end', reason: input.reason } });
   return subscriptionToApi(rows[0]);
 }

@@ -49,7 +49,7 @@ export function registerStripeWebhookRoute(app: FastifyInstance, deps: TBillingD
         try {
           event = gw.stripe.webhooks.constructEvent(String(req.body ?? ''), typeof header === 'string' ? header : '', gw.webhookSecret);
         } catch {
-          throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
+          throw new AppError('malformed_request', 'The webhook signature is not valid.');
         }
         return ok(await storeEvent(deps, 'stripe', event.id, event.type, event as unknown as Record<string, unknown>, STRIPE_EVENT_JOB));
       },
@@ -74,7 +74,7 @@ export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingD
     async (req) => {
       const event = req.body as { id?: unknown; event_type?: unknown } | null;
       const header = (name: string) => String(req.headers[name] ?? '');
-      if (!event || typeof event.id !== 'string' || typeof event.event_type !== 'string') throw new AppError(400, 'malformed_request', 'This is not a PayPal event.');
+      if (!event || typeof event.id !== 'string' || typeof event.event_type !== 'string') throw new AppError('malformed_request', 'This is not a PayPal event.');
       const client = await getPayPalClient(deps.config);
       const verdict = await client
         .verifyWebhook({
@@ -87,7 +87,7 @@ export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingD
           webhook_event: event,
         })
         .catch(() => 'FAILURE');
-      if (verdict !== 'SUCCESS') throw new AppError(400, 'malformed_request', 'The webhook signature is not valid.');
+      if (verdict !== 'SUCCESS') throw new AppError('malformed_request', 'The webhook signature is not valid.');
       const eventId = event.id;
       return ok(await storeEvent(deps, 'paypal', eventId, event.event_type, event as Record<string, unknown>, PAYPAL_EVENT_JOB));
     },

@@ -65,7 +65,7 @@ export async function listTransactions(
   const from = q.from ? parseDateStart(q.from, timeZone) : undefined;
   const toExclusive = q.to ? parseDateEndExclusive(q.to, timeZone) : undefined;
   if (from && toExclusive && from >= toExclusive) {
-    throw new AppError(400, 'validation_failed', 'from must be before to', { reasons: [{ field: 'from', location: 'query', messages: ['from must be before to'] }] });
+    throw new AppError('validation_failed', 'from must be before to', { reasons: [{ field: 'from', location: 'query', messages: ['from must be before to'] }] });
   }
   const { rows, total } = await selectTransactions(exec, {
     orgId: ctx.orgId,
@@ -90,7 +90,7 @@ async function ledgerFilter(exec: TDb, ctx: TCallerContext, q: { from?: string; 
   const from = q.from ? parseDateStart(q.from, timeZone) : undefined;
   const toExclusive = q.to ? parseDateEndExclusive(q.to, timeZone) : undefined;
   if (from && toExclusive && from >= toExclusive) {
-    throw new AppError(400, 'validation_failed', 'from must be before to', { reasons: [{ field: 'from', location: 'query', messages: ['from must be before to'] }] });
+    throw new AppError('validation_failed', 'from must be before to', { reasons: [{ field: 'from', location: 'query', messages: ['from must be before to'] }] });
   }
   return { orgId: ctx.orgId, userId: ctx.role === 'analyst' ? ctx.userId : undefined, kind: q.kind, from, toExclusive, timeZone };
 }

@@ -7,6 +7,7 @@ import { BULK_FILE_SIZE_LIMIT_BYTES, FORM_GUARD_API_PREFIX, PUBLIC_API_PREFIX } 
 import { SERVER_ROOT } from '../../config';
 import type { TDeps } from '../../platform/deps';
 import { isAppError } from '../../platform/errors/app-error';
+import { httpStatusOf } from '../../platform/errors/http-status';
 import { isDatabaseUnavailable } from '../../platform/errors/error-handler';
 import { getStorage } from '../../platform/storage/storage';
 import { getVerifier } from '../../platform/verifier/verifier';
@@ -54,11 +55,12 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
       v2.setErrorHandler((err: unknown, req, reply) => {
         if (err instanceof PublicApiError) return reply.status(err.httpStatus).send(err.body);
         // Input refused by the shared checks (e.g. NUL characters or broken Unicode): the reference's validation failure.
-        if (isAppError(err) && err.httpStatus >= 400 && err.httpStatus < 500) {
+        const appStatus = isAppError(err) ? httpStatusOf(err) : 0;
+        if (isAppError(err) && appStatus >= 400 && appStatus < 500) {
           const reason = err.extra.reasons?.[0];
           const location = reason?.location === 'query' ? 'query' : 'body';
-          if (err.httpStatus === 400) return reply.status(400).send(buildValidationFailure([{ field: reason?.field ?? 'body', location, message: err.message, type: 'any.invalid' }]));
-          return reply.status(err.httpStatus).send(buildPublicFailure(null, err.message));
+          if (appStatus === 400) return reply.status(400).send(buildValidationFailure([{ field: reason?.field ?? 'body', location, message: err.message, type: 'any.invalid' }]));
+          return reply.status(appStatus).send(buildPublicFailure(null, err.message));
         }
         const status = (err as { statusCode?: number }).statusCode;
         if (status && status >= 400 && status < 500) {

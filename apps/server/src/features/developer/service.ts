@@ -53,12 +53,12 @@ function newToken() {
 /** POST /apps/create: a new app (status new, "Yet to Activate") and its token, answered once. */
 export async function createApp(exec: TDb, ctx: TCallerContext, input: z.output<typeof ZAppCreateRequest>, isDefault = false): Promise<TApp> {
   if (input.type === 'client' && input.allowed_origins.length === 0) {
-    throw new AppError(400, 'validation_failed', 'A client app needs at least one allowed origin', {
+    throw new AppError('validation_failed', 'A client app needs at least one allowed origin', {
       reasons: [{ field: 'allowed_origins', location: 'body', messages: ['Add the origins (e.g. https://www.example.com) allowed to call the API'] }],
     });
   }
   if (input.form_guard && input.type !== 'client') {
-    throw new AppError(400, 'validation_failed', 'A form guard is a client app: it runs in the browser on your allowed origins', {
+    throw new AppError('validation_failed', 'A form guard is a client app: it runs in the browser on your allowed origins', {
       reasons: [{ field: 'type', location: 'body', messages: ['Choose the client type for a form guard'] }],
     });
   }
@@ -88,12 +88,12 @@ export async function updateAppSettings(exec: TDb, ctx: TCallerContext, input: z
   // organisation's (MEMBER_OBJECT_VISIBILITY).
   const current = await selectApp(exec, getVisibleScope(ctx), input.app_id);
   if (!current) throwNotFound('App');
-  if (current.status === 'removed') throw new AppError(409, 'conflict', 'This app was removed and can no longer be changed');
-  if (input.form_guard && current.type !== 'client') throw new AppError(400, 'validation_failed', 'Only a client app can be a form guard');
+  if (current.status === 'removed') throw new AppError('conflict', 'This app was removed and can no longer be changed');
+  if (input.form_guard && current.type !== 'client') throw new AppError('validation_failed', 'Only a client app can be a form guard');
   const rotated = input.rotate_token ? newToken() : null;
   const origins = input.allowed_origins ?? current.allowedOrigins;
   if (current.type === 'client' && origins.length === 0) {
-    throw new AppError(400, 'validation_failed', 'A client app needs at least one allowed origin', {
+    throw new AppError('validation_failed', 'A client app needs at least one allowed origin', {
       reasons: [{ field: 'allowed_origins', location: 'body', messages: ['Add at least one allowed origin'] }],
     });
   }

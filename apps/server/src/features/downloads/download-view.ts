@@ -21,8 +21,8 @@ export function readDownloadToken(secret: string, token: string, now = Date.now(
   const exp = Number(expText);
   const expected = id && Number.isInteger(exp) ? sign(secret, id, exp) : '';
   const ok = !!mac && expected.length === mac.length && timingSafeEqual(Buffer.from(expected), Buffer.from(mac));
-  if (!ok || !id) throw new AppError(400, 'invalid_token', 'This download link is not valid');
-  if (exp * 1000 <= now) throw new AppError(410, 'token_expired', 'This download link has expired; please request the file again');
+  if (!ok || !id) throw new AppError('invalid_token', 'This download link is not valid');
+  if (exp * 1000 <= now) throw new AppError('token_expired', 'This download link has expired; please request the file again');
   return id;
 }
 

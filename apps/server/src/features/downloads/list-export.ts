@@ -55,7 +55,7 @@ export async function getListColumns(deps: TDeps, storage: TFileStorage, ctx: TC
 }
 
 function badColumn(message: string): never {
-  throw new AppError(400, 'validation_failed', message, { reasons: [{ field: 'input_columns', location: 'body', messages: [message] }] });
+  throw new AppError('validation_failed', message, { reasons: [{ field: 'input_columns', location: 'body', messages: [message] }] });
 }
 
 function baseName(fileName: string): string {
@@ -68,10 +68,10 @@ export async function requestListExport(deps: TDeps, ctx: TCallerContext, input:
   const list = await getListForExport(deps.database.db, ctx, input.list_id);
   const isInput = input.kind === 'input';
   const fileType = input.file_type ?? (isInput && list.fileType === 'xlsx' ? 'xlsx' : 'csv');
-  if (!isInput && list.analysisState !== 'ready') throw new AppError(409, 'conflict', 'The file is still being analysed; please wait');
+  if (!isInput && list.analysisState !== 'ready') throw new AppError('conflict', 'The file is still being analysed; please wait');
   // Data retention deleted what the file would be made of: say so rather than prepare an empty file.
-  if (isInput && list.fileDeletedAt) throw new AppError(409, 'conflict', "The uploaded file was deleted under your organisation's data retention");
-  if (!isInput && list.resultsDeletedAt) throw new AppError(409, 'conflict', "This list's results were deleted under your organisation's data retention");
+  if (isInput && list.fileDeletedAt) throw new AppError('conflict', "The uploaded file was deleted under your organisation's data retention");
+  if (!isInput && list.resultsDeletedAt) throw new AppError('conflict', "This list's results were deleted under your organisation's data retention");
   const custom = !isInput && input.format === 'custom';
   if (custom && input.input_columns) {
     const width = (await readInputColumns(storage, list)).length;

@@ -42,10 +42,10 @@ export async function openDownload(
   const row = await selectDownloadById(exec, id);
   if (!row) throwNotFound('Download');
   const state = effectiveState(row);
-  if (state === 'expired') throw new AppError(410, 'token_expired', 'This file has expired; please request it again');
-  if (state !== 'success' || !row.storageKey) throw new AppError(409, 'conflict', `This file is not ready (${state})`);
+  if (state === 'expired') throw new AppError('token_expired', 'This file has expired; please request it again');
+  if (state !== 'success' || !row.storageKey) throw new AppError('conflict', `This file is not ready (${state})`);
   const stat = await storage.stat(row.storageKey);
-  if (!stat) throw new AppError(410, 'token_expired', 'This file is no longer available; please request it again');
+  if (!stat) throw new AppError('token_expired', 'This file is no longer available; please request it again');
   const contentType =
     row.fileType === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : row.fileType === 'txt' ? 'text/plain; charset=utf-8' : row.fileType === 'jsonl' ? 'application/jsonl; charset=utf-8' : 'text/csv; charset=utf-8';
   return { stream: storage.read(row.storageKey), fileName: row.fileName, contentType, size: stat.size };

@@ -15,7 +15,7 @@ export async function getFinderPrefs(exec: TDb, ctx: Pick<TCallerContext, 'userI
 }
 
 export function badRequest(field: string, message: string): never {
-  throw new AppError(400, 'validation_failed', message, { reasons: [{ field, location: 'body', messages: [message] }] });
+  throw new AppError('validation_failed', message, { reasons: [{ field, location: 'body', messages: [message] }] });
 }
 
 /** A company name instead of a domain: no companies directory exists yet (the same words as the web form's). */

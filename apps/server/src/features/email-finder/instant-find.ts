@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { chargeCredits } from '../../platform/credits/ledger';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
-import { AppError, isAppError, throwNotFound } from '../../platform/errors/app-error';
+import { AppErrorWithStatus, isAppError, throwNotFound } from '../../platform/errors/app-error';
 import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordEvent } from '../events';
@@ -128,7 +128,7 @@ export async function findInstant(deps: TDeps, verifier: TVerifier, ctx: TCaller
   });
   const search = runInstantSearch(database, verifier, row.id);
   const answer = (done: TInstantRow | null): TInstantFindData => {
-    if (!done || done.state !== 'completed') throw new AppError(503, 'internal_error', done?.error ?? 'The search failed; please try again');
+    if (!done || done.state !== 'completed') throw new AppErrorWithStatus(503, 'internal_error', done?.error ?? 'The search failed; please try again');
     return { ...toInstantResult(done), queued: false };
   };
   if (!input.queue) return answer(await search);

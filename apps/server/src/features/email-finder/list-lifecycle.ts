@@ -15,10 +15,10 @@ import { toListView } from './list-view';
 export async function startFindEmails(deps: Pick<TDeps, 'database' | 'queue'>, ctx: TCallerContext, listId: string): Promise<TFinderList> {
   const { database } = deps;
   const list = await requireList(database.db, ctx, listId);
-  if (list.activity === 'analyse') throw new AppError(409, 'conflict', 'The file is still being read; please wait a moment');
-  if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'The list is already being processed');
+  if (list.activity === 'analyse') throw new AppError('conflict', 'The file is still being read; please wait a moment');
+  if (list.state === 'in_progress') throw new AppError('conflict', 'The list is already being processed');
   const remaining = await countPendingRows(database.db, list.id);
-  if (remaining === 0) throw new AppError(409, 'conflict', 'Every row of this list is already processed');
+  if (remaining === 0) throw new AppError('conflict', 'Every row of this list is already processed');
   // Only found addresses are charged, so the job starts with at least one credit and stops cleanly when they run out.
   await requireCredits(database.db, ctx);
   const row = await startListJob(deps, finderListStore, ctx, list.id, {

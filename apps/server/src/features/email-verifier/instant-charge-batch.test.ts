@@ -4,6 +4,7 @@ import { createTestDb, type TTestDb } from '../../test/test-db';
 import { getMemberLimits, getOrgBalance, grantCredits, setMemberLimits } from '../../platform/credits/ledger';
 import { selectRows } from '../../platform/db/database';
 import { isAppError } from '../../platform/errors/app-error';
+import { httpStatusOf } from '../../platform/errors/http-status';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
 import { AppCreditLimitRefused, type TInstantRowInput } from './instant-charge';
 import { chargeInstantResult } from './instant-charge-batch';
@@ -94,7 +95,7 @@ describe('instant charges grouped per payer', () => {
     const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
     expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(50);
     expect(refused).toHaveLength(70);
-    expect(refused.every((r) => isAppError(r.reason) && r.reason.httpStatus === 402 && r.reason.code === 'insufficient_credits')).toBe(true);
+    expect(refused.every((r) => isAppError(r.reason) && httpStatusOf(r.reason) === 402 && r.reason.code === 'insufficient_credits')).toBe(true);
     expect(await getOrgBalance(t.db, payer.orgId)).toBe(0);
     expect(await ledgerOf(t, payer.orgId)).toMatchObject({ n: 50, balances: 50, results: 50, events: 50 });
   });
@@ -156,7 +157,7 @@ describe('instant charges grouped per payer', () => {
     const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
     expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(30);
     expect(refused).toHaveLength(270);
-    expect(refused.every((r) => isAppError(r.reason) && r.reason.httpStatus === 402 && r.reason.code === 'insufficient_credits')).toBe(true);
+    expect(refused.every((r) => isAppError(r.reason) && httpStatusOf(r.reason) === 402 && r.reason.code === 'insufficient_credits')).toBe(true);
     expect(await getOrgBalance(t.db, payer.orgId)).toBe(0);
     expect(await ledgerOf(t, payer.orgId)).toMatchObject({ n: 30, balances: 30, results: 30, events: 30 });
     // One statement for the first call, then a group statement (and one read of the reason) per group of up to 250:

@@ -181,8 +181,8 @@ async function selectPayer(exec: TDb, orgId: string, userId: string): Promise<TP
 
 /** The error that says why `m` cannot pay one credit, or null when it can. */
 function refusalFor(m: TPayer | null): AppError | null {
-  if (!m) return new AppError(404, 'not_found', 'Member not found');
-  if (m.status !== 'active') return new AppError(403, 'account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
+  if (!m) return new AppError('not_found', 'Member not found');
+  if (m.status !== 'active') return new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
   if (m.life_time_limit !== null && m.life_time_used + 1 > m.life_time_limit) return memberLimitError('life_time', 1, m.life_time_limit, Math.max(0, m.life_time_limit - m.life_time_used));
   if (m.cap !== null && m.used + 1 > m.cap) return memberLimitError('daily', 1, m.cap, Math.max(0, m.cap - m.used));
   if (m.balance < 1) return insufficientCreditsError(1 - Math.max(0, m.balance));

@@ -53,11 +53,11 @@ export async function startListVerification(
   const { database } = deps;
   const list = await requireList(database.db, ctx, input.list_id);
   if (list.analysisState !== 'ready') {
-    throw new AppError(409, 'conflict', list.analysisState === 'failed' ? `The file could not be analysed: ${list.analysisError}` : 'The file is still being analysed; please wait');
+    throw new AppError('conflict', list.analysisState === 'failed' ? `The file could not be analysed: ${list.analysisError}` : 'The file is still being analysed; please wait');
   }
-  if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'The list is already being verified');
+  if (list.state === 'in_progress') throw new AppError('conflict', 'The list is already being verified');
   const remaining = await countPendingEmails(database.db, list.id);
-  if (remaining === 0) throw new AppError(409, 'conflict', 'Every address of this list is already verified');
+  if (remaining === 0) throw new AppError('conflict', 'Every address of this list is already verified');
   await assertCreditsAvailable(database.db, ctx, remaining);
   const row = await startListJob(deps, verifyListStore, ctx, list.id, {
     jobName: VERIFY_JOB,
@@ -83,7 +83,7 @@ export async function ensureListVerification(deps: Pick<TDeps, 'database' | 'que
     return await startListVerification(deps, ctx, { list_id: listId });
   } catch (err) {
     // Auto-pilot may have started it between the look and the start.
-    const started = isAppError(err) && err.httpStatus === 409 ? await alreadyStarted() : null;
+    const started = isAppError(err) && err.code === 'conflict' ? await alreadyStarted() : null;
     if (started) return started;
     throw err;
   }

@@ -23,7 +23,7 @@ import { ANALYSE_JOB } from './analyse-list-job';
 export type { TUploadPart };
 
 function throwBadFile(message: string, field = 'file'): never {
-  throw new AppError(400, 'validation_failed', message, { reasons: [{ field, location: 'body', messages: [message] }] });
+  throw new AppError('validation_failed', message, { reasons: [{ field, location: 'body', messages: [message] }] });
 }
 
 /** Checks a stored upload and reads its first rows: detection of header and e-mail column, or a FileParseError. */

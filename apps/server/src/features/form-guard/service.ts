@@ -16,9 +16,8 @@ import {
   type ZJsWidgetUsageRequest,
 } from '@verilead/contracts';
 import type { z } from 'zod';
-import { chargeCredits } from '../../platform/credits/ledger';
+import { chargeCredits, isOutOfCredits } from '../../platform/credits/ledger';
 import type { TDatabase, TDb } from '../../platform/db/database';
-import { isAppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
 import { parseDateEndExclusive, parseDateStart } from '../../platform/http/dates';
@@ -212,7 +211,7 @@ export async function validateField(
   } catch (err) {
     if (err instanceof LimitReached) throw limitError(err.retryAfterSeconds);
     if (err instanceof AppCreditLimitReached) throw new FormGuardError(429, PUBLIC_API_ERROR_CODES.dailyLimit, err.message);
-    if (isAppError(err) && err.httpStatus === 402) {
+    if (isOutOfCredits(err)) {
       const code = err.code === 'daily_limit_exceeded' || err.code === 'life_time_limit_exceeded' ? PUBLIC_API_ERROR_CODES.dailyLimit : PUBLIC_API_ERROR_CODES.noCredits;
       throw new FormGuardError(402, code, err.message);
     }

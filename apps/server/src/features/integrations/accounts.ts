@@ -32,8 +32,8 @@ export async function listPlatformAccounts(exec: TDb, ctx: TCallerContext, platf
 export async function connectAccount(deps: TServiceDeps, rt: TIntegrationRuntime, ctx: TCallerContext, platform: TIntegration, input: TConnectAccountRequest): Promise<TLinkedAccount> {
   const body = ZConnectAccountRequest.parse(input);
   const info = INTEGRATION_CATALOG[platform];
-  if (!info.available) throw new AppError(400, 'validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
-  if (info.oauth && info.fields.length === 0) throw new AppError(400, 'validation_failed', `${info.label} connects through its own sign-in page: use "Connect with ${info.label}"`);
+  if (!info.available) throw new AppError('validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
+  if (info.oauth && info.fields.length === 0) throw new AppError('validation_failed', `${info.label} connects through its own sign-in page: use "Connect with ${info.label}"`);
   if (info.requires_paid_plan_confirmation && body.paid_plan_confirmed !== true) {
     throwFieldError('paid_plan_confirmed', `Please confirm that this ${info.label} account has a paid plan`);
   }

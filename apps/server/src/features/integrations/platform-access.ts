@@ -39,7 +39,7 @@ export function openCredentials(config: TConfig, box: string): TCredentials {
 export async function getAdapter(rt: TIntegrationRuntime, platform: TIntegration, credentials: TCredentials): Promise<TIntegrationAdapter> {
   const info = INTEGRATION_CATALOG[platform];
   const load = ADAPTERS[platform];
-  if (!info.available || !load) throw new AppError(400, 'validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
+  if (!info.available || !load) throw new AppError('validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
   const oauthClient = oauthClientOf(rt.config, platform);
   // Test mode: a key-based platform without a configured base URL is answered by its local fake (test-mode.ts).
   const testBase = await getTestModeBaseUrl(rt.config, platform, credentials);
@@ -56,11 +56,11 @@ export function toAppError(platform: TIntegration, err: unknown, field?: string)
   if (isAppError(err)) return err;
   if (err instanceof RemoteAuthError) {
     const message = `${platformLabel(platform)} did not accept these credentials (${err.message}). Please check them and try again.`;
-    return new AppError(400, 'validation_failed', message, field ? { reasons: [{ field, location: 'body', messages: [message] }] } : {});
+    return new AppError('validation_failed', message, field ? { reasons: [{ field, location: 'body', messages: [message] }] } : {});
   }
   if (err instanceof RateLimitedError) {
-    return new AppError(429, 'rate_limited', `${platformLabel(platform)} is busy; please try again in ${Math.ceil(err.retryAfterMs / 1000)} seconds.`, { additional_info: { retry_after: Math.ceil(err.retryAfterMs / 1000) } });
+    return new AppError('rate_limited', `${platformLabel(platform)} is busy; please try again in ${Math.ceil(err.retryAfterMs / 1000)} seconds.`, { additional_info: { retry_after: Math.ceil(err.retryAfterMs / 1000) } });
   }
-  if (err instanceof RemoteError) return new AppError(400, 'validation_failed', `${platformLabel(platform)} could not be used: ${err.message}`);
+  if (err instanceof RemoteError) return new AppError('validation_failed', `${platformLabel(platform)} could not be used: ${err.message}`);
   throw err;
 }

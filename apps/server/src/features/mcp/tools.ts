@@ -11,6 +11,7 @@ import {
 } from '@verilead/contracts';
 import type { TDeps } from '../../platform/deps';
 import { isAppError } from '../../platform/errors/app-error';
+import { httpStatusOf } from '../../platform/errors/http-status';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { getCreditsAndLimits } from '../credits';
 import { type TAppCaller, PublicApiError, mapServiceError, findForApp, verifyForApp } from '../developer';
@@ -33,7 +34,7 @@ export function toToolError(err: unknown, log: TLog): CallToolResult {
   if (err instanceof PublicApiError) {
     const reasons = ((err.body.error.reasons ?? []) as { messages?: string[] }[]).flatMap((r) => r.messages ?? []);
     message = reasons.length > 0 ? reasons.join('; ') : err.body.error.message;
-  } else if (isAppError(err) && err.httpStatus < 500) {
+  } else if (isAppError(err) && httpStatusOf(err) < 500) {
     message = err.message;
   } else {
     log.error({ err }, 'mcp tool failed');

@@ -17,7 +17,7 @@ export async function getDataRetention(deps: TDeps, ctx: TCallerContext): Promis
     .select({ file: organisations.fileRetentionDays, result: organisations.resultRetentionDays, name: organisations.name })
     .from(organisations)
     .where(eq(organisations.id, ctx.orgId));
-  if (!org) throw new AppError(404, 'not_found', 'Organisation not found');
+  if (!org) throw new AppError('not_found', 'Organisation not found');
   return { file_retention_days: org.file, result_retention_days: org.result, organisation_name: org.name };
 }
 
@@ -53,9 +53,9 @@ export async function requestOrganisationExport(deps: TDeps, ctx: TCallerContext
 export async function deleteOrganisation(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, input: TOrganisationDeleteRequest) {
   await requirePassword(deps.database.db, ctx.userId, input.password, 'password');
   const [org] = await deps.database.db.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, ctx.orgId));
-  if (!org) throw new AppError(404, 'not_found', 'Organisation not found');
+  if (!org) throw new AppError('not_found', 'Organisation not found');
   if (org.name.trim().toLowerCase() !== input.organisation_name.trim().toLowerCase()) {
-    throw new AppError(400, 'validation_failed', 'Type the organisation name exactly to confirm', {
+    throw new AppError('validation_failed', 'Type the organisation name exactly to confirm', {
       reasons: [{ field: 'organisation_name', location: 'body', messages: ['This is not the organisation name'] }],
     });
   }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { TEnrichLeadsData, TEnrichRequest, TEnrichSettings, TRevealResult } from '@verilead/contracts';
 import { selectRows, type TDatabase, type TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
+import { isOutOfCredits } from '../../platform/credits/ledger';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/jobs';
 import type { TCallerContext } from '../../platform/tenancy/context';
@@ -214,8 +215,8 @@ export async function startListEnrich(deps: TDeps, ctx: TCallerContext, listId: 
   const opts = await resolveOptions(deps.database.db, ctx, options);
   const id = await deps.database.transaction(async (tx) => {
     const list = await getList(tx, ctx, listId, true);
-    if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'This list is already being enriched');
-    if (Number(list.lead_count) === 0) throw new AppError(400, 'validation_failed', 'This list has no people yet; add some from the search first');
+    if (list.state === 'in_progress') throw new AppError('conflict', 'This list is already being enriched');
+    if (Number(list.lead_count) === 0) throw new AppError('validation_failed', 'This list has no people yet; add some from the search first');
     const rows = await selectRows<{ id: string }>(
       tx,
       sql`insert into prospect_enrich_requests (org_id, user_id, list_id, kind, state, options, total)
@@ -235,7 +236,7 @@ export async function cancelRequest(deps: TDeps, ctx: TCallerContext, requestId:
   const jobId = await deps.database.transaction(async (tx) => {
     const r = await selectRequest(tx, requestId, ctx, true);
     if (!r) throwNotFound('Request');
-    if (r.state !== 'queued' && r.state !== 'in_progress') throw new AppError(409, 'conflict', 'This enrichment has already finished');
+    if (r.state !== 'queued' && r.state !== 'in_progress') throw new AppError('conflict', 'This enrichment has already finished');
     await tx.execute(sql`update prospect_enrich_requests set state = 'cancelled', updated_at = now() where id = ${requestId}`);
     if (r.list_id) await tx.execute(sql`update prospect_lists set state = 'cancelled', updated_at = now() where id = ${r.list_id}`);
     await recordActivity(tx, {
@@ -254,7 +255,7 @@ export async function cancelRequest(deps: TDeps, ctx: TCallerContext, requestId:
 export async function cancelListEnrich(deps: TDeps, ctx: TCallerContext, listId: string): Promise<TEnrichRequest> {
   await getList(deps.database.db, ctx, listId);
   const latest = await latestListRequest(deps.database.db, listId);
-  if (!latest || (latest.state !== 'queued' && latest.state !== 'in_progress')) throw new AppError(409, 'conflict', 'This list is not being enriched');
+  if (!latest || (latest.state !== 'queued' && latest.state !== 'in_progress')) throw new AppError('conflict', 'This list is not being enriched');
   return cancelRequest(deps, ctx, latest.request_id);
 }
 
@@ -312,7 +313,7 @@ export async function runEnrichChunk(database: TDatabase, verifier: TVerifier, d
       const out = person ? await revealPerson(database, ctx, person, r.options, check) : { emailsRevealed: 0, phonesRevealed: 0, credits: 0 };
       await bump(database.db, requestId, person_id, out);
     } catch (err) {
-      if (err instanceof AppError && err.httpStatus === 402) {
+      if (isOutOfCredits(err)) {
         await finishList(database, r, 'failed', err.message);
         return;
       }

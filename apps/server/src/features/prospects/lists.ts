@@ -72,7 +72,7 @@ export async function addProfiles(database: TDatabase, ctx: TCallerContext, inpu
       listId = created[0]!.id;
     }
     const list = await getList(tx, ctx, listId, true);
-    if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'This list is being enriched; please wait until it finishes or cancel it');
+    if (list.state === 'in_progress') throw new AppError('conflict', 'This list is being enriched; please wait until it finishes or cancel it');
     const known = ids.length
       ? await selectRows<{ id: string }>(
           tx,
@@ -84,7 +84,7 @@ export async function addProfiles(database: TDatabase, ctx: TCallerContext, inpu
       : [];
     if (input.person_ids && known.length < new Set(ids).size) throwNotFound('Person');
     if (Number(list.lead_count) + known.length > PROSPECT_LIST_MAX_LEADS) {
-      throw new AppError(400, 'validation_failed', `A list holds at most ${PROSPECT_LIST_MAX_LEADS.toLocaleString('en-US')} people`);
+      throw new AppError('validation_failed', `A list holds at most ${PROSPECT_LIST_MAX_LEADS.toLocaleString('en-US')} people`);
     }
     const inserted = known.length
       ? await selectRows<{ person_id: string }>(
@@ -112,7 +112,7 @@ export async function updateList(database: TDatabase, ctx: TCallerContext, listI
 export async function removeList(database: TDatabase, ctx: TCallerContext, listId: string) {
   return database.transaction(async (tx) => {
     const list = await getList(tx, ctx, listId, true);
-    if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'This list is being enriched; cancel the enrichment first');
+    if (list.state === 'in_progress') throw new AppError('conflict', 'This list is being enriched; cancel the enrichment first');
     await tx.execute(sql`delete from prospect_lists where id = ${listId}`);
     return { message: `The list "${list.name}" was removed` };
   });
@@ -121,7 +121,7 @@ export async function removeList(database: TDatabase, ctx: TCallerContext, listI
 export async function removeLeads(database: TDatabase, ctx: TCallerContext, listId: string, personIds: string[]) {
   return database.transaction(async (tx) => {
     const list = await getList(tx, ctx, listId, true);
-    if (list.state === 'in_progress') throw new AppError(409, 'conflict', 'This list is being enriched; please wait until it finishes or cancel it');
+    if (list.state === 'in_progress') throw new AppError('conflict', 'This list is being enriched; please wait until it finishes or cancel it');
     const removed = await selectRows<{ person_id: string }>(
       tx,
       sql`delete from prospect_list_leads where list_id = ${listId} and person_id in (${sql.join(

@@ -122,7 +122,7 @@ export async function updateWbList(database: TDatabase, ctx: TCallerContext, inp
     if (input.action === 'add') {
       const counts = await countWbEntries(tx, ctx);
       if (counts.allow + counts.block + values.length > WB_LIST_MAX_ENTRIES) {
-        throw new AppError(400, 'validation_failed', `The allow and block lists hold at most ${WB_LIST_MAX_ENTRIES} entries together`, {
+        throw new AppError('validation_failed', `The allow and block lists hold at most ${WB_LIST_MAX_ENTRIES} entries together`, {
           reasons: [{ field: 'entries', location: 'body', messages: [`At most ${WB_LIST_MAX_ENTRIES} entries in total`] }],
         });
       }

@@ -56,11 +56,11 @@ export async function findUnclaimableReason(domain: string): Promise<string | nu
  */
 export async function claimSsoDomains(tx: TDb, orgId: string, domains: string[]): Promise<void> {
   const reasons = (await Promise.all(domains.map(findUnclaimableReason))).filter((r): r is string => r !== null);
-  if (reasons.length > 0) throw new AppError(400, 'validation_failed', reasons[0]!, { reasons: [{ field: 'domains', location: 'body', messages: reasons }] });
+  if (reasons.length > 0) throw new AppError('validation_failed', reasons[0]!, { reasons: [{ field: 'domains', location: 'body', messages: reasons }] });
   const taken = await selectVerifiedElsewhere(tx, orgId, domains);
   if (taken) {
     const message = `${taken} is already verified for single sign-on by another organisation`;
-    throw new AppError(409, 'conflict', message, { reasons: [{ field: 'domains', location: 'body', messages: [message] }] });
+    throw new AppError('conflict', message, { reasons: [{ field: 'domains', location: 'body', messages: [message] }] });
   }
   if (domains.length > 0) await ensureDomainToken(tx, orgId, randomBytes(16).toString('hex'));
   await replaceDomainClaims(tx, orgId, domains);
@@ -119,18 +119,18 @@ function isUniqueViolation(error: unknown): boolean {
  * still pending with the reason; 409 when another organisation verified the domain first.
  */
 export async function verifySsoDomain(deps: { db: TDb; dnsServers: string[] }, ctx: TCallerContext, domain: string): Promise<TSsoDomainClaim> {
-  if (ctx.role === 'analyst') throw new AppError(403, 'forbidden', 'Only the owner or a manager can configure single sign-on');
+  if (ctx.role === 'analyst') throw new AppError('forbidden', 'Only the owner or a manager can configure single sign-on');
   const claim = await selectDomainClaim(deps.db, ctx.orgId, domain);
-  if (!claim) throw new AppError(404, 'not_found', `${domain} is not one of your organisation's single sign-on domains. Add it and save first.`);
+  if (!claim) throw new AppError('not_found', `${domain} is not one of your organisation's single sign-on domains. Add it and save first.`);
   const token = (await selectDomainToken(deps.db, ctx.orgId)) ?? '';
   if (claim.verifiedAt) return toClaim(claim, token);
   // A claim kept from before these rules (migration 0034) may name a domain that can never be claimed now.
   const unclaimable = await findUnclaimableReason(domain);
-  if (unclaimable) throw new AppError(400, 'validation_failed', unclaimable, { reasons: [{ field: 'domain', location: 'body', messages: [unclaimable] }] });
+  if (unclaimable) throw new AppError('validation_failed', unclaimable, { reasons: [{ field: 'domain', location: 'body', messages: [unclaimable] }] });
   const takenMessage = `${domain} is already verified for single sign-on by another organisation`;
   const taken = async () => {
     await updateDomainCheck(deps.db, ctx.orgId, domain, { verifiedAt: null, failure: takenMessage });
-    return new AppError(409, 'conflict', takenMessage, { reasons: [{ field: 'domain', location: 'body', messages: [takenMessage] }] });
+    return new AppError('conflict', takenMessage, { reasons: [{ field: 'domain', location: 'body', messages: [takenMessage] }] });
   };
   if (await selectVerifiedElsewhere(deps.db, ctx.orgId, [domain])) throw await taken();
   const failure = await lookUpChallenge(deps.dnsServers, challengeNameOf(domain), `${SSO_CHALLENGE_PREFIX}${token}`);
@@ -144,7 +144,7 @@ export async function verifySsoDomain(deps: { db: TDb; dnsServers: string[] }, c
   }
   // Removed, or verified by a concurrent call of our own, meanwhile: answer what is stored now.
   const now = row ?? (await selectDomainClaim(deps.db, ctx.orgId, domain));
-  if (!now) throw new AppError(404, 'not_found', `${domain} is not one of your organisation's single sign-on domains. Add it and save first.`);
+  if (!now) throw new AppError('not_found', `${domain} is not one of your organisation's single sign-on domains. Add it and save first.`);
   if (now.verifiedAt) await recordAudit(deps.db, ctx, { action: 'sso.domain_verified', targetType: 'sso_domain', targetId: domain });
   return toClaim(now, token);
 }

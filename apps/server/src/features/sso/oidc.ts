@@ -16,7 +16,7 @@ const DISCOVERY_TTL_MS = 10 * 60_000;
 const discovered = new Map<string, { at: number; config: Promise<client.Configuration> }>();
 
 function failed(message: string): AppError {
-  return new AppError(400, 'sso_failed', message);
+  return new AppError('sso_failed', message);
 }
 
 /** What the OpenID Connect requests need of the configuration: the outbound policy and the operator's issuers. */

@@ -89,7 +89,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: TDeps, guards: TGu
     const given = req.headers['x-ops-secret'];
     const secret = Buffer.from(typeof given === 'string' ? given : '');
     const expected = Buffer.from(deps.config.appSecret);
-    if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError(403, 'forbidden', 'Forbidden');
+    if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError('forbidden', 'Forbidden');
     return ok(await issueOnetoolToken(deps, req.body.email));
   });
   r.post(

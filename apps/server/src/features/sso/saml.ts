@@ -65,7 +65,7 @@ function readAssertionFacts(samlResponse: string): { assertionId: string; notOnO
   const doc = new DOMParser().parseFromString(xml, 'text/xml');
   const assertion = doc.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Assertion')[0];
   const assertionId = assertion?.getAttribute('ID');
-  if (!assertion || !assertionId) throw new AppError(400, 'sso_failed', 'The identity provider sent no assertion');
+  if (!assertion || !assertionId) throw new AppError('sso_failed', 'The identity provider sent no assertion');
   const conditions = assertion.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Conditions')[0];
   const until = Date.parse(conditions?.getAttribute('NotOnOrAfter') ?? '');
   return { assertionId, notOnOrAfter: new Date(Number.isFinite(until) ? until : Date.now() + 24 * 3600_000) };
@@ -83,7 +83,7 @@ const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 function assertAddressedTo(samlResponse: string, acsUrl: string): void {
   const doc = new DOMParser().parseFromString(Buffer.from(samlResponse, 'base64').toString('utf8'), 'text/xml');
   const root = doc.documentElement;
-  const elsewhere = new AppError(400, 'sso_failed', 'This sign-in answer was addressed to another sign-in address than your organisation\'s. Please ask your administrator to check the identity provider settings.');
+  const elsewhere = new AppError('sso_failed', 'This sign-in answer was addressed to another sign-in address than your organisation\'s. Please ask your administrator to check the identity provider settings.');
   if (!root || root.namespaceURI !== SAML_PROTOCOL_NS || root.localName !== 'Response' || root.getAttribute('Destination') !== acsUrl) throw elsewhere;
   const confirmations = Array.from(root.getElementsByTagNameNS(SAML_ASSERTION_NS, 'SubjectConfirmation')).filter((c) => c.getAttribute('Method') === BEARER);
   if (confirmations.length === 0) throw elsewhere;
@@ -102,12 +102,12 @@ export async function validateSamlResponse(saml: SAML, samlResponse: string, acs
   try {
     ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch {
-    throw new AppError(400, 'sso_failed', 'The sign-in answer from your identity provider could not be verified. Please try again.');
+    throw new AppError('sso_failed', 'The sign-in answer from your identity provider could not be verified. Please try again.');
   }
-  if (!profile) throw new AppError(400, 'sso_failed', 'The identity provider sent no sign-in');
+  if (!profile) throw new AppError('sso_failed', 'The identity provider sent no sign-in');
   assertAddressedTo(samlResponse, acsUrl);
   const email = (pickString(profile, ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress']) ?? profile.nameID ?? '').toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new AppError(400, 'sso_failed', 'The identity provider did not share your e-mail address');
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new AppError('sso_failed', 'The identity provider did not share your e-mail address');
   const name = pickString(profile, ['name', 'displayName', 'http://schemas.microsoft.com/identity/claims/displayname']);
   return { email, name, ...readAssertionFacts(samlResponse) };
 }

@@ -7,7 +7,7 @@ import { SIGNUP_BONUS_CREDITS } from '../../platform/credits/signup-bonus';
 import { getSeats, selectUserWithMembership } from '../../platform/tenancy/members';
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
-import { AppError } from '../../platform/errors/app-error';
+import { AppError, AppErrorWithStatus } from '../../platform/errors/app-error';
 import { getProfile } from '../account';
 import { recordActivity } from '../activities';
 import { isSsoDomainVerified } from './domain-claims';
@@ -80,12 +80,12 @@ function domainOf(email: string): string {
 }
 
 function notConfigured(message = 'Single sign-on is not set up for this e-mail domain. Please log in with your password.'): AppError {
-  return new AppError(404, 'sso_not_configured', message, { reasons: [{ field: 'email', location: 'body', messages: [message] }] });
+  return new AppError('sso_not_configured', message, { reasons: [{ field: 'email', location: 'body', messages: [message] }] });
 }
 
 function socialSettings(deps: TDeps, provider: TSocialSsoProvider): TOidcClientSettings {
   const s = deps.config.sso[provider];
-  if (!s) throw new AppError(404, 'sso_not_configured', `Sign in with ${provider === 'google' ? 'Google' : 'Microsoft'} is not set up on this server`);
+  if (!s) throw new AppError('sso_not_configured', `Sign in with ${provider === 'google' ? 'Google' : 'Microsoft'} is not set up on this server`);
   return { issuer: s.issuer, clientId: s.clientId, clientSecret: s.clientSecret };
 }
 
@@ -123,7 +123,7 @@ export async function getSsoConfig(deps: TDeps, input: { email?: string; token?:
 export async function assertPasswordLoginAllowed(exec: TDb, member: { orgId: string; role: string }): Promise<void> {
   if (member.role === 'owner') return;
   const sso = readOrgSso(await selectSsoByOrg(exec, member.orgId));
-  if (sso?.enabled && sso.enforce) throw new AppError(403, 'sso_required', SSO_ONLY_MESSAGE, { additional_info: { sso_signin_path: '/sso/signin' } });
+  if (sso?.enabled && sso.enforce) throw new AppError('sso_required', SSO_ONLY_MESSAGE, { additional_info: { sso_signin_path: '/sso/signin' } });
 }
 
 // ---------- start ----------
@@ -178,32 +178,32 @@ async function resolveVerifiedUser(deps: TDeps, identity: { email: string; name:
     let orgId: string;
     if (existing && !existing.user.deletedAt) {
       const m = existing.membership;
-      if (!m || m.status !== 'active') throw new AppError(403, 'account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
+      if (!m || m.status !== 'active') throw new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
       if (via.kind === 'org' && m.orgId !== via.sso.orgId) {
-        throw new AppError(403, 'sso_failed', 'This e-mail belongs to an account of another organisation. Please log in with your password.');
+        throw new AppErrorWithStatus(403, 'sso_failed', 'This e-mail belongs to an account of another organisation. Please log in with your password.');
       }
       if (via.kind === 'social' && m.role !== 'owner') {
         const own = readOrgSso(await selectSsoByOrg(tx, m.orgId));
-        if (own?.enabled && own.enforce && own.provider !== via.provider) throw new AppError(403, 'sso_required', SSO_ONLY_MESSAGE);
+        if (own?.enabled && own.enforce && own.provider !== via.provider) throw new AppError('sso_required', SSO_ONLY_MESSAGE);
       }
       await markUserEmailVerified(tx, existing.user.id);
       userId = existing.user.id;
       orgId = m.orgId;
     } else if (existing) {
-      throw new AppError(403, 'account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
+      throw new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
     } else {
       // Just in time: the organisation whose SSO claims the domain, or (social sign-in) a new organisation.
       const claimed = via.kind === 'org' ? via.sso : readOrgSso(await selectSsoByDomain(tx, domainOf(email)));
       const joins = claimed && claimed.enabled && (via.kind === 'org' || claimed.provider === via.provider) ? claimed : null;
       // Only a domain the organisation proved (a verified claim) brings new members in.
       if (via.kind === 'org' && !(await isSsoDomainVerified(tx, via.sso.orgId, domainOf(email)))) {
-        throw new AppError(403, 'sso_failed', 'Your e-mail domain is not one your organisation signs in with. Please ask your administrator.');
+        throw new AppErrorWithStatus(403, 'sso_failed', 'Your e-mail domain is not one your organisation signs in with. Please ask your administrator.');
       }
       const name = identity.name ?? email.slice(0, email.indexOf('@'));
       const user = await insertSsoUser(tx, { email, name, signupSource: via.kind === 'org' ? 'sso' : via.provider });
       if (joins) {
         const seats = await getSeats(tx, joins.orgId);
-        if (seats.available <= 0) throw new AppError(409, 'conflict', 'Your organisation has no free seat for you. Please ask your administrator.');
+        if (seats.available <= 0) throw new AppError('conflict', 'Your organisation has no free seat for you. Please ask your administrator.');
         await insertOrgMembership(tx, { orgId: joins.orgId, userId: user.id, role: joins.defaultRole });
         await recordActivity(tx, { orgId: joins.orgId, userId: user.id, type: 'signup', description: 'Joined through single sign-on' });
         orgId = joins.orgId;
@@ -232,22 +232,22 @@ async function openSsoSession(deps: TDeps, who: { userId: string; orgId: string 
 
 function providerError(input: TSsoActivateRequest): AppError {
   const message = input.error === 'access_denied' ? 'The sign-in was cancelled.' : 'The identity provider refused the sign-in. Please try again.';
-  return new AppError(400, 'sso_failed', message);
+  return new AppError('sso_failed', message);
 }
 
 /** POST /sso/activate (organisation SSO: OIDC code or SAML ticket) and /sso/{provider}/activate (social). */
 export async function finishSignin(deps: TDeps, expected: 'org' | TSocialSsoProvider, input: TSsoActivateRequest): Promise<TLoginData> {
   if (input.ticket) {
-    if (expected !== 'org') throw new AppError(400, 'sso_failed', 'This sign-in link is not for this provider. Please start again.');
+    if (expected !== 'org') throw new AppError('sso_failed', 'This sign-in link is not for this provider. Please start again.');
     return finishSamlTicket(deps, input.ticket);
   }
   if (input.error) throw providerError(input);
-  const startAgain = new AppError(400, 'sso_failed', 'This sign-in has expired or was already used. Please start again.');
+  const startAgain = new AppError('sso_failed', 'This sign-in has expired or was already used. Please start again.');
   if (!input.state || !input.code) throw startAgain;
   const request = await consumeAuthRequest(deps.database.db, hashToken(input.state));
   if (!request) throw startAgain;
   const isOrg = request.provider === 'oidc';
-  if ((expected === 'org') !== isOrg || (!isOrg && request.provider !== expected)) throw new AppError(400, 'sso_failed', 'This sign-in was started with another provider. Please start again.');
+  if ((expected === 'org') !== isOrg || (!isOrg && request.provider !== expected)) throw new AppError('sso_failed', 'This sign-in was started with another provider. Please start again.');
   let settings: TOidcClientSettings;
   let sso: TOrgSso | null = null;
   if (isOrg) {
@@ -264,7 +264,7 @@ export async function finishSignin(deps: TDeps, expected: 'org' | TSocialSsoProv
     nonce: request.nonce,
     codeVerifier: request.codeVerifier,
   });
-  if (!isOrg && !identity.emailVerified) throw new AppError(403, 'sso_failed', 'Your provider has not verified this e-mail address, so we cannot sign you in with it.');
+  if (!isOrg && !identity.emailVerified) throw new AppErrorWithStatus(403, 'sso_failed', 'Your provider has not verified this e-mail address, so we cannot sign you in with it.');
   const via: TVia = sso ? { kind: 'org', sso } : { kind: 'social', provider: request.provider as TSocialSsoProvider };
   return openSsoSession(deps, await resolveVerifiedUser(deps, identity, via), request.provider);
 }
@@ -272,9 +272,9 @@ export async function finishSignin(deps: TDeps, expected: 'org' | TSocialSsoProv
 /** The app hands in the single-use ticket the SAML assertion consumer gave the browser. */
 async function finishSamlTicket(deps: TDeps, ticket: string): Promise<TLoginData> {
   const row = await consumeLoginTicket(deps.database.db, hashToken(ticket), SAML_TICKET);
-  if (!row) throw new AppError(400, 'sso_failed', 'This sign-in has expired or was already used. Please start again.');
+  if (!row) throw new AppError('sso_failed', 'This sign-in has expired or was already used. Please start again.');
   const m = await selectUserMembership(deps.database.db, row.userId);
-  if (!m || m.status !== 'active') throw new AppError(403, 'account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
+  if (!m || m.status !== 'active') throw new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
   return openSsoSession(deps, { userId: row.userId, orgId: m.orgId }, 'saml');
 }
 
@@ -283,7 +283,7 @@ async function finishSamlTicket(deps: TDeps, ticket: string): Promise<TLoginData
 /** The SP metadata an administrator gives their identity provider. */
 export async function getSamlMetadata(deps: TDeps, orgId: string): Promise<string> {
   const sso = readOrgSso(await selectSsoByOrg(deps.database.db, orgId));
-  if (!sso) throw new AppError(404, 'not_found', 'Single sign-on is not set up for this organisation');
+  if (!sso) throw new AppError('not_found', 'Single sign-on is not set up for this organisation');
   const { createSaml, getSamlSpUrls } = await loadSaml();
   const saml = createSaml(deps.database.db, { urls: getSamlSpUrls(getPublicBaseUrl(deps.config), orgId), ssoUrl: sso.ssoUrl ?? 'https://invalid.example/', certificate: sso.certificate ?? 'none' });
   return saml.generateServiceProviderMetadata(null);
@@ -297,15 +297,15 @@ export async function consumeSamlResponse(deps: TDeps, orgId: string, samlRespon
   const back = (q: Record<string, string>) => `${getPublicBaseUrl(deps.config)}/sso/signin?${new URLSearchParams(q).toString()}`;
   // No SAML here: nothing a browser could have been sent to (404, not a redirect).
   const sso = readOrgSso(await selectSsoByOrg(deps.database.db, orgId));
-  if (!sso?.enabled || sso.provider !== 'saml' || !sso.ssoUrl || !sso.certificate) throw new AppError(404, 'not_found', 'Single sign-on is not set up for this organisation');
+  if (!sso?.enabled || sso.provider !== 'saml' || !sso.ssoUrl || !sso.certificate) throw new AppError('not_found', 'Single sign-on is not set up for this organisation');
   try {
-    if (!samlResponse) throw new AppError(400, 'sso_failed', 'The identity provider sent no sign-in answer.');
+    if (!samlResponse) throw new AppError('sso_failed', 'The identity provider sent no sign-in answer.');
     const { createSaml, getSamlSpUrls, validateSamlResponse } = await loadSaml();
     const urls = getSamlSpUrls(getPublicBaseUrl(deps.config), orgId);
     const saml = createSaml(deps.database.db, { urls, ssoUrl: sso.ssoUrl, certificate: sso.certificate });
     const identity = await validateSamlResponse(saml, samlResponse, urls.acsUrl);
     if (!(await insertSamlAssertion(deps.database.db, orgId, identity.assertionId, identity.notOnOrAfter))) {
-      throw new AppError(400, 'sso_failed', 'This sign-in answer was already used. Please start again.');
+      throw new AppError('sso_failed', 'This sign-in answer was already used. Please start again.');
     }
     const who = await resolveVerifiedUser(deps, identity, { kind: 'org', sso });
     // The session token never travels in a URL: the app exchanges a short single-use ticket for it.
@@ -323,7 +323,7 @@ export async function consumeSamlResponse(deps: TDeps, orgId: string, samlRespon
 /** A single-use link that logs the user straight in (for the companion tools; `npm run ops -- onetool-token`). */
 export async function issueOnetoolToken(deps: Pick<TDeps, 'database' | 'config'>, email: string): Promise<{ token: string; url: string }> {
   const found = await selectUserWithMembership(deps.database.db, email.trim().toLowerCase());
-  if (!found || found.user.deletedAt || found.membership?.status !== 'active') throw new AppError(404, 'not_found', 'No active user with this e-mail');
+  if (!found || found.user.deletedAt || found.membership?.status !== 'active') throw new AppError('not_found', 'No active user with this e-mail');
   const t = generateToken('vlo', 24);
   await insertLoginTicket(deps.database.db, { tokenHash: t.hash, kind: ONETOOL_TICKET, userId: found.user.id, expiresAt: new Date(Date.now() + ONETOOL_TOKEN_TTL_MS) });
   return { token: t.token, url: `${getPublicBaseUrl(deps.config)}/onetool_login?token=${encodeURIComponent(t.token)}` };
@@ -337,11 +337,11 @@ export async function verifyOnetoolToken(deps: TDeps, token: string): Promise<TO
 
 /** POST /onetool/login: uses the token once and opens a session (SSO-only organisations still apply). */
 export async function loginWithOnetoolToken(deps: TDeps, token: string): Promise<TLoginData> {
-  const invalid = new AppError(400, 'invalid_token', 'This link is invalid or has expired', { reasons: [{ field: 'token', location: 'body', messages: ['Invalid or expired token'] }] });
+  const invalid = new AppError('invalid_token', 'This link is invalid or has expired', { reasons: [{ field: 'token', location: 'body', messages: ['Invalid or expired token'] }] });
   const row = await consumeLoginTicket(deps.database.db, hashToken(token), ONETOOL_TICKET);
   if (!row) throw invalid;
   const m = await selectUserMembership(deps.database.db, row.userId);
-  if (!m || m.status !== 'active') throw new AppError(403, 'account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
+  if (!m || m.status !== 'active') throw new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
   await assertPasswordLoginAllowed(deps.database.db, m);
   return openSsoSession(deps, { userId: row.userId, orgId: m.orgId }, 'onetool');
 }

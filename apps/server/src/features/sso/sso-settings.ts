@@ -64,19 +64,19 @@ export async function saveSsoSettings(
   ctx: TCallerContext,
   input: z.output<typeof ZSsoSettingsRequest>,
 ): Promise<TSsoSettings> {
-  if (ctx.role === 'analyst') throw new AppError(403, 'forbidden', 'Only the owner or a manager can configure single sign-on');
+  if (ctx.role === 'analyst') throw new AppError('forbidden', 'Only the owner or a manager can configure single sign-on');
   await database.transaction(async (tx) => {
     const existing = await selectSso(tx, ctx.orgId);
     // Pending until proved by a DNS TXT record (sso/domain-claims.ts); free-mail and public suffixes refused.
     const domains = [...new Set(input.domains)];
     await claimSsoDomains(tx, ctx.orgId, domains);
     if (input.enabled && input.provider !== 'saml' && !input.client_secret && !existing?.clientSecretEnc) {
-      throw new AppError(400, 'validation_failed', 'Please enter the client secret', {
+      throw new AppError('validation_failed', 'Please enter the client secret', {
         reasons: [{ field: 'client_secret', location: 'body', messages: ['Please enter the client secret'] }],
       });
     }
     if (input.enabled && input.provider === 'saml' && !input.certificate && !existing?.certificate) {
-      throw new AppError(400, 'validation_failed', 'Please paste the identity provider certificate', {
+      throw new AppError('validation_failed', 'Please paste the identity provider certificate', {
         reasons: [{ field: 'certificate', location: 'body', messages: ['Please paste the identity provider certificate'] }],
       });
     }

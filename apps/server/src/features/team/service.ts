@@ -17,7 +17,7 @@ import { getPublicBaseUrl } from '../../platform/http/public-url';
 export type TTeamClock = { today?: string };
 
 function conflict(reason: TTeamConflictReason, message: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError(409, 'conflict', message, { additional_info: { reason, ...extra } });
+  return new AppError('conflict', message, { additional_info: { reason, ...extra } });
 }
 
 export function toIso(value: string | Date | null): string | null {
@@ -118,7 +118,7 @@ export async function addMember(deps: TDeps, ctx: TCallerContext, input: z.outpu
     ({ userId } = await inviteMember(deps, ctx, { email: input.email, name: input.name ?? 'User', role: input.role }));
   } catch (err) {
     if (err instanceof AppError && err.code === 'email_already_registered') {
-      throw new AppError(409, 'conflict', 'A user with this e-mail already exists', {
+      throw new AppError('conflict', 'A user with this e-mail already exists', {
         reasons: [{ field: 'email', location: 'body', messages: ['A user with this e-mail already exists'] }],
         additional_info: { reason: 'email_already_registered' },
       });

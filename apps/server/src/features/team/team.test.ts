@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { isAppError } from '../../platform/errors/app-error';
+import { httpStatusOf } from '../../platform/errors/http-status';
 import { chargeCreditsNow, grantCredits } from '../../platform/credits/ledger';
 import { outbox } from '../../platform/mailer/tables';
 import { organisations } from '../../platform/tenancy/tables';
@@ -290,7 +291,7 @@ describe('team administration', () => {
 
     await charge(day2, 10);
     const over = await charge(day2, 3).catch((e: unknown) => e);
-    expect(isAppError(over) && over.httpStatus).toBe(402);
+    expect(isAppError(over) && httpStatusOf(over)).toBe(402);
     expect(isAppError(over) && over.code).toBe('daily_limit_exceeded');
     expect(isAppError(over) && over.extra.additional_info).toMatchObject({ required_credits: 3, limit_type: 'daily', remaining: 0 });
 
@@ -319,7 +320,7 @@ describe('team administration', () => {
     expect(res.body.data.member.limits).toMatchObject({ daily: { limit: 2, remaining: 2, remaining_override: true }, life_time: { limit: 100, used: 0 } });
     await chargeCreditsNow(t.db, { orgId: owner.orgId, userId: member, amount: 2, reason: 'x' });
     const err = await chargeCreditsNow(t.db, { orgId: owner.orgId, userId: member, amount: 5, reason: 'x' }).catch((e: unknown) => e);
-    expect(isAppError(err) && err.httpStatus).toBe(402);
+    expect(isAppError(err) && httpStatusOf(err)).toBe(402);
     expect(isAppError(err) && err.extra.additional_info?.required_credits).toBe(5);
   });
 

@@ -28,7 +28,7 @@ async function requireMembersOf(exec: TDb, ctx: TCallerContext, userIds: string[
 }
 
 function teamNameTaken(): AppError {
-  return new AppError(409, 'conflict', 'A team with this name already exists', {
+  return new AppError('conflict', 'A team with this name already exists', {
     reasons: [{ field: 'name', location: 'body', messages: ['A team with this name already exists'] }],
     additional_info: { reason: 'team_name_taken' },
   });

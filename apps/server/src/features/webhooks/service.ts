@@ -89,7 +89,7 @@ async function checkDestination(rt: TWebhookRuntime, url: string): Promise<void>
     await resolveDestination(url, policyOf(rt));
   } catch (err) {
     if (err instanceof OutboundRefusedError) {
-      throw new AppError(400, 'validation_failed', err.message, { reasons: [{ field: 'url', location: 'body', messages: [err.message] }] });
+      throw new AppError('validation_failed', err.message, { reasons: [{ field: 'url', location: 'body', messages: [err.message] }] });
     }
     throw err;
   }

@@ -12,7 +12,7 @@ import {
   type TRole,
 } from '@verilead/contracts';
 import { selectRows, type TDb } from '../db/database';
-import { AppError } from '../errors/app-error';
+import { AppError, AppErrorWithStatus } from '../errors/app-error';
 import { SESSION_EXPIRED_MESSAGE } from './guards';
 import { API_KEY_PREFIX, resolveBearer } from './sessions';
 import { hashToken } from './tokens';
@@ -44,8 +44,8 @@ async function explainRefusedBearer(db: TDb, token: string): Promise<AppError> {
         sql`select m.status from sessions s join users u on u.id = s.user_id join memberships m on m.user_id = s.user_id
             where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > now() and u.deleted_at is null limit 1`,
       );
-  if (rows[0]?.status === 'inactive') return new AppError(401, 'account_inactive', ACCOUNT_INACTIVE_MESSAGE);
-  return new AppError(401, 'session_expired', SESSION_EXPIRED_MESSAGE);
+  if (rows[0]?.status === 'inactive') return new AppErrorWithStatus(401, 'account_inactive', ACCOUNT_INACTIVE_MESSAGE);
+  return new AppError('session_expired', SESSION_EXPIRED_MESSAGE);
 }
 
 function describeRoles(roles: readonly TRole[]): string {
@@ -84,7 +84,7 @@ async function checkObjectVisibility(db: TDb, request: FastifyRequest, ref: NonN
   const id = source?.[ref.field];
   if (id === undefined || id === null) return; // an optional id (the service decides)
   const { owner, label } = MEMBER_OBJECTS[ref.kind as TMemberObjectKind];
-  const notFound = new AppError(404, 'not_found', `${label} not found`);
+  const notFound = new AppError('not_found', `${label} not found`);
   if (typeof id !== 'string' || !UUID_PATTERN.test(id)) throw notFound;
   const rows = await selectRows<{ org_id: string; user_id: string | null }>(db, sql`${owner(id)} limit 1`);
   const row = rows[0];
@@ -106,12 +106,12 @@ export function registerAuthorization(app: FastifyInstance, db: TDb): void {
     const method = request.method;
     const rule = findApiRule(method, pattern);
     if (!rule) {
-      throw new AppError(403, 'forbidden', `${method} ${pattern.slice(API_BASE_PATH.length)} is not in the authorisation table, so nobody may call it`);
+      throw new AppError('forbidden', `${method} ${pattern.slice(API_BASE_PATH.length)} is not in the authorisation table, so nobody may call it`);
     }
     if (rule.access === 'public') return;
     if (!request.caller) {
       const token = readBearer(request);
-      if (!token || token.length > 200) throw new AppError(401, 'session_expired', SESSION_EXPIRED_MESSAGE);
+      if (!token || token.length > 200) throw new AppError('session_expired', SESSION_EXPIRED_MESSAGE);
       const caller = await resolveBearer(db, token);
       if (!caller) throw await explainRefusedBearer(db, token);
       request.caller = caller;
@@ -119,7 +119,7 @@ export function registerAuthorization(app: FastifyInstance, db: TDb): void {
     const role = request.caller.role;
     if (!isApiAllowed(method, pattern, role, (request.params ?? {}) as Record<string, unknown>)) {
       const allowed = getRuleRoles(rule).includes(role) ? ['owner' as const] : getRuleRoles(rule);
-      throw new AppError(403, 'forbidden', `You do not have permission to do this: it is for ${describeRoles(allowed)} only (you are ${ROLE_LABELS[role]}).`);
+      throw new AppError('forbidden', `You do not have permission to do this: it is for ${describeRoles(allowed)} only (you are ${ROLE_LABELS[role]}).`);
     }
   });
   // By-id routes: once the request is validated, the object named by the id must be one the caller may see.

@@ -22,16 +22,16 @@ function readBearer(request: FastifyRequest): string | null {
 
 /** The caller of an authenticated route (after requireAuth ran). */
 export function getCaller(request: FastifyRequest): TCallerContext {
-  if (!request.caller) throw new AppError(401, 'session_expired', SESSION_EXPIRED_MESSAGE);
+  if (!request.caller) throw new AppError('session_expired', SESSION_EXPIRED_MESSAGE);
   return request.caller;
 }
 
 export function createGuards(database: TDatabase) {
   const requireAuth: onRequestAsyncHookHandler = async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = readBearer(request);
-    if (!token || token.length > 200) throw new AppError(401, 'session_expired', SESSION_EXPIRED_MESSAGE);
+    if (!token || token.length > 200) throw new AppError('session_expired', SESSION_EXPIRED_MESSAGE);
     const caller = await resolveBearer(database.db, token);
-    if (!caller) throw new AppError(401, 'session_expired', SESSION_EXPIRED_MESSAGE);
+    if (!caller) throw new AppError('session_expired', SESSION_EXPIRED_MESSAGE);
     request.caller = caller;
   };
   /** requireAuth, then a 403 unless the caller has one of `roles`. */
@@ -39,7 +39,7 @@ export function createGuards(database: TDatabase) {
     requireAuth,
     async (request: FastifyRequest) => {
       const caller = getCaller(request);
-      if (!roles.includes(caller.role)) throw new AppError(403, 'forbidden', 'You do not have permission to do this');
+      if (!roles.includes(caller.role)) throw new AppError('forbidden', 'You do not have permission to do this');
     },
   ];
   return { requireAuth, requireRole };

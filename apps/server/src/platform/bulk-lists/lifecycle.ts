@@ -36,7 +36,7 @@ export async function startListJob<TRow extends TBulkListRow, TInsert>(
 ): Promise<TRow> {
   return deps.database.transaction(async (tx) => {
     const current = await store.selectForUpdate(tx, listId);
-    if (!current || current.state === 'in_progress') throw new AppError(409, 'conflict', opts.busyMessage);
+    if (!current || current.state === 'in_progress') throw new AppError('conflict', opts.busyMessage);
     const jobId = await deps.queue.enqueue(opts.jobName, { listId }, { tx, orgId: ctx.orgId, userId: ctx.userId, ...LIST_JOB_RETRY });
     await store.update(tx, listId, { ...opts.values, state: 'in_progress', jobId, stoppedReason: null });
     return (await store.selectById(tx, listId))!;
@@ -74,7 +74,7 @@ export async function cancelListJob<TRow extends TBulkListRow, TInsert>(
     if (ctx.userId !== current.userId) await opts.recordActivity(tx, { ...entry, userId: ctx.userId });
     return current;
   });
-  if (!cancelled) throw new AppError(409, 'conflict', opts.refusal);
+  if (!cancelled) throw new AppError('conflict', opts.refusal);
   if (cancelled.jobId) await deps.queue.cancel(cancelled.jobId, ctx.orgId);
   for (const name of opts.dropJobs) await deps.queue.cancelWhere(name, { listId });
   return (await store.select(deps.database.db, scope, listId))!;
@@ -169,7 +169,7 @@ export async function removeBulkList<TRow extends TBulkListRow, TInsert>(
 ): Promise<{ message: string }> {
   const list = await store.require(database.db, ctx, listId);
   const reason = busyReason(list);
-  if (reason) throw new AppError(409, 'conflict', reason);
+  if (reason) throw new AppError('conflict', reason);
   await store.delete(database.db, getVisibleScope(ctx), listId);
   await storage.remove(list.storageKey);
   return { message: 'List removed successfully' };

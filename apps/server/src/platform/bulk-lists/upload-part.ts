@@ -8,16 +8,16 @@ import type { TUploadPart } from '../bulk/upload';
  * for a request that is not multipart, 413 past the scope's size limit, 400 for a malformed body or no `file` field.
  */
 export async function readUploadPart(req: FastifyRequest): Promise<TUploadPart> {
-  if (!req.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
+  if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
   let data: Awaited<ReturnType<FastifyRequest['file']>>;
   try {
     data = await req.file();
   } catch (err) {
-    if ((err as { statusCode?: number }).statusCode === 413) throw new AppError(413, 'payload_too_large', 'The upload is too large');
-    throw new AppError(400, 'malformed_request', 'The upload is not a valid multipart/form-data request');
+    if ((err as { statusCode?: number }).statusCode === 413) throw new AppError('payload_too_large', 'The upload is too large');
+    throw new AppError('malformed_request', 'The upload is not a valid multipart/form-data request');
   }
   if (!data || data.fieldname !== 'file') {
-    throw new AppError(400, 'validation_failed', 'Please attach a file in the field "file"', {
+    throw new AppError('validation_failed', 'Please attach a file in the field "file"', {
       reasons: [{ field: 'file', location: 'body', messages: ['Please attach a file'] }],
     });
   }
@@ -35,7 +35,7 @@ export function parseUploadFields<TSchema extends z.ZodType>(schema: TSchema, fi
   const parsed = schema.safeParse(fields);
   if (!parsed.success) {
     const reasons = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', location: 'body' as const, messages: [i.message] }));
-    throw new AppError(400, 'validation_failed', summariseReasons(reasons), { reasons });
+    throw new AppError('validation_failed', summariseReasons(reasons), { reasons });
   }
   return parsed.data;
 }

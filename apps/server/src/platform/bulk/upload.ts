@@ -13,7 +13,7 @@ export type TUploadPart = {
 };
 
 function throwTooLarge(): never {
-  throw new AppError(413, 'payload_too_large', `The file is larger than ${BULK_FILE_SIZE_LIMIT_BYTES.toLocaleString('en-US')} bytes; please split it`);
+  throw new AppError('payload_too_large', `The file is larger than ${BULK_FILE_SIZE_LIMIT_BYTES.toLocaleString('en-US')} bytes; please split it`);
 }
 
 /** Refuses a file name or form field holding text no database can keep (a NUL character or broken Unicode). */
@@ -21,7 +21,7 @@ function checkUploadText(part: TUploadPart): void {
   const field = hasInvalidText(part.filename) ? 'file' : findInvalidText(part.fields);
   if (field) {
     part.file.resume();
-    throw new AppError(400, 'validation_failed', INVALID_TEXT_MESSAGE, { reasons: [{ field, location: 'body', messages: [INVALID_TEXT_MESSAGE] }] });
+    throw new AppError('validation_failed', INVALID_TEXT_MESSAGE, { reasons: [{ field, location: 'body', messages: [INVALID_TEXT_MESSAGE] }] });
   }
 }
 
@@ -59,7 +59,7 @@ export async function storeCappedUpload(
       throwTooLarge();
     }
     // The request body ended early or was malformed (the upload never completed).
-    if (!part.file.readableEnded) throw new AppError(400, 'malformed_request', 'The upload was interrupted or is not a valid multipart/form-data request');
+    if (!part.file.readableEnded) throw new AppError('malformed_request', 'The upload was interrupted or is not a valid multipart/form-data request');
     throw err;
   }
   if (part.file.truncated) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestDb, type TTestDb } from '../../test/test-db';
 import { isAppError } from '../errors/app-error';
+import { httpStatusOf } from '../errors/http-status';
 import { memberships, organisations, users } from '../tenancy/tables';
 import { chargeCredits, chargeCreditsNow, getMemberLimits, getOrgBalance, grantCredits, refundCredits, setMemberLimits } from './ledger';
 import { creditTransactions } from './tables';
@@ -36,7 +37,7 @@ describe('credits ledger', () => {
     expect(failed).toHaveLength(100);
     for (const f of failed) {
       expect(isAppError(f.reason) && f.reason.code).toBe('insufficient_credits');
-      expect(isAppError(f.reason) && f.reason.httpStatus).toBe(402);
+      expect(isAppError(f.reason) && httpStatusOf(f.reason)).toBe(402);
     }
     expect(await getOrgBalance(t.db, orgId)).toBe(0);
     const charged = await t.db

@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { TCreditTransactionKind, TMemberLimits, TSourceAgent } from '@verilead/contracts';
+import type { TCreditTransactionKind, TErrorCode, TMemberLimits, TSourceAgent } from '@verilead/contracts';
 import { selectRows, type TDatabase, type TDb } from '../db/database';
-import { AppError } from '../errors/app-error';
+import { AppError, isAppError } from '../errors/app-error';
 import { memberships, organisations } from '../tenancy/tables';
 import { creditTransactions } from './tables';
 
@@ -96,9 +96,9 @@ export async function chargeCredits(tx: TDb, input: TLedgerEntryInput): Promise<
             from ${memberships} where ${memberships.userId} = ${input.userId} and ${memberships.orgId} = ${input.orgId} limit 1`,
       );
       const m = rows[0];
-      if (!m) throw new AppError(404, 'not_found', 'Member not found');
+      if (!m) throw new AppError('not_found', 'Member not found');
       if (m.status !== 'active') {
-        throw new AppError(403, 'account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
+        throw new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
       }
       if (m.life_time_limit !== null && m.life_time_used + n > m.life_time_limit) {
         const remaining = Math.max(0, m.life_time_limit - m.life_time_used);
@@ -130,7 +130,7 @@ async function addCredits(tx: TDb, kind: 'grant' | 'purchase' | 'refund', input:
     .where(eq(organisations.id, input.orgId))
     .returning({ balance: organisations.creditsBalance });
   const balance = rows[0]?.balance;
-  if (balance === undefined) throw new AppError(404, 'not_found', 'Organisation not found');
+  if (balance === undefined) throw new AppError('not_found', 'Organisation not found');
   return insertEntry(tx, kind, input, balance);
 }
 
@@ -198,20 +198,27 @@ export async function setMemberLimits(exec: TDb, orgId: string, userId: string, 
     .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
 }
 
-/** 402 when a member's own daily or life-time limit (not the organisation's balance) stops a charge of `need` credits. */
+/** The refusal (402 at the edge) when a member's own daily or life-time limit (not the organisation's balance) stops a charge of `need` credits. */
 export function memberLimitError(kind: 'daily' | 'life_time', need: number, limit: number | null, remaining: number): AppError {
   const message =
     kind === 'daily'
       ? 'Your daily credit limit is reached. It resets at the start of the next day.'
       : 'Your life-time credit limit is reached. Ask your account owner to raise it.';
-  return new AppError(402, kind === 'daily' ? 'daily_limit_exceeded' : 'life_time_limit_exceeded', message, {
+  return new AppError(kind === 'daily' ? 'daily_limit_exceeded' : 'life_time_limit_exceeded', message, {
     additional_info: { required_credits: need - remaining, limit_type: kind, limit, remaining },
   });
 }
 
-/** 402 when the organisation's balance is short by `short` credits. */
+/** The refusal (402 at the edge) when the organisation's balance is short by `short` credits. */
 export function insufficientCreditsError(short: number): AppError {
-  return new AppError(402, 'insufficient_credits', `You have exhausted your credits, please add additional ${short} credits to continue`, {
+  return new AppError('insufficient_credits', `You have exhausted your credits, please add additional ${short} credits to continue`, {
     additional_info: { required_credits: short },
   });
+}
+
+const OUT_OF_CREDITS_CODES: ReadonlySet<TErrorCode> = new Set(['insufficient_credits', 'daily_limit_exceeded', 'life_time_limit_exceeded']);
+
+/** True for the ledger's "cannot pay" refusals: the organisation's balance is short or a member's own limit is reached. */
+export function isOutOfCredits(err: unknown): err is AppError {
+  return isAppError(err) && OUT_OF_CREDITS_CODES.has(err.code);
 }

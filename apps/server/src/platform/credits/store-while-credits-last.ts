@@ -1,8 +1,9 @@
 import { isAppError, type AppError } from '../errors/app-error';
+import { isOutOfCredits } from './ledger';
 
-/** The ledger's "cannot pay" answers: no credits (402), or a member's limit (403). */
+/** The ledger's "cannot pay" answers: no credits or a member's limit, or the member is no longer active. */
 function isCreditRefusal(err: unknown): err is AppError {
-  return isAppError(err) && (err.httpStatus === 402 || err.httpStatus === 403);
+  return isOutOfCredits(err) || (isAppError(err) && err.code === 'account_inactive');
 }
 
 /**

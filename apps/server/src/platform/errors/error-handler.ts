@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { TErrorCode, TErrorLocation, TErrorReason, TFailure } from '@verilead/contracts';
 import { isAppError, summariseReasons } from './app-error';
+import { httpStatusOf } from './http-status';
 
 export function buildFailure(code: string, message: string, extra: Omit<TFailure['error'], 'code' | 'message'> = {}): TFailure {
   return { status: 'failed', error: { code, message, ...extra } };
@@ -62,11 +63,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** Seconds a client is asked to wait before it tries again when the database is briefly unreachable. */
 const DB_RETRY_AFTER_SECONDS = 5;
 
-/** One error handler for every route: AppError, zod validation, Fastify's own 4xx, and everything else as 500. */
+/** One error handler for every route: AppError (its status from the code table), zod validation, Fastify's own 4xx, and everything else as 500. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (isAppError(error)) {
-      return reply.status(error.httpStatus).send(buildFailure(error.code, error.message, error.extra));
+      return reply.status(httpStatusOf(error)).send(buildFailure(error.code, error.message, error.extra));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.status(400).send(buildValidationFailure(error));

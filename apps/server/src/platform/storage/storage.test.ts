@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
+import { httpStatusOf } from '../errors/http-status';
 import { readRows } from '../bulk/file-parsing';
 import { assertStorageKey, createDirectoryStorage, type TFileStorage } from './storage';
 
@@ -52,7 +53,7 @@ describe('directory storage', () => {
         (e: unknown) => e,
       );
       expect(err, fileType).toBeInstanceOf(AppError);
-      expect((err as AppError).httpStatus).toBe(404);
+      expect(httpStatusOf(err as AppError)).toBe(404);
       expect((err as AppError).message).not.toContain(dir);
     }
   });

@@ -30,7 +30,7 @@ export function assertStorageKey(key: string): void {
 
 /** The error of a read whose file is no longer stored. */
 export function storedFileMissing(): AppError {
-  return new AppError(404, 'not_found', 'This file is no longer available; upload it again or prepare a new download');
+  return new AppError('not_found', 'This file is no longer available; upload it again or prepare a new download');
 }
 
 /** File storage in a directory (the default: STORAGE_DIR, or DATA_DIR/storage). */

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PUBLIC_API_ERROR_CODES as CODES } from '@verilead/contracts';
 import { isAppError } from '../../../platform/errors/app-error';
+import { httpStatusOf } from '../../../platform/errors/http-status';
 import { buildPublicFailure, buildValidationFailure, type TPublicFailure } from '../public-api-format';
 
 export const INVALID_TOKEN = 'Invalid API Token, please generate new token';
@@ -116,12 +117,13 @@ export const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 export function mapServiceError(err: unknown, notFound: { status: number; code: number; message: string } = { status: 200, code: CODES.listNotAvailable, message: LIST_NOT_AVAILABLE }): never {
   if (err instanceof PublicApiError) throw err;
   if (isAppError(err)) {
+    const status = httpStatusOf(err);
     // The member's own limits first: they answer 402 too, but the organisation is not out of credits.
     if (err.code === 'daily_limit_exceeded') throw fail(200, CODES.dailyLimit, DAILY_LIMIT);
     if (err.code === 'life_time_limit_exceeded') throw fail(200, CODES.dailyLimit, err.message);
-    if (err.httpStatus === 402) throw fail(402, CODES.noCredits, NO_CREDITS);
-    if (err.httpStatus === 404) throw fail(notFound.status, notFound.code, notFound.message);
-    if (err.httpStatus === 400 || err.httpStatus === 413 || err.httpStatus === 415) {
+    if (status === 402) throw fail(402, CODES.noCredits, NO_CREDITS);
+    if (status === 404) throw fail(notFound.status, notFound.code, notFound.message);
+    if (status === 400 || status === 413 || status === 415) {
       const field = err.extra.reasons?.[0]?.field ?? 'file';
       throw invalidInput(field, err.message);
     }

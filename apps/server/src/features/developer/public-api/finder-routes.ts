@@ -5,6 +5,7 @@ import { BULK_FILE_SIZE_LIMIT_BYTES, detectFinderColumns, PUBLIC_API_ERROR_CODES
 import { detectFileType, FileParseError, readRows } from '../../../platform/bulk/file-parsing';
 import type { TDeps } from '../../../platform/deps';
 import { isAppError } from '../../../platform/errors/app-error';
+import { httpStatusOf } from '../../../platform/errors/http-status';
 import type { TFileStorage } from '../../../platform/storage/storage';
 import type { TVerifier } from '../../../platform/verifier/verifier';
 import { getCreditsAndLimits } from '../../credits';
@@ -110,7 +111,7 @@ export function registerPublicFinderRoutes(v2: FastifyInstance, deps: TDeps, ver
       await recordAppUsage(deps.database.db, c.app, 0);
       return { status: 'success', data: { list_id: list.id } };
     } catch (err) {
-      if (isAppError(err) && err.httpStatus === 402) {
+      if (isAppError(err) && httpStatusOf(err) === 402) {
         const required = Number((err.extra.additional_info as { required_credits?: number } | undefined)?.required_credits ?? 1);
         throw noCredits(required);
       }

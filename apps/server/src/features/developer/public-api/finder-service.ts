@@ -1,6 +1,7 @@
 import { ZInstantFindRequest, type TInstantFindData } from '@verilead/contracts';
 import type { TDeps } from '../../../platform/deps';
 import { isAppError } from '../../../platform/errors/app-error';
+import { httpStatusOf } from '../../../platform/errors/http-status';
 import type { TVerifier } from '../../../platform/verifier/verifier';
 import { findInstant } from '../../email-finder';
 import { buildValidationFailure } from '../public-api-format';
@@ -12,9 +13,10 @@ import { requireAppCreditRoom } from './instant-service';
 export function mapFinderError(err: unknown, onNotFound: PublicApiError, onConflict?: PublicApiError, onInvalid?: (message: string, field: string) => PublicApiError): never {
   if (err instanceof PublicApiError) throw err;
   if (isAppError(err)) {
-    if (err.httpStatus === 404) throw onNotFound;
-    if (err.httpStatus === 409 && onConflict) throw onConflict;
-    if ((err.httpStatus === 400 || err.httpStatus === 413 || err.httpStatus === 415) && onInvalid) throw onInvalid(err.message, err.extra.reasons?.[0]?.field ?? 'body');
+    const status = httpStatusOf(err);
+    if (status === 404) throw onNotFound;
+    if (status === 409 && onConflict) throw onConflict;
+    if ((status === 400 || status === 413 || status === 415) && onInvalid) throw onInvalid(err.message, err.extra.reasons?.[0]?.field ?? 'body');
   }
   return mapServiceError(err);
 }
@@ -41,7 +43,7 @@ export async function findForApp(deps: TDeps, verifier: TVerifier, c: TAppCaller
     await recordAppUsage(deps.database.db, c.app, found.queued ? 0 : found.credits_charged);
     return found;
   } catch (err) {
-    if (isAppError(err) && err.httpStatus === 402) throw fail(402, FINDER_ERROR_CODES.instantNoCredits, 'You do not have sufficient credits for instant email finder');
+    if (isAppError(err) && httpStatusOf(err) === 402) throw fail(402, FINDER_ERROR_CODES.instantNoCredits, 'You do not have sufficient credits for instant email finder');
     return mapFinderError(err, fail(503, null, 'Service unavailable, please try again shortly'), undefined, (message, field) =>
       new PublicApiError(400, buildValidationFailure([{ field: field === 'last_name' ? 'name' : field, location: 'body', message, type: 'any.invalid' }])),
     );

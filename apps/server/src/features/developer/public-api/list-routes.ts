@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { PUBLIC_API_ERROR_CODES as CODES } from '@verilead/contracts';
 import type { TDeps } from '../../../platform/deps';
 import { isAppError } from '../../../platform/errors/app-error';
+import { httpStatusOf } from '../../../platform/errors/http-status';
 import type { TFileStorage } from '../../../platform/storage/storage';
 import { cancelListVerification, getProgressStatus, removeList, getListForExport } from '../../email-verifier';
 import type { TAppCaller } from '../service';
@@ -62,7 +63,7 @@ export function registerPublicListRoutes(v2: FastifyInstance, deps: TDeps, stora
     try {
       await removeList(deps, storage, c.ctx, list_id);
     } catch (err) {
-      if (isAppError(err) && err.httpStatus === 409) throw fail(200, CODES.notCancellable, 'List is not in the removable stage, cancel the verification first');
+      if (isAppError(err) && httpStatusOf(err) === 409) throw fail(200, CODES.notCancellable, 'List is not in the removable stage, cancel the verification first');
       return mapServiceError(err);
     }
     return { status: 'success', data: view };
@@ -76,7 +77,7 @@ export function registerPublicListRoutes(v2: FastifyInstance, deps: TDeps, stora
       const list = await cancelListVerification(deps, c.ctx, list_id);
       return { status: 'success', data: { name: list.file_name, source: list.source, created_on: list.created_at } };
     } catch (err) {
-      if (isAppError(err) && err.httpStatus === 409) throw fail(200, CODES.notCancellable, 'List is not in the cancellable stage');
+      if (isAppError(err) && httpStatusOf(err) === 409) throw fail(200, CODES.notCancellable, 'List is not in the cancellable stage');
       return mapServiceError(err);
     }
   });

@@ -51,7 +51,7 @@ function localFake(config: TConfig, platform: TOAuthPlatform): Promise<TStandIn>
   const doubles = config.testDoubles;
   if (config.production || !doubles) {
     const { label, env } = LABELS[platform];
-    throw new AppError(503, 'integration_not_configured', `Connecting with ${label} is not configured on this server: its operator has to set ${env}.`);
+    throw new AppError('integration_not_configured', `Connecting with ${label} is not configured on this server: its operator has to set ${env}.`);
   }
   const mine = fakes.get(config) ?? {};
   fakes.set(config, mine);
