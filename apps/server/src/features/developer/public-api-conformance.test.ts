@@ -126,6 +126,15 @@ describe('every reference operation (email verify)', () => {
     expect(ok.response.status).toBe(200);
     expectConforms('/email_verify/instant', 'post', 200, ok.data);
     expect(ok.data).toMatchObject({ status: 'success', data: { email_address: 'alice@strict.test', status: 'valid', safe_to_send: 'yes' } });
+    expect(ok.data!.data).not.toHaveProperty('catch_all_score');
+
+    // A catch_all verdict carries Verilead's added field: the score and its evidence.
+    const caught = await api.POST('/email_verify/instant', { body: { email: 'qxzkvbrt@acceptall.test' } });
+    expect(caught.response.status).toBe(200);
+    expectConforms('/email_verify/instant', 'post', 200, caught.data);
+    expect(caught.data!.data!.status).toBe('catch_all');
+    expect(caught.data!.data!.catch_all_score!.score).toBeLessThan(10);
+    expect(caught.data!.data!.catch_all_score!.evidence.map((e) => e.kind)).toContain('gibberish');
 
     const missing = await api.POST('/email_verify/instant', { body: {} as never });
     expect(missing.response.status).toBe(400);
