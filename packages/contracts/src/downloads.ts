@@ -53,6 +53,9 @@ export const ZResultColumn = z.enum([
   'domain',
   'time_taken',
   'deliverability_score',
+  /** catch_all rows: how likely (0–100) the address is a real mailbox, and the evidence behind it (sentences joined by "; "). */
+  'catch_all_score',
+  'catch_all_evidence',
   'row_number',
   'duplicate',
   'syntax_error',
@@ -72,6 +75,8 @@ export const STANDARD_RESULT_COLUMNS: TResultColumn[] = [
   'smtp_provider',
   'verified_on',
   'deliverability_score',
+  'catch_all_score',
+  'catch_all_evidence',
 ];
 
 /** What a download holds: a verified list's results, the original uploaded file, or the user's activity log. */

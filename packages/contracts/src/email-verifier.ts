@@ -38,6 +38,27 @@ export type TGibberishThreshold = z.infer<typeof ZGibberishThreshold>;
 export const ZTranscriptLine = z.object({ at_ms: z.number(), direction: z.enum(['C', 'S']), line: z.string() });
 export type TTranscriptLine = z.infer<typeof ZTranscriptLine>;
 
+/** Kinds of evidence behind a catch-all score (apps/server/src/platform/catch-all/catch-all-score.ts). */
+export const ZCatchAllEvidenceKind = z.enum([
+  'seen_valid',
+  'directory_address',
+  'directory_name',
+  'pattern_match',
+  'pattern_mismatch',
+  'no_pattern',
+  'role_account',
+  'gibberish',
+  'name_like',
+  'digits',
+  'bounce',
+]);
+export type TCatchAllEvidenceKind = z.infer<typeof ZCatchAllEvidenceKind>;
+export const ZCatchAllEvidence = z.object({ kind: ZCatchAllEvidenceKind, text: z.string() });
+export type TCatchAllEvidence = z.infer<typeof ZCatchAllEvidence>;
+/** How likely (0–100) a catch_all address is a real mailbox, with the evidence behind the score. */
+export const ZCatchAllScore = z.object({ score: z.number().int().min(0).max(100), evidence: z.array(ZCatchAllEvidence) });
+export type TCatchAllScore = z.infer<typeof ZCatchAllScore>;
+
 /** Every field of a verification result, plus the deliverability score (0–1) and the SMTP transcript. */
 export const ZVerificationResult = z.object({
   email: z.string(),
@@ -61,6 +82,8 @@ export const ZVerificationResult = z.object({
   /** 0–1. */
   deliverability_score: z.number().min(0).max(1),
   transcript: z.array(ZTranscriptLine),
+  /** catch_all verdicts of an organisation: how likely the address is a real mailbox (absent on other verdicts). */
+  catch_all_score: ZCatchAllScore.optional(),
 });
 export type TVerificationResult = z.infer<typeof ZVerificationResult>;
 

@@ -10,3 +10,4 @@ export { startDnsServer, type TDnsName, type TDnsServer, type TDnsZoneData } fro
 export { startPostfixWorld, isPostfixAvailable, type TPostfixWorld, type TPostfixHost, type TPostfixHostSpec } from './real/postfix-world';
 export { summarisePostfixLog, type TPostfixLogSummary } from './real/postfix-log';
 export { startEximWorld, isEximAvailable, EXIM_ROOT, type TEximWorld, type TEximHost, type TEximHostSpec } from './real/exim-world';
+export { makeCatchAllTruth, type TCatchAllCandidate, type TCatchAllCompany, type TCatchAllKind, type TCatchAllTruthOptions } from './catch-all-truth';

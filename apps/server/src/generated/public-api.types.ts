@@ -481,6 +481,17 @@ export interface components {
                 /** @example 1 */
                 score?: number;
                 bounce_type?: string;
+                /** @description Added by Verilead, only on a catch_all verdict: how likely (0-100) the address is a real mailbox, from the domain's naming pattern (the organisation's own results and installation-wide pattern counts), the prospect directory and the local part itself, with the evidence behind the score. */
+                catch_all_score?: {
+                    /** @example 86 */
+                    score: number;
+                    evidence: {
+                        /** @example pattern_match */
+                        kind: string;
+                        /** @example matches first.last, the pattern of 14 known addresses of 15 known at example.com */
+                        text: string;
+                    }[];
+                };
             };
         };
         InstantVerifyFailureResponseType: {

@@ -7,6 +7,7 @@ import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { sql } from 'drizzle-orm';
+import type { TCatchAllScore } from '@verilead/contracts';
 import { makeCorpus, makePeopleCorpus, startMailWorld, type TPerson } from '@verilead/mailworld';
 import { chargeCreditsNow, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { selectRows } from '../../platform/db/database';
@@ -126,6 +127,16 @@ describe('every reference operation (email verify)', () => {
     expect(ok.response.status).toBe(200);
     expectConforms('/email_verify/instant', 'post', 200, ok.data);
     expect(ok.data).toMatchObject({ status: 'success', data: { email_address: 'alice@strict.test', status: 'valid', safe_to_send: 'yes' } });
+    expect((ok.data as { data: object }).data).not.toHaveProperty('catch_all_score');
+
+    // A catch_all verdict carries Verilead's added field: the score and its evidence.
+    const caught = await api.POST('/email_verify/instant', { body: { email: 'qxzkvbrt@acceptall.test' } });
+    expect(caught.response.status).toBe(200);
+    expectConforms('/email_verify/instant', 'post', 200, caught.data);
+    const caughtData = (caught.data as { data: { status: string; catch_all_score: TCatchAllScore } }).data;
+    expect(caughtData.status).toBe('catch_all');
+    expect(caughtData.catch_all_score.score).toBeLessThan(10);
+    expect(caughtData.catch_all_score.evidence.map((e) => e.kind)).toContain('gibberish');
 
     const missing = await api.POST('/email_verify/instant', { body: {} as never });
     expect(missing.response.status).toBe(400);

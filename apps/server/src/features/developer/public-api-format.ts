@@ -67,6 +67,8 @@ export function toPublicVerdict(r: TVerificationResult | TInstantVerifyData) {
     suggested_email_address: r.suggested_email_address ?? '',
     score: Math.round(r.deliverability_score * 100),
     bounce_type: bounceType(r),
+    // Verilead's addition to the reference: a catch_all verdict's score and its evidence (absent on other verdicts).
+    ...(r.catch_all_score ? { catch_all_score: r.catch_all_score } : {}),
   };
 }
 

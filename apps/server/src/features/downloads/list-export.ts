@@ -1,4 +1,4 @@
-import { STANDARD_RESULT_COLUMNS, ZResultColumn, type TDownload, type TDownloadFormat, type TListColumnsData, type TResultColumn, type ZExportRequest } from '@verilead/contracts';
+import { STANDARD_RESULT_COLUMNS, ZResultColumn, type TCatchAllScore, type TDownload, type TDownloadFormat, type TListColumnsData, type TResultColumn, type ZExportRequest } from '@verilead/contracts';
 import type { z } from 'zod';
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
@@ -127,6 +127,10 @@ function cellOf(row: TExportRow, column: TResultColumn): string {
       return row.syntax_error ? 'invalid_syntax' : str(reason.code);
     case 'reason_text':
       return row.syntax_error ? 'The address is not valid syntax' : str(reason.text);
+    case 'catch_all_score':
+      return str((r.catch_all_score as TCatchAllScore | undefined)?.score);
+    case 'catch_all_evidence':
+      return ((r.catch_all_score as TCatchAllScore | undefined)?.evidence ?? []).map((e) => e.text).join('; ');
     default:
       return str(r[column]);
   }

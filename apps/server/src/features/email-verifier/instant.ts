@@ -15,6 +15,7 @@ import { selectRecentInstant } from './queries';
 import { assertCanPayOne, hasRoomToPay, type TChargeApp } from './instant-charge';
 import { chargeInstantResult } from './instant-charge-batch';
 import { isBillable } from './list-view';
+import { addCatchAllScores } from './catch-all-evidence';
 
 function addHours(iso: string, hours: number): string {
   const t = Date.parse(iso);
@@ -72,6 +73,8 @@ export async function verifyInstant(
     await check;
   }
   if (options.signal?.aborted) throw options.signal.reason;
+  // A catch_all verdict is scored from this organisation's evidence before it is stored (the score is part of the result).
+  if (result.status === 'catch_all') [result] = (await addCatchAllScores(database.db, ctx.orgId, [result])) as [TVerificationResult];
   const row = await chargeInstantResult(database.db, {
     orgId: ctx.orgId,
     userId: ctx.userId,

@@ -5,6 +5,7 @@ import type { TDatabase, TDb } from '../../platform/db/database';
 import type { TJobQueue } from '../../platform/jobs/jobs';
 import { EMPTY_COUNTERS, markRowsWaiting, selectGreylistWait, storeEmailResults, type TListRow, verifyListStore } from './queries';
 import { isBillable } from './list-view';
+import { addCatchAllScores } from './catch-all-evidence';
 import type { TListCounters } from './tables';
 
 /** The greylist re-check job: re-verifies a list's rows whose greylist wait is over (see greylist-recheck-job.ts). */
@@ -42,7 +43,12 @@ function toStoredResult(r: TVerificationResult): Record<string, unknown> {
  * When the earliest re-check moves earlier (or is the first), a re-check job is queued for it in the same
  * transaction. Throws the ledger's 402/403 when credits run out (nothing of the batch is kept then).
  */
-export async function storeRowOutcomes(deps: { database: TDatabase; queue: TJobQueue }, list: TListRow, batch: TRowOutcome[]): Promise<void> {
+export async function storeRowOutcomes(deps: { database: TDatabase; queue: TJobQueue }, list: TListRow, outcomes: TRowOutcome[]): Promise<void> {
+  // Catch-all verdicts get their score (stored with the row's result) from the list's organisation's evidence, read
+  // before the transaction so it holds no lock while reading.
+  const scored = await addCatchAllScores(deps.database.db, list.orgId, outcomes.flatMap((o) => (o.result ? [o.result] : [])));
+  let next = 0;
+  const batch = outcomes.map((o): TRowOutcome => (o.result ? { rowNumber: o.rowNumber, result: scored[next++]! } : o));
   await deps.database.transaction(async (tx) => {
     const current = await verifyListStore.selectForUpdate(tx, list.id);
     // A cancelled (or stopped) list stores and charges nothing more: what it charged was told at the cancel.

@@ -24,6 +24,8 @@ const COLUMN_LABELS: Partial<Record<TResultColumn, string>> = {
   reason: 'Reason code',
   reason_text: 'Reason (text)',
   suggested_email_address: 'Suggested address',
+  catch_all_score: 'Catch-all score',
+  catch_all_evidence: 'Catch-all evidence',
 };
 /** The result columns every format writes after the file's own columns (the address is already in the file's row). */
 const DEFAULT_RESULT_COLUMNS = STANDARD_RESULT_COLUMNS.filter((column) => column !== 'email');

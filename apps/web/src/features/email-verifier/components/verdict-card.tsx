@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Card, Code, Collapse, Divider, Group, RingProgres
 import { IconChevronDown, IconChevronUp, IconClockHour4, IconInfoCircle, IconMailForward, IconWand } from '@tabler/icons-react';
 import { SAFE_TO_SEND_WINDOW_HOURS, type TVerificationResult } from '@verilead/contracts';
 import { formatDateTime, getScoreLabel } from '../../../lib/format';
+import { CatchAllScoreBadge } from './catch-all-score-badge';
 import { describeReason, formatTimeTaken, getSafeToSendLook, getScoreColor, listResultFlags, STATUS_LOOKS, toScorePercent } from '../utils/verdict-format';
 
 function Field({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
@@ -65,6 +66,7 @@ export function VerdictCard({ result, onRecheck }: { result: TVerdict; onRecheck
                 {safe.label}
               </Badge>
             </Group>
+            {result.catch_all_score ? <CatchAllScoreBadge value={result.catch_all_score} size="lg" showEvidence /> : null}
             <Title order={3} fz={22} style={{ wordBreak: 'break-all' }} data-testid="verdict-email">
               {result.email}
             </Title>

@@ -7,6 +7,7 @@ import { PageHeader } from '../../../components/page-header';
 import { getCreditRefusalTitle, isApiError } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { useInstantVerify, useRecentInstant } from '../api/email-verifier-api';
+import { CatchAllScoreBadge } from '../components/catch-all-score-badge';
 import { VerdictCard } from '../components/verdict-card';
 import { STATUS_LOOKS, toScorePercent } from '../utils/verdict-format';
 
@@ -50,6 +51,7 @@ function RecentResults({ onPick, activeId }: { onPick: (item: TInstantVerifyData
                       <Badge color={look.color} variant="light" radius="sm">
                         {look.label}
                       </Badge>
+                      {item.catch_all_score ? <CatchAllScoreBadge value={item.catch_all_score} /> : null}
                       <Text size="xs" c="dimmed">
                         {toScorePercent(item.deliverability_score)}%
                       </Text>
