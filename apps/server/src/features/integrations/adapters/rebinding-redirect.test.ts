@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../config';
 import { PUBLIC_STANDIN, refusedButStandIn, startVictim, type TVictim } from '../../../platform/outbound-http/test-support';
-import { getStorage } from '../../../platform/storage/storage';
+import { createStorage } from '../../../platform/storage/storage';
 import { getAdapter } from '../service';
 
 /*
@@ -71,7 +71,7 @@ function activeCampaignAt(apiUrl: string) {
       outboundTestHooks: { isRefused: refusedButStandIn, lookup: async () => [{ address: PUBLIC_STANDIN, family: 4 }] },
     },
   );
-  return getAdapter({ config, storage: getStorage(config) }, 'active_campaign', { apiKey: 'key', apiUrl });
+  return getAdapter({ config, storage: createStorage(config) }, 'active_campaign', { apiKey: 'key', apiUrl });
 }
 
 describe("an integration's user-given API URL", () => {
