@@ -61,8 +61,8 @@ export type TAppOptions = TDeps & {
 /** Builds the HTTP app: every route under /api/v1 with zod schemas, envelopes, guards, rate limits. */
 export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
   const { config } = opts;
-  const { database, queue, mailer, storage, verifier, payments, clock } = opts;
-  const deps: TDeps = { config, database, queue, mailer, storage, verifier, payments, clock };
+  const { database, queue, mailer, storage, verifier, payments, standIns, clock } = opts;
+  const deps: TDeps = { config, database, queue, mailer, storage, verifier, payments, standIns, clock };
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     // One JSON line per request (written in onResponse below) instead of Fastify's two.

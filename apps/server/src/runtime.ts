@@ -10,6 +10,7 @@ import type { TDeps } from './platform/deps';
 import { createStorage } from './platform/storage/storage';
 import { createVerifier } from './platform/verifier/verifier';
 import { createLateQueue } from './platform/jobs/late-queue';
+import { createStandIns } from './platform/test-doubles';
 import { createEmailVerifierJobs } from './features/email-verifier';
 import { createEmailFinderJobs, finderExportSource } from './features/email-finder';
 import { createDownloadJobs, createDownloadMaintenance } from './features/downloads';
@@ -58,6 +59,7 @@ export function createRuntime(opts: {
     storage: createStorage(config),
     verifier: createVerifier(config),
     payments: createPayments(config),
+    standIns: createStandIns(),
     clock: opts.clock ?? (() => new Date()),
   };
   const declared: TJobDefinition[] = [

@@ -123,7 +123,7 @@ describe('webhook destinations', () => {
 });
 
 describe('integration API bases', () => {
-  const rt = () => ({ config: t.deps.config, storage: t.deps.storage });
+  const rt = () => ({ config: t.deps.config, storage: t.deps.storage, standIns: t.deps.standIns });
   const platforms = Object.keys(ADAPTERS) as TIntegration[];
   /** The adapter of `platform` with its API at `base`: the operator's base URL, the account's API URL or OAuth endpoint. */
   const adapterAt = (platform: TIntegration, base: string) => {

@@ -4,6 +4,7 @@ import type { TJobQueue } from './jobs/jobs';
 import type { TMailer } from './mailer/mailer';
 import type { TPayments } from './payments';
 import type { TFileStorage } from './storage/storage';
+import type { TStandIns } from './test-doubles';
 import type { TVerifier } from './verifier/verifier';
 
 /**
@@ -22,6 +23,8 @@ export type TDeps = {
   verifier: TVerifier;
   /** Stripe and PayPal, built on first use. */
   payments: TPayments;
+  /** The test-mode stand-ins (local fake platforms) this process started, started on first use. */
+  standIns: TStandIns;
   /** The time of time-based housekeeping (data retention); tests move it. */
   clock: () => Date;
 };

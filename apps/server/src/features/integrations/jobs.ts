@@ -8,7 +8,7 @@ import { ADVANCE_JOB, IMPORT_FINISH_JOB, IMPORT_PAGE_JOB, runAdvance, runImportF
  * the watcher that starts the verification and then the write-back, and a chunk of the write-back.
  */
 export function createIntegrationJobs(opts: TDeps & { runtime?: Partial<TIntegrationRuntime> }): TJobDefinition[] {
-  const rt: TIntegrationRuntime = { config: opts.config, storage: opts.storage, ...opts.runtime };
+  const rt: TIntegrationRuntime = { config: opts.config, storage: opts.storage, standIns: opts.standIns, ...opts.runtime };
   const deps = () => ({ database: opts.database, queue: opts.queue });
   const ZImport = z.object({ importId: z.uuid() });
   return [
