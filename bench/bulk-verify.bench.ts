@@ -24,7 +24,7 @@ import { DEFAULT_GREYLIST_SCHEDULE } from '@verilead/verifier';
 import { loadConfig } from '../apps/server/src/config';
 import { openPostgres } from '../apps/server/src/platform/db/database';
 import { grantCredits } from '../apps/server/src/platform/credits/ledger';
-import { getVerifier } from '../apps/server/src/platform/verifier/verifier';
+import { createVerifier } from '../apps/server/src/platform/verifier/verifier';
 import { seedDemoIfEmpty } from '../apps/server/src/seed';
 import { api, login, readPeakRssMiB, startServer } from './ingest.bench';
 import { serverEntry } from './server-entry';
@@ -79,7 +79,7 @@ function worldEnv(world: TMailWorld): Record<string, string> {
 /** The engine alone (no API, no jobs, no database): the reference verdict of every address. */
 async function engineVerdicts(world: TMailWorld, emails: string[]): Promise<Map<string, string>> {
   const config = loadConfig({ ...worldEnv(world), REDIS_URL: '' } as NodeJS.ProcessEnv, { appSecret: 'bench' });
-  const verifier = getVerifier(config);
+  const verifier = createVerifier(config);
   const verdicts = new Map<string, string>();
   const t0 = performance.now();
   for await (const r of verifier.verifyMany(

@@ -7,7 +7,6 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createRedisClient } from './platform/cache/redis';
-import { closeVerifier } from './platform/verifier/verifier';
 import { ANNOUNCEMENT_TS_HEADER, APP_VERSION, APP_VERSION_HEADER, PUBLIC_API_PREFIX } from '@verilead/contracts';
 import { createGuards } from './platform/auth/guards';
 import type { TDeps } from './platform/deps';
@@ -62,7 +61,8 @@ export type TAppOptions = TDeps & {
 /** Builds the HTTP app: every route under /api/v1 with zod schemas, envelopes, guards, rate limits. */
 export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
   const { config } = opts;
-  const deps: TDeps = { config, database: opts.database, queue: opts.queue, mailer: opts.mailer };
+  const { database, queue, mailer, storage, verifier, payments, standIns, clock } = opts;
+  const deps: TDeps = { config, database, queue, mailer, storage, verifier, payments, standIns, clock };
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     // One JSON line per request (written in onResponse below) instead of Fastify's two.
@@ -127,7 +127,7 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined)));
 
   app.addHook('onClose', async () => {
-    await closeVerifier(config); // the process's engine: idle SMTP sessions, its Redis cache connection
+    await deps.verifier.close(); // the process's engine: idle SMTP sessions, its Redis cache connection
   });
   const redis = config.redisUrl ? createRedisClient(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
   if (redis) {

@@ -44,7 +44,7 @@ describe('one queue per kind of work', () => {
     t = await createTestApp(
       { allowPrivateDestinations: true, storageDir, jobs: testJobsConfig({ webhooks: { concurrency: 2 } }), jobPollIntervalMs: 50 },
       // Deliveries wait ten minutes for an answer: only separate queues let other work through meanwhile.
-      { extraJobs: ({ database, config, getQueue }) => createWebhookJobs({ database, config, getQueue, timeoutMs: 600_000 }) },
+      { extraJobs: (deps) => createWebhookJobs({ ...deps, timeoutMs: 600_000 }) },
     );
   });
   afterAll(async () => {

@@ -7,7 +7,10 @@ import { createMaintenanceJob, MAINTENANCE_JOB } from './platform/jobs/maintenan
 import { createJobQueue } from './platform/jobs/pg-boss-queue';
 import { createMailer, createMailTransport, createSendEmailJob, type TMailLogger } from './platform/mailer/mailer';
 import type { TDeps } from './platform/deps';
-import { getStorage } from './platform/storage/storage';
+import { createStorage } from './platform/storage/storage';
+import { createVerifier } from './platform/verifier/verifier';
+import { createLateQueue } from './platform/jobs/late-queue';
+import { createStandIns } from './platform/test-doubles';
 import { createEmailVerifierJobs } from './features/email-verifier';
 import { createEmailFinderJobs, finderExportSource } from './features/email-finder';
 import { createDownloadJobs, createDownloadMaintenance } from './features/downloads';
@@ -15,7 +18,7 @@ import { createRetentionMaintenance, organisationExportSource } from './features
 import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks';
 import { createIntegrationJobs } from './features/integrations';
 import { createProspectJobs, prospectExportSource } from './features/prospects';
-import { createBillingJobs, LOW_CREDIT_CHECK_JOB, createSubscriptionRenewalTask, getStripeGateway } from './features/billing';
+import { createBillingJobs, LOW_CREDIT_CHECK_JOB, createSubscriptionRenewalTask, createPayments } from './features/billing';
 
 /**
  * The configuration with the local fakes wired (`config.testDoubles`, from @verilead/test-doubles) where test mode may
@@ -30,48 +33,60 @@ export function withTestDoubles(config: TConfig): TConfig {
 }
 
 /**
- * The composition root: the job queue with every job kind, and the mailer, around an open database. Tests,
- * `--role worker` and `--role all` all get this same set; `queue.start()` also schedules maintenance and makes
- * sure the webhook dispatcher runs. `extraJobs` replaces a declared kind of the same name (tests tune one).
+ * The composition root: every dependency of the product built once, in the one record (platform/deps.ts) that
+ * routes, services and jobs take: storage, the verifier, the payment providers, the clock, the job queue with every
+ * job kind, and the mailer, around an open database. Tests, `--role worker` and `--role all` all get this same set;
+ * `queue.start()` also schedules maintenance and makes sure the webhook dispatcher runs. `extraJobs` builds kinds
+ * that replace a declared kind of the same name (tests tune one), from the same record.
  */
 export function createRuntime(opts: {
   config: TConfig;
   database: TDatabase;
   logger?: TQueueLogger & TMailLogger;
-  extraJobs?: TJobDefinition[];
+  extraJobs?: (deps: TDeps) => TJobDefinition[];
   /** The clock of time-based housekeeping (data retention); tests move it. */
   clock?: () => Date;
 }): TDeps & { closeMail(): void } {
   const { config, database } = opts;
   const transport = createMailTransport({ database, smtpUrl: config.smtpUrl, from: config.mailFrom, logger: opts.logger });
-  const storage = getStorage(config);
-  const getQueue = (): TJobQueue => queue;
+  // The job kinds are built from the record and the queue from the job kinds: the record holds a forwarder, bound below.
+  const late = createLateQueue();
+  const deps: TDeps = {
+    config,
+    database,
+    queue: late.queue,
+    mailer: createMailer(late.queue),
+    storage: createStorage(config),
+    verifier: createVerifier(config),
+    payments: createPayments(config),
+    standIns: createStandIns(),
+    clock: opts.clock ?? (() => new Date()),
+  };
   const declared: TJobDefinition[] = [
     createSendEmailJob(transport),
-    ...createEmailVerifierJobs({ database, config, getQueue }),
-    ...createEmailFinderJobs({ database, config, getQueue }),
+    ...createEmailVerifierJobs(deps),
+    ...createEmailFinderJobs(deps),
     // The files other features prepare through the export job: downloads reads them without importing those features.
     ...createDownloadJobs({
-      database,
-      config,
+      ...deps,
       sources: { prospects: prospectExportSource, finder_result: finderExportSource, finder_history: finderExportSource, organisation_data: organisationExportSource },
     }),
-    ...createWebhookJobs({ database, config, getQueue }),
-    ...createIntegrationJobs({ database, config, getQueue }),
-    ...createProspectJobs({ database, config, getQueue }),
-    ...createBillingJobs({ database, config, getQueue }),
+    ...createWebhookJobs(deps),
+    ...createIntegrationJobs(deps),
+    ...createProspectJobs(deps),
+    ...createBillingJobs(deps),
     createMaintenanceJob({
-      getQueue,
+      queue: deps.queue,
       tasks: [
-        createDownloadMaintenance({ database, storage }),
-        createRetentionMaintenance({ database, storage, clock: opts.clock }),
-        createSubscriptionRenewalTask({ database, config, gateway: getStripeGateway(config) }),
+        createDownloadMaintenance(deps),
+        createRetentionMaintenance(deps),
+        createSubscriptionRenewalTask(deps),
         createAuditRetentionTask({ database, retentionDays: config.auditRetentionDays }),
       ],
     }),
   ];
   const byName = new Map(declared.map((d) => [d.name, d]));
-  for (const d of opts.extraJobs ?? []) byName.set(d.name, d);
+  for (const d of opts.extraJobs?.(deps) ?? []) byName.set(d.name, d);
   const queue: TJobQueue = createJobQueue({
     database,
     definitions: [...byName.values()],
@@ -80,5 +95,6 @@ export function createRuntime(opts: {
     logger: opts.logger,
     onStart: [(q) => q.schedule(MAINTENANCE_JOB, config.jobs.maintenanceCron), (q) => ensureWebhookDispatcher(q), (q) => q.schedule(LOW_CREDIT_CHECK_JOB, config.lowCreditCheckCron)],
   });
-  return { config, database, queue, mailer: createMailer(queue), closeMail: () => transport.close() };
+  late.bind(queue);
+  return { ...deps, closeMail: () => transport.close() };
 }

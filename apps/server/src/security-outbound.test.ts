@@ -5,7 +5,6 @@ import { getAdapter } from './features/integrations/service';
 import { ADAPTERS } from './features/integrations/adapters/registry';
 import type { TCredentials } from './features/integrations/adapters/types';
 import { buildOidcStart, discoverOidc, finishOidc, type TOidcConfig } from './features/sso/oidc';
-import { getStorage } from './platform/storage/storage';
 import { PUBLIC_STANDIN, refusedButStandIn, startSwitchableDns, startVictim, type TSwitchableDns, type TVictim } from './platform/outbound-http/test-support';
 import { createTestApp, type TTestApp } from './test/test-app';
 import { startChallengeDns, type TChallengeDns } from '@verilead/test-doubles/identity';
@@ -124,7 +123,7 @@ describe('webhook destinations', () => {
 });
 
 describe('integration API bases', () => {
-  const rt = () => ({ config: t.deps.config, storage: getStorage(t.deps.config) });
+  const rt = () => ({ config: t.deps.config, storage: t.deps.storage, standIns: t.deps.standIns });
   const platforms = Object.keys(ADAPTERS) as TIntegration[];
   /** The adapter of `platform` with its API at `base`: the operator's base URL, the account's API URL or OAuth endpoint. */
   const adapterAt = (platform: TIntegration, base: string) => {

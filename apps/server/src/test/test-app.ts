@@ -39,10 +39,10 @@ export type TTestApp = {
   close(): Promise<void>;
 };
 
-/** `extraJobs` builds job kinds that replace declared ones of the same name (e.g. a webhook job with a longer timeout). */
+/** `extraJobs` builds, from the app's dependency record, job kinds that replace declared ones of the same name (e.g. a webhook job with a longer timeout). */
 export async function createTestApp(
   overrides: Partial<TConfig> = {},
-  opts: { extraJobs?: (ctx: { database: TTestDb; config: TConfig; getQueue: () => TJobQueue }) => TJobDefinition[]; clock?: () => Date } = {},
+  opts: { extraJobs?: (deps: TDeps) => TJobDefinition[]; clock?: () => Date } = {},
 ): Promise<TTestApp> {
   const db = await createTestDb();
   // Test mode's local fakes are wired as `npm start` wires them (none when the overrides make a production start).
@@ -63,7 +63,7 @@ export async function createTestApp(
   const runtime: ReturnType<typeof createRuntime> = createRuntime({
     config,
     database: db,
-    extraJobs: opts.extraJobs?.({ database: db, config, getQueue: () => runtime.queue }),
+    extraJobs: opts.extraJobs,
     clock: opts.clock,
   });
   const app = await buildApp({ ...runtime, serveWeb: false });

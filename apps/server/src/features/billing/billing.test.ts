@@ -12,7 +12,6 @@ import { creditTransactions } from '../../platform/credits/tables';
 import { outbox } from '../../platform/mailer/tables';
 import { inviteMember } from '../auth/service';
 import { coupons, subscriptions } from './tables';
-import { getPayPalClient } from './paypal-client';
 import { createBillingTestApp, payOnCheckout } from './test-support';
 import { LOW_CREDIT_CHECK_JOB } from './jobs';
 import { applyPriceConfig, ZPriceConfig } from './price-config';
@@ -529,7 +528,7 @@ describe('billing API', () => {
       expect(renewed.currentPeriodEnd.getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000);
       const cancelled = await t.call({ method: 'GET', url: '/api/v1/payment/subscription/cancel?reason=moving%20on', token: o.token });
       expect(cancelled.body.data).toMatchObject({ cancel_at_period_end: true, cancel_reason: 'moving on' });
-      const client = await getPayPalClient(t.deps.config);
+      const client = await t.deps.payments.paypal.get();
       const atPayPal = await client.getSubscription(subId);
       expect(atPayPal.status).toBe('CANCELLED');
     });

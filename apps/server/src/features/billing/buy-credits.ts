@@ -1,3 +1,4 @@
+import type { TDeps } from '../../platform/deps';
 import type Stripe from 'stripe';
 import { MAX_PURCHASE_CREDITS, MIN_PURCHASE_CREDITS, type TCurrency } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
@@ -9,7 +10,7 @@ import { paymentsNotConfigured } from './payments-not-configured';
 import { paypalAvailable, paypalTestMode } from './paypal-client';
 import { stripeAvailable, type TStripeGateway } from './stripe-gateway';
 import { stripeErrors } from './stripe-sdk';
-import { callStripe, checkoutUrl, createIntent, ensureCustomer, markPaid, newCreditsPayment, ownPayment, paymentOutcome, paymentToApi, returnUrl, type TBillingDeps } from './payments';
+import { callStripe, checkoutUrl, createIntent, ensureCustomer, markPaid, newCreditsPayment, ownPayment, paymentOutcome, paymentToApi, returnUrl } from './payments';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** Buying credits with Stripe: the Checkout Session, a saved card, a pending invoice, and settling what the provider says. */
@@ -18,8 +19,8 @@ import { getPublicBaseUrl } from '../../platform/http/public-url';
  * page (checkout.stripe.com with live keys, the fake's page in test mode: one code path) and comes back to the
  * thank-you page. The session's PaymentIntent carries the payment id.
  */
-export async function createPaymentIntent(deps: TBillingDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
-  const gw = await deps.gateway.get();
+export async function createPaymentIntent(deps: TDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
+  const gw = await deps.payments.stripe.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const payment = await newCreditsPayment(deps, ctx, input);
   const description = `${payment.credits.toLocaleString('en-US')} Verilead credits`;
@@ -83,7 +84,7 @@ export async function syncPaymentIntent(database: TDatabase, pi: Stripe.PaymentI
 }
 
 /** Runs a confirm call; a declined card marks the payment failed (from the intent) before answering 400. */
-export async function confirmWith(deps: TBillingDeps, gw: TStripeGateway, payment: TPaymentRow, call: () => Promise<Stripe.PaymentIntent>) {
+export async function confirmWith(deps: TDeps, gw: TStripeGateway, payment: TPaymentRow, call: () => Promise<Stripe.PaymentIntent>) {
   try {
     const pi = await call();
     await syncPaymentIntent(deps.database, pi);
@@ -100,12 +101,12 @@ export async function confirmWith(deps: TBillingDeps, gw: TStripeGateway, paymen
 }
 
 /** POST /payment/confirmPaymentIntent: pays a payment (or a pending invoice) with a given card, on session. */
-export async function confirmPaymentIntent(deps: TBillingDeps, ctx: TCallerContext, input: { payment_id: string; payment_method: string }) {
+export async function confirmPaymentIntent(deps: TDeps, ctx: TCallerContext, input: { payment_id: string; payment_method: string }) {
   let payment = await ownPayment(deps, ctx, input.payment_id);
   if (payment.status === 'paid') return paymentOutcome(deps, ctx, payment.id, null);
   if (payment.status === 'cancelled') throw new AppError('conflict', 'This payment was cancelled.');
   if (payment.provider !== 'stripe') throw new AppError('conflict', 'This payment is made with PayPal: finish it on the PayPal page.');
-  const gw = await deps.gateway.get();
+  const gw = await deps.payments.stripe.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   if (isCheckoutSession(payment.providerRef)) {
     // Paid with a card here instead of on the checkout page: that page closes first.
@@ -131,8 +132,8 @@ export async function confirmPaymentIntent(deps: TBillingDeps, ctx: TCallerConte
 }
 
 /** POST /payment/buy: buys credits with the default card at once (off session). */
-export async function buyWithDefaultCard(deps: TBillingDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
-  const gw = await deps.gateway.get();
+export async function buyWithDefaultCard(deps: TDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
+  const gw = await deps.payments.stripe.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const saved = await selectCustomer(deps.database.db, ctx.orgId);
   if (!saved?.defaultPaymentMethod) throw new AppError('conflict', 'Add a card first: there is no default card to charge.');
@@ -148,21 +149,21 @@ export async function buyWithDefaultCard(deps: TBillingDeps, ctx: TCallerContext
 }
 
 /** POST /payment/buy/request: a pending invoice to pay later (listed with the pending invoices). */
-export async function requestInvoice(deps: TBillingDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
+export async function requestInvoice(deps: TDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
   if (!stripeAvailable(deps.config)) throw paymentsNotConfigured();
   const payment = await newCreditsPayment(deps, ctx, input);
   return paymentToApi(payment);
 }
 
 /** POST /payment/confirm: after the checkout page, asks the provider and settles the payment (idempotent). */
-export async function confirmPayment(deps: TBillingDeps, ctx: TCallerContext, input: { payment_id: string }) {
+export async function confirmPayment(deps: TDeps, ctx: TCallerContext, input: { payment_id: string }) {
   const payment = await ownPayment(deps, ctx, input.payment_id);
   if (payment.provider === 'stripe' && isCheckoutSession(payment.providerRef) && payment.status !== 'paid') {
-    const gw = await deps.gateway.get();
+    const gw = await deps.payments.stripe.get();
     const ref = payment.providerRef;
     await syncCheckoutSession(deps.database, gw, await callStripe(() => gw.stripe.checkout.sessions.retrieve(ref)));
   } else if (payment.provider === 'stripe' && payment.providerRef?.startsWith('pi_') && payment.status !== 'paid') {
-    const gw = await deps.gateway.get();
+    const gw = await deps.payments.stripe.get();
     const pi = await callStripe(() => gw.stripe.paymentIntents.retrieve(payment.providerRef!));
     await syncPaymentIntent(deps.database, pi);
   }
@@ -170,11 +171,11 @@ export async function confirmPayment(deps: TBillingDeps, ctx: TCallerContext, in
 }
 
 /** PATCH /payment/cancel: cancels an unpaid payment or pending invoice. */
-export async function cancelPayment(deps: TBillingDeps, ctx: TCallerContext, input: { payment_id: string }) {
+export async function cancelPayment(deps: TDeps, ctx: TCallerContext, input: { payment_id: string }) {
   const payment = await ownPayment(deps, ctx, input.payment_id);
   if (payment.status === 'paid') throw new AppError('conflict', 'This payment is already paid and cannot be cancelled.');
   if (payment.provider === 'stripe' && isCheckoutSession(payment.providerRef) && payment.status !== 'cancelled') {
-    const gw = await deps.gateway.get();
+    const gw = await deps.payments.stripe.get();
     const ref = payment.providerRef;
     const session = await callStripe(() => gw.stripe.checkout.sessions.retrieve(ref));
     if (session.payment_status === 'paid') {
@@ -183,7 +184,7 @@ export async function cancelPayment(deps: TBillingDeps, ctx: TCallerContext, inp
     }
     if (session.status === 'open') await callStripe(() => gw.stripe.checkout.sessions.expire(ref));
   } else if (payment.provider === 'stripe' && payment.providerRef?.startsWith('pi_') && payment.status !== 'cancelled') {
-    const gw = await deps.gateway.get();
+    const gw = await deps.payments.stripe.get();
     const pi = await callStripe(() => gw.stripe.paymentIntents.retrieve(payment.providerRef!));
     if (pi.status === 'succeeded') {
       await syncPaymentIntent(deps.database, pi);
@@ -195,10 +196,10 @@ export async function cancelPayment(deps: TBillingDeps, ctx: TCallerContext, inp
   return paymentOutcome(deps, ctx, payment.id, null);
 }
 
-export async function getBuyCreditsInfo(deps: TBillingDeps, ctx: TCallerContext) {
+export async function getBuyCreditsInfo(deps: TDeps, ctx: TCallerContext) {
   const stripe = stripeAvailable(deps.config);
   const paypal = paypalAvailable(deps.config);
-  const gw = stripe ? await deps.gateway.get() : null;
+  const gw = stripe ? await deps.payments.stripe.get() : null;
   const saved = await selectCustomer(deps.database.db, ctx.orgId);
   return {
     configured: stripe || paypal,

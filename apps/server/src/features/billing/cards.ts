@@ -1,3 +1,4 @@
+import type { TDeps } from '../../platform/deps';
 import type Stripe from 'stripe';
 import { ZCardBrand, type TCard } from '@verilead/contracts';
 import { AppError } from '../../platform/errors/app-error';
@@ -5,7 +6,7 @@ import { recordAudit } from '../../platform/audit/record';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectCustomer, setDefaultPaymentMethod } from './queries';
 import type { TStripeGateway } from './stripe-gateway';
-import { callStripe, ensureCustomer, type TBillingDeps } from './payments';
+import { callStripe, ensureCustomer } from './payments';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 /** Saved cards: Stripe payment methods of the organisation's customer, the default card, SetupIntents. */
@@ -21,34 +22,34 @@ export function cardToApi(pm: Stripe.PaymentMethod, defaultId: string | null): T
   };
 }
 
-export async function cardsOf(deps: TBillingDeps, gw: TStripeGateway, ctx: TCallerContext) {
+export async function cardsOf(deps: TDeps, gw: TStripeGateway, ctx: TCallerContext) {
   const customer = await ensureCustomer(deps, gw, ctx);
   const list = await callStripe(() => gw.stripe.paymentMethods.list({ customer, type: 'card' }));
   const saved = await selectCustomer(deps.database.db, ctx.orgId);
   return { customer, methods: list.data, defaultId: saved?.defaultPaymentMethod ?? null };
 }
 
-export async function listCards(deps: TBillingDeps, ctx: TCallerContext) {
-  const gw = await deps.gateway.get();
+export async function listCards(deps: TDeps, ctx: TCallerContext) {
+  const gw = await deps.payments.stripe.get();
   const { methods, defaultId } = await cardsOf(deps, gw, ctx);
   return { items: methods.map((m) => cardToApi(m, defaultId)), default_card: defaultId };
 }
 
-export async function ownCard(deps: TBillingDeps, gw: TStripeGateway, ctx: TCallerContext, id: string) {
+export async function ownCard(deps: TDeps, gw: TStripeGateway, ctx: TCallerContext, id: string) {
   const cards = await cardsOf(deps, gw, ctx);
   const pm = cards.methods.find((m) => m.id === id);
   if (!pm) throw new AppError('not_found', 'This card was not found.');
   return { pm, ...cards };
 }
 
-export async function makeDefault(deps: TBillingDeps, gw: TStripeGateway, ctx: TCallerContext, customer: string, pmId: string) {
+export async function makeDefault(deps: TDeps, gw: TStripeGateway, ctx: TCallerContext, customer: string, pmId: string) {
   await callStripe(() => gw.stripe.customers.update(customer, { invoice_settings: { default_payment_method: pmId } }));
   await setDefaultPaymentMethod(deps.database.db, ctx.orgId, pmId);
 }
 
 /** POST /payment/card/add: attaches a card (a payment method id) to the organisation; the first card becomes the default. */
-export async function addCard(deps: TBillingDeps, ctx: TCallerContext, input: { payment_method: string }) {
-  const gw = await deps.gateway.get();
+export async function addCard(deps: TDeps, ctx: TCallerContext, input: { payment_method: string }) {
+  const gw = await deps.payments.stripe.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const pm = await callStripe(() => gw.stripe.paymentMethods.attach(input.payment_method, { customer }));
   const saved = await selectCustomer(deps.database.db, ctx.orgId);
@@ -61,8 +62,8 @@ export async function addCard(deps: TBillingDeps, ctx: TCallerContext, input: { 
   return cardToApi(pm, defaultId);
 }
 
-export async function deleteCard(deps: TBillingDeps, ctx: TCallerContext, input: { payment_method: string }) {
-  const gw = await deps.gateway.get();
+export async function deleteCard(deps: TDeps, ctx: TCallerContext, input: { payment_method: string }) {
+  const gw = await deps.payments.stripe.get();
   const { pm, defaultId } = await ownCard(deps, gw, ctx, input.payment_method);
   await callStripe(() => gw.stripe.paymentMethods.detach(pm.id));
   if (defaultId === pm.id) await setDefaultPaymentMethod(deps.database.db, ctx.orgId, null);
@@ -70,16 +71,16 @@ export async function deleteCard(deps: TBillingDeps, ctx: TCallerContext, input:
   return { message: 'The card was removed.' };
 }
 
-export async function setDefaultCard(deps: TBillingDeps, ctx: TCallerContext, input: { payment_method: string }) {
-  const gw = await deps.gateway.get();
+export async function setDefaultCard(deps: TDeps, ctx: TCallerContext, input: { payment_method: string }) {
+  const gw = await deps.payments.stripe.get();
   const { pm, customer } = await ownCard(deps, gw, ctx, input.payment_method);
   await makeDefault(deps, gw, ctx, customer, pm.id);
   await recordAudit(deps.database.db, ctx, { action: 'billing.payment_method_changed', targetType: 'card', targetId: pm.id, details: { change: 'made_default', last4: pm.card?.last4 ?? null } });
   return cardToApi(pm, pm.id);
 }
 
-export async function getDefaultCard(deps: TBillingDeps, ctx: TCallerContext) {
-  const gw = await deps.gateway.get();
+export async function getDefaultCard(deps: TDeps, ctx: TCallerContext) {
+  const gw = await deps.payments.stripe.get();
   const { methods, defaultId } = await cardsOf(deps, gw, ctx);
   const pm = methods.find((m) => m.id === defaultId);
   return { card: pm ? cardToApi(pm, defaultId) : null };
@@ -92,8 +93,8 @@ export async function getDefaultCard(deps: TBillingDeps, ctx: TCallerContext) {
  */
 const SETUP_RETURN_PATHS = { billing: '/account/billing', pricing: '/pricing', plan: '/account/plan' } as const;
 
-export async function createSetupIntent(deps: TBillingDeps, ctx: TCallerContext, input: { return_to?: keyof typeof SETUP_RETURN_PATHS; plan_id?: string } = {}) {
-  const gw = await deps.gateway.get();
+export async function createSetupIntent(deps: TDeps, ctx: TCallerContext, input: { return_to?: keyof typeof SETUP_RETURN_PATHS; plan_id?: string } = {}) {
+  const gw = await deps.payments.stripe.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const back = `${getPublicBaseUrl(deps.config)}${SETUP_RETURN_PATHS[input.return_to ?? 'billing']}`;
   // Coming back to subscribe: the screen opens the plan's confirmation once the card is saved.
@@ -120,8 +121,8 @@ async function setupIntentOf(gw: TStripeGateway, id: string): Promise<Stripe.Set
   return typeof session.setup_intent === 'string' ? gw.stripe.setupIntents.retrieve(session.setup_intent) : session.setup_intent;
 }
 
-export async function confirmSetupIntent(deps: TBillingDeps, ctx: TCallerContext, input: { setup_intent_id: string }) {
-  const gw = await deps.gateway.get();
+export async function confirmSetupIntent(deps: TDeps, ctx: TCallerContext, input: { setup_intent_id: string }) {
+  const gw = await deps.payments.stripe.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const si = await callStripe(() => setupIntentOf(gw, input.setup_intent_id)).catch((err: unknown) => {
     if (err instanceof AppError && err.code === 'not_found') throw new AppError('not_found', 'This card set-up was not found.');

@@ -6,5 +6,5 @@ export type { TSubscribedPlan } from './plan-summary';
 export { ZPriceConfig, applyPriceConfig } from './price-config';
 export { getPublicPrice } from './pricing-service';
 export { registerBillingRoutes } from './routes';
-export { getStripeGateway } from './stripe-gateway';
+export { createPayments } from './payment-clients';
 export { createSubscriptionRenewalTask } from './subscriptions';

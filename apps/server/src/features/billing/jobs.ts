@@ -3,12 +3,12 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { TConfig } from '../../config';
 import type { TDatabase } from '../../platform/db/database';
+import type { TDeps } from '../../platform/deps';
 import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
 import { createMailer } from '../../platform/mailer/mailer';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
 import { syncCheckoutSession, syncPaymentIntent } from './buy-credits';
 import { markPaid } from './payments';
-import { getStripeGateway } from './stripe-gateway';
 import { settleStripeInvoice, syncStripeSubscription } from './stripe-subscriptions';
 import { processPayPalEvent } from './paypal-events';
 import { lowCreditAlerts, paymentEvents } from './tables';
@@ -23,7 +23,7 @@ export const PAYPAL_EVENT_JOB = 'billing-paypal-event';
  * subscriptions are read again from Stripe rather than taken from the event, so events arriving late or out of
  * order apply the current state.
  */
-export async function processStripeEvent(database: TDatabase, eventId: string, opts?: { config: TConfig; queue: TJobQueue }) {
+export async function processStripeEvent(database: TDatabase, eventId: string, opts?: Pick<TDeps, 'payments' | 'queue'>) {
   const rows = await database.db
     .select()
     .from(paymentEvents)
@@ -35,16 +35,16 @@ export async function processStripeEvent(database: TDatabase, eventId: string, o
     const pi = (event.payload as { data: { object: Stripe.PaymentIntent } }).data.object;
     await syncPaymentIntent(database, pi);
   } else if (opts && event.type.startsWith('checkout.session.')) {
-    const gw = await getStripeGateway(opts.config).get();
+    const gw = await opts.payments.stripe.get();
     const id = (event.payload as { data: { object: { id: string } } }).data.object.id;
     await syncCheckoutSession(database, gw, await gw.stripe.checkout.sessions.retrieve(id));
   } else if (opts && event.type.startsWith('invoice.')) {
-    const gw = await getStripeGateway(opts.config).get();
+    const gw = await opts.payments.stripe.get();
     const id = (event.payload as { data: { object: { id: string } } }).data.object.id;
     const invoice = await gw.stripe.invoices.retrieve(id, { expand: ['payments'] });
     await settleStripeInvoice({ database, queue: opts.queue, markPaid }, gw, invoice);
   } else if (opts && event.type.startsWith('customer.subscription.')) {
-    const gw = await getStripeGateway(opts.config).get();
+    const gw = await opts.payments.stripe.get();
     const id = (event.payload as { data: { object: { id: string } } }).data.object.id;
     await syncStripeSubscription(database, await gw.stripe.subscriptions.retrieve(id));
   }
@@ -106,7 +106,7 @@ export async function checkLowCredits(database: TDatabase, config: TConfig, queu
   return { sent, rearmed: rearmed.length };
 }
 
-export function createBillingJobs(opts: { database: TDatabase; config: TConfig; getQueue: () => TJobQueue }): TJobDefinition[] {
+export function createBillingJobs(deps: TDeps): TJobDefinition[] {
   return [
     defineJob({
       name: STRIPE_EVENT_JOB,
@@ -114,7 +114,7 @@ export function createBillingJobs(opts: { database: TDatabase; config: TConfig; 
       payload: z.object({ event_id: z.string() }),
       maxAttempts: 8,
       backoffMs: 2_000,
-      handler: (p) => processStripeEvent(opts.database, p.event_id, { config: opts.config, queue: opts.getQueue() }),
+      handler: (p) => processStripeEvent(deps.database, p.event_id, deps),
     }) as unknown as TJobDefinition,
     defineJob({
       name: PAYPAL_EVENT_JOB,
@@ -122,14 +122,14 @@ export function createBillingJobs(opts: { database: TDatabase; config: TConfig; 
       payload: z.object({ event_id: z.string() }),
       maxAttempts: 8,
       backoffMs: 2_000,
-      handler: (p) => processPayPalEvent(opts.database, p.event_id),
+      handler: (p) => processPayPalEvent(deps.database, p.event_id),
     }) as unknown as TJobDefinition,
     defineJob({
       name: LOW_CREDIT_CHECK_JOB,
       queue: 'mail',
       payload: z.object({}),
       maxAttempts: 1,
-      handler: () => checkLowCredits(opts.database, opts.config, opts.getQueue()),
+      handler: () => checkLowCredits(deps.database, deps.config, deps.queue),
     }) as unknown as TJobDefinition,
   ];
 }

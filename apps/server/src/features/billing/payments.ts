@@ -14,10 +14,6 @@ import { stripeErrors } from './stripe-sdk';
 import { lockCouponByCode, quotePrice } from './pricing-service';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
 
-/** What every payment use case shares: the API shape, the Stripe customer, a new credits payment, paying it once. */
-export type TBillingDeps = TDeps & { gateway: { get(): Promise<TStripeGateway> } };
-
-
 export function paymentToApi(p: TPaymentRow, planName: string | null = null): TPayment {
   return {
     id: p.id,
@@ -62,7 +58,7 @@ export async function callStripe<T>(fn: () => Promise<T>): Promise<T> {
  * The organisation's Stripe customer, created on first use. Against a test-mode fake, each customer gets its own
  * test clock (as Stripe's docs do for testing subscriptions), so a renewal comes by advancing the clock.
  */
-export async function ensureCustomer(deps: Pick<TBillingDeps, 'database'>, gw: TStripeGateway, ctx: Pick<TCallerContext, 'orgId'>): Promise<string> {
+export async function ensureCustomer(deps: Pick<TDeps, 'database'>, gw: TStripeGateway, ctx: Pick<TCallerContext, 'orgId'>): Promise<string> {
   const db = deps.database.db;
   const existing = await selectCustomer(db, ctx.orgId);
   if (existing) return existing.providerCustomerId;
@@ -94,7 +90,7 @@ export function checkoutUrl(gw: TStripeGateway, path: string, back: string): str
  * the coupon's `max_redemptions` until it is paid (redeemed), failed or cancelled.
  */
 export async function newCreditsPayment(
-  deps: Pick<TBillingDeps, 'database'>,
+  deps: Pick<TDeps, 'database'>,
   ctx: TCallerContext,
   input: { credits: number; currency: TCurrency; coupon_code?: string },
   provider: TPaymentProvider = 'stripe',
@@ -155,13 +151,13 @@ export async function markPaid(database: TDatabase, paymentId: string): Promise<
   });
 }
 
-export async function paymentOutcome(deps: TBillingDeps, ctx: TCallerContext, paymentId: string, nextActionUrl: string | null) {
+export async function paymentOutcome(deps: TDeps, ctx: TCallerContext, paymentId: string, nextActionUrl: string | null) {
   const payment = await selectPayment(deps.database.db, ctx.orgId, paymentId);
   if (!payment) throw new AppError('not_found', 'Payment not found');
   return { payment: paymentToApi(payment), balance: await getOrgBalance(deps.database.db, ctx.orgId), next_action_url: nextActionUrl };
 }
 
-export async function ownPayment(deps: TBillingDeps, ctx: TCallerContext, id: string): Promise<TPaymentRow> {
+export async function ownPayment(deps: TDeps, ctx: TCallerContext, id: string): Promise<TPaymentRow> {
   const payment = await selectPayment(deps.database.db, ctx.orgId, id);
   if (!payment) throw new AppError('not_found', 'Payment not found');
   return payment;

@@ -16,20 +16,5 @@ export class PayPalApiError extends Error {
   }
 }
 
-export type TPayPalLink = { href: string; rel: string };
-export type TPayPalOrder = { id: string; status: string; links: TPayPalLink[]; customId: string | null; amount: { currency_code: string; value: string } | null };
-export type TPayPalSubscription = { id: string; status: string; plan_id: string; custom_id: string | null; links: TPayPalLink[] };
-
-export type TPayPalClient = {
-  testMode: boolean;
-  createOrder(input: { paymentId: string; description: string; value: string; returnUrl: string }): Promise<TPayPalOrder>;
-  getOrder(id: string): Promise<TPayPalOrder>;
-  captureOrder(id: string, requestId: string): Promise<TPayPalOrder>;
-  createProduct(input: { name: string; requestId: string }): Promise<{ id: string }>;
-  createPlan(input: { productId: string; name: string; interval: 'MONTH' | 'YEAR'; value: string; currency: string; requestId: string }): Promise<{ id: string }>;
-  createSubscription(input: { planId: string; customId: string; returnUrl: string; requestId: string }): Promise<TPayPalSubscription>;
-  getSubscription(id: string): Promise<TPayPalSubscription>;
-  cancelSubscription(id: string, reason: string): Promise<void>;
-  verifyWebhook(input: Record<string, unknown>): Promise<string>;
-  close(): Promise<void>;
-};
+// The client's shape is the platform's (platform/payments.ts): the dependency record names it.
+export type { TPayPalClient, TPayPalLink, TPayPalOrder, TPayPalSubscription } from '../../platform/payments';

@@ -2,14 +2,13 @@ import type { TConfig } from '../../config';
 import { paymentsNotConfigured } from './payments-not-configured';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
 import { PAYPAL_LIVE_HOST, type TPayPalClient, type TPayPalLink } from './paypal-api';
+import type { TLazyClient } from '../../platform/payments';
 
 /**
  * PayPal for the billing use cases: the client of a configuration (its shape and errors are paypal-api.ts'). The SDK
  * behind it lives in paypal-sdk-client.ts and is loaded on the first PayPal call.
  */
 export { PAYPAL_LIVE_HOST, PAYPAL_SANDBOX_HOST, PayPalApiError, type TPayPalClient, type TPayPalLink, type TPayPalOrder, type TPayPalSubscription } from './paypal-api';
-
-const shared = new WeakMap<TConfig, Promise<TPayPalClient>>();
 
 export const FAKE_PAYPAL_WEBHOOK_ID = 'WH-LOCAL-FAKE';
 
@@ -37,35 +36,36 @@ export function paypalTestMode(config: TConfig): boolean {
  * The PayPal client of this configuration: credentials and PAYPAL_API_BASE, or a local fake PayPal (the composition
  * root's `config.testDoubles`) started on first use (test mode). The SDK (several hundred modules) is loaded on that
  * first use too, never by a server that takes no payment. Without credentials and with test mode not allowed (or no
- * fakes wired), it answers 503 "Payments are not configured".
+ * fakes wired), it answers 503 "Payments are not configured". The composition root builds one per process.
  */
-export function getPayPalClient(config: TConfig): Promise<TPayPalClient> {
-  if (!paypalAvailable(config)) return Promise.reject(paymentsNotConfigured());
-  let client = shared.get(config);
-  if (!client) {
-    const { clientId, clientSecret, apiBase } = config.paypal;
-    const doubles = config.testDoubles;
-    client =
-      clientId && clientSecret && apiBase
-        ? import('./paypal-sdk-client').then(({ makePayPalClient }) =>
-            makePayPalClient({ base: apiBase, clientId, clientSecret, testMode: apiBase !== PAYPAL_LIVE_HOST, close: async () => undefined }),
-          )
-        : !doubles
-          ? Promise.reject(paymentsNotConfigured())
-          : Promise.all([
-              import('./paypal-sdk-client'),
-              doubles.paypal({ webhookId: FAKE_PAYPAL_WEBHOOK_ID, webhookUrl: `${getPublicBaseUrl(config)}/api/v1/payment/webhook/paypal` }),
-            ]).then(([{ makePayPalClient }, fake]) =>
-              makePayPalClient({ base: fake.baseUrl, clientId: 'fake-client', clientSecret: 'fake-secret', testMode: true, close: () => fake.close() }),
-            );
-    shared.set(config, client);
-  }
-  return client;
-}
-
-export async function closePayPalClient(config: TConfig) {
-  const client = shared.get(config);
-  if (client) await (await client).close();
+export function createPayPalClient(config: TConfig): TLazyClient<TPayPalClient> {
+  let client: Promise<TPayPalClient> | null = null;
+  return {
+    get() {
+      if (!paypalAvailable(config)) return Promise.reject(paymentsNotConfigured());
+      if (!client) {
+        const { clientId, clientSecret, apiBase } = config.paypal;
+        const doubles = config.testDoubles;
+        client =
+          clientId && clientSecret && apiBase
+            ? import('./paypal-sdk-client').then(({ makePayPalClient }) =>
+                makePayPalClient({ base: apiBase, clientId, clientSecret, testMode: apiBase !== PAYPAL_LIVE_HOST, close: async () => undefined }),
+              )
+            : !doubles
+              ? Promise.reject(paymentsNotConfigured())
+              : Promise.all([
+                  import('./paypal-sdk-client'),
+                  doubles.paypal({ webhookId: FAKE_PAYPAL_WEBHOOK_ID, webhookUrl: `${getPublicBaseUrl(config)}/api/v1/payment/webhook/paypal` }),
+                ]).then(([{ makePayPalClient }, fake]) =>
+                  makePayPalClient({ base: fake.baseUrl, clientId: 'fake-client', clientSecret: 'fake-secret', testMode: true, close: () => fake.close() }),
+                );
+      }
+      return client;
+    },
+    async close() {
+      if (client) await (await client).close();
+    },
+  };
 }
 
 export function approveLink(list: TPayPalLink[] | undefined): string {

@@ -1,12 +1,13 @@
+import type { TDeps } from '../../platform/deps';
 import { and, eq } from 'drizzle-orm';
 import type { TCurrency } from '@verilead/contracts';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { computeTaxMinor } from './pricing';
 import { insertPayment, selectPayment, updatePayment, updateUnpaidStatus, type TPaymentRow } from './queries';
-import { markPaid, newCreditsPayment, paymentOutcome, paymentToApi, type TBillingDeps } from './payments';
+import { markPaid, newCreditsPayment, paymentOutcome, paymentToApi } from './payments';
 import { billingPlans, payments } from './tables';
-import { approveLink, getPayPalClient, PayPalApiError, type TPayPalClient } from './paypal-client';
+import { approveLink, PayPalApiError, type TPayPalClient } from './paypal-client';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 function minorToValue(minor: number): string {
@@ -28,7 +29,7 @@ async function callPayPal<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function paypalPayment(deps: TBillingDeps, ctx: TCallerContext, ref: string): Promise<TPaymentRow> {
+async function paypalPayment(deps: TDeps, ctx: TCallerContext, ref: string): Promise<TPaymentRow> {
   const rows = await deps.database.db
     .select()
     .from(payments)
@@ -38,14 +39,14 @@ async function paypalPayment(deps: TBillingDeps, ctx: TCallerContext, ref: strin
   return rows[0];
 }
 
-function returnUrl(deps: TBillingDeps, payment: TPaymentRow): string {
+function returnUrl(deps: TDeps, payment: TPaymentRow): string {
   return `${getPublicBaseUrl(deps.config)}/payment/thank-you?payment_id=${payment.id}&provider=paypal`;
 }
 
 /** POST /payment/paypal/order/create: a payment and its PayPal order (USD only); the buyer approves it on PayPal's page. */
-export async function createPayPalOrder(deps: TBillingDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
+export async function createPayPalOrder(deps: TDeps, ctx: TCallerContext, input: { credits: number; currency: TCurrency; coupon_code?: string }) {
   if (input.currency !== 'USD') throw new AppError('validation_failed', 'PayPal takes payments in USD only. Please pay INR by card.');
-  const client = await getPayPalClient(deps.config);
+  const client = await deps.payments.paypal.get();
   const payment = await newCreditsPayment(deps, ctx, input, 'paypal');
   const back = returnUrl(deps, payment);
   const order = await callPayPal(() => client.createOrder({ paymentId: payment.id, description: `${payment.credits} Verilead credits`, value: minorToValue(payment.totalMinor), returnUrl: back }));
@@ -54,18 +55,18 @@ export async function createPayPalOrder(deps: TBillingDeps, ctx: TCallerContext,
 }
 
 /** POST /payment/paypal/verify: the order's state at PayPal. */
-export async function verifyPayPalOrder(deps: TBillingDeps, ctx: TCallerContext, input: { order_id: string }) {
+export async function verifyPayPalOrder(deps: TDeps, ctx: TCallerContext, input: { order_id: string }) {
   const payment = await paypalPayment(deps, ctx, input.order_id);
-  const client = await getPayPalClient(deps.config);
+  const client = await deps.payments.paypal.get();
   const order = await callPayPal(() => client.getOrder(input.order_id));
   return { order_id: order.id, order_status: order.status, payment: paymentToApi(payment) };
 }
 
 /** POST /payment/paypal/capture: captures an approved order; the credits are granted once (a second capture changes nothing). */
-export async function capturePayPalOrder(deps: TBillingDeps, ctx: TCallerContext, input: { order_id: string }) {
+export async function capturePayPalOrder(deps: TDeps, ctx: TCallerContext, input: { order_id: string }) {
   const payment = await paypalPayment(deps, ctx, input.order_id);
   if (payment.status === 'paid') return paymentOutcome(deps, ctx, payment.id, null);
-  const client = await getPayPalClient(deps.config);
+  const client = await deps.payments.paypal.get();
   try {
     const order = await callPayPal(() => client.captureOrder(input.order_id, `capture-${payment.id}`));
     const amount = order.amount;
@@ -91,7 +92,7 @@ async function ensurePayPalPlan(client: TPayPalClient, plan: typeof billingPlans
   return created.id;
 }
 
-async function salePlan(deps: TBillingDeps, planId: string) {
+async function salePlan(deps: TDeps, planId: string) {
   const rows = await deps.database.db.select().from(billingPlans).where(and(eq(billingPlans.id, planId), eq(billingPlans.active, true))).limit(1);
   const plan = rows[0];
   if (!plan || plan.interval === 'one_time') throw new AppError('not_found', 'This plan is not on sale.');
@@ -100,16 +101,16 @@ async function salePlan(deps: TBillingDeps, planId: string) {
 }
 
 /** POST /payment/paypal/plan/subscription: the PayPal billing plan of one of our plans (made on first use). */
-export async function getPayPalPlan(deps: TBillingDeps, input: { plan_id: string }) {
+export async function getPayPalPlan(deps: TDeps, input: { plan_id: string }) {
   const plan = await salePlan(deps, input.plan_id);
-  const client = await getPayPalClient(deps.config);
+  const client = await deps.payments.paypal.get();
   return { plan_id: plan.id, paypal_plan_id: await callPayPal(() => ensurePayPalPlan(client, plan)), test_mode: client.testMode };
 }
 
 /** POST /payment/paypal/create/subscription: a PayPal subscription to approve on PayPal's page. */
-export async function createPayPalSubscription(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string }) {
+export async function createPayPalSubscription(deps: TDeps, ctx: TCallerContext, input: { plan_id: string }) {
   const plan = await salePlan(deps, input.plan_id);
-  const client = await getPayPalClient(deps.config);
+  const client = await deps.payments.paypal.get();
   const paypalPlanId = await callPayPal(() => ensurePayPalPlan(client, plan));
   const tax = computeTaxMinor(plan.currency as TCurrency, plan.priceMinor);
   const payment = await insertPayment(deps.database.db, {
@@ -131,9 +132,9 @@ export async function createPayPalSubscription(deps: TBillingDeps, ctx: TCallerC
 }
 
 /** POST /payment/paypal/subscription: after approval, activates the plan once PayPal says the subscription is active. */
-export async function activatePayPalSubscription(deps: TBillingDeps, ctx: TCallerContext, input: { subscription_id: string }) {
+export async function activatePayPalSubscription(deps: TDeps, ctx: TCallerContext, input: { subscription_id: string }) {
   const payment = await paypalPayment(deps, ctx, input.subscription_id);
-  const client = await getPayPalClient(deps.config);
+  const client = await deps.payments.paypal.get();
   const sub = await callPayPal(() => client.getSubscription(input.subscription_id));
   if (sub.status === 'ACTIVE' && sub.custom_id === payment.id) await markPaid(deps.database, payment.id);
   else if (sub.status === 'CANCELLED' || sub.status === 'EXPIRED') await updateUnpaidStatus(deps.database.db, payment.id, 'cancelled', null);

@@ -1,3 +1,4 @@
+import type { TDeps } from '../../platform/deps';
 import type Stripe from 'stripe';
 import { recordAudit } from '../../platform/audit/record';
 import { and, eq, sql } from 'drizzle-orm';
@@ -6,7 +7,7 @@ import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectCustomer, selectSubscriptionWithPlan } from './queries';
 import { billingPlans, subscriptions } from './tables';
-import { ensureCustomer, type TBillingDeps } from './payments';
+import { ensureCustomer } from './payments';
 import { toMajor } from './pricing';
 import type { TStripeGateway } from './stripe-gateway';
 import { callStripeBilling, ensureStripePrice, grossMinor, syncStripeSubscription } from './stripe-subscriptions';
@@ -22,7 +23,7 @@ export function planToApi(p: TPlanRow): TPlan {
   return { id: p.id, name: p.name, interval: p.interval, currency: p.currency as TCurrency, price: toMajor(p.priceMinor), credits: p.credits, seats: p.seats };
 }
 
-export async function selectSalePlan(deps: Pick<TBillingDeps, 'database'>, id: string): Promise<TPlanRow> {
+export async function selectSalePlan(deps: Pick<TDeps, 'database'>, id: string): Promise<TPlanRow> {
   const rows = await deps.database.db.select().from(billingPlans).where(and(eq(billingPlans.id, id), eq(billingPlans.active, true))).limit(1);
   const plan = rows[0];
   if (!plan || plan.interval === 'one_time') throw new AppError('not_found', 'This plan is not on sale.');
@@ -34,7 +35,7 @@ export function liveStripeRef(current: typeof subscriptions.$inferSelect | null 
   return current?.provider === 'stripe' && current.providerRef && current.status !== 'cancelled' ? current.providerRef : null;
 }
 
-async function cardSummary(deps: TBillingDeps, gw: TStripeGateway, orgId: string): Promise<{ brand: string; last4: string } | null> {
+async function cardSummary(deps: TDeps, gw: TStripeGateway, orgId: string): Promise<{ brand: string; last4: string } | null> {
   const saved = await selectCustomer(deps.database.db, orgId);
   if (!saved?.defaultPaymentMethod) return null;
   const pmId = saved.defaultPaymentMethod;
@@ -53,12 +54,12 @@ function lineIsProration(l: Stripe.InvoiceLineItem): boolean {
  * amount shown is the amount the change invoices: the unused time credited, the credit kept from earlier changes
  * used, the rest charged to the card.
  */
-export async function previewPlanChange(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string; proration_date?: number }): Promise<TPlanPreview> {
+export async function previewPlanChange(deps: TDeps, ctx: TCallerContext, input: { plan_id: string; proration_date?: number }): Promise<TPlanPreview> {
   const plan = await selectSalePlan(deps, input.plan_id);
   const row = await selectSubscriptionWithPlan(deps.database.db, ctx.orgId);
   const current = row?.sub ?? null;
   if (current && current.status === 'active' && current.planId === plan.id && !current.cancelAtPeriodEnd) throw new AppError('conflict', 'You are already on this plan.');
-  const gw = await deps.gateway.get();
+  const gw = await deps.payments.stripe.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const card = await cardSummary(deps, gw, ctx.orgId);
   const live = liveStripeRef(current);
@@ -107,7 +108,7 @@ export async function previewPlanChange(deps: TBillingDeps, ctx: TCallerContext,
 }
 
 /** GET /payment/subscription/resume: a plan set to end at the period end renews again (nothing is charged now). */
-export async function resumeSubscription(deps: TBillingDeps, ctx: TCallerContext) {
+export async function resumeSubscription(deps: TDeps, ctx: TCallerContext) {
   const db = deps.database.db;
   const row = await selectSubscriptionWithPlan(db, ctx.orgId);
   const current = row?.sub;
@@ -116,7 +117,7 @@ export async function resumeSubscription(deps: TBillingDeps, ctx: TCallerContext
   if (current.provider === 'paypal') throw new AppError('conflict', 'PayPal ended this subscription for good: subscribe again when this period ends.');
   const live = liveStripeRef(current);
   if (live) {
-    const gw = await deps.gateway.get();
+    const gw = await deps.payments.stripe.get();
     const sub = await callStripeBilling(() => gw.stripe.subscriptions.update(live, { cancel_at_period_end: false }));
     await syncStripeSubscription(deps.database, sub);
   }
@@ -130,7 +131,7 @@ export async function resumeSubscription(deps: TBillingDeps, ctx: TCallerContext
 }
 
 /** GET /payment/plan: the plan, its period, renewal or end, and what pays for it (owners and managers). */
-export async function getPlanStatus(deps: TBillingDeps, ctx: TCallerContext): Promise<TPlanStatus> {
+export async function getPlanStatus(deps: TDeps, ctx: TCallerContext): Promise<TPlanStatus> {
   const row = await selectSubscriptionWithPlan(deps.database.db, ctx.orgId);
   if (!row || !row.plan || row.sub.status === 'cancelled') {
     return { plan: null, provider: null, status: null, current_period_start: null, current_period_end: null, cancel_at_period_end: false, renews_on: null, cancels_on: null, payment_method: null };
@@ -139,7 +140,7 @@ export async function getPlanStatus(deps: TBillingDeps, ctx: TCallerContext): Pr
   let paymentMethod: TPlanStatus['payment_method'] = null;
   if (sub.provider === 'paypal') paymentMethod = { kind: 'paypal', brand: null, last4: null };
   else {
-    const gw = await deps.gateway.get().catch(() => null);
+    const gw = await deps.payments.stripe.get().catch(() => null);
     const card = gw ? await cardSummary(deps, gw, ctx.orgId) : null;
     if (card) paymentMethod = { kind: 'card', brand: card.brand, last4: card.last4 || null };
   }
@@ -166,7 +167,7 @@ export const PRORATION_DATE_MAX_AGE_S = 600;
  * that was used since); when the preview now answers another amount (a price, a period or the credit changed), nothing
  * is charged and the answer is 409 with the new preview to confirm.
  */
-export async function confirmPlanChange(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string; expected_amount?: number; proration_date?: number }) {
+export async function confirmPlanChange(deps: TDeps, ctx: TCallerContext, input: { plan_id: string; expected_amount?: number; proration_date?: number }) {
   if (input.proration_date !== undefined) {
     const fresh = await previewPlanChange(deps, ctx, { plan_id: input.plan_id });
     const now = fresh.proration_date;

@@ -4,20 +4,10 @@ import type { TConfig } from '../../config';
 import { paymentsNotConfigured } from './payments-not-configured';
 import { loadStripeSdk } from './stripe-sdk';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
+import type { TLazyClient, TStripeGateway } from '../../platform/payments';
 import type { TStandIn } from '../../platform/test-doubles';
 
-/** The Stripe client the payments module uses, with where its browser pages live and how webhooks are verified. */
-export type TStripeGateway = {
-  stripe: Stripe;
-  /** True with test keys or the built-in fake: the screens say "test mode". */
-  testMode: boolean;
-  /** Base of the test checkout pages (the fake's), or null with live keys. */
-  checkoutBase: string | null;
-  webhookSecret: string;
-  /** Customers get a test clock (a local test-mode fake only): subscriptions renew when the clock is advanced. */
-  testClocks: boolean;
-  close(): Promise<void>;
-};
+export type { TStripeGateway } from '../../platform/payments';
 
 export const STRIPE_WEBHOOK_PATH = '/api/v1/payment/webhook/stripe';
 
@@ -46,7 +36,7 @@ async function sdkFor(key: string, apiBase?: string): Promise<Stripe> {
  * take a payment hold neither. With no keys and test mode not allowed (`config.paymentsTestMode`) or no fakes wired,
  * every payment call answers 503 "Payments are not configured".
  */
-export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGateway>; close(): Promise<void> } {
+export function createStripeGateway(config: TConfig): TLazyClient<TStripeGateway> {
   let pending: Promise<TStripeGateway> | null = null;
   let fake: TStandIn | null = null;
   const build = async (): Promise<TStripeGateway> => {
@@ -76,16 +66,4 @@ export function createStripeGateway(config: TConfig): { get(): Promise<TStripeGa
       if (fake) await fake.close();
     },
   };
-}
-
-const shared = new WeakMap<TConfig, ReturnType<typeof createStripeGateway>>();
-
-/** One gateway per configuration, shared by the routes and the jobs of a process (so both see the same test-mode fake). */
-export function getStripeGateway(config: TConfig): ReturnType<typeof createStripeGateway> {
-  let gateway = shared.get(config);
-  if (!gateway) {
-    gateway = createStripeGateway(config);
-    shared.set(config, gateway);
-  }
-  return gateway;
 }

@@ -5,7 +5,6 @@ import type { TFakePayPal, TFakeStripe } from '@verilead/test-doubles/payments';
 import { creditTransactions } from '../../platform/credits/tables';
 import { outbox } from '../../platform/mailer/tables';
 import { paymentEvents, payments, subscriptions } from './tables';
-import { getStripeGateway } from './stripe-gateway';
 import { selectCustomer } from './queries';
 import { createBillingTestApp } from './test-support';
 
@@ -19,7 +18,7 @@ describe('subscriptions billed by Stripe Billing (test clocks)', () => {
   let stranger: TOwner;
 
   const balance = async (o: TOwner) => (await t.call({ method: 'GET', url: '/api/v1/user/credits_and_limits', token: o.token })).body.data.org_credits as number;
-  const stripe = async () => (await getStripeGateway(t.deps.config).get()).stripe;
+  const stripe = async () => (await t.deps.payments.stripe.get()).stripe;
   /** Moves the organisation's test clock on by `days`, as Stripe's dashboard or API does, then runs the webhook jobs. */
   const advance = async (o: TOwner, days: number) => {
     const s = await stripe();

@@ -1,3 +1,4 @@
+import type { TDeps } from '../../platform/deps';
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { recordAudit } from '../../platform/audit/record';
 import type { TDb } from '../../platform/db/database';
@@ -6,8 +7,8 @@ import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectCustomer } from './queries';
 import { payments, subscriptions } from './tables';
 import { organisations } from '../../platform/tenancy/tables';
-import { getPayPalClient, PayPalApiError } from './paypal-client';
-import { ensureCustomer, markPaid, paymentOutcome, type TBillingDeps } from './payments';
+import { PayPalApiError } from './paypal-client';
+import { ensureCustomer, markPaid, paymentOutcome } from './payments';
 import { selectPlan } from './activate-plan';
 import { callStripeBilling, settleStripeInvoice, subscribeWithStripe, syncStripeSubscription } from './stripe-subscriptions';
 
@@ -29,14 +30,14 @@ async function selectSubscription(db: TDb, orgId: string): Promise<TSubscription
   return rows[0] ?? null;
 }
 
-type TRenewalDeps = Pick<TBillingDeps, 'database' | 'config' | 'gateway'>;
+type TRenewalDeps = Pick<TDeps, 'database' | 'config' | 'payments'>;
 
 /**
  * GET /payment/upgrade?plan_id: subscribes to a plan through Stripe Billing, or changes plan now (Stripe prorates:
  * the unused part of the current period is credited on the invoice). The first invoice is charged to the default
  * card at once; a card that asks for authentication answers the hosted invoice page to finish on.
  */
-export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input: { plan_id: string; proration_date?: number }) {
+export async function upgradePlan(deps: TDeps, ctx: TCallerContext, input: { plan_id: string; proration_date?: number }) {
   const db = deps.database.db;
   const plan = await selectPlan(db, input.plan_id);
   if (!plan || plan.interval === 'one_time') throw new AppError('not_found', 'This plan is not on sale.');
@@ -46,7 +47,7 @@ export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input
   }
   const saved = await selectCustomer(db, ctx.orgId);
   if (!saved?.defaultPaymentMethod) throw new AppError('conflict', 'Add a card first: there is no default card to charge.');
-  const gw = await deps.gateway.get();
+  const gw = await deps.payments.stripe.get();
   const customer = await ensureCustomer(deps, gw, ctx);
   const live = current?.provider === 'stripe' && current.providerRef && current.status !== 'cancelled' ? current.providerRef : null;
   const sub = await subscribeWithStripe(gw, {
@@ -71,19 +72,19 @@ export async function upgradePlan(deps: TBillingDeps, ctx: TCallerContext, input
 }
 
 /** GET /payment/subscription/cancel?reason: the plan ends at the end of the paid period. */
-export async function cancelSubscription(deps: Pick<TBillingDeps, 'database' | 'config' | 'gateway'>, ctx: TCallerContext, input: { reason: string }) {
+export async function cancelSubscription(deps: Pick<TDeps, 'database' | 'config' | 'payments'>, ctx: TCallerContext, input: { reason: string }) {
   const db = deps.database.db;
   const current = await selectSubscription(db, ctx.orgId);
   if (current?.provider === 'paypal' && current.providerRef && current.status !== 'cancelled' && !current.cancelAtPeriodEnd) {
     // PayPal bills the subscription itself: stop it there (the paid period still runs here to its end).
-    const client = await getPayPalClient(deps.config);
+    const client = await deps.payments.paypal.get();
     await client.cancelSubscription(current.providerRef, input.reason.slice(0, 128)).catch((err: unknown) => {
       if (!(err instanceof PayPalApiError) || err.status !== 422) throw new AppError('payment_provider_error', 'PayPal could not cancel the subscription. Please try again in a moment.');
     });
   }
   if (current?.provider === 'stripe' && current.providerRef && current.status !== 'cancelled') {
     // Stripe ends the subscription at the period end (customer.subscription.deleted); the row follows it.
-    const gw = await deps.gateway.get();
+    const gw = await deps.payments.stripe.get();
     const ref = current.providerRef;
     const sub = await callStripeBilling(() => gw.stripe.subscriptions.update(ref, { cancel_at_period_end: true, cancellation_details: { comment: input.reason.slice(0, 500) } }));
     await syncStripeSubscription(deps.database, sub);

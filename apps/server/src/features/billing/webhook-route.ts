@@ -1,3 +1,4 @@
+import type { TDeps } from '../../platform/deps';
 import type { FastifyInstance } from 'fastify';
 import { ZFailure, ZSuccess, type TPaymentProvider } from '@verilead/contracts';
 import { z } from 'zod';
@@ -5,8 +6,7 @@ import { ok } from '../../platform/http/responses';
 import { AppError } from '../../platform/errors/app-error';
 import { insertPaymentEvent, isPaymentEventProcessed } from './queries';
 import { PAYPAL_EVENT_JOB, STRIPE_EVENT_JOB } from './jobs';
-import { getPayPalClient, getPayPalWebhookId } from './paypal-client';
-import type { TBillingDeps } from './payments';
+import { getPayPalWebhookId } from './paypal-client';
 
 /** What a webhook endpoint answers: received; a duplicate (a replay, stored before); processed (its job has run). */
 const ZWebhookAnswer = ZSuccess(z.object({ received: z.boolean(), duplicate: z.boolean(), processed: z.boolean() }));
@@ -15,7 +15,7 @@ const ZWebhookAnswer = ZSuccess(z.object({ received: z.boolean(), duplicate: z.b
  * Stores a verified event once by its id and queues its job in the same transaction. A duplicate queues nothing and
  * says whether the first delivery's job has run (the provider's dashboard shows the answer).
  */
-async function storeEvent(deps: TBillingDeps, provider: TPaymentProvider, eventId: string, type: string, payload: Record<string, unknown>, job: string) {
+async function storeEvent(deps: TDeps, provider: TPaymentProvider, eventId: string, type: string, payload: Record<string, unknown>, job: string) {
   return deps.database.transaction(async (tx) => {
     const inserted = await insertPaymentEvent(tx, { provider, eventId, type, payload });
     if (!inserted) return { received: true, duplicate: true, processed: await isPaymentEventProcessed(tx, provider, eventId) };
@@ -29,7 +29,7 @@ async function storeEvent(deps: TBillingDeps, provider: TPaymentProvider, eventI
  * `webhooks.constructEvent` over the raw body; the event is stored once by its id and processed by a job,
  * so a replayed or retried event is acknowledged and changes nothing.
  */
-export function registerStripeWebhookRoute(app: FastifyInstance, deps: TBillingDeps) {
+export function registerStripeWebhookRoute(app: FastifyInstance, deps: TDeps) {
   void app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -43,7 +43,7 @@ export function registerStripeWebhookRoute(app: FastifyInstance, deps: TBillingD
         },
       },
       async (req) => {
-        const gw = await deps.gateway.get();
+        const gw = await deps.payments.stripe.get();
         const header = req.headers['stripe-signature'];
         let event;
         try {
@@ -61,7 +61,7 @@ export function registerStripeWebhookRoute(app: FastifyInstance, deps: TBillingD
  * POST /payment/webhook/paypal: PayPal's events, verified with PayPal's own verify-webhook-signature call, stored once
  * by event id and processed by a job (a replay is acknowledged and changes nothing).
  */
-export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingDeps) {
+export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TDeps) {
   app.post(
     '/payment/webhook/paypal',
     {
@@ -75,7 +75,7 @@ export function registerPayPalWebhookRoute(app: FastifyInstance, deps: TBillingD
       const event = req.body as { id?: unknown; event_type?: unknown } | null;
       const header = (name: string) => String(req.headers[name] ?? '');
       if (!event || typeof event.id !== 'string' || typeof event.event_type !== 'string') throw new AppError('malformed_request', 'This is not a PayPal event.');
-      const client = await getPayPalClient(deps.config);
+      const client = await deps.payments.paypal.get();
       const verdict = await client
         .verifyWebhook({
           auth_algo: header('paypal-auth-algo'),

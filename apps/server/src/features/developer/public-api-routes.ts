@@ -9,8 +9,6 @@ import type { TDeps } from '../../platform/deps';
 import { isAppError } from '../../platform/errors/app-error';
 import { httpStatusOf } from '../../platform/errors/http-status';
 import { isDatabaseUnavailable } from '../../platform/errors/error-handler';
-import { getStorage } from '../../platform/storage/storage';
-import { getVerifier } from '../../platform/verifier/verifier';
 import { buildPublicFailure, buildValidationFailure } from './public-api-format';
 import { publicRateLimit, registerPublicApiAuth } from './public-api/auth';
 import { PublicApiError } from './public-api/errors';
@@ -40,8 +38,7 @@ export type TPublicApiOptions = { waitLimitMs?: number };
  */
 export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps, opts: TPublicApiOptions = {}) {
   const { config } = deps;
-  const storage = getStorage(config);
-  const verifier = getVerifier(config);
+  const { storage, verifier } = deps;
   let documentCache: Record<string, unknown> | null = null; // read once; its server follows the base URL of each request
 
   await app.register(

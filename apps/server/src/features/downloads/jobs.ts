@@ -1,22 +1,19 @@
 import { z } from 'zod';
-import type { TConfig } from '../../config';
-import type { TDatabase } from '../../platform/db/database';
+import type { TDeps } from '../../platform/deps';
 import { defineJob, type TJobDefinition } from '../../platform/jobs/jobs';
-import { getStorage, type TFileStorage } from '../../platform/storage/storage';
 import { runExportJob } from './export-job';
 import type { TExportSources } from './export-source';
 import { EXPORT_JOB } from './service';
 
 /** The `export` activity: prepares result and activity files, and the kinds of file `sources` reads for other features. */
-export function createDownloadJobs(opts: { database: TDatabase; config: TConfig; sources: TExportSources; storage?: TFileStorage }): TJobDefinition[] {
-  const storage = opts.storage ?? getStorage(opts.config);
+export function createDownloadJobs(deps: Pick<TDeps, 'database' | 'storage'> & { sources: TExportSources }): TJobDefinition[] {
   return [
     defineJob({
       name: EXPORT_JOB,
       queue: 'exports',
       payload: z.object({ downloadId: z.uuid() }),
       maxAttempts: 3,
-      handler: (p, ctx) => runExportJob(opts.database, storage, opts.sources, p.downloadId, ctx),
+      handler: (p, ctx) => runExportJob(deps.database, deps.storage, deps.sources, p.downloadId, ctx),
     }),
   ] as unknown as TJobDefinition[];
 }

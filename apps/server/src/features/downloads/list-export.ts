@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
-import { getStorage, type TFileStorage } from '../../platform/storage/storage';
+import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { inputColumnNames, withInputCells } from '../../platform/bulk/input-columns';
 import { getListForExport, iterateListRows, numberDataRows, readRows, type TExportRow, type TNumberedRow } from '../email-verifier';
@@ -64,7 +64,7 @@ function baseName(fileName: string): string {
 
 /** POST /email_verify/list/export and POST /download/result: a result file, or the uploaded rows as CSV or XLSX (both prepared by a job). */
 export async function requestListExport(deps: TDeps, ctx: TCallerContext, input: z.output<typeof ZExportRequest>): Promise<TDownload> {
-  const storage = getStorage(deps.config);
+  const { storage } = deps;
   const list = await getListForExport(deps.database.db, ctx, input.list_id);
   const isInput = input.kind === 'input';
   const fileType = input.file_type ?? (isInput && list.fileType === 'xlsx' ? 'xlsx' : 'csv');

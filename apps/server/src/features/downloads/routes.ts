@@ -16,7 +16,6 @@ import {
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { getStorage } from '../../platform/storage/storage';
 import { countActivityDownload, requestActivityDownload } from './activity-export';
 import { getListColumns, requestListExport } from './list-export';
 import { getDownloadStatus, openDownload } from './service';
@@ -24,7 +23,7 @@ import { getDownloadStatus, openDownload } from './service';
 export function registerDownloadRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { database, config } = deps;
-  const storage = getStorage(config);
+  const { storage } = deps;
   const base = { tags: ['download'], security: [{ bearer: [] }] };
   const auth = { onRequest: guards.requireAuth };
 

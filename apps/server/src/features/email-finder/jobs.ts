@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import type { TConfig } from '../../config';
-import type { TDatabase } from '../../platform/db/database';
-import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
+import type { TDeps } from '../../platform/deps';
+import { defineJob, type TJobDefinition } from '../../platform/jobs/jobs';
 import { defineListWorkJobs } from '../../platform/bulk-lists/list-jobs';
-import { getStorage, type TFileStorage } from '../../platform/storage/storage';
-import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { FINDER_ANALYSE_JOB, runFinderAnalyseJob } from './list-upload';
 import { FIND_CHUNK_JOB, FIND_EMAILS_JOB, planFindChunks, runFindChunk } from './find-list-job';
 import { INSTANT_JOB, runInstantJob } from './instant-find';
@@ -13,17 +10,9 @@ import { INSTANT_JOB, runInstantJob } from './instant-find';
  * The finder's durable jobs: `instant` (a search that outlived its request), `analyse` (read an uploaded list's
  * rows), `find_emails` (plan a started list into chunks) and `find_chunk` (search one chunk's rows).
  */
-export function createEmailFinderJobs(opts: {
-  database: TDatabase;
-  config: TConfig;
-  getQueue: () => TJobQueue;
-  verifier?: TVerifier;
-  storage?: TFileStorage;
-  concurrency?: number;
-}): TJobDefinition[] {
-  const verifier = opts.verifier ?? getVerifier(opts.config);
-  const storage = opts.storage ?? getStorage(opts.config);
-  const deps = () => ({ database: opts.database, queue: opts.getQueue() });
+export function createEmailFinderJobs(opts: TDeps & { concurrency?: number }): TJobDefinition[] {
+  const { storage, verifier } = opts;
+  const deps = () => ({ database: opts.database, queue: opts.queue });
   return [
     defineJob({
       name: FINDER_ANALYSE_JOB,

@@ -32,8 +32,6 @@ import { getCaller, type TGuards } from '../../platform/auth/guards';
 import { readUploadPart } from '../../platform/bulk-lists/upload-part';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { getStorage } from '../../platform/storage/storage';
-import { getVerifier } from '../../platform/verifier/verifier';
 import { downloadHistory, downloadListResult } from './finder-downloads';
 import { openDownload } from '../downloads';
 import { listHistory } from './history';
@@ -44,8 +42,7 @@ import { uploadFinderList } from './list-upload';
 
 export function registerEmailFinderRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const { database, config } = deps;
-  const storage = getStorage(config);
-  const verifier = getVerifier(config);
+  const { storage, verifier } = deps;
   const base = { tags: ['email_finder'], security: [{ bearer: [] }] };
   const auth = { onRequest: guards.requireAuth };
 

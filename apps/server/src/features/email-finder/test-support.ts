@@ -8,6 +8,6 @@ import { createEmailFinderJobs } from './jobs';
  */
 export async function createFinderTestApp(overrides: Partial<TConfig> = {}, opts: { concurrency?: number } = {}): Promise<TTestApp> {
   return createTestApp(overrides, {
-    extraJobs: ({ database, config, getQueue }) => createEmailFinderJobs({ database, config, getQueue, concurrency: opts.concurrency }),
+    extraJobs: (deps) => createEmailFinderJobs({ ...deps, concurrency: opts.concurrency }),
   });
 }

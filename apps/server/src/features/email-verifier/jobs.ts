@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import type { TConfig } from '../../config';
-import type { TDatabase } from '../../platform/db/database';
-import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
+import type { TDeps } from '../../platform/deps';
+import { defineJob, type TJobDefinition } from '../../platform/jobs/jobs';
 import { defineListWorkJobs } from '../../platform/bulk-lists/list-jobs';
-import { getStorage, type TFileStorage } from '../../platform/storage/storage';
-import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
 import { ANALYSE_JOB, runAnalyseJob } from './analyse-list-job';
 import { startAutoPilot } from './list-lifecycle';
 import { planVerifyChunks, runVerifyChunk, VERIFY_CHUNK_JOB, VERIFY_JOB } from './verify-list-job';
@@ -16,18 +13,11 @@ const ZListJobPayload = z.object({ listId: z.uuid() });
 /**
  * The verifier's durable jobs: `analyse` (read and count the file; then auto-pilot may start the list), `verify`
  * (plan a started list into chunk jobs), `verify_chunk` (verify, store and charge one chunk's rows; any worker
- * takes any chunk) and `greylist_recheck` (re-verify the rows whose greylist wait is over). `getQueue` lets them enqueue follow-up work.
+ * takes any chunk) and `greylist_recheck` (re-verify the rows whose greylist wait is over). They read the queue from the dependency record when they run, to enqueue follow-up work.
  */
-export function createEmailVerifierJobs(opts: {
-  database: TDatabase;
-  config: TConfig;
-  verifier?: TVerifier;
-  storage?: TFileStorage;
-  getQueue: () => TJobQueue;
-}): TJobDefinition[] {
-  const storage = opts.storage ?? getStorage(opts.config);
-  const verifier = opts.verifier ?? getVerifier(opts.config);
-  const deps = () => ({ database: opts.database, queue: opts.getQueue() });
+export function createEmailVerifierJobs(opts: TDeps): TJobDefinition[] {
+  const { storage, verifier } = opts;
+  const deps = () => ({ database: opts.database, queue: opts.queue });
   return [
     defineJob({
       name: ANALYSE_JOB,

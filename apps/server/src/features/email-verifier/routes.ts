@@ -28,8 +28,6 @@ import { getCaller, type TGuards } from '../../platform/auth/guards';
 import { readUploadPart } from '../../platform/bulk-lists/upload-part';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { getStorage } from '../../platform/storage/storage';
-import { getVerifier } from '../../platform/verifier/verifier';
 import { listRecentInstant, verifyInstant, verifyPublic } from './instant';
 import {
   cancelListVerification,
@@ -43,8 +41,7 @@ import { checkDuplicateFileName, previewUpload, uploadList } from './upload-list
 
 export function registerEmailVerifierRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const { database, config } = deps;
-  const storage = getStorage(config);
-  const verifier = getVerifier(config);
+  const { storage, verifier } = deps;
   const base = { tags: ['email_verify'], security: [{ bearer: [] }] };
   const auth = { onRequest: guards.requireAuth };
   const errors402 = { 402: ZFailure };

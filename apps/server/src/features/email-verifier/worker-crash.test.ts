@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { createTestQueue, testJobsConfig } from '../../test/test-queue';
-import { getVerifier, type TVerifier } from '../../platform/verifier/verifier';
+import type { TVerifier } from '../../platform/verifier/verifier';
+import { createLateQueue } from '../../platform/jobs/late-queue';
 import { createEmailVerifierJobs } from './jobs';
 import { verifyListEmails, verifyLists } from './tables';
 import { buildMultipart, createWorldApp, type TWorldApp } from './test-support';
@@ -36,7 +37,7 @@ describe('a worker killed mid-list', () => {
     expect((await w.t.call({ method: 'POST', url: '/api/v1/email_verify/list/verify', token: owner.token, payload: { list_id: listId } })).status).toBe(200);
 
     // Worker A: the real engine, but it "dies" after 150 results (never returns; the process stops beating).
-    const real = getVerifier(w.t.deps.config);
+    const real = w.t.deps.verifier;
     let yielded = 0;
     const dying: TVerifier = {
       ...real,
@@ -48,9 +49,12 @@ describe('a worker killed mid-list', () => {
         }
       },
     };
-    const workerA = createTestQueue(w.t.db, createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config, verifier: dying, getQueue: () => workerA }), {
+    // Each worker's jobs enqueue their follow-up work on that worker's own queue.
+    const queueA = createLateQueue();
+    const workerA = createTestQueue(w.t.db, createEmailVerifierJobs({ ...w.t.deps, verifier: dying, queue: queueA.queue }), {
       queues: { verification: { expireSeconds: 1 } },
     });
+    queueA.bind(workerA);
     // It plans the list into its chunk job, then takes the chunk.
     void workerA.runUntilIdle();
     for (let i = 0; i < 800 && yielded < 150; i += 1) await new Promise((r) => setTimeout(r, 25));
@@ -68,9 +72,11 @@ describe('a worker killed mid-list', () => {
 
     // Worker B: once the job's heartbeat is older than its expiry, pg-boss gives it up (a retry, within the
     // attempt cap) and B runs it to the end.
-    const workerB = createTestQueue(w.t.db, createEmailVerifierJobs({ database: w.t.db, config: w.t.deps.config, getQueue: () => workerB }), {
+    const queueB = createLateQueue();
+    const workerB = createTestQueue(w.t.db, createEmailVerifierJobs({ ...w.t.deps, queue: queueB.queue }), {
       queues: { verification: { expireSeconds: 1 } },
     });
+    queueB.bind(workerB);
     await new Promise((r) => setTimeout(r, 2_500));
     expect(await workerB.runUntilIdle({ includeDelayed: true })).toBe(1);
 

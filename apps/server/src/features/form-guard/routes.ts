@@ -15,7 +15,6 @@ import { REPO_ROOT } from '../../config';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { getVerifier } from '../../platform/verifier/verifier';
 import { FormGuardError, authenticateGuard, getJsWidgetUsage, getWidgetConfig, validateField } from './service';
 
 /** Where `npm run build -w @verilead/form-guard` writes the widget. */
@@ -58,7 +57,7 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
  */
 export async function registerFormGuardPublicRoutes(app: FastifyInstance, deps: TDeps, opts: { scriptPath?: string } = {}) {
   const db = deps.database.db;
-  const verifier = getVerifier(deps.config);
+  const { verifier } = deps;
   const scriptPath = opts.scriptPath ?? FORM_GUARD_BUILD_PATH;
   let script: string | null = null;
 

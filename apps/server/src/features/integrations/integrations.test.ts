@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import { count, countDistinct, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TIntegration } from '@verilead/contracts';
-import { getStorage } from '../../platform/storage/storage';
 import { verifyLists } from '../email-verifier/tables';
 import { createSourcedList } from '../email-verifier/upload-list';
 import { insertImport } from './queries';
@@ -59,7 +58,7 @@ describe('integrations against local fakes of each platform', () => {
     // An import from the days Automizy still ran: its account is gone, its verifier list (source automizy) stays.
     const verifyListId = randomUUID();
     const storageKey = `uploads/${owner2.orgId}/${verifyListId}`;
-    const { size } = await getStorage(t.deps.config).write(storageKey, Readable.from(['email,first_name,last_name\n', 'ann@acceptall.test,Ann,Old\n', 'bob@acceptall.test,Bob,Old\n']));
+    const { size } = await t.deps.storage.write(storageKey, Readable.from(['email,first_name,last_name\n', 'ann@acceptall.test,Ann,Old\n', 'bob@acceptall.test,Bob,Old\n']));
     await createSourcedList(t.deps, { orgId: owner2.orgId, userId: owner2.userId }, { listId: verifyListId, name: 'Spring newsletter (Automizy)', fileName: 'Spring newsletter (Automizy).csv', source: 'automizy', storageKey, sizeBytes: size });
     await t.db.transaction((tx) =>
       insertImport(tx, { orgId: owner2.orgId, userId: owner2.userId, accountId: null, accountName: 'Old Automizy', platform: 'automizy', remoteListId: '42', remoteListName: 'Spring newsletter', remoteTotal: 2, state: 'completed', imported: 2, verifyListId, verifyListCreated: 1, writeBack: { unsubscribe: false, append: false } }),

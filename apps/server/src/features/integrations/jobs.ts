@@ -1,17 +1,15 @@
 import { z } from 'zod';
-import type { TConfig } from '../../config';
-import type { TDatabase } from '../../platform/db/database';
-import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
-import { getStorage } from '../../platform/storage/storage';
+import type { TDeps } from '../../platform/deps';
+import { defineJob, type TJobDefinition } from '../../platform/jobs/jobs';
 import { ADVANCE_JOB, IMPORT_FINISH_JOB, IMPORT_PAGE_JOB, runAdvance, runImportFinish, runImportPage, runWriteBack, WRITE_BACK_CHUNK, WRITE_BACK_JOB, type TIntegrationRuntime } from './service';
 
 /**
  * The integration jobs, one chunk each: a page of an import, the finish (the members become a verifier list),
  * the watcher that starts the verification and then the write-back, and a chunk of the write-back.
  */
-export function createIntegrationJobs(opts: { database: TDatabase; config: TConfig; getQueue: () => TJobQueue; runtime?: Partial<TIntegrationRuntime> }): TJobDefinition[] {
-  const rt: TIntegrationRuntime = { config: opts.config, storage: getStorage(opts.config), ...opts.runtime };
-  const deps = () => ({ database: opts.database, queue: opts.getQueue() });
+export function createIntegrationJobs(opts: TDeps & { runtime?: Partial<TIntegrationRuntime> }): TJobDefinition[] {
+  const rt: TIntegrationRuntime = { config: opts.config, storage: opts.storage, standIns: opts.standIns, ...opts.runtime };
+  const deps = () => ({ database: opts.database, queue: opts.queue });
   const ZImport = z.object({ importId: z.uuid() });
   return [
     defineJob({

@@ -4,7 +4,6 @@ import type { TConfig } from '../../config';
 import type { TDeps } from '../../platform/deps';
 import { AppError, isAppError } from '../../platform/errors/app-error';
 import { decryptSecret, encryptSecret } from '../../platform/secrets/secret-box';
-import type { TFileStorage } from '../../platform/storage/storage';
 import { RateLimitedError, RemoteAuthError, RemoteError } from './adapters/http';
 import { ADAPTERS } from './adapters/registry';
 import { isOwnLocalFake, oauthClientOf } from './oauth/providers';
@@ -16,9 +15,8 @@ import type { TAdapterContext, TCredentials, TIntegrationAdapter } from './adapt
 // failures as readable 4xx answers.
 
 /** What the integration services need besides the database and queue. */
-export type TIntegrationRuntime = {
-  config: TConfig;
-  storage: TFileStorage;
+/** What the platform use cases need from the dependency record, and the adapters' tuning. */
+export type TIntegrationRuntime = Pick<TDeps, 'config' | 'storage' | 'standIns'> & {
   /** Adapter tuning (tests: shorter in-process waits). */
   adapterOptions?: Pick<TAdapterContext, 'maxThrottleWaits' | 'maxInlineWaitMs' | 'pageSize'>;
 };
@@ -42,10 +40,10 @@ export async function getAdapter(rt: TIntegrationRuntime, platform: TIntegration
   if (!info.available || !load) throw new AppError('validation_failed', info.unavailable_reason ?? `${info.label} cannot be connected yet`);
   const oauthClient = oauthClientOf(rt.config, platform);
   // Test mode: a key-based platform without a configured base URL is answered by its local fake (test-mode.ts).
-  const testBase = await getTestModeBaseUrl(rt.config, platform, credentials);
+  const testBase = await getTestModeBaseUrl(rt, platform, credentials);
   const baseUrls = testBase ? { ...rt.config.integrationBaseUrls, [platform]: testBase } : rt.config.integrationBaseUrls;
   // Loopback addresses need ALLOW_PRIVATE_DESTINATIONS, except the test-mode fakes this server started itself (exact base URL).
-  const allowPrivate = testBase !== null || isOwnLocalFake(rt.config, platform, credentials.oauth);
+  const allowPrivate = testBase !== null || isOwnLocalFake(rt, platform, credentials.oauth);
   const outbound = createOutboundClient(outboundPolicyOf(rt.config, { allowPrivate }));
   const make = await load();
   return make({ credentials, baseUrls, outbound, ...(oauthClient ? { oauthClient } : {}), ...rt.adapterOptions });

@@ -21,7 +21,6 @@ import {
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { getStorage } from '../../platform/storage/storage';
 import { listLeadsSources, startLeadsImport } from './leads-source';
 import { handleOAuth } from './oauth/service';
 import { describeIntegrationTestMode } from './test-mode';
@@ -30,7 +29,7 @@ import { connectAccount, getAccountLists, IMPORT_PAGE_JOB, listImports, listLink
 /** Integrations: connected accounts, a platform's lists, importing a list to verify it (under /api/v1). */
 export function registerIntegrationRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards, rtOverrides: Partial<TIntegrationRuntime> = {}) {
   const db = deps.database.db;
-  const rt: TIntegrationRuntime = { config: deps.config, storage: getStorage(deps.config), ...rtOverrides };
+  const rt: TIntegrationRuntime = { config: deps.config, storage: deps.storage, standIns: deps.standIns, ...rtOverrides };
   const base = { tags: ['integration'], security: [{ bearer: [] }] };
   const auth = { onRequest: guards.requireAuth };
   const r = app.withTypeProvider<ZodTypeProvider>();

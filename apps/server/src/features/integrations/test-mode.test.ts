@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TIntegration } from '@verilead/contracts';
 import { createTestApp, type TTestApp } from '../../test/test-app';
-import { closeTestModeFakes } from './test-mode';
 
 /** The ten platforms connected with a key (besides Mailchimp, which has OAuth and a key). */
 const KEY_PLATFORMS = ['hubspot', 'active_campaign', 'sendgrid', 'mailerlite', 'moosend', 'clevertap', 'lemlist', 'go_high_level', 'kit', 'apollo'] as const satisfies TIntegration[];
@@ -14,7 +13,7 @@ describe('integrations in test mode (no INTEGRATION_BASE_URLS, no ALLOW_PRIVATE_
     owner = await t.createOwner('test-mode@integrations.test');
   });
   afterAll(async () => {
-    if (t) await closeTestModeFakes(t.deps.config);
+    if (t) await t.deps.standIns.close();
     await t?.close();
   });
   const call = (method: 'GET' | 'POST', url: string, payload?: unknown) => t.call({ method, url: `/api/v1${url}`, token: owner.token, ...(payload ? { payload } : {}) });

@@ -1,6 +1,6 @@
 import type { TIntegration, TIntegrationTestCredentials, TIntegrationTestMode } from '@verilead/contracts';
 import type { TConfig } from '../../config';
-import type { TPlatformStandIn, TStandIn, TStandInMember, TTestDoubles } from '../../platform/test-doubles';
+import type { TPlatformStandIn, TStandIn, TStandInMember, TStandIns } from '../../platform/test-doubles';
 
 /**
  * Test mode for the platforms connected with an API key (the condition of payments' test mode: PAYMENTS_TEST_MODE,
@@ -62,14 +62,6 @@ function seedOf(platform: TKeyPlatform): TPlatformStandIn['seed'] {
   return { apiKey: TEST_KEYS[platform], lists: [{ id, name, members: demoMembers(24, numeric) }] };
 }
 
-const started = new WeakMap<TConfig, Partial<Record<TKeyPlatform, Promise<TStandIn>>>>();
-
-function startFake(config: TConfig, doubles: TTestDoubles, platform: TKeyPlatform): Promise<TStandIn> {
-  const mine = started.get(config) ?? {};
-  started.set(config, mine);
-  mine[platform] ??= doubles.platform(platform, { seed: seedOf(platform), ...testAccountOf(platform) });
-  return mine[platform];
-}
 
 /** The base URL an adapter uses for a fake (CleverTap's names the region; ActiveCampaign's is the account URL, without /api/3). */
 function adapterBaseOf(platform: TKeyPlatform, fake: TStandIn): string {
@@ -82,10 +74,13 @@ function adapterBaseOf(platform: TKeyPlatform, fake: TStandIn): string {
  * In test mode, the base URL of this platform's local fake (started on first use), for key-based credentials of a
  * platform without a configured base URL; otherwise null (the platform's real host, or the configured one).
  */
-export async function getTestModeBaseUrl(config: TConfig, platform: TIntegration, credentials: { oauth?: unknown }): Promise<string | null> {
+export async function getTestModeBaseUrl(deps: { config: TConfig; standIns: TStandIns }, platform: TIntegration, credentials: { oauth?: unknown }): Promise<string | null> {
+  const { config } = deps;
   const doubles = config.testDoubles;
   if (!isIntegrationTestMode(config) || !doubles || !isKeyPlatform(platform) || credentials.oauth || config.integrationBaseUrls[platform]) return null;
-  return adapterBaseOf(platform, await startFake(config, doubles, platform));
+  // Started on first use and kept among the process's stand-ins (the dependency record's).
+  const fake = await deps.standIns.get(`key:${platform}`, () => doubles.platform(platform, { seed: seedOf(platform), ...testAccountOf(platform) }));
+  return adapterBaseOf(platform, fake);
 }
 
 /** What the connect screens show: test mode or not, and each platform's stand-in credentials. */
@@ -102,10 +97,4 @@ export async function describeIntegrationTestMode(config: TConfig): Promise<TInt
     };
   }
   return { test_mode: true, credentials };
-}
-
-/** Stops this configuration's test-mode fakes (tests). */
-export async function closeTestModeFakes(config: TConfig): Promise<void> {
-  for (const f of Object.values(started.get(config) ?? {})) await (await f).close();
-  started.delete(config);
 }

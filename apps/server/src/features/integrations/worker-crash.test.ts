@@ -37,7 +37,7 @@ describe('an import whose worker is killed mid-way', () => {
 
     // Worker A pages with Mailchimp's real cap (1,000); the request for the page at offset 12,000 never answers.
     const heldAt = fake.holdNext((r) => r.path === '/lists/list-a/members' && r.query.get('offset') === '12000');
-    const jobsA = createIntegrationJobs({ database: t.db, config: t.deps.config, getQueue: () => t.deps.queue });
+    const jobsA = createIntegrationJobs(t.deps);
     const workerA = createTestQueue(t.db, jobsA, { queues: { integrations: { expireSeconds: 1 } } });
     const runA = (async () => {
       while (await workerA.runOnce()) {
@@ -53,7 +53,7 @@ describe('an import whose worker is killed mid-way', () => {
     void runA;
 
     // Worker B (the integration jobs and the verifier's analysis) takes the abandoned page over and finishes the import.
-    const workerB = createTestQueue(t.db, [...createIntegrationJobs({ database: t.db, config: t.deps.config, getQueue: () => t.deps.queue }), ...createEmailVerifierJobs({ database: t.db, config: t.deps.config, getQueue: () => t.deps.queue })], {
+    const workerB = createTestQueue(t.db, [...createIntegrationJobs(t.deps), ...createEmailVerifierJobs(t.deps)], {
       queues: { integrations: { expireSeconds: 1 } },
     });
     await new Promise((r) => setTimeout(r, 2_500));

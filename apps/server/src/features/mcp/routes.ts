@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { MCP_PATH } from '@verilead/contracts';
 import type { TDeps } from '../../platform/deps';
 import { buildFailure } from '../../platform/errors/error-handler';
-import { getVerifier } from '../../platform/verifier/verifier';
 import { CLIENT_TOKEN_REFUSED, publicRateLimit, resolveServerAppToken, INVALID_TOKEN, PublicApiError } from '../developer';
 import { registerMcpTools } from './tools';
 
@@ -19,7 +18,7 @@ const loadSdk = () => (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/se
  * per-app rate limit; the tools (tools.ts) call the /v2 services.
  */
 export async function registerMcpRoutes(app: FastifyInstance, deps: TDeps): Promise<void> {
-  const verifier = getVerifier(deps.config);
+  const { verifier } = deps;
   await app.register(async (mcp) => {
     mcp.addHook('onRoute', (route) => {
       route.schema = { ...(route.schema ?? {}), hide: true };

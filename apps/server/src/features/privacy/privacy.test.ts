@@ -4,7 +4,6 @@ import { ZDownloadResponse } from '@verilead/contracts';
 import { selectRows } from '../../platform/db/database';
 import { grantCredits } from '../../platform/credits/ledger';
 import { MAINTENANCE_JOB } from '../../platform/jobs/maintenance';
-import { getStorage } from '../../platform/storage/storage';
 import { TEST_PASSWORD } from '../../test/test-app';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
 import { countOrgRows, ORG_CHILD_TABLES, selectOrgTables } from './queries';
@@ -81,7 +80,7 @@ describe('data retention and privacy', () => {
   });
 
   it('deletes files and results on time and keeps the analytics figures', async () => {
-    const storage = getStorage(w.t.deps.config);
+    const storage = w.t.deps.storage;
     const listA = listOf[a.orgId]!;
     const listB = listOf[b.orgId]!;
     const keyOf = async (id: string) => (await selectRows<{ k: string }>(w.t.db.db, sql`select storage_key as k from verify_lists where id = ${id}`))[0]!.k;
@@ -156,7 +155,7 @@ describe('data retention and privacy', () => {
   });
 
   it('deletes an organisation: no row of it in any table, no file of it, another organisation untouched', async () => {
-    const storage = getStorage(w.t.deps.config);
+    const storage = w.t.deps.storage;
     const tables = await selectOrgTables(w.t.db.db);
     expect(tables).toEqual(expect.arrayContaining(['verify_lists', 'credit_transactions', 'usage_rollups', 'instant_verification_rollups', 'downloads']));
     const bBefore: Record<string, number> = {};

@@ -4,7 +4,6 @@ import { ZDataRetentionResponse, ZDataRetentionUpdateRequest, ZDownloadResponse,
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { getStorage } from '../../platform/storage/storage';
 import { deleteOrganisation, getDataRetention, requestOrganisationExport, updateDataRetention } from './service';
 
 /** Data retention and privacy: the owner's retention setting, the organisation's data export and its deletion. */
@@ -12,7 +11,7 @@ export function registerPrivacyRoutes(app: FastifyInstance, deps: TDeps, guards:
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['settings'], security: [{ bearer: [] }] };
   const auth = { onRequest: guards.requireAuth };
-  const storage = getStorage(deps.config);
+  const { storage } = deps;
 
   r.get(
     '/user_preferences/data_retention',

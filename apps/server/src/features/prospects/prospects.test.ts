@@ -8,7 +8,6 @@ import { getOrgBalance } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { selectRows } from '../../platform/db/database';
 import type { TTestApp } from '../../test/test-app';
-import { getVerifier } from '../../platform/verifier/verifier';
 import { importDirectory } from './directory-import';
 import { enrichLeads } from './enrich';
 import { generateCompanies, generatePeople, type TGeneratedPerson } from './generator';
@@ -340,7 +339,7 @@ describe('prospect API', () => {
       const slow = (await selectRows<{ id: string }>(t.db.db, sql`select id from directory_people where external_id = 'slow-1'`))[0]!.id;
       // slowpoke.test waits 700 ms before each reply: its check (greeting, EHLO, MAIL, RCPT…) cannot finish within 200 ms.
       const ctx = { orgId: owner.orgId, userId: owner.userId, role: 'owner' as const, sessionId: null, via: 'session' as const };
-      const verifier = getVerifier(t.deps.config);
+      const verifier = t.deps.verifier;
       const before = await getOrgBalance(t.db.db, owner.orgId);
       const out = await enrichLeads(t.deps, verifier, ctx, [slow], { emails: 'all', phones: 'all' }, { budgetMs: 200 });
       expect(out.results[0]).toMatchObject({ email: { code: 'out_of_time', credits: 0 }, phone: { code: 'revealed', credits: 2 } });

@@ -59,7 +59,6 @@ import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { requestClosedSignal } from '../../platform/http/request-closed';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { getVerifier } from '../../platform/verifier/verifier';
 import { cancelListEnrich, enrichLeads, getRequest, latestListRequest, listRequests, removeRequest, startListEnrich } from './enrich';
 import { requestProspectExport } from './export';
 import { addProfiles, getList, leadsInLists, listFilters, listLeads, listLists, recentAdded, removeFilter, removeLeads, removeList, saveFilter, toListView, updateList } from './lists';
@@ -72,7 +71,7 @@ const DAY_MS = 86_400_000;
 export function registerProspectRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const { database, config } = deps;
   const db = database.db;
-  const verifier = getVerifier(config);
+  const { verifier } = deps;
   const base = { tags: ['prospect'], security: [{ bearer: [] }] };
   const rl = { tags: ['reverse_lookup'], security: [{ bearer: [] }] };
   const auth = { onRequest: guards.requireAuth };

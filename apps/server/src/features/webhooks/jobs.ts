@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import type { TDatabase } from '../../platform/db/database';
+import type { TDeps } from '../../platform/deps';
 import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
 import { DELIVER_JOB, DELIVERY_MAX_ATTEMPTS, DISPATCH_JOB, dispatchWebhookEvents, runDeliveryJob, type TWebhookRuntime } from './service';
 
-export type TWebhookJobOptions = TWebhookRuntime & {
-  database: TDatabase;
-  /** The queue, for the dispatcher to enqueue deliveries and its own next run. */
-  getQueue: () => TJobQueue;
+/** The record's database and queue (the dispatcher enqueues deliveries and its own next run), and the delivery settings. */
+export type TWebhookJobOptions = Pick<TDeps, 'database' | 'queue'> & TWebhookRuntime & {
   /** How often the dispatcher reads the events table (ms). */
   dispatchIntervalMs?: number;
   lagMs?: number;
@@ -36,7 +34,7 @@ export function createWebhookJobs(opts: TWebhookJobOptions): TJobDefinition[] {
       maxAttempts: 1_000_000,
       backoffMs: 1_000,
       handler: async () => {
-        const queue = opts.getQueue();
+        const queue = opts.queue;
         await dispatchWebhookEvents(opts.database, queue, { lagMs: opts.lagMs, backoffMs: opts.backoffMs });
         await queue.enqueue(DISPATCH_JOB, {}, { delayMs: opts.dispatchIntervalMs ?? 1_000, maxAttempts: 1_000_000, backoffMs: 1_000 });
       },

@@ -47,11 +47,11 @@ async function buildWebhookApp(allowPrivate: boolean, db: TTestDb) {
       allowPrivateDestinations: allowPrivate,
     },
   );
-  const runtime: ReturnType<typeof createRuntime> = createRuntime({
+  const runtime = createRuntime({
     config,
     database: db,
     // A short back-off so three attempts run within the test.
-    extraJobs: createWebhookJobs({ database: db, config, getQueue: () => runtime.queue, backoffMs: 5, lagMs: 0 }),
+    extraJobs: (deps) => createWebhookJobs({ ...deps, backoffMs: 5, lagMs: 0 }),
   });
   const app = await buildApp({ ...runtime, serveWeb: false });
   await app.ready();

@@ -2,7 +2,6 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TTestApp } from '../../test/test-app';
 import { outbox } from '../mailer/tables';
-import { closeOAuthFakes } from '../../features/integrations/oauth/providers';
 import { describeMissingPublicUrl, readRequestBaseUrl } from './public-url';
 
 /** No OAuth client configured and not production: Mailchimp's consent goes through the local fake (test mode). */
@@ -28,7 +27,7 @@ describe('links without PUBLIC_URL follow the address the request was made to', 
     owner = await t.createOwner('links@public-url.test');
   });
   afterAll(async () => {
-    if (t) await closeOAuthFakes(t.deps.config);
+    if (t) await t.deps.standIns.close();
     await t?.close();
   });
 

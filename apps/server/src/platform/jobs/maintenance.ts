@@ -11,14 +11,14 @@ export type TMaintenanceTask = { name: string; run(): Promise<unknown> };
  * the job system's own housekeeping (abandoned jobs retried or failed within their cap, finished jobs archived
  * then deleted, status rows of deleted jobs removed), then every feature's task. Idempotent.
  */
-export function createMaintenanceJob(opts: { getQueue: () => TJobQueue; tasks: TMaintenanceTask[] }): TJobDefinition {
+export function createMaintenanceJob(opts: { queue: TJobQueue; tasks: TMaintenanceTask[] }): TJobDefinition {
   return defineJob({
     name: MAINTENANCE_JOB,
     queue: 'maintenance',
     payload: z.object({}),
     maxAttempts: 1,
     handler: async () => {
-      const result: Record<string, unknown> = { jobs: await opts.getQueue().maintain() };
+      const result: Record<string, unknown> = { jobs: await opts.queue.maintain() };
       for (const task of opts.tasks) result[task.name] = await task.run();
       return result;
     },

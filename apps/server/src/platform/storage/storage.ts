@@ -92,14 +92,10 @@ export function createDirectoryStorage(rootDir: string): TFileStorage {
   };
 }
 
-const storages = new Map<string, TFileStorage>();
-
-/** The configured storage (a directory: STORAGE_DIR, or DATA_DIR/storage). */
-export function getStorage(config: { storageDir: string }): TFileStorage {
-  let storage = storages.get(config.storageDir);
-  if (!storage) {
-    storage = createDirectoryStorage(config.storageDir);
-    storages.set(config.storageDir, storage);
-  }
-  return storage;
+/**
+ * The configured storage (a directory: STORAGE_DIR, or DATA_DIR/storage). The composition root builds the process's
+ * one and hands it over in the dependency record.
+ */
+export function createStorage(config: { storageDir: string }): TFileStorage {
+  return createDirectoryStorage(config.storageDir);
 }

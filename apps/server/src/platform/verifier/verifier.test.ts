@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailWorld, type TMailWorld } from '@verilead/mailworld';
 import type { TConfig } from '../../config';
-import { getVerifier } from './verifier';
+import { createVerifier, type TVerifier } from './verifier';
 
 let world: TMailWorld;
 let config: TConfig;
+// The process's one verifier, as the composition root builds it.
+let verifier: TVerifier;
 
 beforeAll(async () => {
   world = await startMailWorld({ preset: 'realistic', greetingDelayMs: [100, 150], commandLatencyMs: [5, 10] });
@@ -14,16 +16,15 @@ beforeAll(async () => {
     verifierHeloName: 'verifier.verilead.test',
     verifierMailFrom: 'probe@verifier.verilead.test',
   } as TConfig;
+  verifier = createVerifier(config);
 });
 afterAll(async () => {
-  await getVerifier(config).engine.close();
+  await verifier.engine.close();
   await world?.stop();
 });
 
 describe('the process verifier', () => {
   it('is one engine for the process; the user settings go with each call', async () => {
-    const verifier = getVerifier(config);
-    expect(getVerifier(config).engine).toBe(verifier.engine);
     const allowed = await verifier.verify('nobody.here@strict.test', { mode: 'fastest_turnaround', wbList: { allow: ['nobody.here@strict.test'], block: [] } });
     expect(allowed.reason.code).toBe('allowed_by_user_list');
     const checked = await verifier.verify('nobody.here@strict.test', { mode: 'fastest_turnaround' });
@@ -31,7 +32,6 @@ describe('the process verifier', () => {
   });
 
   it('instant checks and a bulk stream share the per-mail-host session limit', async () => {
-    const verifier = getVerifier(config);
     const bulk = Array.from({ length: 40 }, (_, i) => `bulk.${i}@strict.test`);
     const instant = Array.from({ length: 12 }, (_, i) => `instant.${i}@strict.test`);
     const streamed = (async () => {

@@ -48,16 +48,13 @@ export function buildVerifierOptions(config: TConfig): TVerifyOptions {
   };
 }
 
-const verifiers = new WeakMap<TConfig, TVerifier>();
-
 /**
- * The process's verifier for this configuration (the composition root builds it once): one engine, so the
- * per-mail-host session limits and back-off, the warm SMTP sessions and the DNS and catch-all caches hold for the
- * whole process; the user's mode, gibberish threshold and allow/block list go with each call.
+ * A verifier for this configuration. The composition root builds the process's one (runtime.ts) and hands it over in
+ * the dependency record: one engine, so the per-mail-host session limits and back-off, the warm SMTP sessions and the
+ * DNS and catch-all caches hold for the whole process; the user's mode, gibberish threshold and allow/block list go
+ * with each call.
  */
-export function getVerifier(config: TConfig): TVerifier {
-  const existing = verifiers.get(config);
-  if (existing) return existing;
+export function createVerifier(config: TConfig): TVerifier {
   // DNS answers and catch-all verdicts: shared by every process through Redis when REDIS_URL is set
   const redis = config.redisUrl ? createRedisClient(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: true }) : null;
   redis?.on('error', () => undefined); // a Redis outage only costs cache hits (see RedisVerifierCache)
@@ -83,16 +80,9 @@ export function getVerifier(config: TConfig): TVerifier {
     },
     greylistSchedule: (mode) => [...(options.greylistSchedule ?? DEFAULT_GREYLIST_SCHEDULE[mode])],
     close: async () => {
-      verifiers.delete(config);
       await engine.close();
       redis?.disconnect();
     },
   };
-  verifiers.set(config, verifier);
   return verifier;
-}
-
-/** Close the process verifier of this configuration, if one was built (on shutdown). */
-export async function closeVerifier(config: TConfig): Promise<void> {
-  await verifiers.get(config)?.close();
 }

@@ -3,7 +3,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../config';
 import { PUBLIC_STANDIN, refusedButStandIn, startVictim, type TVictim } from '../../../platform/outbound-http/test-support';
-import { getStorage } from '../../../platform/storage/storage';
+import { createStorage } from '../../../platform/storage/storage';
+import { createStandIns } from '../../../platform/test-doubles';
 import { getAdapter } from '../service';
 
 /*
@@ -71,7 +72,7 @@ function activeCampaignAt(apiUrl: string) {
       outboundTestHooks: { isRefused: refusedButStandIn, lookup: async () => [{ address: PUBLIC_STANDIN, family: 4 }] },
     },
   );
-  return getAdapter({ config, storage: getStorage(config) }, 'active_campaign', { apiKey: 'key', apiUrl });
+  return getAdapter({ config, storage: createStorage(config), standIns: createStandIns() }, 'active_campaign', { apiKey: 'key', apiUrl });
 }
 
 describe("an integration's user-given API URL", () => {

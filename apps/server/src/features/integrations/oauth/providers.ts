@@ -4,7 +4,7 @@ import type { TConfig } from '../../../config';
 import { AppError } from '../../../platform/errors/app-error';
 import type { TOAuthCredentials } from '../adapters/types';
 import { getPublicBaseUrl } from '../../../platform/http/public-url';
-import type { TPlatformStandIn, TStandIn, TStandInMember } from '../../../platform/test-doubles';
+import type { TPlatformStandIn, TStandIn, TStandInMember, TStandIns } from '../../../platform/test-doubles';
 
 type TOAuthPlatform = 'mailchimp' | 'zoho';
 
@@ -34,39 +34,25 @@ function demoMembers(n: number): TStandInMember[] {
 }
 const demoSeed = (): TPlatformStandIn['seed'] => ({ apiKey: randomBytes(16).toString('hex'), lists: [{ id: 'demo-audience', name: 'Demo audience', members: demoMembers(24) }] });
 
-const fakes = new WeakMap<TConfig, Partial<Record<TOAuthPlatform, Promise<TStandIn>>>>();
-/** The exact base URL (origin) of each fake this server itself started, once it listens. */
-const started = new WeakMap<TConfig, Partial<Record<TOAuthPlatform, string>>>();
+/** The configuration and the process's stand-ins (the dependency record's), where the OAuth fakes are kept. */
+type TOAuthDeps = { config: TConfig; standIns: TStandIns };
 const LABELS: Record<TOAuthPlatform, { label: string; env: string }> = {
   mailchimp: { label: 'Mailchimp', env: 'MAILCHIMP_CLIENT_ID and MAILCHIMP_CLIENT_SECRET' },
   zoho: { label: 'Zoho CRM', env: 'ZOHO_CLIENT_ID and ZOHO_CLIENT_SECRET' },
 };
 
 /**
- * The local fake of a platform for this configuration (test mode: the composition root's `config.testDoubles`),
- * started on first use. A production server (NODE_ENV=production) never starts one, nor a server without fakes
+ * The local fake of a platform (test mode: the composition root's `config.testDoubles`), started on first use and
+ * kept among the process's stand-ins. A production server (NODE_ENV=production) never starts one, nor a server without fakes
  * wired: connecting answers 503 with what the operator has to configure.
  */
-function localFake(config: TConfig, platform: TOAuthPlatform): Promise<TStandIn> {
+function localFake({ config, standIns }: TOAuthDeps, platform: TOAuthPlatform): Promise<TStandIn> {
   const doubles = config.testDoubles;
   if (config.production || !doubles) {
     const { label, env } = LABELS[platform];
     throw new AppError('integration_not_configured', `Connecting with ${label} is not configured on this server: its operator has to set ${env}.`);
   }
-  const mine = fakes.get(config) ?? {};
-  fakes.set(config, mine);
-  mine[platform] ??= doubles.platform(platform, { seed: demoSeed(), oauthClient: FAKE_CLIENTS[platform] }).then((fake) => {
-    started.set(config, { ...started.get(config), [platform]: new URL(fake.baseUrl).origin });
-    return fake;
-  });
-  return mine[platform];
-}
-
-/** Stops this configuration's test-mode fakes (tests). */
-export async function closeOAuthFakes(config: TConfig): Promise<void> {
-  for (const f of Object.values(fakes.get(config) ?? {})) await (await f).close();
-  fakes.delete(config);
-  started.delete(config);
+  return standIns.get(`oauth:${platform}`, () => doubles.platform(platform, { seed: demoSeed(), oauthClient: FAKE_CLIENTS[platform] }));
 }
 
 /**
@@ -74,25 +60,26 @@ export async function closeOAuthFakes(config: TConfig): Promise<void> {
  * started (test mode): only that loopback server is exempt from the outbound guard, never an address an account
  * merely claims.
  */
-export function isOwnLocalFake(config: TConfig, platform: TIntegration, oauth: TOAuthCredentials | undefined): boolean {
+export function isOwnLocalFake({ standIns }: Pick<TOAuthDeps, 'standIns'>, platform: TIntegration, oauth: TOAuthCredentials | undefined): boolean {
   if (!oauth || (platform !== 'mailchimp' && platform !== 'zoho')) return false;
-  const origin = started.get(config)?.[platform];
-  if (!origin) return false;
+  const fake = standIns.running(`oauth:${platform}`);
+  if (!fake) return false;
+  const origin = new URL(fake.baseUrl).origin;
   const addresses = [oauth.apiEndpoint, ...(oauth.accountsServer !== undefined ? [oauth.accountsServer] : [])];
   return addresses.every((a) => a.replace(/\/+$/, '') === origin);
 }
 
 /** Mailchimp's OAuth server: the configured app, or (no client id; not in production) a local fake Mailchimp. */
-export async function mailchimpOAuthOf(config: TConfig): Promise<TMailchimpOAuth> {
-  const c = config.integrationOAuth.mailchimp;
+export async function mailchimpOAuthOf(deps: TOAuthDeps): Promise<TMailchimpOAuth> {
+  const c = deps.config.integrationOAuth.mailchimp;
   if (c.clientId && c.clientSecret) return { clientId: c.clientId, clientSecret: c.clientSecret, baseUrl: c.baseUrl, local: false };
-  const fake = await localFake(config, 'mailchimp');
+  const fake = await localFake(deps, 'mailchimp');
   return { ...FAKE_CLIENTS.mailchimp, baseUrl: new URL(fake.baseUrl).origin, local: true };
 }
 
 /** Zoho's accounts servers: the configured client (ZOHO_ACCOUNTS_URL overriding every data centre), or (not in production) a local fake Zoho. */
-export async function zohoOAuthOf(config: TConfig): Promise<TZohoOAuth> {
-  const c = config.integrationOAuth.zoho;
+export async function zohoOAuthOf(deps: TOAuthDeps): Promise<TZohoOAuth> {
+  const c = deps.config.integrationOAuth.zoho;
   if (c.clientId && c.clientSecret) {
     const override = c.accountsUrl;
     return {
@@ -103,7 +90,7 @@ export async function zohoOAuthOf(config: TConfig): Promise<TZohoOAuth> {
       trusted: new Set(override ? [override] : Object.values(ZOHO_ACCOUNTS)),
     };
   }
-  const origin = new URL((await localFake(config, 'zoho')).baseUrl).origin;
+  const origin = new URL((await localFake(deps, 'zoho')).baseUrl).origin;
   return { ...FAKE_CLIENTS.zoho, local: true, accountsServer: () => origin, trusted: new Set([origin]) };
 }
 

@@ -28,7 +28,7 @@ export async function handleOAuth(deps: Pick<TDeps, 'database' | 'queue'>, rt: T
     if (!q.name) throwFieldError('name', 'Please enter a name for this account');
     if (platform === 'zoho' && !q.region) throwFieldError('region', 'Please choose your Zoho data centre');
     // The provider first: a server with no OAuth client in production answers that before anything is stored.
-    const provider = platform === 'mailchimp' ? await mailchimpOAuthOf(rt.config) : await zohoOAuthOf(rt.config);
+    const provider = platform === 'mailchimp' ? await mailchimpOAuthOf(rt) : await zohoOAuthOf(rt);
     await requireFreeName(db, ctx, platform, q.name);
     const state = await createOAuthState(db, rt.config.appSecret, ctx, platform, { name: q.name, region: q.region ?? null });
     const url = 'baseUrl' in provider ? mailchimpAuthorizeUrl(provider, redirectUri, state) : zohoAuthorizeUrl(provider, q.region!, redirectUri, state);
@@ -39,9 +39,9 @@ export async function handleOAuth(deps: Pick<TDeps, 'database' | 'queue'>, rt: T
   let exchanged: TExchanged;
   try {
     if (platform === 'mailchimp') {
-      exchanged = await exchangeMailchimpCode(await mailchimpOAuthOf(rt.config), outboundPolicyOf(rt.config), redirectUri, q.code);
+      exchanged = await exchangeMailchimpCode(await mailchimpOAuthOf(rt), outboundPolicyOf(rt.config), redirectUri, q.code);
     } else {
-      const o = await zohoOAuthOf(rt.config);
+      const o = await zohoOAuthOf(rt);
       // The redirect names the user's accounts server (multi-DC); only Zoho's own servers are trusted with the secret.
       const named = q['accounts-server']?.replace(/\/+$/, '') ?? (q.location ? o.accountsServer(ZOHO_LOCATIONS[q.location] ?? '') : null);
       if (named && !o.trusted.has(named)) throwFieldError('accounts-server', 'This Zoho accounts server is not one of Zoho\'s data centres');

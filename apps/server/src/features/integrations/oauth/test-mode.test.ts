@@ -5,7 +5,7 @@ import { encryptSecret } from '../../../platform/secrets/secret-box';
 import { startMailchimpFake, type TFakePlatform } from '@verilead/test-doubles/platforms';
 import { integrationAccounts, integrationOauthStates } from '../tables';
 import { completeConsent } from '../test-support';
-import { closeOAuthFakes, FAKE_CLIENTS, isOwnLocalFake } from './providers';
+import { FAKE_CLIENTS, isOwnLocalFake } from './providers';
 
 /** No OAuth client configured and no ALLOW_PRIVATE_DESTINATIONS: what `npm start` and a production server do with it. */
 const NO_CLIENTS = { allowPrivateDestinations: false, integrationOAuth: { mailchimp: { baseUrl: 'https://login.mailchimp.com' }, zoho: {} } };
@@ -18,7 +18,7 @@ describe('OAuth without a configured client in production (NODE_ENV=production)'
     owner = await t.createOwner('prod-oauth@integrations.test');
   });
   afterAll(async () => {
-    if (t) await closeOAuthFakes(t.deps.config);
+    if (t) await t.deps.standIns.close();
     await t?.close();
   });
 
@@ -33,7 +33,7 @@ describe('OAuth without a configured client in production (NODE_ENV=production)'
     expect(zoho.body.error.message).toMatch(/^Connecting with Zoho CRM is not configured on this server/);
     expect(await t.db.db.select().from(integrationOauthStates)).toHaveLength(0);
     // Nothing answers for a local fake: an account claiming one is not exempt from the outbound guard.
-    expect(isOwnLocalFake(t.deps.config, 'mailchimp', { accessToken: 'x', apiEndpoint: 'http://127.0.0.1:1' })).toBe(false);
+    expect(isOwnLocalFake(t.deps, 'mailchimp', { accessToken: 'x', apiEndpoint: 'http://127.0.0.1:1' })).toBe(false);
   });
 });
 
@@ -49,7 +49,7 @@ describe('OAuth test mode (no client, not production): the local fakes the serve
   });
   afterAll(async () => {
     await other?.close();
-    if (t) await closeOAuthFakes(t.deps.config);
+    if (t) await t.deps.standIns.close();
     await t?.close();
   });
   const get = (url: string) => t.call({ method: 'GET', url: `/api/v1${url}`, token: owner.token });
@@ -65,8 +65,8 @@ describe('OAuth test mode (no client, not production): the local fakes the serve
     const lists = await get(`/integration/account/mailchimp/${done.body.data.account.id}`);
     expect(lists.status, JSON.stringify(lists.body)).toBe(200);
     expect(lists.body.data.lists.map((l: { name: string }) => l.name)).toEqual(['Demo audience']);
-    expect(isOwnLocalFake(t.deps.config, 'mailchimp', { accessToken: 'x', apiEndpoint: own })).toBe(true);
-    expect(isOwnLocalFake(t.deps.config, 'mailchimp', { accessToken: 'x', apiEndpoint: `${own}/elsewhere` })).toBe(false);
+    expect(isOwnLocalFake(t.deps, 'mailchimp', { accessToken: 'x', apiEndpoint: own })).toBe(true);
+    expect(isOwnLocalFake(t.deps, 'mailchimp', { accessToken: 'x', apiEndpoint: `${own}/elsewhere` })).toBe(false);
 
     const z = await get('/oauth/zoho?name=Demo&region=eu');
     expect(z.status, JSON.stringify(z.body)).toBe(200);
