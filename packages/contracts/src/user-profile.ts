@@ -109,4 +109,3 @@ export const ZUserSession = ZUserProfile.partial().extend({
   announcement_timestamp: z.number().int().nonnegative(),
 });
 export type TUserSession = z.infer<typeof ZUserSession>;
-export { DEFAULT_USER_SESSION } from './user-session';

@@ -9,6 +9,7 @@ import { ZActivityType, ZCurrency, ZDeletionReason, ZPlanInterval, ZSignupSource
 import { ZAddress, ZCurrentPlan, ZLowCreditAlert, ZUserProfile } from './user-profile';
 
 export * from './user-profile';
+export { DEFAULT_USER_SESSION } from './user-session';
 export * from './user-credits';
 
 // ---------- auth ----------
