@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ZAppUpdateCode } from '@verilead/contracts';
-import type { TTestDoubles } from './platform/test-doubles';
+import type { TTestDoubles } from './config-test-doubles';
 
 /**
  * The repository root: the nearest folder above this module that holds `apps/server/migrations`. Found by walking up,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR, selectRows, sql, type TDatabase, type TDb } from '../../platform/db/database';
-import { JOB_SCHEMA } from '../../platform/jobs/install';
+import { JOB_SCHEMA } from '../../platform/db/job-schema';
 
 /** How far back `readJobOutcomes` counts finished jobs (jobs stay in pg-boss's job table far longer: JOB_RETENTION_HOURS). */
 export const JOB_OUTCOME_WINDOW_MINUTES = 15;

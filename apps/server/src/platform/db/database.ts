@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { installJobSchema } from '../jobs/install';
+import { installJobSchema } from './job-schema';
 
 import { createMutex, MIGRATIONS_DIR, type TDatabase, type TDb, type TEngine, type TSqlExecutor } from './handle';
 

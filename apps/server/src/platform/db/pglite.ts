@@ -6,7 +6,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { SERVER_ROOT } from '../../config';
-import { installJobSchema } from '../jobs/install';
+import { installJobSchema } from './job-schema';
 import { createMutex, MIGRATIONS_DIR, type TDatabase, type TDb, type TSqlExecutor } from './handle';
 
 /** The embedded database's shared buffers (PostgreSQL's default is 128MB); PGLITE_SHARED_BUFFERS overrides it. */

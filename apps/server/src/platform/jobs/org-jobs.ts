@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type TDb } from '../db/database';
-import { JOB_SCHEMA } from './install';
+import { JOB_SCHEMA } from '../db/job-schema';
 
 const S = sql.raw(JOB_SCHEMA);
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { JOB_QUEUE_NAMES, type TJobsConfig } from '../../config';
 import { sqlExecutorFor, type TDatabase, type TSqlExecutor } from '../db/database';
-import { JOB_SCHEMA } from './install';
+import { JOB_SCHEMA } from '../db/job-schema';
 import type { TJobDefinition, TJobInfo, TJobQueue, TQueueLogger } from './jobs';
 import { queryRows, readJobStatus, toJobInfo, type TBossRow, type TJobData } from './pg-boss-status';
 import { createJobWorker } from './pg-boss-worker';

@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { TJobQueueName, TJobsConfig } from '../../config';
 import type { TSqlExecutor } from '../db/database';
-import { JOB_SCHEMA } from './install';
+import { JOB_SCHEMA } from '../db/job-schema';
 import type { TJobContext, TJobDefinition, TQueueLogger } from './jobs';
 import { queryRows, readJobStatus, type TJobData } from './pg-boss-status';
 

@@ -1,8 +1,8 @@
 import PgBoss from 'pg-boss';
 import { JOB_QUEUE_NAMES } from '../../config';
-import type { TSqlExecutor } from '../db/handle';
+import type { TSqlExecutor } from './handle';
 
-/** pg-boss keeps its tables in this schema (created and upgraded by pg-boss itself). */
+/** The job queue's tables are set up with the database (migrate), so they live here: pg-boss keeps its tables in this schema (created and upgraded by pg-boss itself). */
 export const JOB_SCHEMA = 'pgboss';
 
 /**
