@@ -1,43 +1,17 @@
 /**
  * Local parts of a person's name in the naming patterns the finder knows (first.last, flast…), used to tell whether a
  * catch-all address is the name of a directory person at its domain, and to name the pattern of an address seen
- * valid there. The pattern names are the finder's (email-finder/candidates.ts), so both count in the same terms.
+ * valid there. Names are folded and written as the finder writes them (platform/names/local-parts.ts), so both count in the same terms.
  */
+import type { TFinderPattern } from '@verilead/contracts';
+import { foldName, makeLocal } from '../names/local-parts';
 import { shapeOfLocal } from './catch-all-score';
 
-/** Lower-case ASCII form of a name part: accents stripped, spaces, hyphens and apostrophes removed. */
-export function foldNamePart(value: string): string {
-  return value
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/ł/gi, 'l')
-    .replace(/ø/gi, 'o')
-    .replace(/æ/gi, 'ae')
-    .replace(/ß/g, 'ss')
-    .toLowerCase()
-    .replace(/[^a-z]/g, '');
-}
-
 /** The two-name patterns a person's address is looked for in (the middle-name ones need a middle name the directory may lack). */
-const RENDER: Record<string, (f: string, l: string) => string> = {
-  'first.last': (f, l) => `${f}.${l}`,
-  flast: (f, l) => `${f[0]}${l}`,
-  'f.last': (f, l) => `${f[0]}.${l}`,
-  first: (f) => f,
-  firstlast: (f, l) => `${f}${l}`,
-  first_last: (f, l) => `${f}_${l}`,
-  'last.first': (f, l) => `${l}.${f}`,
-  lastf: (f, l) => `${l}${f[0]}`,
-  'first.l': (f, l) => `${f}.${l[0]}`,
-  firstl: (f, l) => `${f}${l[0]}`,
-  lastfirst: (f, l) => `${l}${f}`,
-  last: (_f, l) => l,
-  f_last: (f, l) => `${f[0]}_${l}`,
-  'first-last': (f, l) => `${f}-${l}`,
-  last_first: (f, l) => `${l}_${f}`,
-  'l.first': (f, l) => `${l[0]}.${f}`,
-  'last-first': (f, l) => `${l}-${f}`,
-};
+const TWO_NAME_PATTERNS: readonly TFinderPattern[] = [
+  'first.last', 'flast', 'f.last', 'first', 'firstlast', 'first_last', 'last.first', 'lastf', 'first.l', 'firstl',
+  'lastfirst', 'last', 'f_last', 'first-last', 'last_first', 'l.first', 'last-first',
+];
 
 export type TNamedPerson = { firstName: string; lastName: string };
 
@@ -45,11 +19,11 @@ export type TNamedPerson = { firstName: string; lastName: string };
 export function indexNameLocals(people: readonly TNamedPerson[]): Map<string, { name: string; pattern: string }> {
   const out = new Map<string, { name: string; pattern: string }>();
   for (const p of people) {
-    const f = foldNamePart(p.firstName);
-    const l = foldNamePart(p.lastName);
+    const f = foldName(p.firstName);
+    const l = foldName(p.lastName);
     if (!f || !l) continue;
-    for (const [pattern, render] of Object.entries(RENDER)) {
-      const local = render(f, l);
+    for (const pattern of TWO_NAME_PATTERNS) {
+      const local = makeLocal(pattern, f, '', l)!;
       if (!out.has(local)) out.set(local, { name: `${p.firstName} ${p.lastName}`, pattern });
     }
   }
