@@ -1,17 +1,16 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Code, Group, Select, Table, Text, Title } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import { IconCalendar, IconDownload } from '@tabler/icons-react';
+import { IconDownload } from '@tabler/icons-react';
 import { AUDIT_ACTIONS, type TAuditAction } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { PagedTable, usePaging } from '../../../components/paged-table-footer';
+import { DayRangeInput, type TDayRange } from '../../../components/day-range-input';
 import { formatDateTime, toZonedDayRange } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
 import { downloadAuditCsv, useAuditLog, useAuditMembers, type TAuditFilters } from '../api/audit-api';
 
-type TRange = [string | null, string | null];
 
 const ACTION_OPTIONS = Object.entries(AUDIT_ACTIONS).map(([value, label]) => ({ value, label }));
 
@@ -28,7 +27,7 @@ export function AuditLogScreen() {
   const { page, limit, setPage, changeLimit } = usePaging();
   const [action, setAction] = useState<TAuditAction | null>(null);
   const [actor, setActor] = useState<string | null>(null);
-  const [range, setRange] = useState<TRange>([null, null]);
+  const [range, setRange] = useState<TDayRange>([null, null]);
   const [exporting, setExporting] = useState(false);
   const { from, to } = toZonedDayRange(range);
   const filters: TAuditFilters = { action: action ?? undefined, actor_id: actor ?? undefined, from, to: from ? to : undefined };
@@ -83,20 +82,12 @@ export function AuditLogScreen() {
               searchable
               w={240}
             />
-            <DatePickerInput
-              type="range"
-              aria-label="Date range"
-              placeholder="Any date"
+            <DayRangeInput
               value={range}
               onChange={(value) => {
-                setRange(value as TRange);
+                setRange(value);
                 setPage(1);
               }}
-              clearable
-              maxDate={new Date()}
-              leftSection={<IconCalendar size={16} />}
-              w={250}
-              valueFormat="D MMM YYYY"
             />
             <Button variant="light" leftSection={<IconDownload size={16} />} loading={exporting} onClick={() => void exportCsv()}>
               Export CSV

@@ -1,6 +1,5 @@
 import { Fragment, useState } from 'react';
 import { ActionIcon, Badge, Card, Group, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import { IconBuilding, IconCalendar, IconChevronDown, IconChevronRight, IconCoins, IconSunHigh } from '@tabler/icons-react';
 import { ZCreditTransactionKind, type TCreditLedgerGroup, type TCreditTransactionKind } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
@@ -12,11 +11,11 @@ import { formatDate, formatDateTime, formatLimitUsage, formatNumber, humanizeKey
 import { useCreditsAndLimits } from '../../../lib/user-queries';
 import { useCreditLedger } from '../api/billing-api';
 import { LedgerLineRows } from '../components/ledger-line-rows';
+import { DayRangeInput, type TDayRange } from '../../../components/day-range-input';
 
 const KIND_COLORS: Record<TCreditTransactionKind, string> = { grant: 'indigo', purchase: 'teal', charge: 'orange', refund: 'cyan' };
 const KIND_OPTIONS = ZCreditTransactionKind.options.map((kind) => ({ value: kind, label: humanizeKey(kind) }));
 
-type TRange = [string | null, string | null];
 
 /** A signed ledger amount: a charge (negative) in the neutral text colour with a real minus sign, credits added in green. */
 function CreditAmount({ amount }: { amount: number }) {
@@ -41,7 +40,7 @@ export function CreditsScreen() {
   const credits = useCreditsAndLimits();
   const { page, limit, setPage, changeLimit } = usePaging();
   const [kind, setKind] = useState<TCreditTransactionKind | null>(null);
-  const [range, setRange] = useState<TRange>([null, null]);
+  const [range, setRange] = useState<TDayRange>([null, null]);
   // The picked calendar days on the user's clock (their timezone setting), as instants.
   const { from, to } = toZonedDayRange(range);
   const transactions = useCreditLedger({ page, limit, kind: kind ?? undefined, from, to: from ? to : undefined });
@@ -87,20 +86,12 @@ export function CreditsScreen() {
             Transactions
           </Title>
           <Group gap="sm" wrap="wrap">
-            <DatePickerInput
-              type="range"
-              aria-label="Date range"
-              placeholder="Any date"
+            <DayRangeInput
               value={range}
               onChange={(value) => {
-                setRange(value as TRange);
+                setRange(value);
                 setPage(1);
               }}
-              clearable
-              maxDate={new Date()}
-              leftSection={<IconCalendar size={16} />}
-              w={250}
-              valueFormat="D MMM YYYY"
             />
             <Select
               aria-label="Kind"
