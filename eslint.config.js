@@ -16,7 +16,7 @@ const serverFeatures = readdirSync(join(ROOT, SERVER_FEATURES), { withFileTypes:
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 /** Test files may reach inside any feature (fixtures, internals under test); product code may not. */
-const SERVER_TEST_FILES = ['apps/server/src/**/*.test.ts', 'apps/server/src/test/**', 'apps/server/src/**/test-support.ts'];
+const SERVER_TEST_FILES = ['apps/server/src/**/*.test.ts', 'apps/server/src/test/**', 'apps/server/src/**/test-support.ts', 'apps/server/src/**/*-test-support.ts'];
 const importSettings = {
   'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
   'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
@@ -54,6 +54,21 @@ const serverBoundaryZones = [
   },
 ];
 
+/**
+ * Where the ORM may be imported in the server's features and platform: a feature's SQL lives in its queries
+ * (`queries.ts`, `*-queries.ts`) or a store (`*-store.ts`), over its `tables.ts`; the platform's database layer is
+ * platform/db. No service holds SQL: there is no exception list (the last legacy files moved their SQL in issue 29).
+ */
+const ORM_FILES = [
+  'apps/server/src/**/queries.ts',
+  'apps/server/src/**/*-queries.ts',
+  'apps/server/src/**/*-store.ts',
+  'apps/server/src/**/tables.ts',
+  // the list tables' shared column definitions
+  'apps/server/src/platform/bulk-lists/list-columns.ts',
+  'apps/server/src/platform/db/**',
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tsbuild/**', 'data/**', 'apps/server/migrations/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -82,6 +97,23 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     settings: importSettings,
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    files: ['apps/server/src/features/**/*.ts', 'apps/server/src/platform/**/*.ts'],
+    ignores: [...SERVER_TEST_FILES, ...ORM_FILES],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'drizzle-orm', message: "SQL lives in the feature's queries (queries.ts or *-queries.ts) over its tables.ts." }],
+          patterns: [
+            { group: ['drizzle-orm/*'], message: "SQL lives in the feature's queries (queries.ts or *-queries.ts) over its tables.ts." },
+            // platform/db re-exports drizzle's sql tag: a service writing SQL through it is SQL outside the queries all the same.
+            { group: ['**/db/database', './database'], importNames: ['sql'], message: "SQL lives in the feature's queries (queries.ts or *-queries.ts) over its tables.ts." },
+          ],
+        },
+      ],
+    },
   },
   webBoundaries(),
 );

@@ -18,10 +18,9 @@
  * throughput, per-address latency and peak RSS are its own. Nothing leaves 127.0.0.0/8: the children point
  * node's resolver at the world's DNS and replace dns.lookup so a host name can only resolve through it.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import dns from 'node:dns';
 import { fileURLToPath } from 'node:url';
-import { makeCorpus, makeRealisticCorpus, startMailWorld, type TExpected } from '@verilead/mailworld';
+import { makeCorpus, makeRealisticCorpus, startMailWorld, type TCorpusEntry, type TExpected, type TMailWorld } from '@verilead/mailworld';
+import { runVerifierChild, type TWorkerResult } from './verify-worker';
 
 const SEED = 42;
 const SIZE = Number(process.env.BENCH_SIZE ?? 10_000);
@@ -33,152 +32,30 @@ const WORLD_GREYLIST_MS = 60_000; // greylist.test: a 1-minute window (5 minutes
 const REPLY_MS = 5_000;
 const TARPIT_MS = 25_000; // tarpit.test stays silent beyond 4 × the reply timeout (the most our own lag may stretch a wait): unknown / smtp_timeout
 const PHASE_LIMIT_MS = 10 * 60_000;
-const HELO_NAME = 'bench.verilead.test';
-const MAIL_FROM = 'bounce@verilead.test';
-
-type TRow = { email: string; status: string; reason: string; ms: number; /** ms from the start of the run to this answer */ at: number; greylisted: boolean };
-type TWorkerResult = { kind: 'result'; rows: TRow[]; wallMs: number; maxRssBytes: number } | { kind: 'skipped'; why: string };
 const corpusFor = (size: number) => (REALISTIC ? makeRealisticCorpus(size, SEED) : makeCorpus(size, SEED));
-type TWorkerArgs = { worker: 'engine' | 'peer'; dnsServers: string[]; smtpPort: number; greylistDelayMs: number };
 
-// ---------------------------------------------------------------- children
+/** The Verilead engine's options in this world: highest accuracy, its greylist schedule compressed like the world's clock. */
+export const REALISTIC_ENGINE_OPTIONS = {
+  mode: 'highest_accuracy',
+  timeouts: { dnsMs: 2000, connectMs: 2000, replyMs: REPLY_MS },
+  // the highest-accuracy schedule (1, 3, 7 min), compressed like the world's greylist clock
+  greylistSchedule: [60_000, 180_000, 420_000].map((ms) => ms / GREYLIST_SPEEDUP),
+};
 
-/** Resolve host names only through the mail world's DNS (A records), never the system resolver. */
-function confineResolver(dnsServers: string[]): void {
-  dns.setServers(dnsServers);
-  const resolver = new dns.Resolver();
-  resolver.setServers(dnsServers);
-  type TLookupCallback = (error: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
-  const confinedLookup = (hostname: string, options: unknown, callback?: TLookupCallback): void => {
-    const cb = (typeof options === 'function' ? options : callback) as TLookupCallback;
-    const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all === true;
-    if (/^\d+\.\d+\.\d+\.\d+$/.test(hostname)) {
-      process.nextTick(() => (all ? cb(null, [{ address: hostname, family: 4 }]) : cb(null, hostname, 4)));
-      return;
-    }
-    resolver.resolve4(hostname, (error, addresses) => {
-      const first = addresses?.[0];
-      if (error || !first || !first.startsWith('127.')) {
-        const failure: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
-        failure.code = 'ENOTFOUND';
-        cb(failure);
-        return;
-      }
-      if (all) cb(null, [{ address: first, family: 4 }]);
-      else cb(null, first, 4);
-    });
-  };
-  (dns as unknown as { lookup: unknown }).lookup = confinedLookup;
-}
-
-async function runEngine(args: TWorkerArgs, emails: string[]): Promise<TWorkerResult> {
-  let verifier: Record<string, unknown>;
-  try {
-    verifier = (await import(process.env.BENCH_ENGINE ?? '@verilead/verifier')) as Record<string, unknown>;
-  } catch (error) {
-    return { kind: 'skipped', why: `@verilead/verifier did not load: ${(error as Error).message}` };
-  }
-  const Engine = verifier.VerifierEngine as
-    | (new (options: Record<string, unknown>) => {
-        verifyMany(addresses: Iterable<string>, options: Record<string, unknown>): AsyncIterable<Record<string, unknown>>;
-        close(): Promise<void>;
-      })
-    | undefined;
-  if (typeof Engine !== 'function') return { kind: 'skipped', why: '@verilead/verifier exports no VerifierEngine' };
-  const rows: TRow[] = [];
-  const started = performance.now();
-  // one engine for the whole process, as the server builds it
-  const engine = new Engine({
-    dnsServers: args.dnsServers,
-    smtpPort: args.smtpPort,
-    heloName: HELO_NAME,
-    mailFrom: MAIL_FROM,
-    mode: 'highest_accuracy',
-    timeouts: { dnsMs: 2000, connectMs: 2000, replyMs: REPLY_MS },
-    // the highest-accuracy schedule (1, 3, 7 min), compressed like the world's greylist clock
-    greylistSchedule: [60_000, 180_000, 420_000].map((ms) => ms / GREYLIST_SPEEDUP),
+/** A fresh mail world serving `corpus` (one per verifier: greylisting state must not carry over). */
+export async function startBenchWorld(corpus: TCorpusEntry[], realistic = true): Promise<TMailWorld> {
+  const worldStart = Date.now();
+  return startMailWorld({
+    corpus,
+    preset: realistic ? 'realistic' : 'fast',
+    greylistDelayMs: realistic ? WORLD_GREYLIST_MS : 1000,
+    tarpitDelayMs: realistic ? TARPIT_MS : 3000,
+    // greylisting time-compressed (see the top of this file)
+    now: () => worldStart + (Date.now() - worldStart) * GREYLIST_SPEEDUP,
   });
-  try {
-    for await (const result of engine.verifyMany(emails, { concurrency: ENGINE_CONCURRENCY })) {
-      const reason = result.reason as { code?: string } | string | undefined;
-      rows.push({
-        email: String(result.email),
-        status: String(result.status),
-        reason: typeof reason === 'string' ? reason : String(reason?.code ?? ''),
-        ms: Number(result.time_taken ?? 0),
-        at: performance.now() - started,
-        greylisted: Number(result.greylist_count ?? 0) > 0,
-      });
-    }
-  } finally {
-    await engine.close();
-  }
-  return { kind: 'result', rows, wallMs: performance.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 };
-}
-
-/** deep-email-validator's answer mapped to our statuses: valid -> valid; SMTP timeouts, 4xx and dropped connections -> unknown; other failures -> invalid. */
-function mapPeerAnswer(output: { valid: boolean; reason?: string; validators: Record<string, { reason?: string } | undefined> }): { status: string; reason: string } {
-  if (output.valid) return { status: 'valid', reason: 'valid_mailbox' };
-  const level = output.reason ?? 'unknown';
-  const detail = output.validators[level]?.reason ?? '';
-  if (level === 'smtp' && /Timeout|closed|ECONN|ETIMEDOUT|try again|busy|shut down|storage/i.test(detail)) return { status: 'unknown', reason: `smtp: ${detail}` };
-  return { status: 'invalid', reason: `${level}: ${detail}` };
-}
-
-async function runPeer(args: TWorkerArgs, emails: string[]): Promise<TWorkerResult> {
-  if (args.smtpPort !== 25) return { kind: 'skipped', why: `deep-email-validator only dials port 25; the world is on ${args.smtpPort}` };
-  const { validate } = await import('deep-email-validator');
-  const rows: TRow[] = [];
-  const started = performance.now();
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < emails.length) {
-      const email = emails[next++] as string;
-      const t0 = performance.now();
-      let mapped: { status: string; reason: string };
-      try {
-        const output = await validate({ email, sender: MAIL_FROM, additionalTopLevelDomains: ['test'] });
-        mapped = mapPeerAnswer(output as Parameters<typeof mapPeerAnswer>[0]);
-      } catch (error) {
-        mapped = { status: 'unknown', reason: `threw: ${(error as Error).message}` };
-      }
-      rows.push({ email, ...mapped, ms: performance.now() - t0, at: performance.now() - started, greylisted: false });
-    }
-  };
-  await Promise.all(Array.from({ length: PEER_CONCURRENCY }, lane));
-  return { kind: 'result', rows, wallMs: performance.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024 };
-}
-
-async function runWorker(args: TWorkerArgs): Promise<void> {
-  confineResolver(args.dnsServers);
-  const emails = corpusFor(SIZE).map((e) => e.email);
-  const result = args.worker === 'engine' ? await runEngine(args, emails) : await runPeer(args, emails);
-  process.send?.(result, () => process.exit(0));
 }
 
 // ---------------------------------------------------------------- parent
-
-function runChild(args: TWorkerArgs): Promise<TWorkerResult> {
-  return new Promise((resolve) => {
-    const child: ChildProcess = fork(fileURLToPath(import.meta.url), [JSON.stringify(args)], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let settled = false;
-    const finish = (result: TWorkerResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(limit);
-      resolve(result);
-    };
-    const limit = setTimeout(() => {
-      child.kill('SIGKILL');
-      finish({ kind: 'skipped', why: `${args.worker} did not finish within ${PHASE_LIMIT_MS / 60_000} min` });
-    }, PHASE_LIMIT_MS);
-    child.on('message', (message) => finish(message as TWorkerResult));
-    child.on('exit', (code, signal) => finish({ kind: 'skipped', why: `${args.worker} exited (${code ?? signal}) without a result` }));
-  });
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -262,22 +139,23 @@ async function runBench(): Promise<void> {
   const workers = [['engine', 'verilead'], ['peer', 'deep-email-validator']] as const;
   // BENCH_PEER=0 runs the Verilead engine alone (a before/after of the engine needs no peer run)
   for (const [worker, label] of workers.filter(([w]) => w === 'engine' || process.env.BENCH_PEER !== '0')) {
-    // a fresh world per verifier: greylisting state must not carry over from one to the other
-    const worldStart = Date.now();
-    const world = await startMailWorld({
-      corpus,
-      preset: REALISTIC ? 'realistic' : 'fast',
-      greylistDelayMs: REALISTIC ? WORLD_GREYLIST_MS : 1000,
-      tarpitDelayMs: REALISTIC ? TARPIT_MS : 3000,
-      // greylisting time-compressed (see the top of this file)
-      now: () => worldStart + (Date.now() - worldStart) * GREYLIST_SPEEDUP,
-    });
+    const world = await startBenchWorld(corpus, REALISTIC);
     truth = world.truth;
     const hosts = new Set(corpus.map((e) => e.email.split('@')[1] ?? '')).size;
     console.log(`${label}: ${world.preset} mail world, DNS ${world.dnsServers.join(',')}, SMTP port ${world.smtpPort}, ${corpus.length} addresses on ${hosts} domains (seed ${SEED}), greylist ${world.greylistDelayMs} ms world time (×${GREYLIST_SPEEDUP} compressed)`);
     let result: TWorkerResult;
     try {
-      result = await runChild({ worker, dnsServers: world.dnsServers, smtpPort: world.smtpPort, greylistDelayMs: world.greylistDelayMs });
+      result = await runVerifierChild(
+        {
+          verifier: label,
+          dnsServers: world.dnsServers,
+          smtpPort: world.smtpPort,
+          emails: corpus.map((e) => e.email),
+          engineOptions: REALISTIC_ENGINE_OPTIONS,
+          concurrency: worker === 'engine' ? ENGINE_CONCURRENCY : PEER_CONCURRENCY,
+        },
+        PHASE_LIMIT_MS,
+      );
     } finally {
       await world.stop();
     }
@@ -302,10 +180,7 @@ async function runBench(): Promise<void> {
   console.log(` its answer is mapped valid->valid, SMTP timeout/4xx/dropped connection->unknown, anything else->invalid. Total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-const workerArgs = process.argv[2]?.startsWith('{') ? (JSON.parse(process.argv[2]) as TWorkerArgs) : null;
-if (workerArgs) {
-  await runWorker(workerArgs);
-} else {
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await runBench();
   process.exit(0);
 }

@@ -45,10 +45,24 @@ test('at 1366 px the members table fits and no status badge is cut', async ({ pa
   await page.getByRole('button', { name: 'Verify list' }).click({ timeout: 30_000 });
   await page.getByRole('dialog').getByRole('button', { name: /^Verify \d+ address/ }).click();
   await expect(page.getByText('Verification complete')).toBeVisible({ timeout: 120_000 });
+  // The end of the job refreshes "Keep verified" too: it offers the schedule, no longer "The list is being verified".
+  await expect(page.getByTestId('keep-verified').getByRole('radiogroup', { name: 'Schedule' })).toBeVisible();
+  await expect(page.getByTestId('keep-verified-unavailable')).toBeHidden();
   await page.reload();
   await expect(page.getByText(/catch.all/i).first()).toBeVisible();
   await page.screenshot({ path: 'test-results/layout-1366-list-detail.png', fullPage: true });
   expect(await cutBadges(page)).toEqual([]);
+  // The statistics cards of a row are equally tall (a card with a hint line stood taller than its neighbours).
+  const rows = await page.getByLabel('List statistics').evaluate((grid) => {
+    const byTop = new Map<number, number[]>();
+    for (const card of Array.from(grid.querySelectorAll('[role="group"]'))) {
+      const box = card.getBoundingClientRect();
+      byTop.set(Math.round(box.top), [...(byTop.get(Math.round(box.top)) ?? []), Math.round(box.height)]);
+    }
+    return [...byTop.values()];
+  });
+  expect(rows.length).toBeGreaterThan(1);
+  for (const heights of rows) expect(new Set(heights).size, `card heights in a row: ${heights.join(', ')}`).toBe(1);
 
   await page.goto('/email_verifier/lists');
   await expect(page.getByText('layout-check').first()).toBeVisible();

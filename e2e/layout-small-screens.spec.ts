@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm } from './support/session';
@@ -37,6 +39,16 @@ test.describe('at 1366 px', () => {
     // The filters are a column beside the results: no "Filters" button.
     await expect(page.getByLabel('Keywords')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Filters' })).toBeHidden();
+    // A reveal charges credits: it first says the most it costs, and Cancel charges nothing.
+    const balance = await page.getByTestId('credits-balance').textContent();
+    await reveals.first().click();
+    const confirm = page.getByRole('dialog', { name: 'Reveal contact data?' });
+    await expect(confirm.getByTestId('reveal-max-cost')).toHaveText(/^\d+ credits?$/);
+    await expect(confirm.getByRole('button', { name: /^Reveal for at most \d+ credits?$/ })).toBeVisible();
+    await shot(page, 'layout-people-reveal-confirm-1366');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(page.getByTestId('credits-balance')).toHaveText(balance ?? '');
   });
 });
 
@@ -62,6 +74,51 @@ test.describe('at 1366 px, quick finder', () => {
 test.describe('at 375 px', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
+  test('members: the organisation card\'s "Edit details" reads in full', async ({ page }) => {
+    await logInThroughForm(page, DEMO_USERS.owner);
+    await page.goto('/admin');
+    await closeWelcomeIfShown(page);
+    const edit = page.getByRole('button', { name: 'Edit details' });
+    await expect(edit).toBeVisible();
+    expect(await isCut(edit.locator('.mantine-Button-label')), 'the label is cut').toBe(false);
+    await expectInside(edit, 375);
+    // The role filter is a select on a phone (the row of roles was cut after "Manager").
+    await expect(page.getByRole('radiogroup', { name: 'Role filter' })).toBeHidden();
+    await expectInside(page.getByRole('combobox', { name: 'Role' }), 375);
+    await shot(page, 'layout-members-375');
+  });
+
+  test('lists: the state filter is a select inside the window (the row of states was cut)', async ({ page }) => {
+    await logInThroughForm(page, DEMO_USERS.owner);
+    await page.goto('/email_verifier/lists');
+    await closeWelcomeIfShown(page);
+    await expect(page.getByRole('radiogroup', { name: 'Filter by state' })).toBeHidden();
+    const state = page.getByRole('combobox', { name: 'State' });
+    await expect(state).toBeVisible();
+    await expectInside(state, 375);
+    await shot(page, 'layout-lists-375');
+  });
+
+  test("a list's statistics sit two to a row, each card and figure inside the window (they were fifteen full-width cards)", async ({ page }) => {
+    await logInThroughForm(page, DEMO_USERS.owner);
+    const file = join(mkdtempSync(join(tmpdir(), 'verilead-e2e-')), 'phone-stats.csv');
+    writeFileSync(file, 'email\nalice@strict.test\nno.such.user@strict.test\nalice@strict.test\n');
+    await page.goto('/email_verifier/add_list');
+    await page.getByLabel('Choose a list file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload list' }).click();
+    await page.waitForURL(/\/email_verifier\/lists\/[0-9a-f-]+$/);
+    await expect(page.getByRole('button', { name: 'Verify list' })).toBeVisible({ timeout: 30_000 });
+    const cards = page.getByLabel('List statistics').getByRole('group');
+    await expect(cards.first()).toBeVisible();
+    const boxes = await cards.evaluateAll((all) => all.map((card) => card.getBoundingClientRect()).map((b) => ({ top: Math.round(b.top), left: b.left, right: b.right })));
+    expect(boxes.filter((box) => box.top === boxes[0]!.top), 'cards in the first row').toHaveLength(2);
+    for (const box of boxes) expect(box.left >= 0 && box.right <= 375, `card ${JSON.stringify(box)} inside the window`).toBe(true);
+    const values = page.getByLabel('List statistics').getByTestId('stat-value');
+    for (let i = 0; i < (await values.count()); i += 1) expect(await isCut(values.nth(i)), `figure ${i} cut`).toBe(false);
+    await cards.first().scrollIntoViewIfNeeded();
+    await shot(page, 'layout-list-stats-375');
+  });
+
   test('the header keeps the avatar menu inside the window, and its menu opens inside it', async ({ page }) => {
     await logInThroughForm(page, DEMO_USERS.owner);
     await page.goto('/');
@@ -74,6 +131,11 @@ test.describe('at 375 px', () => {
     await expect(menu).toBeVisible();
     await expectInside(menu, 375);
     await shot(page, 'layout-header-menu-375');
+    // The header has no "Add credits" button on a phone: the menu has it, and it opens the buy-credits modal.
+    await expect(page.getByRole('link', { name: 'Add credits' })).toBeHidden();
+    await menu.getByRole('menuitem', { name: 'Add credits' }).click();
+    await expect(page.getByRole('dialog', { name: 'Buy credits' })).toBeVisible();
+    await shot(page, 'layout-buy-credits-375');
   });
 
   test('analytics: each "Export CSV" button reads in full, inside the window', async ({ page }) => {

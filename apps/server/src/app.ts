@@ -41,6 +41,9 @@ import { registerBillingRoutes } from './features/billing';
 import { registerMcpRoutes } from './features/mcp';
 import { createAppMetrics, registerOperationsRoutes } from './features/operations';
 import { registerAuditRoutes } from './features/audit';
+import { registerBounceRoutes } from './features/bounces';
+import { createOperatorGuard, registerOpsConsoleRoutes } from './features/ops-console';
+import { registerOpsInfraRoutes } from './features/ops-infra';
 
 export const API_PREFIX = '/api/v1';
 
@@ -205,7 +208,8 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
 
   const guards = createGuards(deps.database);
   // The authorisation table (contracts/authorization.ts) checked for every API route; fail closed.
-  registerAuthorization(app, deps.database.db);
+  // Operator routes (`operator` in the table) are authenticated there too, with the operator console's guard.
+  registerAuthorization(app, deps.database.db, { authenticateOperator: createOperatorGuard(deps.database).authenticate });
   await app.register(
     async (api) => {
       registerAuthRoutes(api, deps, guards);
@@ -228,6 +232,10 @@ export async function buildApp(opts: TAppOptions): Promise<FastifyInstance> {
       registerAnnouncementRoutes(api, deps, guards);
       registerSsoRoutes(api, deps, guards);
       registerAuditRoutes(api, deps, guards);
+      registerBounceRoutes(api, deps, guards);
+      // The operator console (operator sessions only; its own guard): features/ops-console, docs/ops-console.md.
+      registerOpsConsoleRoutes(api, deps);
+      registerOpsInfraRoutes(api, deps);
       registerPublicRoutes(api, deps, guards);
       registerAnnouncementOpsRoute(api, deps, () => announcementClock.invalidate());
       api.withTypeProvider<ZodTypeProvider>().get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

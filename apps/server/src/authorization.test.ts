@@ -138,7 +138,8 @@ describe('authorisation table walk', () => {
     const problems: string[] = [];
     for (const route of routes) {
       const rule = findApiRule(route.method, route.path);
-      if (!rule || rule.access === 'public') continue;
+      // Operator console routes refuse every customer token with 403 (features/ops-console guard), inactive or not.
+      if (!rule || rule.access === 'public' || rule.access === 'operator') continue;
       const res = await callRoute(route, tokens.inactive);
       if (res.status !== 401 || res.body?.error?.code !== 'account_inactive') problems.push(`${route.method} ${route.path}: ${res.status} ${res.body?.error?.code ?? ''}`);
     }
@@ -255,6 +256,8 @@ describe('authorisation by id: member objects', () => {
     'POST /download/result': { kind: 'input' },
     'POST /apps/update': { rotate_token: true, allowed_origins: ['https://taken.walk.test'] },
     'POST /webhook': { name: 'repointed', url: 'http://127.0.0.1:9/taken', events: ['email_verifier.instant.completed'] },
+    'PUT /email_verify/list/keep_verified': { schedule: 'off' },
+    'PUT /integration/list_sync': { auto_verify: false },
   };
 
   /** Calls a by-id route on `id` with the smallest valid body. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -88,5 +88,26 @@ describe('config', () => {
     expect(() => loadConfig({ APP_SECRET: 's', APP_UPDATE_CODE: 'explode' })).toThrow(/APP_UPDATE_CODE/);
     expect(() => loadConfig({ APP_SECRET: 's', MIN_APP_VERSION: 'v1' })).toThrow(/MIN_APP_VERSION/);
     expect(() => loadConfig({ APP_SECRET: 's', DEMO_GREYLIST_DELAY_MS: '5' })).toThrow(/DEMO_GREYLIST_DELAY_MS/);
+  });
+
+  it('refuses a production start with an APP_SECRET shorter than 32 characters, with a readable message; the quick start and tests keep theirs', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: 'short-secret' })).toThrow(
+      /APP_SECRET: with NODE_ENV=production it must be at least 32 characters long \(it has 12\)/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(31) })).toThrow(/APP_SECRET/);
+    // The environment wins over an override, so its short secret is refused too.
+    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: 'short' }, { appSecret: 'y'.repeat(40) })).toThrow(/APP_SECRET/);
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32) }).appSecret).toHaveLength(32);
+    expect(loadConfig({ APP_SECRET: 'short' }).appSecret).toBe('short');
+    const dir = mkdtempSync(join(tmpdir(), 'vl-config-'));
+    try {
+      // No APP_SECRET: the generated one (64 hex characters, kept in DATA_DIR) passes in production too.
+      expect(loadConfig({ NODE_ENV: 'production', DATA_DIR: dir }).appSecret).toMatch(/^[0-9a-f]{64}$/);
+      writeFileSync(join(dir, 'app-secret'), 'too-short');
+      expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir })).toThrow(/at least 32 characters/);
+      expect(loadConfig({ DATA_DIR: dir }).appSecret).toBe('too-short');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -60,6 +60,8 @@ const ZEnv = z.object({
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_PUBLIC_MAX: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  /** Posts one ESP bounce webhook address takes per window (an ESP batches its events; a leaked address is held to it). */
+  RATE_LIMIT_WEBHOOK_MAX: z.coerce.number().int().min(1).default(600),
   JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(500),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   JOB_CONCURRENCY_MAIL: z.coerce.number().int().min(1).max(64).optional(),
@@ -124,6 +126,8 @@ const ZEnv = z.object({
   METRICS_TOKEN: ZOptionalString,
   /** Days the audit log keeps an entry (the maintenance job deletes older ones). */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /** The bounce guarantee: a valid verdict that hard-bounced within this many days is credited back (0: off). */
+  BOUNCE_GUARANTEE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
 });
 
 /** A social sign-in provider (OpenID Connect); null when its client id or secret is not set. */
@@ -187,7 +191,7 @@ export type TConfig = {
   /** With the demo mail world: how long greylist.test greylists a new (client, sender, recipient) triplet. */
   demoGreylistDelayMs: number;
   storageDir: string;
-  rateLimit: { authMax: number; publicMax: number; windowMs: number };
+  rateLimit: { authMax: number; publicMax: number; webhookMax: number; windowMs: number };
   jobPollIntervalMs: number;
   /** The job system (pg-boss): one queue per kind, each with its own concurrency and expiry. */
   jobs: TJobsConfig;
@@ -250,6 +254,8 @@ export type TConfig = {
   metricsToken: string | undefined;
   /** AUDIT_RETENTION_DAYS (365): how long the audit log keeps an entry. */
   auditRetentionDays: number;
+  /** BOUNCE_GUARANTEE_DAYS (30): a valid verdict that hard-bounced within this many days gets its credit back; 0 turns the guarantee off. */
+  bounceGuaranteeDays: number;
 };
 
 /** Whether a listen address is reachable from this machine only (`localhost`, 127.0.0.0/8, ::1). */
@@ -261,6 +267,9 @@ export function isLoopbackHost(host: string): boolean {
 function resolvePath(p: string): string {
   return isAbsolute(p) ? p : resolve(REPO_ROOT, p);
 }
+
+/** The shortest APP_SECRET a production start (NODE_ENV=production) accepts. */
+export const MIN_PRODUCTION_SECRET_LENGTH = 32;
 
 /** Reads the secret kept in DATA_DIR, generating it on first use. */
 function readOrCreateSecret(dataDir: string): string {
@@ -300,13 +309,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const port = overrides.port ?? e.PORT;
   const production = e.NODE_ENV === 'production';
   const host = e.HOST ?? (production ? '0.0.0.0' : 'localhost');
+  const appSecret = e.APP_SECRET ?? overrides.appSecret ?? readOrCreateSecret(dataDir);
+  // A production start refuses a short secret from the environment or DATA_DIR (it signs links, keys the kept secrets
+  // and opens the ops endpoints); the quick start's generated one is 64 characters, tests pass theirs as overrides.
+  const secretFromOverrides = e.APP_SECRET === undefined && overrides.appSecret !== undefined;
+  if (production && !secretFromOverrides && appSecret.length < MIN_PRODUCTION_SECRET_LENGTH) {
+    throw new Error(
+      `Invalid configuration:\nAPP_SECRET: with NODE_ENV=production it must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters long (it has ${appSecret.length}). ` +
+        'Generate one with `openssl rand -hex 32` and set the same value in every process.',
+    );
+  }
   const config: TConfig = {
     port,
     host,
     databaseUrl: e.DATABASE_URL,
     dataDir,
     pgliteDir: join(dataDir, 'pglite'),
-    appSecret: e.APP_SECRET ?? overrides.appSecret ?? readOrCreateSecret(dataDir),
+    appSecret,
     configuredPublicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -324,7 +343,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoMailWorld: e.DEMO_MAIL_WORLD,
     demoGreylistDelayMs: e.DEMO_GREYLIST_DELAY_MS,
     storageDir: e.STORAGE_DIR ? resolvePath(e.STORAGE_DIR) : join(dataDir, 'storage'),
-    rateLimit: { authMax: e.RATE_LIMIT_AUTH_MAX, publicMax: e.RATE_LIMIT_PUBLIC_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    rateLimit: { authMax: e.RATE_LIMIT_AUTH_MAX, publicMax: e.RATE_LIMIT_PUBLIC_MAX, webhookMax: e.RATE_LIMIT_WEBHOOK_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
     jobs: {
       queues: {
@@ -371,6 +390,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     lowCreditCheckCron: e.LOW_CREDIT_CHECK_CRON,
     metricsToken: e.METRICS_TOKEN,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    bounceGuaranteeDays: e.BOUNCE_GUARANTEE_DAYS,
   };
   return { ...config, ...overrides };
 }

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './platform/db/database';
+import { startMailHostSync } from './platform/verifier/host-sync';
 import { createRuntime, withTestDoubles } from './runtime';
 import { describeInstallation, hasAnyUser, seedDemoIfEmpty } from './seed';
 import { describeMissingPublicUrl } from './platform/http/public-url';
@@ -72,6 +73,9 @@ async function main() {
   // Every job kind is declared in createRuntime: `worker` and `all` run the same set.
   const runtime = createRuntime({ config, database, logger });
   const closers: (() => Promise<void>)[] = [];
+  // Every process reads the mail hosts an operator paused and publishes its view of them (the operator console).
+  const hostSync = startMailHostSync({ database, verifier: runtime.verifier, role, onError: (err) => logger.warn({ err: err.message }, 'mail host sync failed') });
+  closers.push(() => hostSync.stop());
   if (role === 'worker' || role === 'all') {
     await runtime.queue.start();
     // Bounded: running jobs get config.jobs.shutdownTimeoutMs, then are left to another worker.

@@ -44,7 +44,7 @@ async function startServer(env: Record<string, string>): Promise<TRunning> {
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
-    APP_SECRET: 'production-start-test-secret',
+    APP_SECRET: 'production-start-test-secret-0123456789',
     WEB_DIST_DIR: '/nonexistent-web-dist',
     REDIS_URL: '',
     SMTP_URL: '',
@@ -135,7 +135,28 @@ async function checkProductionStart(env: Record<string, string>, counts: (s: TRu
   expect(login.body.data.user.organisation.name).toBe('Acme Inc');
   expect((await call(s, 'POST', '/user/login', { email: 'first.owner@acme.test', password: 'Someone-Else-2' })).status).toBe(401);
 
+  // Operators: the ops command prints each one's link, then disables (every session ended) and enables them through the
+  // running server, and straight in the database once it stopped.
+  const operatorToken = async (email: string) => {
+    const out = await runOps(s.env, ['create-operator', '--email', email]);
+    const opLink = /(http:\/\/127\.0\.0\.1:\d+\/ops\/set-password\?token=\S+)/.exec(out)?.[1];
+    expect(opLink, out).toBeDefined();
+    const set = await call(s, 'POST', '/ops/session/set_password', { token: new URL(opLink!).searchParams.get('token'), password: PASSWORD });
+    expect(set.status).toBe(200);
+    return set.body.data.token as string;
+  };
+  const me = async (token: string) => (await fetch(`${s.base}/api/v1/ops/me`, { headers: { authorization: `Bearer ${token}` } })).status;
+  await operatorToken('ops-a@acme.test');
+  const second = await operatorToken('ops-b@acme.test');
+  expect(await me(second)).toBe(200);
+  expect(await runOps(s.env, ['disable-operator', 'Ops-B@acme.test'])).toContain('ops-b@acme.test is disabled: signed out of 1 session');
+  expect(await me(second)).toBe(401);
+  expect((await call(s, 'POST', '/ops/session/login', { email: 'ops-b@acme.test', password: PASSWORD })).status).toBe(401);
+  expect(await runOps(s.env, ['enable-operator', 'ops-b@acme.test'])).toContain('ops-b@acme.test can sign in again.');
+  expect((await call(s, 'POST', '/ops/session/login', { email: 'ops-b@acme.test', password: PASSWORD })).status).toBe(200);
+
   await stopServer(s);
+  expect(await runOps(s.env, ['disable-operator', 'ops-b@acme.test'])).toContain('ops-b@acme.test is disabled');
   // Nothing but the operator's owner: no demo users or organisation, no credits, no made-up directory.
   expect(await counts(s)).toEqual({ users: 1, organisations: 1, credit_transactions: 0, directory_people: 0, emails: ['first.owner@acme.test'] });
 }
@@ -176,6 +197,22 @@ describe.skipIf(!process.env.DATABASE_URL)('a production start (NODE_ENV=product
       }
     });
   }, 180_000);
+});
+
+describe('a production start with a short APP_SECRET', () => {
+  it('refuses to start, saying why', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'vl-prod-secret-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const env = { NODE_ENV: 'production', APP_SECRET: 'only-twenty-one-chars', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', PORT: String(await freePort()), HOST: '127.0.0.1' };
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).not.toBe(0);
+    expect(output).toContain('APP_SECRET: with NODE_ENV=production it must be at least 32 characters long (it has 21)');
+    expect(output).not.toContain('Verilead is running at');
+  }, 60_000);
 });
 
 describe('the quick start (NODE_ENV not production)', () => {

@@ -2,6 +2,8 @@ import { createTestDoubles } from '@verilead/test-doubles/stand-ins';
 import type { TConfig } from './config';
 import type { TDatabase } from './platform/db/database';
 import { createAuditRetentionTask } from './features/audit';
+import { createOperatorLogRetentionTask } from './features/ops-console';
+import { createSignInFailuresRetentionTask } from './platform/auth/sign-in-limit';
 import type { TJobDefinition, TJobQueue, TQueueLogger } from './platform/jobs/jobs';
 import { createMaintenanceJob, MAINTENANCE_JOB } from './platform/jobs/maintenance';
 import { createJobQueue } from './platform/jobs/pg-boss-queue';
@@ -11,14 +13,15 @@ import { createStorage } from './platform/storage/storage';
 import { createVerifier } from './platform/verifier/verifier';
 import { createLateQueue } from './platform/jobs/late-queue';
 import { createStandIns } from './platform/test-doubles';
-import { createEmailVerifierJobs } from './features/email-verifier';
+import { createEmailVerifierJobs, createReverifyMaintenance } from './features/email-verifier';
 import { createEmailFinderJobs, finderExportSource } from './features/email-finder';
 import { createDownloadJobs, createDownloadMaintenance } from './features/downloads';
 import { createRetentionMaintenance, organisationExportSource } from './features/privacy';
 import { createWebhookJobs, ensureWebhookDispatcher } from './features/webhooks';
-import { createIntegrationJobs } from './features/integrations';
+import { createIntegrationJobs, createNewContactsPollTask, createRunWriteBackHook } from './features/integrations';
 import { createProspectJobs, prospectExportSource } from './features/prospects';
 import { createBillingJobs, LOW_CREDIT_CHECK_JOB, createSubscriptionRenewalTask, createPayments } from './features/billing';
+import { createBounceJobs, createCreditBackSweep } from './features/bounces';
 
 /**
  * The configuration with the local fakes wired (`config.testDoubles`, from @verilead/test-doubles) where test mode may
@@ -64,7 +67,8 @@ export function createRuntime(opts: {
   };
   const declared: TJobDefinition[] = [
     createSendEmailJob(transport),
-    ...createEmailVerifierJobs(deps),
+    // A run of a list kept verified hands its changes to the integrations (a platform list's write-back).
+    ...createEmailVerifierJobs(deps, { afterRun: createRunWriteBackHook(deps.queue) }),
     ...createEmailFinderJobs(deps),
     // The files other features prepare through the export job: downloads reads them without importing those features.
     ...createDownloadJobs({
@@ -75,6 +79,7 @@ export function createRuntime(opts: {
     ...createIntegrationJobs(deps),
     ...createProspectJobs(deps),
     ...createBillingJobs(deps),
+    ...createBounceJobs(deps),
     createMaintenanceJob({
       queue: deps.queue,
       tasks: [
@@ -82,6 +87,13 @@ export function createRuntime(opts: {
         createRetentionMaintenance(deps),
         createSubscriptionRenewalTask(deps),
         createAuditRetentionTask({ database, retentionDays: config.auditRetentionDays }),
+        createOperatorLogRetentionTask({ database, retentionDays: config.auditRetentionDays }),
+        createSignInFailuresRetentionTask({ database }),
+        // Lists that stay verified: the due re-verification runs, and the polls of platform lists for new contacts.
+        createReverifyMaintenance(deps),
+        createNewContactsPollTask(deps),
+        // The bounce guarantee's claims whose re-check was lost.
+        createCreditBackSweep(deps),
       ],
     }),
   ];

@@ -84,7 +84,7 @@ describe('a form guard client token on the /v2 API', () => {
     doc = (await w.t.call({ method: 'GET', url: '/v2/openapi.json' })).body as TDocument;
     registered = listRegisteredRoutes(w.t.app).filter((r) => r.path.startsWith('/v2/'));
     // Jobs run (an upload let through would be analysed and verified, and charged).
-    w.t.deps.queue.start();
+    await w.t.deps.queue.start();
   }, 60_000);
   afterAll(async () => {
     await w?.t.deps.queue.stop();

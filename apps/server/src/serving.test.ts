@@ -114,7 +114,7 @@ const redisUp = await isRedisUpForTests();
 describe.skipIf(!redisUp)('rate limits in Redis (shared across processes)', () => {
   it('counts requests of two app instances together', async () => {
     const ns = randomBytes(4).toString('hex');
-    const a = await createTestApp({ redisUrl: 'redis://127.0.0.1:6379', rateLimit: { authMax: 3, publicMax: 3, windowMs: 60_000 } });
+    const a = await createTestApp({ redisUrl: 'redis://127.0.0.1:6379', rateLimit: { authMax: 3, publicMax: 3, webhookMax: 3, windowMs: 60_000 } });
     const b = await buildApp({ ...a.deps, config: { ...a.deps.config }, serveWeb: false });
     try {
       const statuses: number[] = [];

@@ -9,3 +9,8 @@ export const ZLoginEmail = z.string().check(z.trim(), z.regex(EMAIL_ADDRESS_PATT
 
 export const ZLoginRequest = z.object({ email: ZLoginEmail, password: z.string().check(z.minLength(1), z.maxLength(200)) });
 export type TLoginRequest = z.input<typeof ZLoginRequest>;
+/** How many failed sign-ins of one e-mail (an account or not) within SIGN_IN_WINDOW_MINUTES make it answer 429. */
+export const SIGN_IN_MAX_FAILURES = 10;
+/** The window the failures are counted in: the e-mail signs in again once its oldest counted failure is this old. */
+export const SIGN_IN_WINDOW_MINUTES = 15;
+export const SIGN_IN_LOCKED_MESSAGE = `Too many failed sign-ins for this e-mail: please try again in ${SIGN_IN_WINDOW_MINUTES} minutes.`;

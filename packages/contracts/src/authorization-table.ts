@@ -8,13 +8,16 @@
 import type { TRole } from './enums';
 import { MENU_ENTRIES, type TMenuArea } from './navigation';
 import type { TObjectKind, TObjectRef } from './authorization-objects';
+import { OPS_CONSOLE_AUTHORIZATION } from './authorization-table-ops';
 
 /**
  * `public`: no login needed (the route checks its own token, if any).
  * `authenticated`: any active member of any role.
+ * `operator`: the operator console's routes: an operator session only (the route's operator guard checks it;
+ * every organisation role gets 403, no token 401).
  * A role list: only those roles (others get 403).
  */
-export type TApiAccess = 'public' | 'authenticated' | readonly TRole[];
+export type TApiAccess = 'public' | 'authenticated' | 'operator' | readonly TRole[];
 
 export type TApiRule = {
   readonly access: TApiAccess;
@@ -68,6 +71,7 @@ const SETTINGS_PROSPECT = menu('settings', 'prospect');
 const EV_QUICK = menu('email_verifier', 'quick_validation');
 const EV_LISTS = menu('email_verifier', 'email_verifier_list');
 const EV_ADD = menu('email_verifier', 'add_list');
+const EV_BOUNCES = menu('email_verifier', 'bounces');
 const EF_QUICK = menu('email_finder', 'quick_email_finder');
 const EF_LISTS = menu('email_finder', 'email_finder_lists');
 const EF_ADD = menu('email_finder', 'add_list');
@@ -96,6 +100,14 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /ops/announcement': PUBLIC, // checks the operator secret itself
   'POST /ops/onetool_token': PUBLIC, // checks the operator secret itself
   'POST /ops/create_owner': PUBLIC, // checks the operator secret itself
+
+  // ----- the operator console (features/ops-console, ops-infra; docs/ops-console.md): authorization-table-ops.ts -----
+  ...OPS_CONSOLE_AUTHORIZATION,
+
+  // ----- support access: the owner lets Verilead support see lists and results for a while -----
+  'GET /settings/support_access': { access: ['owner'] },
+  'POST /settings/support_access': { access: ['owner'] },
+  'DELETE /settings/support_access': { access: ['owner'] },
 
   // ----- user: sign-up, login and token links (public) -----
   'POST /user/signup': PUBLIC,
@@ -168,6 +180,10 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /email_verify/bulk_upload/check_duplicate': EV_ADD,
   'POST /email_verify/bulk_upload/preview': EV_ADD,
   'GET /email_verify/bulk/progress_status': byId(EV_LISTS, 'verify_list', 'query', 'list_id'),
+  // Lists that stay verified (issue 32 point 3): the schedule, its runs and their changes, per list.
+  'GET /email_verify/list/keep_verified': byId(EV_LISTS, 'verify_list', 'query', 'list_id'),
+  'PUT /email_verify/list/keep_verified': byId(EV_LISTS, 'verify_list', 'body', 'list_id'),
+  'GET /email_verify/list/keep_verified/changes': byId(EV_LISTS, 'verify_list', 'query', 'list_id'),
   'GET /email_verify/getusercredits': AUTHENTICATED,
 
   // ----- email finder -----
@@ -239,6 +255,15 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'POST /payment/webhook/stripe': PUBLIC,
   // PayPal's events (verified with PayPal's verify-webhook-signature in the route).
   'POST /payment/webhook/paypal': PUBLIC,
+  // Bounce reports and ESP bounce webhooks (issue 32 point 2); the ESPs' calls carry the webhook's secret address
+  // (and SendGrid's ECDSA signature when a key is stored), checked in the route.
+  'POST /bounces/reports/upload': EV_BOUNCES,
+  'POST /bounces/reports/apply': EV_BOUNCES,
+  'GET /bounces/reports': EV_BOUNCES,
+  'GET /bounces/webhooks': EV_BOUNCES,
+  'POST /bounces/webhooks': EV_BOUNCES,
+  'POST /public/bounces/:token': PUBLIC,
+  'GET /public/bounces/:token': PUBLIC,
 
   // ----- pricing, coupons, invoices (owner only) -----
   'GET /price/slab': PRICING,
@@ -323,6 +348,9 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
 
   // ----- integrations -----
   'GET /integration/linked_accounts': CONNECTED_ACCOUNTS,
+  // A list imported from a platform: its new contacts verified automatically (issue 32 point 3), on the list's screen.
+  'GET /integration/list_sync': byId(EV_LISTS, 'verify_list', 'query', 'list_id'),
+  'PUT /integration/list_sync': byId(EV_LISTS, 'verify_list', 'body', 'list_id'),
   'GET /integration/test_mode': AUTHENTICATED, // whether platforms are local stand-ins here: every screen may say so
   'GET /integration/account/:integration': INDIVIDUAL_INTEGRATION,
   'POST /integration/account/:integration': CONNECT_ACCOUNT,

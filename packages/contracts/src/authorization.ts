@@ -54,6 +54,7 @@ export function isPublicApiRoute(method: string, routePattern: string): boolean 
 
 /** The roles a rule lets through. */
 export function getRuleRoles(rule: TApiRule): readonly TRole[] {
+  if (rule.access === 'operator') return [];
   return typeof rule.access === 'string' ? ALL_ROLES : rule.access;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZSuccess, ZMessageData } from './envelopes';
 import { ZPage, ZPageSize, ZPaged } from './common';
+import { ZBounceEvidence } from './bounces';
 import { ZJobActivityType, ZListSource, ZVerificationMode, ZVerificationStatus, ZVerifyListState } from './enums';
 
 // ---------- the verification result (spec section 3) ----------
@@ -51,6 +52,9 @@ export const ZCatchAllEvidenceKind = z.enum([
   'name_like',
   'digits',
   'bounce',
+  'common_name',
+  'not_a_name',
+  'directory_other_address',
 ]);
 export type TCatchAllEvidenceKind = z.infer<typeof ZCatchAllEvidenceKind>;
 export const ZCatchAllEvidence = z.object({ kind: ZCatchAllEvidenceKind, text: z.string() });
@@ -84,6 +88,8 @@ export const ZVerificationResult = z.object({
   transcript: z.array(ZTranscriptLine),
   /** catch_all verdicts of an organisation: how likely the address is a real mailbox (absent on other verdicts). */
   catch_all_score: ZCatchAllScore.optional(),
+  /** The address hard-bounced for this organisation after the verdict: the result reads invalid, with the bounce. */
+  bounce: ZBounceEvidence.optional(),
 });
 export type TVerificationResult = z.infer<typeof ZVerificationResult>;
 

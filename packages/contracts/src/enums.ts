@@ -88,6 +88,8 @@ export const ZSourceAgent = z.enum([
   'add_lead',
   'reverse_lookup',
   'js_widget',
+  /** A valid verdict's credit given back because the address hard-bounced within the guarantee (issue 32). */
+  'bounce_credit_back',
 ]);
 export type TSourceAgent = z.infer<typeof ZSourceAgent>;
 

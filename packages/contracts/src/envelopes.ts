@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'forbidden',
   'invalid_credentials',
   'account_inactive',
+  'account_suspended',
   'password_expired',
   'email_already_registered',
   'email_not_verified',

@@ -30,3 +30,7 @@ export * from './billing';
 export * from './mcp';
 export * from './audit';
 export * from './privacy';
+export * from './bounces';
+export * from './ops-console';
+export * from './ops-infra';
+export * from './list-reverify';

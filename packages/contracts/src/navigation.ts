@@ -116,6 +116,8 @@ export const MENU_ENTRIES: readonly TMenuEntry[] = [
   { area: 'email_verifier', key: 'quick_validation', roles: EVERYONE, path: '/email_verifier/quick_validation', label: 'Quick Validation' },
   { area: 'email_verifier', key: 'email_verifier_list', roles: EVERYONE, path: '/email_verifier/lists', label: 'Lists' },
   { area: 'email_verifier', key: 'add_list', roles: EVERYONE, path: '/email_verifier/add_list', label: 'Add List' },
+  // Not in spec/menus.tsv: bounce reports and ESP bounce webhooks (issue 32 point 2), for those who see the organisation's results.
+  { area: 'email_verifier', key: 'bounces', roles: OWNER_ADMIN, path: '/email_verifier/bounces', label: 'Bounces' },
 
   { area: 'email_finder', key: 'quick_email_finder', roles: EVERYONE, path: '/email_finder/quick', label: 'Quick Finder' },
   { area: 'email_finder', key: 'email_finder_lists', roles: EVERYONE, path: '/email_finder/lists', label: 'Lists' },

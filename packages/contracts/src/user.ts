@@ -61,7 +61,7 @@ export const ZVerifyTokenData = z.object({
 export const ZVerifyTokenResponse = ZSuccess(ZVerifyTokenData);
 export type TVerifyTokenData = z.infer<typeof ZVerifyTokenData>;
 
-export { ZLoginRequest, type TLoginRequest } from './auth-forms';
+export { SIGN_IN_LOCKED_MESSAGE, SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MINUTES, ZLoginRequest, type TLoginRequest } from './auth-forms';
 export const ZLoginData = z.object({ token: z.string(), user: ZUserProfile });
 export const ZLoginResponse = ZSuccess(ZLoginData);
 export type TLoginData = z.infer<typeof ZLoginData>;

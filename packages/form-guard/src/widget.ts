@@ -110,10 +110,33 @@ export function startFormGuard(opts: TWidgetOptions) {
     else input.removeAttribute('aria-invalid');
     // While checking, the last message stays: clearing it would move the page under the visitor's click.
     if (state === 'checking') return;
-    const existing = input.nextElementSibling;
-    if (message) messageOf(input).textContent = message;
-    else if (existing instanceof HTMLElement && existing.classList.contains('vl-fg-msg')) existing.textContent = '';
+    if (message) {
+      messageOf(input).textContent = message;
+      return;
+    }
+    const clear = () => {
+      const existing = input.nextElementSibling;
+      if (input.getAttribute(STATE) === 'ok' && existing instanceof HTMLElement && existing.classList.contains('vl-fg-msg')) existing.textContent = '';
+    };
+    // A check answered between the press and the release of the visitor's click (the press blurred the field and
+    // started it): removing the message now would move the button from under the pointer and the click would be
+    // lost. The message goes once the click is done.
+    if (pointerHeld) afterClick.push(clear);
+    else clear();
   }
+
+  let pointerHeld = false;
+  const afterClick: (() => void)[] = [];
+  const onPointerDown = () => {
+    pointerHeld = true;
+  };
+  const onPointerUp = () => {
+    pointerHeld = false;
+    // The click (and the submit it starts) is dispatched in the same task as the release.
+    setTimeout(() => {
+      for (const run of afterClick.splice(0)) run();
+    }, 0);
+  };
 
   async function ask(type: TFieldType, value: string): Promise<TVerdict> {
     try {
@@ -213,6 +236,9 @@ export function startFormGuard(opts: TWidgetOptions) {
     config = ((await res.json()) as { data: TConfig }).data;
     scan(doc);
     doc.addEventListener('submit', onSubmit, true);
+    doc.addEventListener('pointerdown', onPointerDown, true);
+    doc.addEventListener('pointerup', onPointerUp, true);
+    doc.addEventListener('pointercancel', onPointerUp, true);
     observer = new MutationObserver((records) => {
       for (const r of records) for (const n of Array.from(r.addedNodes)) if (n instanceof Element) scan(n.parentNode ?? n);
     });
@@ -228,6 +254,9 @@ export function startFormGuard(opts: TWidgetOptions) {
     destroy() {
       observer?.disconnect();
       doc.removeEventListener('submit', onSubmit, true);
+      doc.removeEventListener('pointerdown', onPointerDown, true);
+      doc.removeEventListener('pointerup', onPointerUp, true);
+      doc.removeEventListener('pointercancel', onPointerUp, true);
       stopped = true;
     },
   };

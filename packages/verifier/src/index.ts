@@ -3,6 +3,9 @@ export { verifyEmail, verifyMany } from './verify';
 export { VerifierEngine, DEFAULT_GREYLIST_SCHEDULE, DEFAULT_TIMEOUTS } from './engine/engine';
 export type { THostView } from './engine/engine';
 export { MemoryCache } from './engine/memory-cache';
+export { inProcessHostBudgets } from './engine/host-budgets';
+export { CEILING_TTL_MS } from './engine/host-gate';
+export { PausedHosts, RECENT_REPLIES, type TRecentReply } from './engine/host-watch';
 export { checkProbeIdentity, describeUnpublicName } from './engine/probe-identity';
 export { ERROR_BUDGET, NONMAIL_BUDGET } from './engine/session-budget';
 export { computeVerdict, REASON_TEXTS, FLAG_FACTORS } from './engine/verdict';
@@ -12,6 +15,7 @@ export { scoreGibberish, checkGibberish, GIBBERISH_THRESHOLDS } from './checks/g
 export { suggestTypo, measureEditDistance, KNOWN_PROVIDER_DOMAINS } from './checks/typo';
 export { detectProvider } from './checks/provider';
 export { normaliseForDedupe } from './checks/normalise';
+export { maskAddresses } from './smtp/mask-addresses';
 export { classifyReply, parseEnhancedCode, type TSmtpReply, type TReplyClass } from './smtp/classify-reply';
 export { queryDns, parseDnsServer } from './dns/dns-client';
 export { resolveMailRouting, type TMailRouting, type TMailHost } from './dns/resolve-mail-hosts';

@@ -93,6 +93,22 @@ export type TCallOptions = {
    * when reused; other calls' recipients in the same transaction get their answers) and its answer dropped.
    */
   signal?: AbortSignal;
+  /**
+   * The longest this call waits for a mail host an operator paused (`TVerifyOptions.hostPause`); after it the attempt
+   * answers `unknown` / `smtp_timeout` ("paused by the operator"). Unset: it waits until the pause is lifted or `signal`
+   * cancels it. The wait never counts against the call's own time limit.
+   */
+  pauseWaitMs?: number;
+};
+
+/** A mail host as a pause sees it: "ip:port", the ip, and the MX name it is reached as. */
+export type THostRef = { key: string; ip: string; exchange: string };
+
+/** An operator's pause of mail hosts (injected: the engine only asks it and waits for its changes). */
+export type THostPause = {
+  isPaused(host: THostRef): boolean;
+  /** Resolves at the next change of what is paused (or at once when `signal` is aborted). */
+  nextChange(signal?: AbortSignal): Promise<void>;
 };
 
 /** A stream of verifications on a shared engine. */
@@ -124,8 +140,9 @@ export type TVerifyOptions = {
   /** How many SMTP sessions the engine (the whole process, when it is shared) may have open to one mail host at once (default 3). */
   perHostConcurrency?: number;
   /**
-   * Most recipients asked in one SMTP transaction (default 20): addresses of one mail host that wait for a session
-   * are asked together, pipelined where the host offers PIPELINING. 1 asks one address per transaction.
+   * Most recipients asked in one SMTP transaction. By default addresses of one mail host that wait for a session are
+   * asked together in batches of up to 20, pipelined where the host offers PIPELINING, and a session's transaction
+   * stays open across its batches up to 100 recipients. Set, it caps both: 1 asks one address per transaction.
    */
   maxRecipientsPerTransaction?: number;
   /**
@@ -134,4 +151,56 @@ export type TVerifyOptions = {
    * cuts a session anyway lowers its own. Raise it only for hosts known to have no such limits.
    */
   sessionBudget?: { errors?: number; nonMail?: number };
+  /**
+   * Where each mail host's lessons (connection limit, session budget, pause) and its connections are counted: by
+   * default this engine alone (the process). Several processes behind one egress address share a store (the server's
+   * is in Redis with `REDIS_URL`) so that together they never exceed what a host takes from that address.
+   */
+  hostBudgets?: THostBudgetStore;
+  /** Mail hosts an operator paused: new work for them waits (engine/host-watch.ts `PausedHosts` is one). */
+  hostPause?: THostPause;
 };
+
+/** What a mail host taught an engine, as shared between processes: each lesson with how long it still holds (ms). */
+export type THostLessons = {
+  /** The most connections the host takes at once from our address (learned from its 421). */
+  ceiling?: { value: number; forMs: number };
+  /** Refused replies and non-mail commands a session may spend there (lowered when the host cut one). */
+  budget?: { errors: number; nonMail: number };
+  /** The host failed repeatedly: paused until then. */
+  down?: { forMs: number; reason: 'smtp_timeout' | 'connection_failed' | 'service_unavailable' };
+};
+
+/** One connection to a mail host, counted by a host-budget store from before it is opened until it ends. */
+export type THostLease = {
+  /**
+   * The host refused this connection (a 4xx greeting): the connections every other lease (every process) holds there
+   * now, which the store keeps at once as the host's ceiling when there are any; null when the store cannot tell.
+   */
+  refused(): Promise<number | null>;
+  /** The host greeted the connection: it takes at least as many at once as are greeted now (shared slow start). */
+  established(): void;
+  /** The connection ended (or was never opened). */
+  release(): void;
+  /** Calls `listener` whenever another process waits for a connection slot at the host (an idle session then gives its up). */
+  onWanted?(listener: () => void): void;
+};
+
+/**
+ * A mail host's budgets shared by the processes of one egress address (`TVerifyOptions.hostBudgets`). The engine asks it
+ * only when a session opens or ends and when a host teaches it something; `lessons` is read from the store's own cache
+ * (refreshed in the background), never a round trip per recipient. A store that cannot reach its backend answers as if
+ * the process were alone (each engine keeps its own limits): it never fails a verification.
+ */
+export interface THostBudgetStore {
+  /** What is known of a host ("ip:port") from the other processes, as last read (undefined: nothing). */
+  lessons(host: string): THostLessons | undefined;
+  /** A host taught this process something: shared, merged with what others learned (the lower limit, the longer pause). */
+  learn(host: string, lessons: THostLessons): void;
+  /**
+   * A lease for one more connection to the host: waits while every process together holds as many as the host takes
+   * (its learned ceiling, or one more than it has been seen to greet at once); null when `waitMs` passed first or
+   * `signal` aborted. A synchronous answer is used at once (the in-process store).
+   */
+  lease(host: string, waitMs: number, signal?: AbortSignal): THostLease | null | Promise<THostLease | null>;
+}

@@ -54,7 +54,7 @@ export async function createTestApp(
         dataDir: '/nonexistent-test-data',
         configuredPublicUrl: 'http://app.verilead.test',
         logLevel: 'silent',
-        rateLimit: { authMax: 10_000, publicMax: 10_000, windowMs: 60_000 },
+        rateLimit: { authMax: 10_000, publicMax: 10_000, webhookMax: 10_000, windowMs: 60_000 },
         webDistDir: '/nonexistent-web-dist',
         ...overrides,
       },

@@ -75,9 +75,32 @@ async function postgresTemplate(admin: pg.Client, databaseUrl: string): Promise<
       await database.close();
     }
     await admin.query(`alter database ${building} rename to ${name}`);
+    await admin.query(`comment on database ${name} is '${Date.now()}'`);
+    await dropStaleTemplates(admin, name);
     return name;
   } finally {
     await admin.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
+  }
+}
+
+/** A template is kept this long after it was built; a run on an older migration set builds its own again. */
+const TEMPLATE_KEEP_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Drops the templates of other migration sets built more than a day ago (each migration change builds a new one,
+ * and they would pile up on the server). Runs under the template lock, so no file is copying one at that moment;
+ * a template without a build time (older code) counts as stale.
+ */
+async function dropStaleTemplates(admin: pg.Client, current: string): Promise<void> {
+  const { rows } = await admin.query<{ datname: string; built: string | null }>(
+    `select datname, shobj_description(oid, 'pg_database') as built from pg_database
+      where datname like 'vl\\_template\\_%' and datname <> $1 and datname not like '%\\_building'`,
+    [current],
+  );
+  for (const { datname, built } of rows) {
+    const age = Date.now() - Number(built ?? 0);
+    if (!/^vl_template_[0-9a-f]{16}$/.test(datname) || !(age > TEMPLATE_KEEP_MS)) continue;
+    await admin.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
   }
 }
 

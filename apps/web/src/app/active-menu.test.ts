@@ -16,4 +16,11 @@ describe('findActiveMenuPath', () => {
     expect(findActiveMenuPath(PATHS, '/activities')).toBeNull();
     expect(findActiveMenuPath(PATHS, '/settingsx')).toBeNull();
   });
+
+  it('lights the search a profile is opened from, not the area\'s Home (/prospect)', () => {
+    const prospect = ['/', '/prospect', '/prospect/people_search', '/prospect/company_search', '/prospect/lists'];
+    expect(findActiveMenuPath(prospect, '/prospect/people/8d1c')).toBe('/prospect/people_search');
+    expect(findActiveMenuPath(prospect, '/prospect/company/42')).toBe('/prospect/company_search');
+    expect(findActiveMenuPath(prospect, '/prospect/lists/7')).toBe('/prospect/lists');
+  });
 });

@@ -133,10 +133,10 @@ describe('app routes and guards', () => {
     expect(links.includes('/account/api')).toBe(role !== 'analyst');
   });
 
-  it('shows the credits balance in the header', async () => {
+  it('shows the credits balance in the header, exactly (it read "1.2k" for 1,234 credits)', async () => {
     logInAs('owner');
     renderAppAt('/');
-    await waitFor(() => expect(screen.getByTestId('credits-balance').textContent).toBe('1.2k'));
+    await waitFor(() => expect(screen.getByTestId('credits-balance').textContent).toBe('1,234'));
   });
 
   it('takes the time zone setting from the profile on every load (changed on another device, dates follow)', async () => {

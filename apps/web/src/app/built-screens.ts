@@ -11,6 +11,7 @@ export const BUILT_SCREENS: ReadonlySet<string> = new Set<string>(
       ['email_verifier', 'quick_validation'],
       ['email_verifier', 'email_verifier_list'],
       ['email_verifier', 'add_list'],
+      ['email_verifier', 'bounces'],
       ['email_finder', 'quick_email_finder'],
       ['email_finder', 'email_finder_lists'],
       ['email_finder', 'add_list'],

@@ -8,6 +8,7 @@ import { appsScreens } from '../features/apps';
 import { auditScreens } from '../features/audit';
 import { authScreens } from '../features/auth';
 import { billingScreens } from '../features/billing';
+import { bouncesScreens } from '../features/bounces';
 import { dashboardScreens } from '../features/dashboard';
 import { developerScreens } from '../features/developer';
 import { downloadsScreens } from '../features/downloads';
@@ -102,6 +103,7 @@ export const APP_ROUTES: readonly TAppRoute[] = [
   appRoute(menuPath('email_verifier', 'email_verifier_list'), pick(emailVerifierScreens.lists, 'ListsScreen')),
   appRoute('/email_verifier/lists/:listId', pick(emailVerifierScreens.listDetail, 'ListDetailScreen')),
   appRoute(menuPath('email_verifier', 'add_list'), pick(emailVerifierScreens.addList, 'AddListScreen')),
+  appRoute(menuPath('email_verifier', 'bounces'), pick(bouncesScreens.bounces, 'BouncesScreen')),
   appRoute(menuPath('email_finder', 'quick_email_finder'), pick(emailFinderScreens.quickFinder, 'QuickFinderScreen')),
   appRoute(menuPath('email_finder', 'email_finder_lists'), pick(emailFinderScreens.finderLists, 'FinderListsScreen')),
   appRoute('/email_finder/lists/:listId', pick(emailFinderScreens.finderListDetail, 'FinderListDetailScreen')),

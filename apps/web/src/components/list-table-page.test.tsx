@@ -61,7 +61,7 @@ describe('ListTablePage', () => {
 
   it('filters by state back on page one and says "No lists match" without the add button', () => {
     renderHarness([]);
-    fireEvent.click(screen.getByText('Running'));
+    fireEvent.click(screen.getByRole('radio', { name: 'Running' }));
     expect(readParams()).toMatchObject({ page: 1, state: 'running' });
     expect(screen.getByText('No lists match').textContent).toBe('No lists match');
     expect(screen.getByText('Try another search or filter.').textContent).toBe('Try another search or filter.');
@@ -80,5 +80,15 @@ describe('ListTablePage', () => {
     fireEvent.click(sizeInput);
     fireEvent.click(screen.getByRole('option', { name: '50' }));
     expect(readParams()).toMatchObject({ page: 1, limit: 50 });
+  });
+
+  it('offers the state filter as a select too (shown on phones, where the row of states was cut), filtering the same way', () => {
+    renderHarness([]);
+    const select = screen.getAllByLabelText('State').find((element) => element.tagName === 'INPUT');
+    if (!select) throw new Error('no state select');
+    fireEvent.click(select);
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['All', 'Done', 'Running']);
+    fireEvent.click(screen.getByRole('option', { name: 'Done' }));
+    expect(readParams()).toMatchObject({ page: 1, state: 'done' });
   });
 });

@@ -114,7 +114,18 @@ export function ListTablePage<TItem>({
             w={260}
           />
           <Group gap="sm" align="flex-end" wrap="wrap">
-            <SegmentedControl value={table.state} onChange={table.changeState} data={table.stateFilters} aria-label="Filter by state" size="sm" />
+            <SegmentedControl value={table.state} onChange={table.changeState} data={table.stateFilters} aria-label="Filter by state" size="sm" visibleFrom="sm" />
+            {/* On a phone the row of states is wider than the screen (it was cut at "In progr"): a select instead. */}
+            <Select
+              label="State"
+              data={table.stateFilters}
+              value={table.state}
+              onChange={(value) => value && table.changeState(value)}
+              allowDeselect={false}
+              w={180}
+              hiddenFrom="sm"
+              data-testid="state-select"
+            />
             <Select label="Sort by" data={LIST_SORTS} value={table.sort} onChange={(value) => value && table.setSort(value as TListSort)} allowDeselect={false} w={180} />
           </Group>
         </Group>

@@ -7,7 +7,7 @@ import { StatCard } from './stat-card';
 /** One metric card: which stat, its label, icon, colour, an optional formatter (numbers otherwise) and hint. */
 export type TMetric<TKey extends string> = { key: TKey; label: string; icon: ReactNode; color: string; format?: (value: number) => string; hint?: string };
 
-/** A grid of stat cards, one per metric, each wrapped with the test id `stat-<key>`. */
+/** A grid of stat cards, one per metric, each wrapped with the test id `stat-<key>`; on a phone the cards drop their icons. */
 export function MetricCards<TKey extends string>({
   metrics,
   stats,
@@ -23,7 +23,14 @@ export function MetricCards<TKey extends string>({
     <SimpleGrid cols={cols} spacing="md" aria-label={label}>
       {metrics.map((metric) => (
         <div key={metric.key} data-testid={`stat-${metric.key}`}>
-          <StatCard label={metric.label} value={metric.format ? metric.format(stats[metric.key]) : formatNumber(stats[metric.key])} hint={metric.hint} icon={metric.icon} color={metric.color} />
+          <StatCard
+            label={metric.label}
+            value={metric.format ? metric.format(stats[metric.key]) : formatNumber(stats[metric.key])}
+            hint={metric.hint}
+            icon={metric.icon}
+            color={metric.color}
+            iconFrom="xs"
+          />
         </div>
       ))}
     </SimpleGrid>

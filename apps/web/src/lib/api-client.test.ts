@@ -102,6 +102,18 @@ describe('requestApi', () => {
     expect(useAlertStore.getState().current).toBeNull();
   });
 
+  it('401 account_suspended: the alert says the account is suspended, with the server message', async () => {
+    answerWith(401, failure('account_suspended', 'Your account is suspended by Verilead support. Please contact support to restore it.'));
+    await catchError(requestApi({ path: '/user/profile' }));
+    expect(useAlertStore.getState().current).toMatchObject({
+      kind: 'session_expired',
+      title: 'Account suspended',
+      message: 'Your account is suspended by Verilead support. Please contact support to restore it.',
+    });
+    useAlertStore.getState().closeAlert();
+    expect(useSessionStore.getState().isLogged).toBe(false);
+  });
+
   it('401 without a session (e.g. a wrong password) opens no modal', async () => {
     useSessionStore.getState().logout();
     answerWith(401, failure('invalid_credentials', 'Wrong email or password'));

@@ -94,8 +94,9 @@ export function handleApiError(error: ApiError, hadSession: boolean): void {
       if (hadSession) {
         useAlertStore.getState().openAlert({
           kind: 'session_expired',
-          title: 'Login Required',
-          message: 'Session expired. Please login again to continue.',
+          title: error.code === 'account_suspended' ? 'Account suspended' : 'Login Required',
+          // A suspension by Verilead support says so (the server's message); anything else is an ended session.
+          message: error.code === 'account_suspended' ? error.message : 'Session expired. Please login again to continue.',
           onClose: signOut,
         });
       }

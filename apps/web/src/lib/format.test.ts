@@ -4,6 +4,7 @@ import { useSessionStore } from './session-store';
 import {
   formatDate,
   formatDateTime,
+  formatBalance,
   formatCompactNumber,
   formatDayLabel,
   formatDuration,
@@ -25,6 +26,16 @@ describe('formatCompactNumber', () => {
     expect(formatCompactNumber(1_000_000)).toBe('1M');
     expect(formatCompactNumber(2_750_000)).toBe('2.7M');
     expect(formatCompactNumber(-4200)).toBe('-4.2k');
+  });
+});
+
+describe('formatBalance', () => {
+  it('shows a balance exactly below 100,000 and abbreviated above', () => {
+    expect(formatBalance(9_989)).toBe('9,989');
+    expect(formatBalance(99_999)).toBe('99,999');
+    expect(formatBalance(100_000)).toBe('100k');
+    expect(formatBalance(1_234_567)).toBe('1.2M');
+    expect(formatBalance(-50)).toBe('-50');
   });
 });
 

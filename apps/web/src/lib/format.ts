@@ -26,9 +26,22 @@ export function formatCompactNumber(value: number): string {
   return `${sign}${abs}`;
 }
 
+/**
+ * A credits balance for the header: exact below 100,000 ("9,989": people paying per credit see every one spent;
+ * "9.9k" hid a hundred), abbreviated above, where the exact figure would crowd a phone's header.
+ */
+export function formatBalance(value: number): string {
+  return Math.abs(value) < 100_000 ? formatNumber(value) : formatCompactNumber(value);
+}
+
 /** Full number with thousands separators, for tables and balances. */
 export function formatNumber(value: number): string {
   return new Intl.NumberFormat('en-US').format(value);
+}
+
+/** A count with its noun, singular for one: "1 duplicate", "2,500 duplicates" (`pluralWord` when not just + s). */
+export function formatCount(count: number, word: string, pluralWord = `${word}s`): string {
+  return `${formatNumber(count)} ${count === 1 ? word : pluralWord}`;
 }
 
 /** Money as $K / $M / $B; 0 shows as Undisclosed Amount. */

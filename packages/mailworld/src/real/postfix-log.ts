@@ -26,6 +26,8 @@ export type TPostfixLogSummary = {
   maxErrorsInSession: number;
   /** rejected RCPTs (`reject: RCPT from`) */
   rejectedRcpts: number;
+  /** the errors of each session that opened a mail transaction (`mail=1`), in the order the sessions ended */
+  errorsPerMailSession: number[];
 };
 
 export function summarisePostfixLog(log: string, softErrorLimit = 10): TPostfixLogSummary {
@@ -41,6 +43,7 @@ export function summarisePostfixLog(log: string, softErrorLimit = 10): TPostfixL
     sessionsOverSoftLimit: 0,
     maxErrorsInSession: 0,
     rejectedRcpts: 0,
+    errorsPerMailSession: [],
   };
   for (const line of log.split('\n')) {
     if (/postfix\/smtpd\[\d+\]: disconnect from /.test(line)) {
@@ -51,6 +54,7 @@ export function summarisePostfixLog(log: string, softErrorLimit = 10): TPostfixL
       const total = Number(commands?.[2] ?? commands?.[1] ?? 0);
       const errors = total - ok;
       out.maxErrorsInSession = Math.max(out.maxErrorsInSession, errors);
+      if (/ mail=\d/.test(line)) out.errorsPerMailSession.push(errors);
       if (errors >= softErrorLimit) {
         out.sessionsOverSoftLimit++;
         out.delayedReplies += errors - softErrorLimit + 1;

@@ -41,3 +41,4 @@ export { startMailerliteFake } from './mailerlite-fake';
 export { startMoosendFake } from './moosend-fake';
 export { startSendgridFake } from './sendgrid-fake';
 export { FAKE_ZOHO_CLIENT, startZohoFake, zohoModuleOf, type TZohoFake } from './zoho-fake';
+export { createSendgridEventWebhook, mailchimpCleanedPost, sendgridBounceEvent } from './esp-event-webhooks';

@@ -2,6 +2,7 @@ import type { TCallOptions, TStreamOptions, TVerificationResult, TVerifyOptions 
 import { cancellable } from './cancellation';
 import { CatchAllProbing } from './catch-all';
 import type { HostGate } from './host-gate';
+import type { TRecentReply } from './host-watch';
 import { resolveOptions, type TResolvedOptions } from './options';
 import { VerificationPipeline } from './pipeline';
 import { RcptBatcher } from './rcpt-batcher';
@@ -28,6 +29,17 @@ export type THostView = {
   cutSessions: number;
   /** The back-off delay before each new use of the host now (0: none). */
   backOffMs: number;
+  /** Until when (clock ms) the host is held as down after failures in a row (null: it is not). */
+  downUntil: number | null;
+  /** The refused replies and non-mail commands a session may spend there (lowered once the host cut one). */
+  errorBudget: number;
+  nonMailBudget: number;
+  /** The MX name the host was last reached as (host-watch.ts). */
+  exchange: string | null;
+  /** Whether an operator paused it (TVerifyOptions.hostPause). */
+  paused: boolean;
+  /** Its last final replies, oldest first (at: clock ms). */
+  recentReplies: TRecentReply[];
 }
 
 /**
@@ -76,6 +88,12 @@ export class VerifierEngine {
       rateLimited: gate.rateLimited,
       cutSessions: gate.budget.cuts,
       backOffMs: gate.delayMs,
+      downUntil: gate.downUntil > now ? gate.downUntil : null,
+      errorBudget: gate.budget.errors,
+      nonMailBudget: gate.budget.nonMail,
+      exchange: this.options.hostWatch.exchange(host),
+      paused: this.options.hostWatch.isPaused(host),
+      recentReplies: this.options.hostWatch.recentReplies(host),
     }));
   }
 

@@ -89,10 +89,11 @@ export class HostGate {
   /**
    * The host refused a new session with a 4xx greeting. When other sessions of ours were open there, it refused one
    * too many: they (established, being opened or closed) are its ceiling. Answers whether a ceiling was learned (else
-   * the refusal came with no other session open: the host is busy, not full).
+   * the refusal came with no other session open: the host is busy, not full). `heldElsewhere`: the connections every
+   * process sharing the host's budgets held there then (host-budgets.ts), when known.
    */
-  learnCeiling(): boolean {
-    const held = this.established + this.opening + this.closing;
+  learnCeiling(heldElsewhere: number | null = null): boolean {
+    const held = Math.max(this.established + this.opening + this.closing, heldElsewhere ?? 0);
     if (held < 1) return false;
     this.ceiling = this.ceilingUntil > this.clock.now() ? Math.min(this.ceiling, held) : held;
     this.ceilingUntil = this.clock.now() + CEILING_TTL_MS;
@@ -273,6 +274,14 @@ export class HostGate {
     } finally {
       this.quitting--;
     }
+  }
+
+  /** QUIT a session now if it waits idle (another process sharing the host's budgets needs its connection slot). */
+  closeIdle(session: SmtpSession): void {
+    const index = this.idle.findIndex((e) => e.session === session);
+    if (index < 0) return;
+    this.idle.splice(index, 1);
+    if (!session.closed) this.retire(session);
   }
 
   /** QUIT a session whose slot is given up; it holds a slot until the host has answered (the host still counts it). */

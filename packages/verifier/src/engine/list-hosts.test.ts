@@ -5,6 +5,7 @@ import { createManualClock } from '../test-support/manual-clock';
 import { startStrictSmtpHost, type TStrictSmtpHost } from '../test-support/strict-smtp-host';
 import { until } from '../test-support/until';
 import { VerifierEngine } from './engine';
+import { ERROR_BUDGET, NONMAIL_BUDGET } from './session-budget';
 
 /** The operator's view of the mail hosts (listHosts, shown in /metrics): sessions open, refused, back-off. */
 let dns: TFakeDns | null = null;
@@ -31,7 +32,8 @@ describe('VerifierEngine.listHosts', () => {
       expect(engine.listHosts()).toEqual([]);
       expect((await engine.verify('ann@hosts.test')).status).toBe('valid');
       expect(engine.listHosts()).toEqual([
-        { host: `127.0.0.1:${host.port}`, sessionsOpen: 1, sessionsOpening: 0, inUse: 0, capacity: 2, learnedCeiling: null, refusedSessions: 0, rateLimited: 0, cutSessions: 0, backOffMs: 0 },
+        { host: `127.0.0.1:${host.port}`, sessionsOpen: 1, sessionsOpening: 0, inUse: 0, capacity: 2, learnedCeiling: null, refusedSessions: 0, rateLimited: 0, cutSessions: 0, backOffMs: 0,
+          downUntil: null, errorBudget: ERROR_BUDGET, nonMailBudget: NONMAIL_BUDGET, exchange: 'mx.hosts.test', paused: false, recentReplies: expect.any(Array) },
       ]);
     } finally {
       await engine.close();

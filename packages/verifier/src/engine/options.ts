@@ -5,12 +5,16 @@ import { systemClock } from '../clock';
 import { parseDnsServer } from '../dns/dns-client';
 import type { TDnsContext } from '../dns/resolve-mail-hosts';
 import { dialTcp } from '../smtp/smtp-session';
+import { TRANSACTION_RECIPIENTS } from '../smtp/smtp-transaction';
+import { inProcessHostBudgets } from './host-budgets';
+import { HostWatch } from './host-watch';
 import { MemoryCache } from './memory-cache';
 import type {
   TCallOptions,
   TClock,
   TDial,
   TGibberishThreshold,
+  THostBudgetStore,
   TSleep,
   TTimeouts,
   TTranscriptLine,
@@ -51,9 +55,15 @@ export type TResolvedOptions = {
   sleep: TSleep;
   dial: TDial;
   perHostConcurrency: number;
-  /** most recipients asked in one transaction (a host's 452 lowers its own) */
+  /** most recipients asked in one batch (a host's 452 lowers its own) */
   maxBatch: number;
+  /** most recipients one mail transaction takes before another is begun (the caller's maxRecipientsPerTransaction, else 100) */
+  maxTransaction: number;
   sessionBudget: { errors?: number; nonMail?: number };
+  /** where the hosts' lessons and connections are counted: this process alone by default (host-budgets.ts) */
+  hostBudgets: THostBudgetStore;
+  /** per mail host: recent replies, MX name and the operator's pause (host-watch.ts) */
+  hostWatch: HostWatch;
 };
 
 /** One verification: its transcript, its time limits on the engine's clock, its greylisting choice and cancellation. */
@@ -68,6 +78,8 @@ export type TRun = {
   /** tells a stream when the verification starts (+1) and stops (-1) waiting for a host slot */
   onParked: ((delta: number) => void) | undefined;
   greylisting: 'wait' | 'defer' | 'last';
+  /** the longest the run waits for a paused mail host (TCallOptions.pauseWaitMs); null: until resumed */
+  pauseWaitMs: number | null;
 };
 
 /** A run with the call's local-check choices (what the pipeline needs before the SMTP stage). */
@@ -103,7 +115,10 @@ export function resolveOptions(options: TVerifyOptions): TResolvedOptions {
     dial: options.dial ?? dialTcp,
     perHostConcurrency: Math.max(1, options.perHostConcurrency ?? 3),
     maxBatch: Math.max(1, options.maxRecipientsPerTransaction ?? 20),
+    maxTransaction: Math.max(1, options.maxRecipientsPerTransaction ?? TRANSACTION_RECIPIENTS),
     sessionBudget: { ...options.sessionBudget },
+    hostBudgets: options.hostBudgets ?? inProcessHostBudgets,
+    hostWatch: new HostWatch(clock, options.sleep ?? sleepReal, options.hostPause ?? null),
   };
 }
 
@@ -121,6 +136,7 @@ export function makeRun(o: TResolvedOptions, call: TCallOptions, onParked: TRun[
     signal: call.signal,
     onParked,
     greylisting: call.greylisting ?? 'wait',
+    pauseWaitMs: call.pauseWaitMs ?? null,
     threshold: call.gibberishThreshold ?? o.gibberishThreshold,
     allow: call.wbList ? lowerSet(call.wbList.allow) : o.allow,
     block: call.wbList ? lowerSet(call.wbList.block) : o.block,

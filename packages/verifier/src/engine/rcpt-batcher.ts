@@ -81,6 +81,14 @@ export class RcptBatcher {
     const now = () => this.options.clock.now();
     const downAnswer = (): TAttempt => ({ type: 'failed', reason: gate.downReason, host, text: `${REASON_TEXTS[gate.downReason]} (${host.exchange} failed repeatedly and is paused.)` });
     if (gate.isDown(now())) return downAnswer();
+    // an operator's pause (host-watch.ts): new work waits before it queues, and the wait is not the host's
+    const watch = this.options.hostWatch;
+    const ref = { key, ip, exchange: host.exchange };
+    const pausedAnswer = (): TAttempt => ({ type: 'failed', reason: 'smtp_timeout', host, text: `${REASON_TEXTS.smtp_timeout} (${host.exchange} is paused by the operator.)` });
+    watch.noteExchange(key, host.exchange);
+    const waitedPaused = await watch.waitWhilePaused(ref, run);
+    if (waitedPaused === null) return pausedAnswer();
+    run.deadline += waitedPaused;
     let settle: (attempt: TAttempt) => void = () => {};
     const result = new Promise<TAttempt>((resolve) => (settle = resolve));
     const request: TRcptRequest = { run, host, address: question.address, domain: question.domain, randomAddress, smtputf8, taken: false, stopWaiting: new AbortController(), settle, result };
@@ -102,6 +110,16 @@ export class RcptBatcher {
         gate.release();
         return result;
       }
+      // paused while it waited for a slot: the slot is given back and the request waits for the resume
+      if (watch.isPaused(key, ref)) {
+        gate.release();
+        dequeue(request);
+        const waited = await watch.waitWhilePaused(ref, run);
+        if (waited === null) return pausedAnswer();
+        run.deadline += waited;
+        queue.push(request);
+        continue;
+      }
       // No greeted session to take, while others of ours at this host are busy (a session retired, or the load grew):
       // the new session is opened in the background in this slot, and this request waits again, in the queue. A
       // busy session is free again after one transaction (milliseconds); a greeting can take 500 ms.
@@ -117,17 +135,23 @@ export class RcptBatcher {
       return downAnswer();
     }
     const batch = [request];
+    // the refusals the lead request may bring: its recipient, and its domain's catch-all probe while that is unknown
+    const leadCost = randomAddress !== null && (await this.catchAll.known(question.domain)) === null ? 2 : 1;
     const pickBatch = (session: SmtpSession | null): TRcptRequest[] => {
-      // a host's learned per-session limit leaves room for the batch's random probe
-      // and, on a session, as many as it may still see refused (session-budget.ts: every recipient may be unknown)
-      const probeRoom = randomAddress ? 1 : 0;
-      const room = session
-        ? Math.min(this.options.maxBatch, gate.maxBatch, gate.maxRecipients - session.recipients - probeRoom, gate.budget.recipientRoom(session) - probeRoom)
-        : Math.min(this.options.maxBatch, gate.maxBatch);
+      // as many requests as the session may still see refused (session-budget.ts: every recipient may be unknown,
+      // and so may each domain's catch-all probe), within the host's learned per-session recipient limit
+      const room = session ? Math.min(gate.budget.recipientRoom(session), gate.maxRecipients - session.recipients) : Number.POSITIVE_INFINITY;
+      const most = Math.min(this.options.maxBatch, gate.maxBatch);
+      const covered = new Set([question.domain]);
+      let cost = leadCost;
       for (const other of [...queue]) {
-        if (batch.length >= room) break;
+        if (batch.length >= most || cost >= room) break;
         // a cancelled request leaves the queue by itself (its wait for a slot ends)
         if (other.taken || isCancelled(other) || other.smtputf8 !== smtputf8 || other.host.exchange !== host.exchange) continue;
+        const extra = other.randomAddress !== null && !covered.has(other.domain) ? 2 : 1;
+        if (cost + extra > room) continue;
+        cost += extra;
+        covered.add(other.domain);
         other.taken = true;
         dequeue(other);
         other.stopWaiting.abort(TAKEN_IN_BATCH);
@@ -136,7 +160,7 @@ export class RcptBatcher {
       return batch;
     };
     try {
-      const answers = await this.serveBatch(run, gate, host, ip, pickBatch);
+      const answers = await this.serveBatch(run, gate, host, ip, pickBatch, leadCost);
       for (const r of batch) r.settle(answers.get(r) ?? { type: 'retry', why: 'new_session', host, replyText: 'no reply in the batch' });
     } catch (error) {
       for (const r of batch) if (r !== request) r.settle({ type: 'failed', reason: 'smtp_error', host, text: `Verification failed unexpectedly: ${(error as Error).message}` });
@@ -145,11 +169,22 @@ export class RcptBatcher {
     return result;
   }
 
-  /** Holds a slot: takes (or opens) a session, runs one transaction for the batch, returns the session to the pool. */
-  private async serveBatch(run: TRun, gate: HostGate, host: TMailHost, ip: string, pickBatch: (session: SmtpSession | null) => TRcptRequest[]): Promise<Map<TRcptRequest, TAttempt>> {
+  /**
+   * Holds a slot: takes (or opens) a session, runs one transaction for the batch, returns the session to the pool. A
+   * reused session without room for the lead request's refusals (its recipient and a catch-all probe) retires first.
+   */
+  private async serveBatch(
+    run: TRun,
+    gate: HostGate,
+    host: TMailHost,
+    ip: string,
+    pickBatch: (session: SmtpSession | null) => TRcptRequest[],
+    leadCost: number,
+  ): Promise<Map<TRcptRequest, TAttempt>> {
     const all = (batch: TRcptRequest[], attempt: TAttempt) => new Map(batch.map((r) => [r, attempt] as const));
     let session: SmtpSession | null = null;
     let batch: TRcptRequest[] = [];
+    let swaps = 0;
     try {
       for (let tries = 0; tries < 2; tries++) {
         let reused: boolean;
@@ -158,12 +193,18 @@ export class RcptBatcher {
         } catch (error) {
           return all(batch.length > 0 ? batch : pickBatch(null), this.pool.describeOpenFailure(gate, host, error));
         }
+        if (reused && Math.min(gate.budget.recipientRoom(session), gate.maxRecipients - session.recipients) < leadCost && swaps++ < 2) {
+          await gate.quitInSlot(session);
+          session = null;
+          tries--;
+          continue;
+        }
         batch = pickBatch(session);
         // each request's transcript: the transaction's own lines and its own recipients only (batch-transcript.ts)
-        session.sink = batchTranscriptSink(batch.map((r) => ({ address: r.address, domain: r.domain, sink: transcriptSink(this.options.clock, r.run) })));
+        session.sink = this.options.hostWatch.tap(`${ip}:${this.options.smtpPort}`, batchTranscriptSink(batch.map((r) => ({ address: r.address, domain: r.domain, sink: transcriptSink(this.options.clock, r.run) }))));
         try {
           const limitedBefore = gate.rateLimited;
-          const answers = toAttempts(await runTransaction(session, gate, this.catchAll, this.options.mailFrom, batch), host);
+          const answers = toAttempts(await runTransaction(session, gate, this.catchAll, this.options.mailFrom, batch, this.options.maxTransaction), host);
           const feedback = gateFeedback([...answers.values()], gate.rateLimited > limitedBefore);
           if (feedback === 'penalize') gate.penalize();
           else if (feedback === 'reward') gate.reward();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isNonMailCommand } from '../smtp/smtp-session';
-import { ERROR_BUDGET, NONMAIL_BUDGET, SessionBudget } from './session-budget';
+import { ERROR_BUDGET, LAST_CALL_ROOM, NONMAIL_BUDGET, SessionBudget } from './session-budget';
 
 describe('a session budget', () => {
   it('stays under the stock limits: Postfix delays from 10 errors, Exim drops after 10 non-mail commands', () => {
@@ -10,14 +10,32 @@ describe('a session budget', () => {
     for (const c of ['MAIL FROM:<a@b.test>', 'RCPT TO:<a@b.test>', 'QUIT', 'DATA']) expect(isNonMailCommand(c), c).toBe(false);
   });
 
-  it('gives a batch as many recipients as may still be refused, and retires the session before either budget is spent', () => {
+  it('gives a batch as many recipients as may still be refused, and retires the session with room for fewer than two refusals', () => {
     const budget = new SessionBudget();
-    expect(budget.recipientRoom({ errors: 0, nonMail: 1 })).toBe(8);
-    expect(budget.recipientRoom({ errors: 5, nonMail: 3 })).toBe(3);
-    expect(budget.isSpent({ errors: 6, nonMail: 3 })).toBe(false);
-    expect(budget.isSpent({ errors: 7, nonMail: 3 })).toBe(true); // room for one refusal only: the probe may take it
+    expect(ERROR_BUDGET).toBe(9); // Postfix holds back every reply once a session has made 10 errors
+    expect(budget.recipientRoom({ errors: 0, nonMail: 1 })).toBe(9);
+    expect(budget.recipientRoom({ errors: 5, nonMail: 3 })).toBe(4);
+    expect(budget.isSpent({ errors: 7, nonMail: 3 })).toBe(false);
+    expect(budget.isSpent({ errors: 8, nonMail: 3 })).toBe(true); // a batch of one left: a fresh session asks 9 at a time
     expect(budget.isSpent({ errors: 0, nonMail: 7 })).toBe(false); // one more RSET still fits
     expect(budget.isSpent({ errors: 0, nonMail: 8 })).toBe(true);
+  });
+
+  it("makes a session's batch its last call (QUIT pipelined behind it) with exactly two refusals left, once it has spent some", () => {
+    const budget = new SessionBudget();
+    expect(LAST_CALL_ROOM).toBe(2);
+    expect(budget.isLastCall({ errors: 6, nonMail: 1 })).toBe(false); // room for 3: an ordinary batch
+    expect(budget.isLastCall({ errors: 7, nonMail: 1 })).toBe(true);
+    expect(budget.isLastCall({ errors: 8, nonMail: 1 })).toBe(false); // spent: it retires with a QUIT of its own
+    expect(budget.isLastCall({ errors: 7, nonMail: 8 })).toBe(false); // no room for an RSET: spent too
+    // a learned budget of 2: a session that has refused nothing yet takes ordinary batches (a fresh one may meet postscreen)
+    const low = new SessionBudget({ errors: 2 });
+    expect(low.isLastCall({ errors: 0, nonMail: 1 })).toBe(false);
+    const four = new SessionBudget({ errors: 4 });
+    expect(four.isLastCall({ errors: 2, nonMail: 1 })).toBe(true);
+    // a host whose refusals need a control recipient (asked after the batch, never after a QUIT) gets none
+    four.lastCalls = false;
+    expect(four.isLastCall({ errors: 2, nonMail: 1 })).toBe(false);
   });
 
   it('learns from a cut only the counter that was high, two under it', () => {

@@ -16,10 +16,20 @@
  * the gate already learns.
  */
 
-/** Refused replies a session may collect (Postfix starts delaying at 10). */
-export const ERROR_BUDGET = 8;
+/**
+ * Refused replies a session may collect. Postfix holds back every reply of a session (refused or not, QUIT's too) once
+ * it has made smtpd_soft_error_limit (10) errors: 9 is the most a session can make without one reply delayed.
+ */
+export const ERROR_BUDGET = 9;
 /** Non-mail commands a session may send (Exim drops the 11th). */
 export const NONMAIL_BUDGET = 8;
+/**
+ * A session left with this many refusals (the fewest it takes a batch with, `isSpent`) asks its last batch with QUIT
+ * pipelined behind the recipients (RFC 2920 lets QUIT end a group): the host reads the QUIT at once instead of a round
+ * trip later, and the session ends with that batch. Measured against stock Postfix (bench/README.md, issue 30): one
+ * write and one round trip fewer per retiring session of a half-unknown list.
+ */
+export const LAST_CALL_ROOM = 2;
 /** The least a learned budget goes down to (a host that cuts even then is backed off by the gate). */
 const MIN_BUDGET = 2;
 
@@ -40,6 +50,13 @@ export class SessionBudget {
   cuts = 0;
 
   /**
+   * Whether this host's sessions end with a last call (a batch with QUIT behind it). Off once the host refused a
+   * recipient in a way that needs a known-good control recipient asked after it (a session that has QUIT cannot ask
+   * it): its sessions then retire as before, with room for fewer than two refusals.
+   */
+  lastCalls = true;
+
+  /**
    * Whether the session has spent half of either budget (refused replies or non-mail commands): time to open its
    * successor beside it, so that the call after its retirement finds a greeted session instead of paying a greeting.
    */
@@ -53,11 +70,21 @@ export class SessionBudget {
   }
 
   /**
-   * Whether the session must retire (QUIT) now instead of taking another transaction: the next one needs an RSET
-   * first (a non-mail command) and room for at least one refusal beyond a possible catch-all probe.
+   * Whether the session must retire (QUIT) now instead of taking another batch: room for fewer than two refusals (a
+   * batch of one, or one recipient and its domain's catch-all probe: while a queue waits, a fresh session asks 9 at a
+   * time; measured against stock Postfix, sessions kept on to their last refusal made the mixed list 30 % slower), or
+   * none for the RSET a new transaction may need.
    */
   isSpent(spend: TSessionSpend): boolean {
     return spend.nonMail + 1 > this.nonMail || this.errors - spend.errors < 2;
+  }
+
+  /**
+   * Whether the session's next batch is its last call (QUIT pipelined behind its recipients): it has spent refusals,
+   * is not spent (`isSpent`: room for two refusals and an RSET) and has at most LAST_CALL_ROOM refusals left.
+   */
+  isLastCall(spend: TSessionSpend): boolean {
+    return this.lastCalls && spend.errors > 0 && !this.isSpent(spend) && this.errors - spend.errors <= LAST_CALL_ROOM;
   }
 
   /** The host cut a session that had spent this much: stay two under it from now on. */

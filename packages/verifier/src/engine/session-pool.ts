@@ -1,7 +1,8 @@
 import type { TMailHost } from '../dns/resolve-mail-hosts';
 import { classifyReply, type TSmtpReply } from '../smtp/classify-reply';
 import { SmtpFailure, SmtpSession } from '../smtp/smtp-session';
-import type { TReasonCode } from '../types';
+import type { THostLease, TReasonCode } from '../types';
+import { SharedHostLessons } from './host-budgets';
 import { HostGate } from './host-gate';
 import { makeWarmRun, transcriptSink, type TResolvedOptions, type TRun } from './options';
 import type { TAttempt } from './retry-policy';
@@ -32,6 +33,9 @@ const PREWARM_AT_USES = MAX_SESSION_USES / 2;
 const timeLeft = (o: TResolvedOptions, run: TRun): number => Math.max(1, run.deadline - o.clock.now());
 
 class GreetingRefused extends Error {
+  /** The connections every process sharing the host's budgets held there when it refused (null: this process alone). */
+  heldElsewhere: number | null = null;
+
   constructor(readonly reply: TSmtpReply) {
     super(`server refused the session: ${reply.lines.join(' ')}`);
     this.name = 'GreetingRefused';
@@ -46,8 +50,14 @@ class GreetingRefused extends Error {
 export class SessionPool {
   private readonly gates = new Map<string, HostGate>();
   private closing = false;
+  /** Aborted when the pool closes: ends the waits for a shared connection slot. */
+  private readonly closed = new AbortController();
+  /** The hosts' lessons and connections shared with other processes (a no-op for the in-process default). */
+  private readonly shared: SharedHostLessons;
 
-  constructor(private readonly options: TResolvedOptions) {}
+  constructor(private readonly options: TResolvedOptions) {
+    this.shared = new SharedHostLessons(options.hostBudgets, options.clock);
+  }
 
   /** The gate of a mail host address ("ip:port"). */
   gate(key: string): HostGate {
@@ -55,7 +65,8 @@ export class SessionPool {
     if (!gate) {
       gate = new HostGate(this.options.perHostConcurrency, this.options.sleep, this.options.clock, this.options.sessionBudget);
       this.gates.set(key, gate);
-    }
+      this.shared.track(key, gate);
+    } else this.shared.adopt(gate);
     return gate;
   }
 
@@ -75,6 +86,7 @@ export class SessionPool {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.closed.abort();
     await Promise.all([...this.gates.values()].map((g) => g.closeAll()));
   }
 
@@ -97,6 +109,7 @@ export class SessionPool {
    */
   async checkin(run: TRun, gate: HostGate, host: TMailHost, ip: string, session: SmtpSession | null): Promise<void> {
     let retired = false;
+    this.shared.share(gate); // what the transaction taught (a cut, a pause), for the other processes
     if (session && !session.closed) {
       session.uses++;
       session.sink = undefined;
@@ -113,7 +126,7 @@ export class SessionPool {
         await gate.quitInSlot(session);
         retired = true;
       }
-    }
+    } else if (session?.saidGoodbye) retired = true; // ended by its last call's QUIT (smtp-transaction.ts)
     gate.release();
     // a retired session's successor is opened at once in the freed slot (unless a session waits idle): while it
     // is greeted, the host's other sessions serve on, past their own retirement if need be (LAST_SESSION_USE)
@@ -148,10 +161,28 @@ export class SessionPool {
       .finally(() => gate.release());
   }
 
+  /**
+   * A lease for one more connection to the host from the shared store: at once from the in-process one; else waited
+   * for while every process together holds what the host takes (the wait is ours: the run's deadline moves back).
+   */
+  private lease(run: TRun, gate: HostGate): THostLease | Promise<THostLease> {
+    const noSlot = () => new SmtpFailure('timeout', 'no connection slot came free at the host among the processes sharing it', true);
+    const pending = this.shared.lease(gate, run.timeouts.totalMs, run.signal, this.closed.signal);
+    if (!(pending instanceof Promise)) return pending ?? Promise.reject(noSlot());
+    const before = this.options.clock.now();
+    return pending.then((lease) => {
+      run.deadline += this.options.clock.now() - before;
+      if (!lease) throw noSlot();
+      return lease;
+    });
+  }
+
   /** Open a session to the host (greeting, EHLO, STARTTLS when offered); the gate counts it while it opens and lives. */
   private async openSession(run: TRun, gate: HostGate, host: TMailHost, address: string): Promise<SmtpSession> {
     const { heloName, dial, smtpPort, clock } = this.options;
     const { timeouts } = run;
+    const leased = this.lease(run, gate);
+    const lease = leased instanceof Promise ? await leased : leased;
     gate.opening++;
     try {
       const { session, greeting } = await SmtpSession.open({
@@ -163,7 +194,7 @@ export class SessionPool {
         connectMs: timeouts.connectMs,
         replyMs: timeouts.replyMs,
         budgetMs: timeLeft(this.options, run),
-        sink: transcriptSink(clock, run),
+        sink: this.options.hostWatch.tap(`${address}:${smtpPort}`, transcriptSink(clock, run)),
       });
       try {
         if (greeting.code !== 220) throw new GreetingRefused(greeting);
@@ -177,11 +208,19 @@ export class SessionPool {
           }
         }
         gate.noteEstablished(session);
+        lease.established();
+        session.onEnd(() => lease.release());
+        lease.onWanted?.(() => gate.closeIdle(session));
         return session;
       } catch (error) {
         session.close();
+        // a host that refuses one connection too many: how many every process held there is its ceiling
+        if (error instanceof GreetingRefused && error.reply.code >= 400 && error.reply.code < 500) error.heldElsewhere = await lease.refused();
         throw error;
       }
+    } catch (error) {
+      lease.release();
+      throw error;
     } finally {
       gate.opening--;
     }
@@ -197,7 +236,8 @@ export class SessionPool {
       if (error.reply.code >= 400 && error.reply.code < 500) {
         // one session too many (others of ours were open): the host's ceiling is learned and caps the slots;
         // refused with none open: the host is busy, so back off
-        if (!gate.learnCeiling()) gate.penalize();
+        if (!gate.learnCeiling(error.heldElsewhere)) gate.penalize();
+        this.shared.share(gate);
         return { type: 'retry', why: 'busy', host, replyText: text };
       }
       return { type: 'failed', reason: 'smtp_error', host, text: `${REASON_TEXTS.smtp_error} Server reply: ${text}` };
@@ -210,6 +250,7 @@ export class SessionPool {
           gate.refusedSessions++;
           gate.penalize();
         }
+        this.shared.share(gate);
       }
       return { type: 'failed', reason, host, text: `${REASON_TEXTS[reason]} ${error.message}.` };
     }

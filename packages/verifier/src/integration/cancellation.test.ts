@@ -144,8 +144,9 @@ describe('a verification cancelled while its SMTP exchange is in flight', () => 
       // a first call holds the host's one session; the three calls arrive while its transaction runs and wait
       const blocker = startVerification(engine, tap, 'nobody.one@slowpoke.test');
       let target: string | null = null;
+      // (the first batch opens the transaction with MAIL FROM; the next joins it, its write beginning with RCPT TO)
       tap.onWrite = (text) => {
-        if (!text.startsWith('MAIL FROM')) return;
+        if (!text.startsWith('MAIL FROM') && !text.startsWith('RCPT TO')) return;
         if (calls.size === 0) {
           for (const email of sharing) calls.set(email, startVerification(engine, tap, email));
           return;

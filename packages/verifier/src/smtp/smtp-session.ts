@@ -81,8 +81,16 @@ export class SmtpSession {
   errors = 0;
   /** Non-mail commands sent in this session (EHLO, STARTTLS, RSET…: Exim counts them). */
   nonMail = 0;
+  /**
+   * The mail transaction left open after its last batch (MAIL FROM accepted, no RSET sent): the next batch adds its
+   * recipients to it (`opening`: its MAIL FROM and the reply, shown in the transcript of each batch that joins it). Null
+   * when none is open (a new session, or MAIL FROM refused).
+   */
+  transaction: { smtputf8: boolean; recipients: number; opening: Array<['C' | 'S', string]> } | null = null;
   /** Due to retire: the engine QUITs it instead of reusing it (the host refused service, or a budget is spent). */
   retiring = false;
+  /** Ended by a QUIT sent in its last transaction (a last call, session-budget.ts) and answered by the host. */
+  saidGoodbye = false;
   /** Its successor has been opened beside it (once, halfway to its retirement). */
   prewarmed = false;
   sink: TTranscriptSink | undefined;

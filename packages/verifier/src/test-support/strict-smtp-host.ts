@@ -6,10 +6,10 @@ export type TStrictSmtpHost = Awaited<ReturnType<typeof startStrictSmtpHost>>;
 /**
  * A strict SMTP host on loopback for the engine's session tests: greets at once, offers PIPELINING, answers 250 to
  * the recipients `accepts` takes and 550 5.1.1 to the others, and counts connections, open sockets and QUITs (with
- * their order in `events`).
+ * their order in `events`); `verbs` lists every command's verb in the order received (all sessions together).
  */
 export async function startStrictSmtpHost(name: string, accepts: (rcptLine: string) => boolean) {
-  const stats = { connections: 0, open: 0, quits: 0, events: [] as string[] };
+  const stats = { connections: 0, open: 0, quits: 0, events: [] as string[], verbs: [] as string[] };
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -23,7 +23,8 @@ export async function startStrictSmtpHost(name: string, accepts: (rcptLine: stri
     socket.on('error', () => socket.destroy());
     socket.write(`220 ${name} ESMTP\r\n`);
     onSmtpLines(socket, (line) => {
-      const verb = line.split(/[ :]/)[0]?.toUpperCase();
+      const verb = line.split(/[ :]/)[0]?.toUpperCase() ?? '';
+      stats.verbs.push(verb);
       if (verb === 'EHLO') socket.write(`250-${name}\r\n250 PIPELINING\r\n`);
       else if (verb === 'RCPT') socket.write(accepts(line) ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n');
       else if (verb === 'QUIT') {

@@ -113,6 +113,23 @@ describe('account API', () => {
     expect((await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'new@account.test', password: TEST_PASSWORD } })).status).toBe(200);
   });
 
+  it('voids a password reset link mailed to the old address once the e-mail has changed', async () => {
+    const u = await t.createOwner('moving@account.test');
+    // A reset link goes to the old mailbox (which the person is leaving, maybe because someone else reads it)…
+    expect((await t.call({ method: 'POST', url: '/api/v1/user/forgot-password', payload: { email: 'moving@account.test' } })).status).toBe(200);
+    const oldLink = await t.mailedToken('moving@account.test', '/resetpassword');
+    // …then the account moves to a new address.
+    expect((await t.call({ method: 'POST', url: '/api/v1/user/email/edit', token: u.token, payload: { email: 'moved@account.test', password: TEST_PASSWORD } })).status).toBe(200);
+    const change = await t.mailedToken('moved@account.test', '/emailverification');
+    expect((await t.call({ method: 'POST', url: '/api/v1/user/email/update', payload: { token: change } })).status).toBe(200);
+    // The old mailbox's link no longer sets the password of the account.
+    const reset = await t.call({ method: 'POST', url: '/api/v1/user/reset-password', payload: { token: oldLink, password: 'Taken-Over-Pass-7' } });
+    expect(reset.status).toBe(400);
+    expect(reset.body.error.code).toBe('invalid_token');
+    expect((await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'moved@account.test', password: 'Taken-Over-Pass-7' } })).status).toBe(401);
+    expect((await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'moved@account.test', password: TEST_PASSWORD } })).status).toBe(200);
+  });
+
   it('changes the password, keeping the current session and revoking others', async () => {
     const u = await t.createOwner('pw@account.test');
     const other = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'pw@account.test', password: TEST_PASSWORD } });

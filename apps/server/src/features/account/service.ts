@@ -14,7 +14,7 @@ import type {
 import { recordAudit } from '../../platform/audit/record';
 import type { z } from 'zod';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
-import { deleteUserTokens, issueOneTimeToken, consumeOneTimeToken } from '../../platform/auth/one-time-tokens';
+import { deleteUserTokens, issueOneTimeToken, consumeOneTimeToken, voidOneTimeTokens } from '../../platform/auth/one-time-tokens';
 import { API_KEY_PREFIX, revokeUserSessions } from '../../platform/auth/sessions';
 import { generateToken } from '../../platform/auth/tokens';
 import { getMemberLimits } from '../../platform/credits/ledger';
@@ -209,7 +209,7 @@ export async function requestEmailChange(deps: TDeps, ctx: TCallerContext, input
   return { message: `We have sent a confirmation link to ${input.email}`, pending_email: input.email };
 }
 
-/** Applies an e-mail change from its token. */
+/** Applies an e-mail change from its token; the reset and verification links mailed to the old address are voided. */
 export async function confirmEmailChange(deps: TDeps, token: string) {
   return deps.database.transaction(async (tx) => {
     const row = await consumeOneTimeToken(tx, token, ['email_change']);
@@ -221,6 +221,8 @@ export async function confirmEmailChange(deps: TDeps, token: string) {
     const taken = await selectUserByEmail(tx, email);
     if (taken && taken.id !== user.id) throw new AppError('email_already_registered', 'This e-mail address is already in use');
     await updateUser(tx, user.id, { email, pendingEmail: null, emailVerifiedAt: new Date() });
+    // The links mailed to the old address stop working: whoever reads that mailbox no longer resets the password.
+    await voidOneTimeTokens(tx, user.id, ['password_reset', 'email_verification']);
     return { message: 'Your e-mail address has been updated', email };
   });
 }

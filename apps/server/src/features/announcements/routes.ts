@@ -1,11 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZAnnouncementResponse } from '@verilead/contracts';
+import { opsSecretRoute } from '../../platform/auth/ops-secret';
 import type { TDeps } from '../../platform/deps';
 import type { TGuards } from '../../platform/auth/guards';
-import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { clearAnnouncement, getAnnouncement, setAnnouncement } from './service';
 
@@ -31,13 +30,10 @@ export function registerAnnouncementOpsRoute(app: FastifyInstance, deps: TDeps, 
   r.post(
     '/ops/announcement',
     {
+      ...opsSecretRoute(deps.config),
       schema: { hide: true, body: ZOpsAnnouncementRequest, response: { 200: ZAnnouncementResponse } },
     },
     async (req) => {
-      const given = req.headers['x-ops-secret'];
-      const secret = typeof given === 'string' ? Buffer.from(given) : Buffer.alloc(0);
-      const expected = Buffer.from(deps.config.appSecret);
-      if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError('forbidden', 'Forbidden');
       const data = req.body.clear
         ? await clearAnnouncement(deps.database.db)
         : await setAnnouncement(deps.database.db, { message: req.body.message ?? '', dismissable: req.body.dismissable });

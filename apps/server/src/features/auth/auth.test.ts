@@ -240,7 +240,7 @@ describe('auth API', () => {
   });
 
   it('rate-limits login', async () => {
-    const limited = await createTestApp({ rateLimit: { authMax: 3, publicMax: 3, windowMs: 60_000 } });
+    const limited = await createTestApp({ rateLimit: { authMax: 3, publicMax: 3, webhookMax: 3, windowMs: 60_000 } });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i += 1) {

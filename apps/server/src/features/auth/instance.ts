@@ -1,7 +1,6 @@
-import { inArray } from 'drizzle-orm';
 import type { TInstanceData, TRole } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
-import { users } from '../../platform/tenancy/tables';
+import { selectExistingUserEmails } from './queries';
 
 /** The quick start's demo accounts (seed.ts creates them; the sign-in pages list the ones that exist). */
 export const DEMO_PASSWORD = 'Demo-Password-1';
@@ -14,11 +13,10 @@ export const DEMO_USERS: { email: string; name: string; role: TRole; label: stri
 /** What the sign-in pages show: whether this server is the quick start's demo, and its seeded accounts that exist. */
 export async function readInstanceInfo(database: TDatabase, config: { demo: boolean }): Promise<TInstanceData> {
   if (!config.demo) return { demo: false, demo_accounts: [], demo_password: null };
-  const found = await database.db
-    .select({ email: users.email })
-    .from(users)
-    .where(inArray(users.email, DEMO_USERS.map((u) => u.email)));
-  const present = new Set(found.map((r) => r.email));
+  const present = await selectExistingUserEmails(
+    database.db,
+    DEMO_USERS.map((u) => u.email),
+  );
   const accounts = DEMO_USERS.filter((u) => present.has(u.email)).map((u) => ({ role: u.label, email: u.email }));
   return { demo: true, demo_accounts: accounts, demo_password: accounts.length > 0 ? DEMO_PASSWORD : null };
 }

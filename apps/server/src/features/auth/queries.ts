@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { oneTimeTokens } from '../../platform/auth/tables';
 import type { TDb } from '../../platform/db/database';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
@@ -56,4 +56,10 @@ export async function selectLastVerificationLinkAt(exec: TDb, userId: string): P
     .orderBy(desc(oneTimeTokens.createdAt))
     .limit(1);
   return rows[0]?.at ?? null;
+}
+
+/** Which of these e-mail addresses belong to a user. */
+export async function selectExistingUserEmails(exec: TDb, emails: string[]): Promise<Set<string>> {
+  const found = await exec.select({ email: users.email }).from(users).where(inArray(users.email, emails));
+  return new Set(found.map((r) => r.email));
 }

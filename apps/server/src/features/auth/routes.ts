@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -17,8 +16,8 @@ import {
   ZVerifyTokenResponse,
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
+import { opsSecretRoute } from '../../platform/auth/ops-secret';
 import type { TDeps } from '../../platform/deps';
-import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { rateLimitFor } from '../../platform/http/rate-limits';
 import { readInstanceInfo } from './instance';
@@ -82,13 +81,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: TDeps, guards: TG
     async () => ok(await readInstanceInfo(deps.database, deps.config)),
   );
   // Operator command (`npm run ops -- create-owner --email … --org …`): the caller proves it holds APP_SECRET.
-  r.post('/ops/create_owner', { schema: { hide: true, body: ZCreateOwnerInput } }, async (req) => {
-    const given = req.headers['x-ops-secret'];
-    const secret = Buffer.from(typeof given === 'string' ? given : '');
-    const expected = Buffer.from(deps.config.appSecret);
-    if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError('forbidden', 'Forbidden');
-    return ok(await createOwnerAccount(deps, req.body));
-  });
+  r.post('/ops/create_owner', { ...opsSecretRoute(deps.config), schema: { hide: true, body: ZCreateOwnerInput } }, async (req) => ok(await createOwnerAccount(deps, req.body)));
   r.post(
     '/user/password/setup',
     { config: limited, schema: { tags, summary: 'Invited member sets the first password', body: ZPasswordSetupRequest, response: withErrorResponses({ 200: ZMessageResponse }) } },

@@ -2,6 +2,7 @@ import type { TLoginData, TRole, TSignupData, TSignupSource, TTokenKind, TVerify
 import { recordAudit } from '../../platform/audit/record';
 import { consumeOneTimeToken, findOneTimeToken, issueOneTimeToken } from '../../platform/auth/one-time-tokens';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
+import { signInLockedError, takeSignInAttempt } from '../../platform/auth/sign-in-limit';
 import { createSession, revokeSession, revokeUserSessions } from '../../platform/auth/sessions';
 import { grantCredits } from '../../platform/credits/ledger';
 import { SIGNUP_BONUS_CREDITS } from '../../platform/credits/signup-bonus';
@@ -144,9 +145,13 @@ export async function login(deps: TDeps, input: { email: string; password: strin
   const db = deps.database.db;
   const candidate = await selectUserWithMembership(db, input.email);
   const user = candidate?.user;
+  // the per-account limit: a distributed guesser passes the route's per-address limit, not this one
+  const attempt = await takeSignInAttempt(deps.database, 'user', input.email);
+  if (!attempt) throw signInLockedError();
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
   if (user && !passwordOk && candidate.membership) await recordAudit(db, { orgId: candidate.membership.orgId, userId: user.id, ip: meta.ip }, { action: 'auth.sign_in_failed', targetType: 'user', targetId: user.id, details: { method: 'password' } });
   if (!user || !passwordOk || user.deletedAt) throw new AppError('invalid_credentials', GENERIC_LOGIN_ERROR);
+  await attempt.succeeded(db);
   const membership = candidate.membership;
   if (!membership || membership.status !== 'active') {
     throw new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');

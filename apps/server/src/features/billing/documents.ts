@@ -1,12 +1,10 @@
-import { eq } from 'drizzle-orm';
 import { getLocalDay } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectUserTimeZone } from '../../platform/tenancy/time-zone';
-import { selectBillingProfile, selectPayment, selectPaymentsPage, selectPlan, selectSeller } from './queries';
+import { selectBillingProfile, selectOrgName, selectPayment, selectPaymentsPage, selectPlan, selectSeller, selectUserEmail } from './queries';
 import { renderInvoicePdf } from './invoice-pdf';
-import { organisations, users } from '../../platform/tenancy/tables';
 import { paymentToApi } from './payments';
 
 /**
@@ -32,8 +30,8 @@ export async function getPaymentForDocument(db: TDb, ctx: TCallerContext, id: st
  */
 export async function renderPaymentDocument(db: TDb, ctx: TCallerContext, id: string, kind: 'invoice' | 'receipt') {
   const p = await getPaymentForDocument(db, ctx, id, kind);
-  const org = await db.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, ctx.orgId)).limit(1);
-  const user = await db.select({ email: users.email }).from(users).where(eq(users.id, p.userId ?? ctx.userId)).limit(1);
+  const orgName = await selectOrgName(db, ctx.orgId);
+  const email = await selectUserEmail(db, p.userId ?? ctx.userId);
   const plan = p.planId ? await selectPlan(db, p.planId) : null;
   const api = paymentToApi(p, plan?.name ?? null);
   const profile = p.buyer ?? (p.status === 'paid' ? null : await selectBillingProfile(db, ctx.orgId).then((r) => (r ? { name: r.name, address: r.address, tax_id: r.taxId } : null)));
@@ -44,8 +42,8 @@ export async function renderPaymentDocument(db: TDb, ctx: TCallerContext, id: st
     kind,
     { ...api, plan_interval: plan?.interval ?? null },
     {
-      orgName: org[0]?.name ?? '',
-      email: user[0]?.email ?? '',
+      orgName: orgName ?? '',
+      email: email ?? '',
       buyer: profile,
       seller: seller ? { name: seller.name, address: seller.address, tax_id: seller.taxId } : null,
     },

@@ -1,4 +1,3 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { TConfig } from '../../config';
@@ -6,12 +5,12 @@ import type { TDatabase } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { defineJob, type TJobDefinition, type TJobQueue } from '../../platform/jobs/jobs';
 import { createMailer } from '../../platform/mailer/mailer';
-import { memberships, organisations, users } from '../../platform/tenancy/tables';
 import { syncCheckoutSession, syncPaymentIntent } from './buy-credits';
 import { markPaid } from './payments';
 import { settleStripeInvoice, syncStripeSubscription } from './stripe-subscriptions';
 import { processPayPalEvent } from './paypal-events';
-import { lowCreditAlerts, paymentEvents } from './tables';
+import { markPaymentEventProcessed, selectPaymentEvent } from './queries';
+import { claimLowCreditAlert, rearmLowCreditAlerts, selectLowCreditAlertOwners } from './low-credit-queries';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
 
 export const STRIPE_EVENT_JOB = 'billing-stripe-event';
@@ -24,12 +23,7 @@ export const PAYPAL_EVENT_JOB = 'billing-paypal-event';
  * order apply the current state.
  */
 export async function processStripeEvent(database: TDatabase, eventId: string, opts?: Pick<TDeps, 'payments' | 'queue'>) {
-  const rows = await database.db
-    .select()
-    .from(paymentEvents)
-    .where(and(eq(paymentEvents.provider, 'stripe'), eq(paymentEvents.eventId, eventId)))
-    .limit(1);
-  const event = rows[0];
+  const event = await selectPaymentEvent(database.db, 'stripe', eventId);
   if (!event) return { processed: false };
   if (event.type.startsWith('payment_intent.')) {
     const pi = (event.payload as { data: { object: Stripe.PaymentIntent } }).data.object;
@@ -48,10 +42,7 @@ export async function processStripeEvent(database: TDatabase, eventId: string, o
     const id = (event.payload as { data: { object: { id: string } } }).data.object.id;
     await syncStripeSubscription(database, await gw.stripe.subscriptions.retrieve(id));
   }
-  await database.db
-    .update(paymentEvents)
-    .set({ processedAt: sql`now()` })
-    .where(and(eq(paymentEvents.provider, 'stripe'), eq(paymentEvents.eventId, eventId)));
+  await markPaymentEventProcessed(database.db, 'stripe', eventId);
   return { processed: true, type: event.type };
 }
 
@@ -61,49 +52,21 @@ export async function processStripeEvent(database: TDatabase, eventId: string, o
  */
 export async function checkLowCredits(database: TDatabase, config: TConfig, queue: TJobQueue) {
   const db = database.db;
-  const owners = await db
-    .select({
-      orgId: organisations.id,
-      orgName: organisations.name,
-      balance: organisations.creditsBalance,
-      email: users.email,
-      name: users.name,
-      threshold: sql<number>`case when ${users.lowCreditAlertEnabled} then ${users.lowCreditThreshold} else ${organisations.lowCreditThreshold} end`,
-      alerted: sql<boolean>`exists (select 1 from ${lowCreditAlerts} where ${lowCreditAlerts.orgId} = ${organisations.id})`,
-    })
-    .from(memberships)
-    .innerJoin(organisations, eq(organisations.id, memberships.orgId))
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.role, 'owner'),
-        eq(memberships.status, 'active'),
-        sql`(${users.lowCreditAlertEnabled} or ${organisations.lowCreditAlertEnabled})`,
-      ),
-    );
+  const owners = await selectLowCreditAlertOwners(db);
   const mailer = createMailer(queue);
   let sent = 0;
   for (const o of owners) {
     if (o.balance > o.threshold) continue;
     if (o.alerted) continue;
     await database.transaction(async (tx) => {
-      const claimed = await tx.insert(lowCreditAlerts).values({ orgId: o.orgId }).onConflictDoNothing().returning({ orgId: lowCreditAlerts.orgId });
-      if (claimed.length === 0) return;
+      if (!(await claimLowCreditAlert(tx, o.orgId))) return;
       await mailer.send({ to: o.email, template: 'low_credit', vars: { name: o.name, url: `${getPublicBaseUrl(config)}/pricing`, orgName: o.orgName } }, { tx, orgId: o.orgId });
       sent += 1;
     });
   }
   // Re-arm: organisations back above every owner's threshold.
-  const rearmed = await db
-    .delete(lowCreditAlerts)
-    .where(
-      sql`${lowCreditAlerts.orgId} in (select ${organisations.id} from ${organisations} where ${gt(organisations.creditsBalance, organisations.lowCreditThreshold)}
-          and not exists (select 1 from ${memberships} join ${users} on ${users.id} = ${memberships.userId}
-            where ${memberships.orgId} = ${organisations.id} and ${memberships.role} = 'owner' and ${users.lowCreditAlertEnabled}
-              and ${organisations.creditsBalance} <= ${users.lowCreditThreshold}))`,
-    )
-    .returning({ orgId: lowCreditAlerts.orgId });
-  return { sent, rearmed: rearmed.length };
+  const rearmed = await rearmLowCreditAlerts(db);
+  return { sent, rearmed };
 }
 
 export function createBillingJobs(deps: TDeps): TJobDefinition[] {

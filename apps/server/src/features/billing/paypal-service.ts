@@ -1,12 +1,11 @@
 import type { TDeps } from '../../platform/deps';
-import { and, eq } from 'drizzle-orm';
 import type { TCurrency } from '@verilead/contracts';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { computeTaxMinor } from './pricing';
-import { insertPayment, selectPayment, updatePayment, updateUnpaidStatus, type TPaymentRow } from './queries';
+import { planPaymentFields } from './pricing';
+import { insertPayment, selectOrgPaymentByRef, selectPayment, updatePayment, updateUnpaidStatus, type TPaymentRow } from './queries';
+import { selectActivePlan, type TPlanRow } from './subscription-queries';
 import { markPaid, newCreditsPayment, paymentOutcome, paymentToApi } from './payments';
-import { billingPlans, payments } from './tables';
 import { approveLink, PayPalApiError, type TPayPalClient } from './paypal-client';
 import { getPublicBaseUrl } from '../../platform/http/public-url';
 
@@ -30,13 +29,9 @@ async function callPayPal<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 async function paypalPayment(deps: TDeps, ctx: TCallerContext, ref: string): Promise<TPaymentRow> {
-  const rows = await deps.database.db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.orgId, ctx.orgId), eq(payments.provider, 'paypal'), eq(payments.providerRef, ref)))
-    .limit(1);
-  if (!rows[0]) throw new AppError('not_found', 'Payment not found');
-  return rows[0];
+  const payment = await selectOrgPaymentByRef(deps.database.db, ctx.orgId, 'paypal', ref);
+  if (!payment) throw new AppError('not_found', 'Payment not found');
+  return payment;
 }
 
 function returnUrl(deps: TDeps, payment: TPaymentRow): string {
@@ -78,14 +73,13 @@ export async function capturePayPalOrder(deps: TDeps, ctx: TCallerContext, input
   return paymentOutcome(deps, ctx, payment.id, null);
 }
 
-async function ensurePayPalPlan(client: TPayPalClient, plan: typeof billingPlans.$inferSelect): Promise<string> {
+async function ensurePayPalPlan(client: TPayPalClient, plan: TPlanRow): Promise<string> {
   const product = await client.createProduct({ name: `Verilead ${plan.name}`, requestId: `product-${plan.id}` });
-  const tax = computeTaxMinor(plan.currency as TCurrency, plan.priceMinor);
   const created = await client.createPlan({
     productId: product.id,
     name: `${plan.name} (${plan.interval})`,
     interval: plan.interval === 'annual' ? 'YEAR' : 'MONTH',
-    value: minorToValue(plan.priceMinor + tax),
+    value: minorToValue(planPaymentFields(plan).totalMinor),
     currency: plan.currency,
     requestId: `plan-${plan.id}-${plan.priceMinor}`,
   });
@@ -93,8 +87,7 @@ async function ensurePayPalPlan(client: TPayPalClient, plan: typeof billingPlans
 }
 
 async function salePlan(deps: TDeps, planId: string) {
-  const rows = await deps.database.db.select().from(billingPlans).where(and(eq(billingPlans.id, planId), eq(billingPlans.active, true))).limit(1);
-  const plan = rows[0];
+  const plan = await selectActivePlan(deps.database.db, planId);
   if (!plan || plan.interval === 'one_time') throw new AppError('not_found', 'This plan is not on sale.');
   if (plan.currency !== 'USD') throw new AppError('validation_failed', 'PayPal takes payments in USD only. Please choose a USD plan.');
   return plan;
@@ -112,19 +105,7 @@ export async function createPayPalSubscription(deps: TDeps, ctx: TCallerContext,
   const plan = await salePlan(deps, input.plan_id);
   const client = await deps.payments.paypal.get();
   const paypalPlanId = await callPayPal(() => ensurePayPalPlan(client, plan));
-  const tax = computeTaxMinor(plan.currency as TCurrency, plan.priceMinor);
-  const payment = await insertPayment(deps.database.db, {
-    orgId: ctx.orgId,
-    userId: ctx.userId,
-    provider: 'paypal',
-    kind: 'plan',
-    planId: plan.id,
-    credits: plan.credits,
-    currency: plan.currency,
-    subtotalMinor: plan.priceMinor,
-    taxMinor: tax,
-    totalMinor: plan.priceMinor + tax,
-  });
+  const payment = await insertPayment(deps.database.db, { orgId: ctx.orgId, userId: ctx.userId, provider: 'paypal', ...planPaymentFields(plan) });
   const back = returnUrl(deps, payment);
   const sub = await callPayPal(() => client.createSubscription({ planId: paypalPlanId, customId: payment.id, returnUrl: back, requestId: `subscription-${payment.id}` }));
   await updatePayment(deps.database.db, payment.id, { providerRef: sub.id });

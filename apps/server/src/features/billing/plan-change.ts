@@ -1,12 +1,11 @@
 import type { TDeps } from '../../platform/deps';
 import type Stripe from 'stripe';
 import { recordAudit } from '../../platform/audit/record';
-import { and, eq, sql } from 'drizzle-orm';
 import type { TCurrency, TPlan, TPlanPreview, TPlanStatus } from '@verilead/contracts';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectCustomer, selectSubscriptionWithPlan } from './queries';
-import { billingPlans, subscriptions } from './tables';
+import { selectActivePlan, setCancelAtPeriodEnd, type TPlanRow, type TSubscriptionRow } from './subscription-queries';
 import { ensureCustomer } from './payments';
 import { toMajor } from './pricing';
 import type { TStripeGateway } from './stripe-gateway';
@@ -17,21 +16,18 @@ import { upgradePlan } from './subscriptions';
  * What a person sees before a plan is charged (the preview, computed by the provider: Stripe's upcoming-invoice
  * preview of exactly the change `upgradePlan` makes), resuming a plan set to end, and the plan screen's state.
  */
-type TPlanRow = typeof billingPlans.$inferSelect;
-
 export function planToApi(p: TPlanRow): TPlan {
   return { id: p.id, name: p.name, interval: p.interval, currency: p.currency as TCurrency, price: toMajor(p.priceMinor), credits: p.credits, seats: p.seats };
 }
 
 export async function selectSalePlan(deps: Pick<TDeps, 'database'>, id: string): Promise<TPlanRow> {
-  const rows = await deps.database.db.select().from(billingPlans).where(and(eq(billingPlans.id, id), eq(billingPlans.active, true))).limit(1);
-  const plan = rows[0];
+  const plan = await selectActivePlan(deps.database.db, id);
   if (!plan || plan.interval === 'one_time') throw new AppError('not_found', 'This plan is not on sale.');
   return plan;
 }
 
 /** The organisation's Stripe subscription still running (its id), or null. */
-export function liveStripeRef(current: typeof subscriptions.$inferSelect | null | undefined): string | null {
+export function liveStripeRef(current: TSubscriptionRow | null | undefined): string | null {
   return current?.provider === 'stripe' && current.providerRef && current.status !== 'cancelled' ? current.providerRef : null;
 }
 
@@ -121,12 +117,7 @@ export async function resumeSubscription(deps: TDeps, ctx: TCallerContext) {
     const sub = await callStripeBilling(() => gw.stripe.subscriptions.update(live, { cancel_at_period_end: false }));
     await syncStripeSubscription(deps.database, sub);
   }
-  const rows = await db
-    .update(subscriptions)
-    .set({ cancelAtPeriodEnd: false, cancelReason: null })
-    .where(and(eq(subscriptions.orgId, ctx.orgId), sql`${subscriptions.status} <> 'cancelled'`))
-    .returning();
-  const s = rows[0]!;
+  const s = (await setCancelAtPeriodEnd(db, ctx.orgId, { cancelAtPeriodEnd: false, cancelReason: null }))!;
   return { id: s.id, plan_id: s.planId, status: s.status, current_period_end: s.currentPeriodEnd.toISOString(), cancel_at_period_end: s.cancelAtPeriodEnd, cancel_reason: s.cancelReason };
 }
 

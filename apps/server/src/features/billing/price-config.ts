@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZCurrency, ZPriceKind } from '@verilead/contracts';
-import type { TDatabase } from '../../platform/db/database';
+import type { TDatabase, TDb } from '../../platform/db/database';
 import { billingPlans, billingSeller, coupons, priceSlabs } from './tables';
 
 /**
@@ -57,7 +57,13 @@ export const ZPriceConfig = z.object({
 });
 export type TPriceConfig = z.infer<typeof ZPriceConfig>;
 
-export async function applyPriceConfig(database: TDatabase, input: TPriceConfig) {
+export type TAppliedPrices = { seller: boolean; slabs: number | null; plans: number | null; coupons: number };
+
+/**
+ * Applies a price file in one transaction. `alsoInTransaction` runs inside it once the prices are written (the operator
+ * console logs the change there: both or neither).
+ */
+export async function applyPriceConfig(database: TDatabase, input: TPriceConfig, alsoInTransaction?: (tx: TDb, applied: TAppliedPrices) => Promise<void>): Promise<TAppliedPrices> {
   return database.transaction(async (tx) => {
     if (input.slabs) {
       await tx.delete(priceSlabs);
@@ -89,6 +95,49 @@ export async function applyPriceConfig(database: TDatabase, input: TPriceConfig)
       const values = { name: input.seller.name, address: input.seller.address, taxId: input.seller.tax_id };
       await tx.insert(billingSeller).values({ id: 1, ...values }).onConflictDoUpdate({ target: billingSeller.id, set: values });
     }
-    return { seller: Boolean(input.seller), slabs: input.slabs?.length ?? null, plans: input.plans?.length ?? null, coupons: input.coupons?.length ?? 0 };
+    const applied = { seller: Boolean(input.seller), slabs: input.slabs?.length ?? null, plans: input.plans?.length ?? null, coupons: input.coupons?.length ?? 0 };
+    await alsoInTransaction?.(tx, applied);
+    return applied;
   });
+}
+
+/** The prices in force, in the price file's shape (what the operator console's editor starts from). */
+export async function readPriceConfig(database: TDatabase): Promise<TPriceConfig> {
+  const db = database.db;
+  const [slabs, plans, couponRows, sellerRows] = await Promise.all([
+    db.select().from(priceSlabs).orderBy(priceSlabs.currency, priceSlabs.minCredits),
+    db.select().from(billingPlans).orderBy(billingPlans.id),
+    db.select().from(coupons).orderBy(coupons.code),
+    db.select().from(billingSeller).limit(1),
+  ]);
+  const seller = sellerRows[0];
+  return {
+    slabs: slabs.map((s) => ({
+      currency: s.currency as z.infer<typeof ZCurrency>,
+      min_credits: s.minCredits,
+      max_credits: s.maxCredits,
+      unit_price: s.unitPriceMicros / 1_000_000,
+      kind: s.kind,
+      bonus_percent: s.bonusPercent,
+    })),
+    plans: plans.map((p) => ({
+      id: p.id,
+      name: p.name,
+      interval: p.interval,
+      currency: p.currency as z.infer<typeof ZCurrency>,
+      price: p.priceMinor / 100,
+      credits: p.credits,
+      seats: p.seats,
+      active: p.active,
+    })),
+    coupons: couponRows.map((c) => ({
+      code: c.code,
+      kind: c.kind,
+      value: c.value,
+      max_redemptions: c.maxRedemptions,
+      expires_at: c.expiresAt ? c.expiresAt.toISOString() : null,
+      active: c.active,
+    })),
+    ...(seller ? { seller: { name: seller.name, address: seller.address, tax_id: seller.taxId } } : {}),
+  };
 }

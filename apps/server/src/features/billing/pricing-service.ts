@@ -1,11 +1,10 @@
-import { and, eq } from 'drizzle-orm';
 import { MIN_PURCHASE_CREDITS, type TCurrency, type TPlan, type TPriceQuote } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { compareAnnual, computeQuote, findSlab, microsToMajor, toMajor, type TQuoteMinor } from './pricing';
-import { countOtherCouponClaims, lockCoupon, selectCouponByCode, selectPlans, selectSlabs, type TCouponRow } from './queries';
-import { couponRedemptions, type TSoldPlanInterval } from './tables';
+import { countOtherCouponClaims, hasRedeemedCoupon, lockCoupon, selectCouponByCode, selectPlans, selectSlabs, type TCouponRow } from './queries';
+import type { TSoldPlanInterval } from './tables';
 
 /** Prices: the slabs of a currency, quotes (coupon and tax included), one time against annual, the plans on sale. */
 export async function getSlabs(db: TDb, currency: TCurrency) {
@@ -64,12 +63,7 @@ export async function checkCoupon(db: TDb, orgId: string, code: string): Promise
   const coupon = await selectCouponByCode(db, code);
   if (!coupon || !coupon.active) throw new AppError('validation_failed', 'This coupon code is not valid.');
   if (coupon.expiresAt && coupon.expiresAt.getTime() < Date.now()) throw new AppError('validation_failed', 'This coupon has expired.');
-  const own = await db
-    .select({ id: couponRedemptions.id })
-    .from(couponRedemptions)
-    .where(and(eq(couponRedemptions.couponId, coupon.id), eq(couponRedemptions.orgId, orgId)))
-    .limit(1);
-  if (own.length > 0) throw new AppError('conflict', 'Your organisation has already used this coupon.');
+  if (await hasRedeemedCoupon(db, coupon.id, orgId)) throw new AppError('conflict', 'Your organisation has already used this coupon.');
   if (coupon.maxRedemptions !== null && (await countOtherCouponClaims(db, coupon.id, orgId)) >= coupon.maxRedemptions) {
     throw new AppError('validation_failed', 'This coupon has been fully used.');
   }

@@ -31,6 +31,12 @@ export function computeTaxMinor(currency: TCurrency, amountMinor: number): numbe
   return currency === 'INR' ? Math.floor((amountMinor * INR_TAX_PERCENT) / 100) : 0;
 }
 
+/** A plan's payment row fields: its credits and price, tax added (PayPal's first payment and its renewals). */
+export function planPaymentFields(plan: { id: string; credits: number; currency: string; priceMinor: number }) {
+  const taxMinor = computeTaxMinor(plan.currency as TCurrency, plan.priceMinor);
+  return { kind: 'plan' as const, planId: plan.id, credits: plan.credits, currency: plan.currency, subtotalMinor: plan.priceMinor, taxMinor, totalMinor: plan.priceMinor + taxMinor };
+}
+
 /** Price of `credits` at `unitPriceMicros` per credit, in minor units (rounded to the nearest). */
 export function priceMinor(credits: number, unitPriceMicros: number): number {
   return Math.round((credits * unitPriceMicros) / 10_000);

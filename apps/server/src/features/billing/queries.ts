@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TCurrency, TPaymentProvider, TPaymentStatus } from '@verilead/contracts';
 import { selectRows, type TDb } from '../../platform/db/database';
-import { users } from '../../platform/tenancy/tables';
+import { memberships, organisations, users } from '../../platform/tenancy/tables';
 import { billingCustomers, billingPlans, billingProfiles, billingSeller, couponRedemptions, coupons, invoiceCounters, paymentEvents, payments, priceSlabs, subscriptions, type TSoldPlanInterval } from './tables';
 import type { TSlabRow } from './pricing';
 
@@ -32,6 +32,16 @@ export async function selectCouponByCode(db: TDb, code: string): Promise<TCoupon
  */
 export async function lockCoupon(tx: TDb, couponId: string): Promise<void> {
   await tx.select({ id: coupons.id }).from(coupons).where(eq(coupons.id, couponId)).for('update');
+}
+
+/** Whether the organisation redeemed the coupon. */
+export async function hasRedeemedCoupon(db: TDb, couponId: string, orgId: string): Promise<boolean> {
+  const own = await db
+    .select({ id: couponRedemptions.id })
+    .from(couponRedemptions)
+    .where(and(eq(couponRedemptions.couponId, couponId), eq(couponRedemptions.orgId, orgId)))
+    .limit(1);
+  return own.length > 0;
 }
 
 /**
@@ -79,6 +89,37 @@ export async function selectPayment(db: TDb, orgId: string, id: string): Promise
 export async function selectPaymentByRef(db: TDb, provider: TPaymentProvider, ref: string): Promise<TPaymentRow | null> {
   const rows = await db.select().from(payments).where(and(eq(payments.provider, provider), eq(payments.providerRef, ref))).limit(1);
   return rows[0] ?? null;
+}
+
+/** A payment of the caller's organisation at a provider, by the provider's reference (null when none). */
+export async function selectOrgPaymentByRef(db: TDb, orgId: string, provider: TPaymentProvider, ref: string): Promise<TPaymentRow | null> {
+  const rows = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orgId, orgId), eq(payments.provider, provider), eq(payments.providerRef, ref)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Records a provider's invoice as a payment once (its reference is unique per provider; a second insert does nothing). */
+export async function insertInvoicePayment(db: TDb, values: typeof payments.$inferInsert) {
+  await db.insert(payments).values(values).onConflictDoNothing();
+}
+
+/** Records a renewal payment once per renewal key: its id to the one caller that inserted it, else null. */
+export async function insertRenewalPayment(db: TDb, values: typeof payments.$inferInsert): Promise<string | null> {
+  const inserted = await db.insert(payments).values(values).onConflictDoNothing().returning({ id: payments.id });
+  return inserted[0]?.id ?? null;
+}
+
+/** Moves an unpaid payment to `values.status` unless it is paid or already there; true when it changed. */
+export async function updateOpenPayment(db: TDb, id: string, values: { status: TPaymentStatus; failureMessage: string | null; actionUrl: string | null }): Promise<boolean> {
+  const rows = await db
+    .update(payments)
+    .set(values)
+    .where(and(eq(payments.id, id), sql`${payments.status} not in ('paid', ${values.status})`))
+    .returning({ id: payments.id });
+  return rows.length > 0;
 }
 
 export async function updatePayment(db: TDb, id: string, values: Partial<typeof payments.$inferInsert>) {
@@ -222,6 +263,23 @@ export async function insertPaymentEvent(tx: TDb, e: { provider: TPaymentProvide
   return inserted.length > 0;
 }
 
+/** A stored provider event, or null. */
+export async function selectPaymentEvent(db: TDb, provider: TPaymentProvider, eventId: string) {
+  const rows = await db
+    .select()
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function markPaymentEventProcessed(db: TDb, provider: TPaymentProvider, eventId: string) {
+  await db
+    .update(paymentEvents)
+    .set({ processedAt: sql`now()` })
+    .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)));
+}
+
 /** Whether the job of a stored event has run. */
 export async function isPaymentEventProcessed(exec: TDb, provider: TPaymentProvider, eventId: string): Promise<boolean> {
   const stored = await exec
@@ -230,4 +288,26 @@ export async function isPaymentEventProcessed(exec: TDb, provider: TPaymentProvi
     .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)))
     .limit(1);
   return Boolean(stored[0]?.processedAt);
+}
+
+// ---------- the organisation's people ----------
+
+/** The active owners of an organisation, with the organisation's name. */
+export function selectActiveOwners(db: TDb, orgId: string) {
+  return db
+    .select({ email: users.email, name: users.name, orgName: organisations.name })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .innerJoin(organisations, eq(organisations.id, memberships.orgId))
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.role, 'owner'), eq(memberships.status, 'active')));
+}
+
+export async function selectOrgName(db: TDb, orgId: string): Promise<string | null> {
+  const rows = await db.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, orgId)).limit(1);
+  return rows[0]?.name ?? null;
+}
+
+export async function selectUserEmail(db: TDb, userId: string): Promise<string | null> {
+  const rows = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0]?.email ?? null;
 }

@@ -1,14 +1,12 @@
 import type Stripe from 'stripe';
-import { and, eq, sql } from 'drizzle-orm';
 import type { TCurrency } from '@verilead/contracts';
 import type { TDatabase } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TJobQueue } from '../../platform/jobs/jobs';
 import { createMailer } from '../../platform/mailer/mailer';
-import { memberships, organisations, users } from '../../platform/tenancy/tables';
 import { computeTaxMinor } from './pricing';
-import { selectPaymentByRef, type TPaymentRow } from './queries';
-import { billingPlans, payments, subscriptions } from './tables';
+import { insertInvoicePayment, selectActiveOwners, selectPaymentByRef, selectPlan, updateOpenPayment, type TPaymentRow } from './queries';
+import { selectSubscription, setOrgPlanFree, upsertSubscription, type TPlanRow } from './subscription-queries';
 import type { TStripeGateway } from './stripe-gateway';
 import { stripeErrors } from './stripe-sdk';
 
@@ -18,8 +16,6 @@ import { stripeErrors } from './stripe-sdk';
  * period after period. The app mirrors them: a paid invoice becomes a paid payment that grants the plan's credits
  * once (its invoice id is the payment's reference), and the local subscription row follows the Subscription.
  */
-type TPlanRow = typeof billingPlans.$inferSelect;
-
 export function grossMinor(plan: Pick<TPlanRow, 'currency' | 'priceMinor'>): number {
   return plan.priceMinor + computeTaxMinor(plan.currency as TCurrency, plan.priceMinor);
 }
@@ -69,7 +65,7 @@ export async function syncStripeSubscription(database: TDatabase, sub: Stripe.Su
   if (!orgId || !planId || !status) return;
   const item = sub.items.data[0];
   await database.transaction(async (tx) => {
-    const current = (await tx.select().from(subscriptions).where(eq(subscriptions.orgId, orgId)).limit(1))[0];
+    const current = await selectSubscription(tx, orgId);
     // An older subscription ending never overwrites the one that replaced it.
     if (current && current.providerRef !== sub.id && status === 'cancelled') return;
     const values = {
@@ -82,10 +78,8 @@ export async function syncStripeSubscription(database: TDatabase, sub: Stripe.Su
       cancelAtPeriodEnd: sub.cancel_at_period_end,
       cancelReason: sub.cancellation_details?.comment ?? (current?.providerRef === sub.id ? current.cancelReason : null),
     };
-    await tx.insert(subscriptions).values({ orgId, ...values }).onConflictDoUpdate({ target: subscriptions.orgId, set: values });
-    if (status === 'cancelled') {
-      await tx.update(organisations).set({ planInterval: 'free', recurCredits: null, recurInterval: null }).where(eq(organisations.id, orgId));
-    }
+    await upsertSubscription(tx, orgId, values);
+    if (status === 'cancelled') await setOrgPlanFree(tx, orgId);
   });
 }
 
@@ -123,28 +117,25 @@ export async function settleStripeInvoice(deps: TSettleDeps, gw: TStripeGateway,
   const planId = details?.metadata?.plan_id;
   if (!orgId || !planId || !invoice.id || invoice.status === 'draft' || invoice.status === 'void') return null;
   const db = deps.database.db;
-  const plan = (await db.select().from(billingPlans).where(eq(billingPlans.id, planId)).limit(1))[0];
+  const plan = await selectPlan(db, planId);
   if (!plan) return null;
   // The subscription first, so the organisation's plan follows the period this invoice pays.
   const subRef = details.subscription;
   if (subRef) await syncStripeSubscription(deps.database, typeof subRef === 'string' ? await gw.stripe.subscriptions.retrieve(subRef) : subRef);
   // The period paid for: the plan's line (a change's invoice also has the credit line for the unused time).
   const period = invoice.lines?.data?.find((l) => l.amount > 0)?.period;
-  await db
-    .insert(payments)
-    .values({
-      orgId,
-      provider: 'stripe',
-      providerRef: invoice.id,
-      kind: 'plan',
-      planId,
-      credits: plan.credits,
-      currency: plan.currency,
-      ...amountsOf(plan, invoice.amount_due),
-      periodStart: period ? new Date(period.start * 1000) : null,
-      periodEnd: period ? new Date(period.end * 1000) : null,
-    })
-    .onConflictDoNothing();
+  await insertInvoicePayment(db, {
+    orgId,
+    provider: 'stripe',
+    providerRef: invoice.id,
+    kind: 'plan',
+    planId,
+    credits: plan.credits,
+    currency: plan.currency,
+    ...amountsOf(plan, invoice.amount_due),
+    periodStart: period ? new Date(period.start * 1000) : null,
+    periodEnd: period ? new Date(period.end * 1000) : null,
+  });
   const payment = await selectPaymentByRef(db, 'stripe', invoice.id);
   if (!payment || payment.orgId !== orgId) return null;
   if (invoice.status === 'paid') await deps.markPaid(deps.database, payment.id);
@@ -161,21 +152,11 @@ export async function settleStripeInvoice(deps: TSettleDeps, gw: TStripeGateway,
 
 /** Moves an unpaid payment to a new state; true when it changed (so the authentication mail goes once). */
 async function updateOpen(deps: TSettleDeps, id: string, status: 'requires_action' | 'failed', message: string | null, actionUrl: string | null): Promise<boolean> {
-  const rows = await deps.database.db
-    .update(payments)
-    .set({ status, failureMessage: message, actionUrl })
-    .where(and(eq(payments.id, id), sql`${payments.status} not in ('paid', ${status})`))
-    .returning({ id: payments.id });
-  return rows.length > 0;
+  return updateOpenPayment(deps.database.db, id, { status, failureMessage: message, actionUrl });
 }
 
 async function mailOwners(database: TDatabase, queue: TJobQueue, orgId: string, url: string) {
-  const owners = await database.db
-    .select({ email: users.email, name: users.name, orgName: organisations.name })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .innerJoin(organisations, eq(organisations.id, memberships.orgId))
-    .where(and(eq(memberships.orgId, orgId), eq(memberships.role, 'owner'), eq(memberships.status, 'active')));
+  const owners = await selectActiveOwners(database.db, orgId);
   const mailer = createMailer(queue);
   for (const o of owners) await mailer.send({ to: o.email, template: 'payment_action_required', vars: { name: o.name, url, orgName: o.orgName } }, { orgId });
 }

@@ -1,18 +1,21 @@
 import type { TDeps } from '../../platform/deps';
-import { and, eq, lte, sql } from 'drizzle-orm';
 import { recordAudit } from '../../platform/audit/record';
-import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { selectCustomer } from './queries';
-import { payments, subscriptions } from './tables';
-import { organisations } from '../../platform/tenancy/tables';
 import { PayPalApiError } from './paypal-client';
 import { ensureCustomer, markPaid, paymentOutcome } from './payments';
-import { selectPlan } from './activate-plan';
+import {
+  markSubscriptionCancelled,
+  selectActivePlan,
+  selectLapsedPayPalSubscriptions,
+  selectLatestPlanPaymentId,
+  selectSubscription,
+  setCancelAtPeriodEnd,
+  setOrgPlanFree,
+  type TSubscriptionRow,
+} from './subscription-queries';
 import { callStripeBilling, settleStripeInvoice, subscribeWithStripe, syncStripeSubscription } from './stripe-subscriptions';
-
-type TSubscriptionRow = typeof subscriptions.$inferSelect;
 
 export function subscriptionToApi(s: TSubscriptionRow) {
   return {
@@ -25,11 +28,6 @@ export function subscriptionToApi(s: TSubscriptionRow) {
   };
 }
 
-async function selectSubscription(db: TDb, orgId: string): Promise<TSubscriptionRow | null> {
-  const rows = await db.select().from(subscriptions).where(eq(subscriptions.orgId, orgId)).limit(1);
-  return rows[0] ?? null;
-}
-
 type TRenewalDeps = Pick<TDeps, 'database' | 'config' | 'payments'>;
 
 /**
@@ -39,7 +37,7 @@ type TRenewalDeps = Pick<TDeps, 'database' | 'config' | 'payments'>;
  */
 export async function upgradePlan(deps: TDeps, ctx: TCallerContext, input: { plan_id: string; proration_date?: number }) {
   const db = deps.database.db;
-  const plan = await selectPlan(db, input.plan_id);
+  const plan = await selectActivePlan(db, input.plan_id);
   if (!plan || plan.interval === 'one_time') throw new AppError('not_found', 'This plan is not on sale.');
   const current = await selectSubscription(db, ctx.orgId);
   if (current && current.status === 'active' && current.planId === plan.id && !current.cancelAtPeriodEnd) {
@@ -64,9 +62,9 @@ export async function upgradePlan(deps: TDeps, ctx: TCallerContext, input: { pla
   if (!payment) {
     // Resuming a plan set to end: nothing to pay now.
     const row = await selectSubscription(db, ctx.orgId);
-    const last = await db.select().from(payments).where(and(eq(payments.orgId, ctx.orgId), eq(payments.kind, 'plan'))).orderBy(sql`${payments.createdAt} desc`).limit(1);
-    if (!row || !last[0]) throw new AppError('payment_provider_error', 'The payment provider did not answer an invoice. Please try again in a moment.');
-    return paymentOutcome(deps, ctx, last[0].id, null);
+    const lastId = await selectLatestPlanPaymentId(db, ctx.orgId);
+    if (!row || !lastId) throw new AppError('payment_provider_error', 'The payment provider did not answer an invoice. Please try again in a moment.');
+    return paymentOutcome(deps, ctx, lastId, null);
   }
   return paymentOutcome(deps, ctx, payment.id, payment.status === 'requires_action' ? payment.actionUrl : null);
 }
@@ -89,14 +87,10 @@ export async function cancelSubscription(deps: Pick<TDeps, 'database' | 'config'
     const sub = await callStripeBilling(() => gw.stripe.subscriptions.update(ref, { cancel_at_period_end: true, cancellation_details: { comment: input.reason.slice(0, 500) } }));
     await syncStripeSubscription(deps.database, sub);
   }
-  const rows = await db
-    .update(subscriptions)
-    .set({ cancelAtPeriodEnd: true, cancelReason: input.reason })
-    .where(and(eq(subscriptions.orgId, ctx.orgId), sql`${subscriptions.status} <> 'cancelled'`))
-    .returning();
-  if (!rows[0]) throw new AppError('not_found', 'You have no subscription to cancel.');
-  await recordAudit(db, ctx, { action: 'billing.plan_changed', targetType: 'subscription', targetId: rows[0].id, details: { change: 'cancel_at_period_end', reason: input.reason } });
-  return subscriptionToApi(rows[0]);
+  const row = await setCancelAtPeriodEnd(db, ctx.orgId, { cancelAtPeriodEnd: true, cancelReason: input.reason });
+  if (!row) throw new AppError('not_found', 'You have no subscription to cancel.');
+  await recordAudit(db, ctx, { action: 'billing.plan_changed', targetType: 'subscription', targetId: row.id, details: { change: 'cancel_at_period_end', reason: input.reason } });
+  return subscriptionToApi(row);
 }
 
 /**
@@ -105,14 +99,11 @@ export async function cancelSubscription(deps: Pick<TDeps, 'database' | 'config'
  */
 export async function endLapsedSubscriptions(deps: Pick<TRenewalDeps, 'database'>, now: Date = new Date()) {
   const db = deps.database.db;
-  const due = await db
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.provider, 'paypal'), eq(subscriptions.cancelAtPeriodEnd, true), sql`${subscriptions.status} <> 'cancelled'`, lte(subscriptions.currentPeriodEnd, now)));
+  const due = await selectLapsedPayPalSubscriptions(db, now);
   for (const sub of due) {
     await db.transaction(async (tx) => {
-      await tx.update(subscriptions).set({ status: 'cancelled' }).where(eq(subscriptions.id, sub.id));
-      await tx.update(organisations).set({ planInterval: 'free', recurCredits: null, recurInterval: null }).where(eq(organisations.id, sub.orgId));
+      await markSubscriptionCancelled(tx, sub.id);
+      await setOrgPlanFree(tx, sub.orgId);
     });
   }
   return { ended: due.length };

@@ -1,5 +1,9 @@
+import { and, eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { ZPaymentIntentResponse } from '@verilead/contracts';
 import { startFakePayPal, startFakeStripe, type TFakePayPal, type TFakeStripe } from '@verilead/test-doubles/payments';
-import { createTestApp, type TTestApp } from '../../test/test-app';
+import { creditTransactions } from '../../platform/credits/tables';
+import { createTestApp, TEST_PASSWORD, type TTestApp } from '../../test/test-app';
 
 export const TEST_WEBHOOK_SECRET = 'whsec_test_billing';
 
@@ -44,4 +48,54 @@ export async function payOnCheckout(checkoutUrl: string, card: string, authentic
     return { status: auth.status, location, text: await auth.text() };
   }
   return { status: res.status, location, text: await res.text() };
+}
+
+export type TBillingOwner = { token: string; userId: string; orgId: string };
+
+/** The billing API tests' world: the app with its fake Stripe and PayPal, two organisations' owners and the first one's admin. */
+export type TBillingWorld = { t: TTestApp; fake: TFakeStripe; paypal: TFakePayPal; owner: TBillingOwner; stranger: TBillingOwner; manager: { token: string }; close: () => Promise<void> };
+
+export async function startBillingWorld(): Promise<TBillingWorld> {
+  const { t, fake, paypal } = await createBillingTestApp();
+  const owner = await t.createOwner('owner@billing.test');
+  const stranger = await t.createOwner('stranger@billing.test');
+  const invited = await t.call({ method: 'POST', url: '/api/v1/admin/member/add', token: owner.token, payload: { email: 'manager@billing.test', name: 'Manager', role: 'admin' } });
+  expect(invited.status, JSON.stringify(invited.body)).toBe(200);
+  const setup = await t.mailedToken('manager@billing.test', '/setup_password');
+  await t.call({ method: 'POST', url: '/api/v1/user/password/setup', payload: { token: setup, password: TEST_PASSWORD } });
+  const l = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'manager@billing.test', password: TEST_PASSWORD } });
+  const manager = { token: l.body.data.token };
+  return {
+    t,
+    fake,
+    paypal,
+    owner,
+    stranger,
+    manager,
+    close: async () => {
+      await t.close();
+      await fake.close();
+      await paypal.close();
+    },
+  };
+}
+
+/** The calls the billing API tests make again and again, on the app `app()` answers (set once the world started). */
+export function billingCalls(app: () => TTestApp) {
+  const balance = async (o: TBillingOwner) => (await app().call({ method: 'GET', url: '/api/v1/user/credits_and_limits', token: o.token })).body.data.org_credits as number;
+  const purchases = async (o: TBillingOwner) =>
+    app()
+      .db.db.select()
+      .from(creditTransactions)
+      .where(and(eq(creditTransactions.orgId, o.orgId), eq(creditTransactions.kind, 'purchase')));
+  const startPayment = async (o: TBillingOwner, payload: Record<string, unknown> = { credits: 5000, currency: 'USD' }) => {
+    const res = await app().call({ method: 'POST', url: '/api/v1/payment/getPaymentIntent', token: o.token, payload });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return ZPaymentIntentResponse.parse(res.body).data;
+  };
+  const confirm = async (o: TBillingOwner, paymentId: string) => {
+    const res = await app().call({ method: 'POST', url: '/api/v1/payment/confirm', token: o.token, payload: { payment_id: paymentId } });
+    return res;
+  };
+  return { balance, purchases, startPayment, confirm };
 }

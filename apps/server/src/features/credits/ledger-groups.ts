@@ -1,78 +1,21 @@
-import { sql, type SQL } from 'drizzle-orm';
 import type { TCreditLedgerData, TCreditTransactionKind, TCreditTransactionsData, TSourceAgent } from '@verilead/contracts';
-import { selectRows, type TDb } from '../../platform/db/database';
+import type { TDb } from '../../platform/db/database';
+import { selectLedgerGroupPage, selectLedgerGroupRowPage, type TLedgerFilter, type TLedgerRow } from './ledger-group-queries';
+
+export type { TLedgerFilter, TLedgerRow };
 
 /**
  * The ledger in lines: one per job (a bulk verification or finder list: object ids `<list>:<row>`; an enrichment:
  * source enrich_list / enrich_lead, object ids `<request>:<person>`), one per day (the caller's time zone), source and
- * object type for other charges (instant calls), one per purchase, grant or refund. Grouped and paged in SQL; lines and
- * rows come newest first in the order rows were written (`seq`).
+ * object type for other charges (instant calls), one per purchase, grant or refund, and one per operator adjustment
+ * (object type `operator_adjustment`, either direction: its reason is the support's words). Grouped and paged in SQL
+ * (ledger-group-queries.ts); lines and rows come newest first in the order rows were written (`seq`).
  */
-const JOB_OBJECTS = sql.raw(`('verify_list_email', 'finder_list_row')`);
-const JOB_SOURCES = sql.raw(`('enrich_list', 'enrich_lead')`);
-
-function groupKey(timeZone: string): SQL {
-  return sql`case
-    when ct.object_type in ${JOB_OBJECTS} or ct.source_agent in ${JOB_SOURCES}
-      then 'job:' || coalesce(ct.source_agent, '') || ':' || split_part(coalesce(ct.object_id, ''), ':', 1)
-    when ct.kind = 'charge'
-      then 'day:' || to_char(ct.created_at at time zone ${timeZone}, 'YYYY-MM-DD') || ':' || coalesce(ct.source_agent, '') || ':' || coalesce(ct.object_type, '')
-    else 'row:' || ct.id::text
-  end`;
-}
-
-export type TLedgerFilter = { orgId: string; userId?: string; kind?: string; from?: Date; toExclusive?: Date; timeZone: string };
-
-function whereOf(f: TLedgerFilter): SQL {
-  const parts: SQL[] = [sql`ct.org_id = ${f.orgId}`];
-  if (f.userId) parts.push(sql`ct.user_id = ${f.userId}`);
-  if (f.kind) parts.push(sql`ct.kind = ${f.kind}`);
-  if (f.from) parts.push(sql`ct.created_at >= ${f.from.toISOString()}`);
-  if (f.toExclusive) parts.push(sql`ct.created_at < ${f.toExclusive.toISOString()}`);
-  return sql.join(parts, sql` and `);
-}
-
-type TGroupRow = {
-  key: string;
-  n: number;
-  total: number;
-  balance_after: number;
-  kind: string;
-  reason: string;
-  source_agent: string | null;
-  object_type: string | null;
-  object_id: string | null;
-  user_name: string | null;
-  first_at: string | Date;
-  last_at: string | Date;
-};
 
 const iso = (v: string | Date) => new Date(v).toISOString();
 
 export async function selectLedgerGroups(exec: TDb, f: TLedgerFilter, page: number, limit: number): Promise<TCreditLedgerData> {
-  const key = groupKey(f.timeZone);
-  const keyed = sql`select ct.*, ${key} as group_key from credit_transactions ct where ${whereOf(f)}`;
-  const [rows, totals] = await Promise.all([
-    selectRows<TGroupRow>(
-      exec,
-      sql`with t as (${keyed})
-          select t.group_key as key, count(*)::int as n,
-            sum(case when t.kind = 'charge' then -t.amount else t.amount end)::int as total,
-            (array_agg(t.balance_after order by t.seq desc))[1] as balance_after,
-            (array_agg(t.kind order by t.seq desc))[1] as kind,
-            (array_agg(t.reason order by t.seq desc))[1] as reason,
-            (array_agg(t.source_agent order by t.seq desc))[1] as source_agent,
-            (array_agg(t.object_type order by t.seq desc))[1] as object_type,
-            (array_agg(t.object_id order by t.seq desc))[1] as object_id,
-            (array_agg(u.name order by t.seq desc))[1] as user_name,
-            min(t.created_at) as first_at, max(t.created_at) as last_at
-          from t left join users u on u.id = t.user_id
-          group by t.group_key
-          order by max(t.seq) desc
-          limit ${limit} offset ${(page - 1) * limit}`,
-    ),
-    selectRows<{ n: number }>(exec, sql`select count(distinct ${key})::int as n from credit_transactions ct where ${whereOf(f)}`),
-  ]);
+  const { rows, total } = await selectLedgerGroupPage(exec, f, page, limit);
   return {
     items: rows.map((r) => {
       const group = r.key.startsWith('job:') ? 'job' : r.key.startsWith('day:') ? 'day' : 'single';
@@ -93,25 +36,11 @@ export async function selectLedgerGroups(exec: TDb, f: TLedgerFilter, page: numb
         last_at: iso(r.last_at),
       };
     }),
-    total: totals[0]?.n ?? 0,
+    total,
     page,
     limit,
   };
 }
-
-/** A ledger row as read from the database (camelCase, as Drizzle reads `credit_transactions`). */
-export type TLedgerRow = {
-  id: string;
-  kind: string;
-  amount: number;
-  reason: string;
-  sourceAgent: string | null;
-  objectType: string | null;
-  objectId: string | null;
-  balanceAfter: number;
-  userId: string | null;
-  createdAt: string | Date;
-};
 
 /** A ledger row as the API shows it: the ledger stores positive quantities, a charge is shown as what it does to the balance. */
 export function toLedgerItem(t: TLedgerRow, userName: string | null): TCreditTransactionsData['items'][number] {
@@ -132,20 +61,10 @@ export function toLedgerItem(t: TLedgerRow, userName: string | null): TCreditTra
 
 /** The rows of one ledger line, newest first. */
 export async function selectLedgerGroupRows(exec: TDb, f: TLedgerFilter, key: string, page: number, limit: number): Promise<TCreditTransactionsData> {
-  const cond = sql`${whereOf(f)} and ${groupKey(f.timeZone)} = ${key}`;
-  const [rows, totals] = await Promise.all([
-    selectRows<TLedgerRow & { user_name: string | null }>(
-      exec,
-      sql`select ct.id, ct.kind, ct.amount, ct.reason, ct.source_agent as "sourceAgent", ct.object_type as "objectType", ct.object_id as "objectId",
-                 ct.balance_after as "balanceAfter", ct.user_id as "userId", u.name as user_name, ct.created_at as "createdAt"
-          from credit_transactions ct left join users u on u.id = ct.user_id
-          where ${cond} order by ct.seq desc limit ${limit} offset ${(page - 1) * limit}`,
-    ),
-    selectRows<{ n: number }>(exec, sql`select count(*)::int as n from credit_transactions ct where ${cond}`),
-  ]);
+  const { rows, total } = await selectLedgerGroupRowPage(exec, f, key, page, limit);
   return {
     items: rows.map((t) => toLedgerItem(t, t.user_name)),
-    total: totals[0]?.n ?? 0,
+    total,
     page,
     limit,
   };

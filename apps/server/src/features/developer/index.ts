@@ -2,7 +2,7 @@
 // enforces it). Everything else in this folder is the feature's own business.
 export { buildPublicFailure } from './public-api-format';
 export { registerPublicApiRoutes } from './public-api-routes';
-export { CLIENT_TOKEN_REFUSED, publicRateLimit, resolveServerAppToken } from './public-api/auth';
+export { CLIENT_TOKEN_REFUSED, createAnonymousLimit, publicRateLimit, resolveServerAppToken } from './public-api/auth';
 export { INVALID_TOKEN, PublicApiError, mapServiceError } from './public-api/errors';
 export { findForApp } from './public-api/finder-service';
 export { verifyForApp } from './public-api/instant-service';

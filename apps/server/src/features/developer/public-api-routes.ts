@@ -9,6 +9,7 @@ import type { TDeps } from '../../platform/deps';
 import { isAppError } from '../../platform/errors/app-error';
 import { httpStatusOf } from '../../platform/errors/http-status';
 import { isDatabaseUnavailable } from '../../platform/errors/error-handler';
+import { RequestClosedError } from '../../platform/http/request-closed';
 import { buildPublicFailure, buildValidationFailure } from './public-api-format';
 import { publicRateLimit, registerPublicApiAuth } from './public-api/auth';
 import { PublicApiError } from './public-api/errors';
@@ -51,6 +52,7 @@ export async function registerPublicApiRoutes(app: FastifyInstance, deps: TDeps,
 
       v2.setErrorHandler((err: unknown, req, reply) => {
         if (err instanceof PublicApiError) return reply.status(err.httpStatus).send(err.body);
+        if (err instanceof RequestClosedError) return reply.status(err.statusCode).send(buildPublicFailure(null, err.message));
         // Input refused by the shared checks (e.g. NUL characters or broken Unicode): the reference's validation failure.
         const appStatus = isAppError(err) ? httpStatusOf(err) : 0;
         if (isAppError(err) && appStatus >= 400 && appStatus < 500) {

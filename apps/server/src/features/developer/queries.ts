@@ -2,7 +2,7 @@ import { and, count, desc, eq, ilike, isNotNull, isNull, ne, sql } from 'drizzle
 import type { TAppStatus } from '@verilead/contracts';
 import type { TDb } from '../../platform/db/database';
 import type { TVisibleScope } from '../../platform/tenancy/context';
-import { memberships } from '../../platform/tenancy/tables';
+import { memberships, organisations, users } from '../../platform/tenancy/tables';
 import { appDailyUsage, apps } from './tables';
 
 export type TAppRow = typeof apps.$inferSelect;
@@ -69,12 +69,19 @@ export async function updateApp(exec: TDb, orgId: string, appId: string, values:
   return rows[0] ?? null;
 }
 
-/** The app of a token hash with its member's role and status. */
+/** The app of a token hash with its member's role and status, and whether an operator suspended the user or organisation. */
 export async function selectAppByTokenHash(exec: TDb, hash: string) {
   const rows = await exec
-    .select({ app: apps, role: memberships.role, memberStatus: memberships.status })
+    .select({
+      app: apps,
+      role: memberships.role,
+      memberStatus: memberships.status,
+      suspended: sql<boolean>`(${users.suspendedAt} is not null or ${organisations.suspendedAt} is not null)`,
+    })
     .from(apps)
     .innerJoin(memberships, and(eq(memberships.userId, apps.userId), eq(memberships.orgId, apps.orgId)))
+    .innerJoin(users, eq(users.id, apps.userId))
+    .innerJoin(organisations, eq(organisations.id, apps.orgId))
     .where(eq(apps.tokenHash, hash))
     .limit(1);
   return rows[0] ?? null;

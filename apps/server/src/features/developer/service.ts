@@ -166,7 +166,10 @@ onCallerChange((change) => {
   });
 });
 
-/** The app and caller behind a token, or null when the token is unknown, the app inactive/removed or its member inactive. */
+/**
+ * The app and caller behind a token, or null when the token is unknown, the app inactive/removed, its member inactive,
+ * or the member or organisation suspended by an operator.
+ */
 export async function resolveAppToken(exec: TDb, token: string): Promise<TAppCaller | null> {
   if (!token.startsWith(`${APP_TOKEN_PREFIX}_`) || token.length > 200) return null;
   const hash = hashToken(token);
@@ -174,7 +177,7 @@ export async function resolveAppToken(exec: TDb, token: string): Promise<TAppCal
   if (cached !== undefined) return cached;
   const found = await selectAppByTokenHash(exec, hash);
   const caller: TAppCaller | null =
-    !found || found.memberStatus !== 'active' || (found.app.status !== 'new' && found.app.status !== 'active')
+    !found || found.memberStatus !== 'active' || found.suspended || (found.app.status !== 'new' && found.app.status !== 'active')
       ? null
       : { app: found.app, ctx: { userId: found.app.userId, orgId: found.app.orgId, role: found.role, sessionId: null, via: 'api_key' } };
   callersByTokenHash.set(hash, caller);

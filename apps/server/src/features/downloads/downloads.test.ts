@@ -120,7 +120,7 @@ describe('downloads', () => {
 describe('public verify rate limit', () => {
   let w: TWorldApp;
   beforeAll(async () => {
-    w = await createWorldApp(undefined, { rateLimit: { authMax: 1_000, publicMax: 2, windowMs: 60_000 } });
+    w = await createWorldApp(undefined, { rateLimit: { authMax: 1_000, publicMax: 2, webhookMax: 1_000, windowMs: 60_000 } });
   });
   afterAll(async () => {
     await w?.close();

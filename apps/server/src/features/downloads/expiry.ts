@@ -1,8 +1,7 @@
-import { and, eq, isNotNull, lte, ne } from 'drizzle-orm';
 import type { TDatabase } from '../../platform/db/database';
 import type { TMaintenanceTask } from '../../platform/jobs/maintenance';
 import type { TFileStorage } from '../../platform/storage/storage';
-import { downloads } from './tables';
+import { clearDownloadFile, selectExpiredDownloadFiles } from './queries';
 
 /**
  * Deletes the prepared files of downloads whose retention time is over (their state reads `expired` from then on)
@@ -12,14 +11,10 @@ import { downloads } from './tables';
 export async function deleteExpiredDownloadFiles(database: TDatabase, storage: TFileStorage, now = new Date(), batch = 500): Promise<number> {
   let removed = 0;
   for (;;) {
-    const due = await database.db
-      .select({ id: downloads.id, storageKey: downloads.storageKey })
-      .from(downloads)
-      .where(and(isNotNull(downloads.storageKey), lte(downloads.expiresAt, now), ne(downloads.kind, 'input')))
-      .limit(batch);
+    const due = await selectExpiredDownloadFiles(database.db, now, batch);
     for (const d of due) {
       if (d.storageKey) await storage.remove(d.storageKey);
-      await database.db.update(downloads).set({ storageKey: null, updatedAt: new Date() }).where(eq(downloads.id, d.id));
+      await clearDownloadFile(database.db, d.id);
       removed += 1;
     }
     if (due.length < batch) return removed;

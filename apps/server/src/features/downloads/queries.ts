@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lte, ne } from 'drizzle-orm';
 import type { TDb } from '../../platform/db/database';
 import { downloads } from './tables';
 
@@ -40,4 +40,18 @@ export async function selectRunningDownloads(exec: TDb, who: { orgId: string; us
     .where(and(eq(downloads.orgId, who.orgId), eq(downloads.userId, who.userId), inArray(downloads.state, ['queued', 'processing'])))
     .orderBy(desc(downloads.createdAt))
     .limit(200);
+}
+
+/** Up to `limit` downloads whose prepared file's retention ended at `now` (an `input` download's file is its list's upload, which stays). */
+export async function selectExpiredDownloadFiles(exec: TDb, now: Date, limit: number): Promise<{ id: string; storageKey: string | null }[]> {
+  return exec
+    .select({ id: downloads.id, storageKey: downloads.storageKey })
+    .from(downloads)
+    .where(and(isNotNull(downloads.storageKey), lte(downloads.expiresAt, now), ne(downloads.kind, 'input')))
+    .limit(limit);
+}
+
+/** Forgets a download's storage key once its file was removed (its state reads `expired` from then on). */
+export async function clearDownloadFile(exec: TDb, id: string): Promise<void> {
+  await exec.update(downloads).set({ storageKey: null, updatedAt: new Date() }).where(eq(downloads.id, id));
 }

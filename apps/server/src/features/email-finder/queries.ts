@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sq
 import type { TFinderStatus } from '@verilead/contracts';
 import { selectChunkStarts } from '../../platform/bulk/row-chunks';
 import { createListStore, likePattern } from '../../platform/bulk-lists/list-store';
-import { storeRowResults, type TRowResult } from '../../platform/bulk-lists/row-results';
+import { storeRowResults, type TRowResult } from '../../platform/bulk-lists/row-result-queries';
 import { selectRows, type TDb } from '../../platform/db/database';
 import type { TVisibleScope } from '../../platform/tenancy/context';
 import { finderDomainPatterns, finderInstant, finderListRows, finderLists, type TFinderCounters } from './tables';

@@ -6,43 +6,36 @@
  *   organisation's: which addresses a customer verified is theirs);
  * - the installation's finder pattern counts (finder_domain_patterns: per domain and pattern a count, no address,
  *   no name, no organisation), the same counts the finder already shares to order its candidates;
- * - the prospect directory (operator-imported reference data every organisation can search).
+ * - the prospect directory (operator-imported reference data every organisation can search);
+ * - its own hard bounces (platform/bounces): a bounced address scores low and no longer counts as a valid one.
  *
  * The finder's pattern table and the directory belong to other features, whose faces this feature cannot import
  * (the finder and the prospects features reach this one through downloads, and a cycle would follow), so they are
  * read here by name, read-only.
  */
-import { sql } from 'drizzle-orm';
 import type { TCatchAllScore, TVerificationResult } from '@verilead/contracts';
 import { makeCatchAllScorer, type TCatchAllScorer } from '../../platform/catch-all/catch-all-context';
-import { selectRows, type TDb } from '../../platform/db/database';
+import type { TDb } from '../../platform/db/database';
+import { selectHardBouncedAtDomain } from '../../platform/bounces/read';
+import { selectDirectoryPeopleAtDomain, selectOwnValidAddressesAtDomain, selectSharedPatternCounts } from './catch-all-queries';
 
 /** At most this many known addresses and directory people are read per domain (enough to learn a pattern). */
 const READ_LIMIT = 2_000;
 
 async function readDomainScorer(exec: TDb, orgId: string, domain: string): Promise<TCatchAllScorer> {
-  const suffix = `%@${domain.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
-  const [shared, own, directory] = await Promise.all([
-    selectRows<{ pattern: string; valid_count: number }>(exec, sql`select pattern, valid_count from finder_domain_patterns where domain = ${domain}`),
-    selectRows<{ email: string }>(
-      exec,
-      sql`(select lower(email) as email from instant_verifications
-           where org_id = ${orgId} and status = 'valid' and lower(email) like ${suffix} limit ${READ_LIMIT})
-          union
-          (select lower(e.email) from verify_list_emails e join verify_lists l on l.id = e.list_id
-           where l.org_id = ${orgId} and e.status = 'valid' and lower(e.email) like ${suffix} limit ${READ_LIMIT})`,
-    ),
-    selectRows<{ first_name: string; last_name: string; email: string | null }>(
-      exec,
-      sql`select p.first_name, p.last_name, p.email from directory_people p
-          where p.company_id in (select id from directory_companies where domain = ${domain}) or lower(p.email) like ${suffix}
-          limit ${READ_LIMIT}`,
-    ),
+  const [shared, own, directory, bounced] = await Promise.all([
+    selectSharedPatternCounts(exec, domain),
+    selectOwnValidAddressesAtDomain(exec, orgId, domain, READ_LIMIT),
+    selectDirectoryPeopleAtDomain(exec, domain, READ_LIMIT),
+    selectHardBouncedAtDomain(exec, orgId, domain, READ_LIMIT),
   ]);
+  // A hard-bounced address was no mailbox: it scores low, and its valid verdict teaches the domain's pattern nothing.
+  const hardBounced = new Set(bounced);
   return makeCatchAllScorer({
     domain,
     sharedPatternCounts: Object.fromEntries(shared.map((r) => [r.pattern, Number(r.valid_count)])),
-    ownValidAddresses: own.map((r) => r.email),
+    ownValidAddresses: own.filter((e) => !hardBounced.has(e)),
+    hardBounced: [...hardBounced],
     directory: directory.map((p) => ({ firstName: p.first_name, lastName: p.last_name, email: p.email })),
   });
 }

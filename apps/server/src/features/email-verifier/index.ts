@@ -14,3 +14,7 @@ export { listRunningJobActivities } from './running-activities';
 export { createSourcedList, uploadList } from './upload-list';
 export type { TUploadPart } from './upload-list';
 export { summariseVerifications } from './verification-summary';
+export { selectVerdictsOf, type TBounceVerdict } from './bounce-verdict-queries';
+export { appendContactsAndVerify, readRunChanges } from './reverify-new-rows';
+export type { TFinishedRun, TReverifyHooks } from './reverify-run-job';
+export { createReverifyMaintenance } from './reverify-schedule';

@@ -16,6 +16,7 @@ import { assertCanPayOne, hasRoomToPay, type TChargeApp } from './instant-charge
 import { chargeInstantResult } from './instant-charge-batch';
 import { isBillable } from './list-view';
 import { addCatchAllScores } from './catch-all-evidence';
+import { overlayBounce, selectHardBounces } from '../../platform/bounces/read';
 
 function addHours(iso: string, hours: number): string {
   const t = Date.parse(iso);
@@ -27,6 +28,9 @@ function toInstantView(row: { id: string; result: Record<string, unknown>; billa
   return { ...result, id: row.id, billable: row.billable, credits_charged: row.creditsCharged, safe_to_send_until: addHours(result.verified_on, SAFE_TO_SEND_WINDOW_HOURS) };
 }
 
+/** How long an instant check without a time limit of its own waits for a paused mail host. */
+export const INSTANT_PAUSE_WAIT_MS = 30_000;
+
 /** POST /email_verify/instant: verifies, then stores the result, charges it (valid/invalid/catch_all) and records the event in one statement. */
 export type TInstantOptions = {
   /**
@@ -35,6 +39,11 @@ export type TInstantOptions = {
    * statement is sent it completes, and the result is answered.
    */
   signal?: AbortSignal;
+  /**
+   * The signal carries the call's own time limit (the /v2 `timeout`): a paused mail host is waited for up to it.
+   * Otherwise (the app's single check, whose signal is only its client leaving) at most INSTANT_PAUSE_WAIT_MS.
+   */
+  timeLimited?: boolean;
   /** The API app the call came through: its usage and credit limit move in the charge itself (AppCreditLimitRefused). */
   app?: TChargeApp;
 };
@@ -50,7 +59,9 @@ export async function verifyInstant(
   email: string,
   options: TInstantOptions = {},
 ): Promise<TInstantVerifyData> {
-  const prefs = await getVerifierPreferences(database.db, ctx);
+  // A call without its own time limit (the app's single check) waits at most INSTANT_PAUSE_WAIT_MS for a mail host an
+  // operator paused, then answers unknown / smtp_timeout (not billable); a call with one (/v2 `timeout`) waits up to it.
+  const prefs = { ...(await getVerifierPreferences(database.db, ctx)), ...(options.timeLimited ? {} : { pauseWaitMs: INSTANT_PAUSE_WAIT_MS }) };
   let result: TVerificationResult;
   if (hasRoomToPay(ctx.orgId, ctx.userId)) {
     // Seen with plenty of room within the second: nothing to check, and the verification answers the caller's signal.
@@ -94,7 +105,9 @@ export async function verifyInstant(
 
 export async function listRecentInstant(exec: TDb, ctx: TCallerContext, limit: number, source?: TInstantSource): Promise<TRecentInstantData> {
   const rows = await selectRecentInstant(exec, { orgId: ctx.orgId, userId: ctx.userId, limit, source });
-  return { items: rows.map(toInstantView) };
+  // An address that hard-bounced for the organisation since reads invalid, with the bounce (issue 32).
+  const bounced = await selectHardBounces(exec, ctx.orgId, rows.map((r) => r.email));
+  return { items: rows.map((r) => overlayBounce(toInstantView(r), bounced.get(r.email.toLowerCase()))) };
 }
 
 /** POST /public/verify: no account, nothing stored or charged (the route is rate-limited per IP). */

@@ -7,15 +7,16 @@ import { startAutoPilot } from './list-lifecycle';
 import { planVerifyChunks, runVerifyChunk, VERIFY_CHUNK_JOB, VERIFY_JOB } from './verify-list-job';
 import { runGreylistRecheck, ZRecheckPayload } from './greylist-recheck-job';
 import { GREYLIST_RECHECK_JOB } from './store-results';
+import { REVERIFY_RUN_JOB, runReverify, type TReverifyHooks } from './reverify-run-job';
 
 const ZListJobPayload = z.object({ listId: z.uuid() });
 
 /**
  * The verifier's durable jobs: `analyse` (read and count the file; then auto-pilot may start the list), `verify`
  * (plan a started list into chunk jobs), `verify_chunk` (verify, store and charge one chunk's rows; any worker
- * takes any chunk) and `greylist_recheck` (re-verify the rows whose greylist wait is over). They read the queue from the dependency record when they run, to enqueue follow-up work.
+ * takes any chunk) `greylist_recheck` (re-verify the rows whose greylist wait is over) and `reverify_run` (a list kept verified). They read the queue from the dependency record when they run, to enqueue follow-up work.
  */
-export function createEmailVerifierJobs(opts: TDeps): TJobDefinition[] {
+export function createEmailVerifierJobs(opts: TDeps, hooks: TReverifyHooks = {}): TJobDefinition[] {
   const { storage, verifier } = opts;
   const deps = () => ({ database: opts.database, queue: opts.queue });
   return [
@@ -41,6 +42,15 @@ export function createEmailVerifierJobs(opts: TDeps): TJobDefinition[] {
       maxAttempts: 20,
       backoffMs: 2_000,
       handler: (p, ctx) => runGreylistRecheck(deps(), verifier, p, ctx),
+    }),
+    // A run of a list that stays verified (reverify-run-job.ts): `afterRun` is the composition root's (a platform list's write-back).
+    defineJob({
+      name: REVERIFY_RUN_JOB,
+      queue: 'verification',
+      payload: z.object({ runId: z.uuid() }),
+      maxAttempts: 5,
+      backoffMs: 5_000,
+      handler: (p, ctx) => runReverify({ ...deps(), clock: opts.clock }, verifier, hooks, p.runId, ctx),
     }),
   ] as unknown as TJobDefinition[];
 }

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql } from 'dr
 import type { TInstantSource } from '@verilead/contracts';
 import { selectChunkStarts } from '../../platform/bulk/row-chunks';
 import { createListStore } from '../../platform/bulk-lists/list-store';
-import { storeRowResults, type TRowResult } from '../../platform/bulk-lists/row-results';
+import { storeRowResults, type TRowResult } from '../../platform/bulk-lists/row-result-queries';
 import { selectRows, type TDb } from '../../platform/db/database';
 import type { TVisibleScope } from '../../platform/tenancy/context';
 import { instantVerificationRollups, instantVerifications, verifyListEmails, verifyLists, type TListCounters } from './tables';
@@ -207,6 +207,12 @@ export async function clearGreylistWaits(exec: TDb, listId: string): Promise<voi
     .set({ recheckAt: null, greylistRechecks: 0 })
     .where(and(eq(verifyListEmails.listId, listId), isNull(verifyListEmails.status), sql`${verifyListEmails.recheckAt} is not null`));
   await exec.update(verifyLists).set({ greylistWaiting: 0, greylistRecheckAt: null }).where(eq(verifyLists.id, listId));
+}
+
+/** The organisation a list belongs to (null when there is no such list). */
+export async function selectListOrg(exec: TDb, listId: string): Promise<string | null> {
+  const rows = await exec.select({ orgId: verifyLists.orgId }).from(verifyLists).where(eq(verifyLists.id, listId)).limit(1);
+  return rows[0]?.orgId ?? null;
 }
 
 /** A page of a list's rows in file order, with each duplicate's unique row result (for exports). */

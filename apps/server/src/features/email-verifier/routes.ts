@@ -29,6 +29,7 @@ import { readUploadPart } from '../../platform/bulk-lists/upload-part';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { listRecentInstant, verifyInstant, verifyPublic } from './instant';
+import { requestClosedSignal } from '../../platform/http/request-closed';
 import {
   cancelListVerification,
   checkListRemoval,
@@ -38,6 +39,7 @@ import {
   startListVerification,
 } from './list-lifecycle';
 import { checkDuplicateFileName, previewUpload, uploadList } from './upload-list';
+import { registerReverifyRoutes } from './reverify-routes';
 
 export function registerEmailVerifierRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards) {
   const { database, config } = deps;
@@ -82,7 +84,8 @@ export function registerEmailVerifierRoutes(app: FastifyInstance, deps: TDeps, g
   r.post(
     '/email_verify/instant',
     { ...auth, schema: { ...base, summary: 'Verify one address', body: ZInstantVerifyRequest, response: { ...withErrorResponses({ 200: ZInstantVerifyResponse }), ...errors402 } } },
-    async (req) => ok(await verifyInstant(database, verifier, getCaller(req), req.body.email)),
+    // a client that leaves stops its check: nothing is stored or charged unless the charge had begun
+    async (req, reply) => ok(await verifyInstant(database, verifier, getCaller(req), req.body.email, { signal: requestClosedSignal(reply) })),
   );
   r.get(
     '/email_verify/instant/recent',
@@ -132,4 +135,5 @@ export function registerEmailVerifierRoutes(app: FastifyInstance, deps: TDeps, g
     },
     async (req) => ok(await verifyPublic(verifier, req.body.email)),
   );
+  registerReverifyRoutes(app, deps, guards);
 }

@@ -19,20 +19,21 @@ export type TRowOutcome =
   | { rowNumber: number; result: TVerificationResult; wait?: undefined }
   | { rowNumber: number; result?: undefined; wait: { at: Date; rechecks: number; expectRechecks: number } };
 
-function addToCounters(c: TListCounters, r: TVerificationResult, billable: boolean): void {
-  c.verified += 1;
-  c[r.status] += 1;
-  if (r.disposable) c.disposable += 1;
-  if (r.gibberish) c.gibberish += 1;
-  if (r.free_account) c.free_account += 1;
-  if (r.role_account) c.role_account += 1;
-  if (billable) c.billable += 1;
-  if (r.safe_to_send === 'yes') c.safe_to_send += 1;
-  if (r.status === 'valid') c.valid_score_sum += r.deliverability_score;
+/** Adds a result to a list's counters (`sign` -1 takes a row's previous result out of them, for a re-check). */
+export function addToCounters(c: TListCounters, r: Pick<TVerificationResult, 'status' | 'disposable' | 'gibberish' | 'free_account' | 'role_account' | 'safe_to_send' | 'deliverability_score'>, billable: boolean, sign: 1 | -1 = 1): void {
+  c.verified += sign;
+  c[r.status] += sign;
+  if (r.disposable) c.disposable += sign;
+  if (r.gibberish) c.gibberish += sign;
+  if (r.free_account) c.free_account += sign;
+  if (r.role_account) c.role_account += sign;
+  if (billable) c.billable += sign;
+  if (r.safe_to_send === 'yes') c.safe_to_send += sign;
+  if (r.status === 'valid') c.valid_score_sum += sign * r.deliverability_score;
 }
 
 /** What a bulk row keeps of a result (everything but the transcript). */
-function toStoredResult(r: TVerificationResult): Record<string, unknown> {
+export function toStoredResult(r: TVerificationResult): Record<string, unknown> {
   const { transcript: _transcript, ...rest } = r;
   return rest;
 }

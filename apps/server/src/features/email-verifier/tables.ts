@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { TInstantSource, TListAnalysisState, TListSource, TVerificationMode, TVerificationStatus, TVerifyListState } from '@verilead/contracts';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { TInstantSource, TListAnalysisState, TListSource, TReverifyPeriod, TReverifyRunKind, TVerificationMode, TVerificationStatus, TVerifyListState } from '@verilead/contracts';
 import { bulkListColumns } from '../../platform/bulk-lists/list-columns';
 import { organisations, users } from '../../platform/tenancy/tables';
 
@@ -103,7 +103,12 @@ export const instantVerifications = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   // By member (their history, their reports) and by organisation (organisation-wide reports and the dashboard over a range).
-  (t) => [index('instant_verifications_user_created_idx').on(t.userId, t.createdAt), index('instant_verifications_org_created_idx').on(t.orgId, t.createdAt)],
+  (t) => [
+    index('instant_verifications_user_created_idx').on(t.userId, t.createdAt),
+    index('instant_verifications_org_created_idx').on(t.orgId, t.createdAt),
+    // The bounce guarantee finds an address's verdicts (migration 0075).
+    index('instant_verifications_org_email_idx').on(t.orgId, sql`lower(${t.email})`),
+  ],
 );
 
 /**
@@ -135,4 +140,89 @@ export const instantVerificationRollups = pgTable(
     credits: integer('credits').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.userId, t.bucket] })],
+);
+
+// ---------- lists that stay verified (migration 0080): a list's schedule, its runs, and the rows each run re-checked.
+
+/** A list's re-verification schedule (no row: off). `next_run_at` moves on as the scheduler queues each run. */
+export const verifyListSchedules = pgTable(
+  'verify_list_schedules',
+  {
+    listId: uuid('list_id')
+      .primaryKey()
+      .references(() => verifyLists.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    /** Who turned it on: the member charged, like the list's own verification. */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    period: text('period').$type<Exclude<TReverifyPeriod, 'off'>>().notNull(),
+    ageDays: integer('age_days').notNull(),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
+    /** The cost per run the person confirmed when turning it on. */
+    costPerRun: integer('cost_per_run').notNull().default(0),
+    lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+    skippedReason: text('skipped_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('verify_list_schedules_due_idx').on(t.nextRunAt)],
+);
+
+export type TReverifyRunState = 'queued' | 'running' | 'completed' | 'skipped' | 'stopped';
+/** `from>to` → rows, e.g. `valid>invalid` (`none>valid`: a row verified for the first time). */
+export type TTransitionCounts = Record<string, number>;
+
+/** One run: a scheduled re-check of the results older than `cutoff`, or the verification of new rows after `from_row`. */
+export const verifyListRuns = pgTable(
+  'verify_list_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => verifyLists.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<TReverifyRunKind>().notNull(),
+    /** When it was due: (list, kind, due_at) is unique, so a due run is queued once whatever the number of workers. */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    cutoff: timestamp('cutoff', { withTimezone: true }),
+    fromRow: integer('from_row'),
+    state: text('state').$type<TReverifyRunState>().notNull().default('queued'),
+    reason: text('reason'),
+    planned: integer('planned').notNull().default(0),
+    rechecked: integer('rechecked').notNull().default(0),
+    charged: integer('charged').notNull().default(0),
+    changed: integer('changed').notNull().default(0),
+    transitions: jsonb('transitions').$type<TTransitionCounts>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('verify_list_runs_once_idx').on(t.listId, t.kind, t.dueAt), index('verify_list_runs_list_created_idx').on(t.listId, t.createdAt)],
+);
+
+/** A row a run re-checked, with the status it had before (the list's previous result of that row). */
+export const verifyListRowChanges = pgTable(
+  'verify_list_row_changes',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => verifyListRuns.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    listId: uuid('list_id').notNull(),
+    rowNumber: integer('row_number').notNull(),
+    previousStatus: text('previous_status').$type<TVerificationStatus>(),
+    previousVerifiedAt: timestamp('previous_verified_at', { withTimezone: true }),
+    status: text('status').$type<TVerificationStatus>().notNull(),
+  },
+  (t) => [primaryKey({ name: 'verify_list_row_changes_pk', columns: [t.runId, t.rowNumber] })],
 );

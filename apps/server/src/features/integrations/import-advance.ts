@@ -1,9 +1,10 @@
+import { queueSourceJob } from '../../platform/bulk-lists/lifecycle';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { isAppError } from '../../platform/errors/app-error';
 import { ensureListVerification, getProgressStatus } from '../email-verifier';
 import { ADVANCE_JOB, adapterOfImport, endImport, WRITE_BACK_JOB, withPlatform, type TJobCtx } from './import-pipeline';
 import type { TIntegrationRuntime, TServiceDeps } from './platform-access';
-import { selectImport, selectImportForUpdate, updateImport, type TImportRow } from './queries';
+import { importRuns, type TImportRow } from './queries';
 
 // The import's middle step: following the verifier list's verification, starting it once the list is analysed,
 // and, when it is done, preparing the platform for the write-back and queueing its first chunk.
@@ -18,9 +19,9 @@ function importerContext(row: TImportRow): TCallerContext {
 
 /** Follows the list's verification: starts it once analysed, waits while it runs, then prepares and starts the write-back. */
 export async function runAdvance(deps: TServiceDeps, rt: TIntegrationRuntime, p: { importId: string }, job: TJobCtx): Promise<void> {
-  const row = await selectImport(deps.database.db, p.importId);
+  const row = await importRuns.selectById(deps.database.db, p.importId);
   if (!row || row.state !== 'verifying') return;
-  const again = () => deps.queue.enqueue(ADVANCE_JOB, p, { orgId: row.orgId, userId: row.userId, delayMs: ADVANCE_DELAY_MS });
+  const again = () => queueSourceJob(deps.queue, row, ADVANCE_JOB, p, { delayMs: ADVANCE_DELAY_MS });
   const ctx = importerContext(row);
   let status;
   try {
@@ -55,14 +56,14 @@ export async function runAdvance(deps: TServiceDeps, rt: TIntegrationRuntime, p:
   await withPlatform(deps, row, job, { name: ADVANCE_JOB, payload: () => p }, async () => {
     if (row.writeBack.append || row.writeBack.unsubscribe) await adapter.prepareWriteBack(row.remoteListId, row.writeBack);
     await deps.database.transaction(async (tx) => {
-      const current = await selectImportForUpdate(tx, row.id);
+      const current = await importRuns.selectForUpdate(tx, row.id);
       if (!current || current.state !== 'verifying') return;
       if (!row.writeBack.append && !row.writeBack.unsubscribe) {
         await endImport(tx, row, { state: 'completed' });
         return;
       }
-      await updateImport(tx, row.id, { state: 'writing_back' });
-      await deps.queue.enqueue(WRITE_BACK_JOB, { importId: row.id, afterSeq: 0 }, { tx, orgId: row.orgId, userId: row.userId });
+      await importRuns.update(tx, row.id, { state: 'writing_back' });
+      await queueSourceJob(deps.queue, row, WRITE_BACK_JOB, { importId: row.id, afterSeq: 0 }, { tx });
     });
   });
 }

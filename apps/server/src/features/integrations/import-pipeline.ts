@@ -1,11 +1,12 @@
 import type { TIntegration } from '@verilead/contracts';
+import { endSourceRun, queueSourceJob } from '../../platform/bulk-lists/lifecycle';
 import type { TDb } from '../../platform/db/database';
 import { recordActivity } from '../activities';
 import { RateLimitedError, RemoteAuthError, RemoteError } from './adapters/http';
 import type { TIntegrationAdapter } from './adapters/types';
 import { createLeadsAdapter } from './leads-source';
 import { getAdapter, openCredentials, platformLabel, type TIntegrationRuntime, type TServiceDeps } from './platform-access';
-import { selectAccountById, selectImport, updateImport, type TImportRow } from './queries';
+import { importRuns, selectAccountById, type TImportRow } from './queries';
 
 // What the import → verify → write-back jobs share: their names (each step queues the next), ending an import with
 // its activity, the adapter of an import's account, and how a step that talks to the platform meets its failures.
@@ -19,19 +20,21 @@ export type TJobCtx = { attempt: number; maxAttempts: number };
 
 /** Ends an import (completed, failed or cancelled) and records it in the importer's Activities. */
 export async function endImport(exec: TDb, row: TImportRow, values: { state: 'completed' | 'failed' | 'cancelled'; error?: string }): Promise<void> {
-  await updateImport(exec, row.id, values);
-  const fresh = (await selectImport(exec, row.id)) ?? row;
-  const what = `"${row.remoteListName}" from ${platformLabel(row.platform as TIntegration)}`;
-  const metadata = { feature: 'integrations', import_id: row.id, integration: row.platform, imported: fresh.imported, written_back: fresh.writtenBack };
-  if (values.state === 'failed') {
-    await recordActivity(exec, { orgId: row.orgId, userId: row.userId, type: 'failed', description: `Syncing ${what} failed: ${values.error ?? 'unknown error'}`, metadata: { ...metadata, job: 'sync' } });
-    return;
-  }
-  const description =
-    values.state === 'cancelled'
-      ? `Cancelled syncing ${what}: ${values.error ?? ''}`.trim()
-      : `Synced ${what}: ${fresh.imported} contacts imported, ${fresh.writtenBack} written back`;
-  await recordActivity(exec, { orgId: row.orgId, userId: row.userId, type: 'sync', description, metadata: { ...metadata, cancelled: values.state === 'cancelled' } });
+  await endSourceRun(exec, importRuns, row.id, values, {
+    onEnded: async (tx, ended) => {
+      const what = `"${row.remoteListName}" from ${platformLabel(row.platform as TIntegration)}`;
+      const metadata = { feature: 'integrations', import_id: row.id, integration: row.platform, imported: ended.imported, written_back: ended.writtenBack };
+      if (values.state === 'failed') {
+        await recordActivity(tx, { orgId: row.orgId, userId: row.userId, type: 'failed', description: `Syncing ${what} failed: ${values.error ?? 'unknown error'}`, metadata: { ...metadata, job: 'sync' } });
+        return;
+      }
+      const description =
+        values.state === 'cancelled'
+          ? `Cancelled syncing ${what}: ${values.error ?? ''}`.trim()
+          : `Synced ${what}: ${ended.imported} contacts imported, ${ended.writtenBack} written back`;
+      await recordActivity(tx, { orgId: row.orgId, userId: row.userId, type: 'sync', description, metadata: { ...metadata, cancelled: values.state === 'cancelled' } });
+    },
+  });
 }
 
 /** The adapter of an import's account (null when the account was disconnected: the import fails). */
@@ -49,12 +52,12 @@ export async function adapterOfImport(deps: TServiceDeps, rt: TIntegrationRuntim
  * Runs a step that talks to the platform: a throttling signal re-queues the same job after the wait the platform
  * asked for; rejected credentials fail the import; other errors are retried, and fail it on the last attempt.
  */
-export async function withPlatform(deps: TServiceDeps, row: TImportRow, job: TJobCtx, retry: { name: string; payload: () => unknown }, step: () => Promise<void>): Promise<void> {
+export async function withPlatform(deps: TServiceDeps, row: TImportRow, job: TJobCtx, retry: { name: string; payload: () => Record<string, unknown> }, step: () => Promise<void>): Promise<void> {
   try {
     await step();
   } catch (err) {
     if (err instanceof RateLimitedError) {
-      await deps.queue.enqueue(retry.name, retry.payload(), { orgId: row.orgId, userId: row.userId, delayMs: err.retryAfterMs });
+      await queueSourceJob(deps.queue, row, retry.name, retry.payload(), { delayMs: err.retryAfterMs });
       return;
     }
     const name = platformLabel(row.platform as TIntegration);

@@ -1,9 +1,11 @@
 import type { TIntegration, TIntegrationImport } from '@verilead/contracts';
+import { readRunningSourceJobs } from '../../platform/bulk-lists/list-views';
+import { percentDone } from '../../platform/bulk-lists/source-chain';
 import type { TDb } from '../../platform/db/database';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import type { TRunningJobActivity } from '../activities';
 import { platformLabel } from './platform-access';
-import { selectImports, selectRunningImports, type TImportRow } from './queries';
+import { importRuns, type TImportRow } from './queries';
 
 // Reading imports: an import as the screens show it, the organisation's latest imports, and a member's running
 // imports as sync activities with their progress.
@@ -29,22 +31,17 @@ export function toImportView(row: TImportRow): TIntegrationImport {
 
 /** The member's imports still running (importing, verifying or writing back), as sync activities with their progress. */
 export async function listRunningJobActivities(exec: TDb, who: { orgId: string; userId: string }): Promise<TRunningJobActivity[]> {
-  const rows = await selectRunningImports(exec, who);
-  const percent = (done: number, of: number | null) => (of && of > 0 ? Math.min(100, Math.floor((done * 100) / of)) : null);
-  return rows.map((row) => {
-    const queued = row.state === 'importing' && row.pagesDone === 0;
-    return {
-      key: `sync:${row.id}`,
-      type: 'sync',
-      status: queued ? 'queued' : 'in_progress',
-      progress: queued ? null : row.state === 'importing' ? percent(row.imported, row.remoteTotal) : row.state === 'writing_back' ? percent(row.writtenBack, row.imported) : null,
-      description: `"${row.remoteListName}" from ${platformLabel(row.platform as TIntegration)} (${row.state.replace('_', ' ')})`,
-      metadata: { feature: 'integrations', import_id: row.id, integration: row.platform, phase: row.state, verify_list_id: row.verifyListId },
-      since: row.updatedAt,
-    };
-  });
+  return readRunningSourceJobs(exec, importRuns, who, (row) => ({
+    type: 'sync',
+    queued: row.state === 'importing' && row.pagesDone === 0,
+    progress: row.state === 'importing' ? percentDone(row.imported, row.remoteTotal) : row.state === 'writing_back' ? percentDone(row.writtenBack, row.imported) : null,
+    description: `"${row.remoteListName}" from ${platformLabel(row.platform as TIntegration)} (${row.state.replace('_', ' ')})`,
+    metadata: { feature: 'integrations', import_id: row.id, integration: row.platform, phase: row.state, verify_list_id: row.verifyListId },
+  }));
 }
 
+/** The organisation's latest 50 imports, newest first (every member sees them). */
 export async function listImports(exec: TDb, ctx: TCallerContext): Promise<{ items: TIntegrationImport[] }> {
-  return { items: (await selectImports(exec, ctx.orgId, 50)).map(toImportView) };
+  const { rows } = await importRuns.selectPage(exec, { orgId: ctx.orgId }, { offset: 0, limit: 50 });
+  return { items: rows.map(toImportView) };
 }

@@ -3,3 +3,4 @@
 export { createIntegrationJobs } from './jobs';
 export { registerIntegrationRoutes } from './routes';
 export { listRunningJobActivities } from './service';
+export { createNewContactsPollTask, createRunWriteBackHook } from './list-sync';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TIntegration } from '@verilead/contracts';
 import { verifyLists } from '../email-verifier/tables';
 import { createSourcedList } from '../email-verifier/upload-list';
-import { insertImport } from './queries';
+import { importRuns } from './queries';
 import { IMPORT_PAGE_JOB, WRITE_BACK_JOB } from './service';
 import { integrationAccounts, integrationImportMembers } from './tables';
 import { BAD_KEYS, connectBody, createIntegrationWorld, makeWorldMembers, runImport, startDelayOf, throttleWhenQueued, topUp, type TIntegrationWorld } from './test-support';
@@ -61,7 +61,7 @@ describe('integrations against local fakes of each platform', () => {
     const { size } = await t.deps.storage.write(storageKey, Readable.from(['email,first_name,last_name\n', 'ann@acceptall.test,Ann,Old\n', 'bob@acceptall.test,Bob,Old\n']));
     await createSourcedList(t.deps, { orgId: owner2.orgId, userId: owner2.userId }, { listId: verifyListId, name: 'Spring newsletter (Automizy)', fileName: 'Spring newsletter (Automizy).csv', source: 'automizy', storageKey, sizeBytes: size });
     await t.db.transaction((tx) =>
-      insertImport(tx, { orgId: owner2.orgId, userId: owner2.userId, accountId: null, accountName: 'Old Automizy', platform: 'automizy', remoteListId: '42', remoteListName: 'Spring newsletter', remoteTotal: 2, state: 'completed', imported: 2, verifyListId, verifyListCreated: 1, writeBack: { unsubscribe: false, append: false } }),
+      importRuns.insert(tx, { orgId: owner2.orgId, userId: owner2.userId, accountId: null, accountName: 'Old Automizy', platform: 'automizy', remoteListId: '42', remoteListName: 'Spring newsletter', remoteTotal: 2, state: 'completed', imported: 2, verifyListId, verifyListCreated: 1, writeBack: { unsubscribe: false, append: false } }),
     );
     await t.deps.queue.runUntilIdle();
 

@@ -1,9 +1,11 @@
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { createSourceListStore } from '../../platform/bulk-lists/source-list-store';
 import type { TDb } from '../../platform/db/database';
 import { integrationAccounts, integrationImportMembers, integrationImports } from './tables';
 
 export type TAccountRow = typeof integrationAccounts.$inferSelect;
 export type TImportRow = typeof integrationImports.$inferSelect;
+export type TImportInsert = typeof integrationImports.$inferInsert;
 export type TMemberInsert = typeof integrationImportMembers.$inferInsert;
 
 export async function insertAccount(exec: TDb, row: typeof integrationAccounts.$inferInsert): Promise<TAccountRow | null> {
@@ -40,42 +42,15 @@ export async function deleteAccount(exec: TDb, orgId: string, id: string): Promi
   return rows.length > 0;
 }
 
-export async function insertImport(exec: TDb, row: typeof integrationImports.$inferInsert): Promise<TImportRow> {
-  const rows = await exec.insert(integrationImports).values(row).returning();
-  return rows[0]!;
-}
-
-export async function selectImport(exec: TDb, id: string): Promise<TImportRow | null> {
-  const rows = await exec.select().from(integrationImports).where(eq(integrationImports.id, id));
-  return rows[0] ?? null;
-}
-
-/** The import row locked for this transaction (a page or chunk job advances it). */
-export async function selectImportForUpdate(exec: TDb, id: string): Promise<TImportRow | null> {
-  const rows = await exec.select().from(integrationImports).where(eq(integrationImports.id, id)).for('update');
-  return rows[0] ?? null;
-}
-
-export async function selectImports(exec: TDb, orgId: string, limit: number): Promise<TImportRow[]> {
-  return exec.select().from(integrationImports).where(eq(integrationImports.orgId, orgId)).orderBy(desc(integrationImports.createdAt)).limit(limit);
-}
-
-/** A member's imports still running (importing, verifying or writing back). */
-export async function selectRunningImports(exec: TDb, who: { orgId: string; userId: string }): Promise<TImportRow[]> {
-  return exec
-    .select()
-    .from(integrationImports)
-    .where(and(eq(integrationImports.orgId, who.orgId), eq(integrationImports.userId, who.userId), inArray(integrationImports.state, ['importing', 'verifying', 'writing_back'])))
-    .orderBy(desc(integrationImports.updatedAt))
-    .limit(200);
-}
-
-export async function updateImport(exec: TDb, id: string, values: Partial<typeof integrationImports.$inferInsert>): Promise<void> {
-  await exec
-    .update(integrationImports)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(integrationImports.id, id));
-}
+/**
+ * The imports: a source list's state rows on the bulk-list kernel (source-list-store.ts), running while importing,
+ * verifying or writing back.
+ */
+export const importRuns = createSourceListStore<TImportRow, TImportInsert>({
+  table: integrationImports,
+  noun: 'Import',
+  running: ['importing', 'verifying', 'writing_back'],
+});
 
 /** Remote ids of this import already stored, among `remoteIds`. */
 export async function selectKnownRemoteIds(exec: TDb, importId: string, remoteIds: string[]): Promise<Set<string>> {

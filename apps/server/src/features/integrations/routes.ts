@@ -21,10 +21,11 @@ import {
 import { getCaller, type TGuards } from '../../platform/auth/guards';
 import type { TDeps } from '../../platform/deps';
 import { ok, withErrorResponses } from '../../platform/http/responses';
-import { listLeadsSources, startLeadsImport } from './leads-source';
+import { listLeadsSources } from './leads-source';
 import { handleOAuth } from './oauth/service';
+import { registerListSyncRoutes } from './list-sync-routes';
 import { describeIntegrationTestMode } from './test-mode';
-import { connectAccount, getAccountLists, IMPORT_PAGE_JOB, listImports, listLinkedAccounts, listPlatformAccounts, removeAccount, startListImport, toImportView, type TIntegrationRuntime } from './service';
+import { connectAccount, getAccountLists, listImports, listLinkedAccounts, listPlatformAccounts, removeAccount, startLeadsImport, startListImport, type TIntegrationRuntime } from './service';
 
 /** Integrations: connected accounts, a platform's lists, importing a list to verify it (under /api/v1). */
 export function registerIntegrationRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards, rtOverrides: Partial<TIntegrationRuntime> = {}) {
@@ -98,8 +99,7 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: TDeps, gua
     '/integration/leads/verify_list',
     { ...auth, schema: { ...base, summary: "Import a prospect list's revealed e-mails as a verifier list (source `leads`) and verify it", body: ZLeadsVerifyRequest, response: withErrorResponses({ 200: ZIntegrationImportResponse }) } },
     async (req) => {
-      const ctx = getCaller(req);
-      return ok(await startLeadsImport(deps, ctx, req.body, (tx, importId) => deps.queue.enqueue(IMPORT_PAGE_JOB, { importId, page: 0 }, { tx, orgId: ctx.orgId, userId: ctx.userId }).then(() => undefined), toImportView));
+      return ok(await startLeadsImport(deps, getCaller(req), req.body));
     },
   );
   r.get(
@@ -107,4 +107,5 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: TDeps, gua
     { ...auth, schema: { ...base, summary: 'Recent imports with their progress', response: withErrorResponses({ 200: ZIntegrationImportsResponse }) } },
     async (req) => ok(await listImports(db, getCaller(req))),
   );
+  registerListSyncRoutes(app, deps, guards);
 }

@@ -5,7 +5,7 @@
 export { getAdapter, toAppError, type TIntegrationRuntime } from './platform-access';
 export { connectAccount, getAccountLists, listLinkedAccounts, listPlatformAccounts, removeAccount, requireFreeName, saveVerifiedAccount } from './accounts';
 export { ADVANCE_JOB, IMPORT_FINISH_JOB, IMPORT_PAGE_JOB, WRITE_BACK_JOB } from './import-pipeline';
-export { startListImport } from './import-start';
+export { startLeadsImport, startListImport } from './import-start';
 export { runImportFinish, runImportPage } from './import-pages';
 export { ADVANCE_DELAY_MS, runAdvance } from './import-advance';
 export { runWriteBack, WRITE_BACK_CHUNK } from './write-back';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { TImportSource, TImportState } from '@verilead/contracts';
+import { sourceListColumns } from '../../platform/bulk-lists/list-columns';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** A connected platform account: friendly name unique per organisation and platform; credentials encrypted (AES-256-GCM). */
@@ -30,21 +31,14 @@ export type TWriteBackChoice = { unsubscribe: boolean; append: boolean };
 export const integrationImports = pgTable(
   'integration_imports',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** id, org, user, state (importing | verifying | writing_back | completed | failed | cancelled), error and times: a source list's row (bulk-list kernel). */
+    ...sourceListColumns<TImportState>({ initialState: 'importing' }),
     accountId: uuid('account_id').references(() => integrationAccounts.id, { onDelete: 'set null' }),
     accountName: text('account_name').notNull(),
     platform: text('platform').$type<TImportSource>().notNull(),
     remoteListId: text('remote_list_id').notNull(),
     remoteListName: text('remote_list_name').notNull(),
     remoteTotal: integer('remote_total'),
-    /** importing | verifying | writing_back | completed | failed | cancelled */
-    state: text('state').$type<TImportState>().notNull().default('importing'),
     /** The platform's opaque cursor of the next page (null before the first page). */
     cursor: text('cursor'),
     /** Pages stored so far: a page job whose number is below it already ran (idempotency). */
@@ -57,9 +51,6 @@ export const integrationImports = pgTable(
     /** Last member sequence number written back. */
     writeCursor: integer('write_cursor').notNull().default(0),
     writtenBack: integer('written_back').notNull().default(0),
-    error: text('error'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('integration_imports_org_created_idx').on(t.orgId, t.createdAt)],
 );
@@ -97,4 +88,22 @@ export const integrationOauthStates = pgTable('integration_oauth_states', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** An imported platform list whose new contacts are verified automatically (migration 0081; no row: off). */
+export const integrationAutoVerify = pgTable('integration_auto_verify', {
+  importId: uuid('import_id')
+    .primaryKey()
+    .references(() => integrationImports.id, { onDelete: 'cascade' }),
+  orgId: uuid('org_id')
+    .notNull()
+    .references(() => organisations.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(true),
+  /** When the last poll started (the next one is due a poll interval later). */
+  polledAt: timestamp('polled_at', { withTimezone: true }),
+  /** New contacts found and appended to the verifier list so far. */
+  added: integer('added').notNull().default(0),
+  lastError: text('last_error'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -119,14 +119,14 @@ export async function completeConsent(authorizeUrl: string, decision: 'allow' | 
 export type TIntegrationWorld = { w: TWorldApp; fakes: Partial<Record<TIntegration, TFakePlatform>>; close(): Promise<void> };
 
 /** A world app whose integration jobs use small pages and hand every throttle to the queue; every fake started. */
-export async function createIntegrationWorld(count: number, runtime: Partial<TIntegrationRuntime> = {}, overrides: Partial<TConfig> = {}): Promise<TIntegrationWorld> {
+export async function createIntegrationWorld(count: number, runtime: Partial<TIntegrationRuntime> = {}, overrides: Partial<TConfig> = {}, clock?: () => Date): Promise<TIntegrationWorld> {
   const fakes: Partial<Record<TIntegration, TFakePlatform>> = {};
   for (const [k, start] of Object.entries(FAKES) as [TIntegration, NonNullable<(typeof FAKES)[TIntegration]>][]) fakes[k] = await start(makeSeed(k, count));
   const w = await createWorldApp(
     undefined,
     // Every platform reaches its fake here (base URLs, ActiveCampaign's typed account URL): no test-mode stand-ins (test-mode.ts).
     { allowPrivateDestinations: true, paymentsTestMode: false, integrationBaseUrls: baseUrlsOf(fakes), integrationOAuth: oauthConfigOf(fakes), ...overrides },
-    { extraJobs: (ctx) => createIntegrationJobs({ ...ctx, runtime: { adapterOptions: { pageSize: 7, maxInlineWaitMs: 0 }, ...runtime } }) },
+    { extraJobs: (ctx) => createIntegrationJobs({ ...ctx, runtime: { adapterOptions: { pageSize: 7, maxInlineWaitMs: 0 }, ...runtime } }), ...(clock ? { clock } : {}) },
   );
   return {
     w,

@@ -1,14 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeCorpus, makePeopleCorpus, type TPerson } from '@verilead/mailworld';
 import { chargeCreditsNow, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { selectRows } from '../../platform/db/database';
 import { CLIENT_TOKEN_REFUSED } from '../developer/public-api/auth';
 import { DAILY_LIMIT, INVALID_TOKEN, NO_CREDITS } from '../developer/public-api/errors';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
+import { BATCH_REFUSED } from './routes';
 
 /** The MCP server (/mcp) driven by the SDK's own client against the app listening on loopback, the mail world behind it. */
 let w: TWorldApp;
@@ -225,6 +226,66 @@ describe('the MCP server at /mcp', () => {
     const name = await call(client, 'find_email', { first_name: 'J0hn', last_name: 'Smith', domain: 'strict.test' });
     expect(name.isError).toBe(true);
     expect(textOf(name)).toContain('Unsupported characters in the first name');
+  });
+
+  it('refuses a JSON-RPC batch with 400 and a JSON-RPC error the SDK client reads; none of its calls runs', async () => {
+    const ledgerBefore = await charges(owner.orgId);
+    const verify = (id: number, email: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'verify_email', arguments: { email } } });
+    const batch = [verify(1, 'alice@strict.test'), verify(2, 'john.smith@strict.test')];
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(batch),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: BATCH_REFUSED }, id: null });
+    // The SDK's transport sends a batch when given an array: it rejects with the HTTP status and the JSON-RPC message.
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${app.token}` } } });
+    await transport.start();
+    const refused = await transport.send(batch as never).then(() => null, (err: unknown) => err);
+    await transport.close();
+    expect(refused).toBeInstanceOf(StreamableHTTPError);
+    expect((refused as StreamableHTTPError).code).toBe(400);
+    expect((refused as Error).message).toContain(BATCH_REFUSED);
+    expect(await charges(owner.orgId)).toEqual(ledgerBefore);
+  });
+
+  it("counts every tool call in the app's rate limit: one message per request", async () => {
+    const limited = await createApp(owner.token, { name: 'Limited assistant', type: 'server', rate_limit: { window: 'minute', max: 3, scope: 'global' } });
+    const post = (id: number) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${limited.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_credits', arguments: {} } }),
+      });
+    const statuses: number[] = [];
+    for (let id = 1; id <= 4; id++) statuses.push((await post(id)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('stops a running verification when the client goes away, and charges nothing', async () => {
+    const verify = vi.spyOn(w.t.deps.verifier, 'verify');
+    try {
+      const client = await connect(app.token);
+      const ledgerBefore = await charges(owner.orgId);
+      // The tarpit host delays every reply by seconds: the verification is still running when the client closes.
+      const pending = call(client, 'verify_email', { email: 'dave@tarpit.test' }).then(
+        () => 'answered',
+        () => 'closed',
+      );
+      await vi.waitFor(() => expect(verify).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      const signal = verify.mock.calls[0]![1]!.signal!;
+      const verifying = verify.mock.results[0]!.value as Promise<unknown>;
+      expect(signal.aborted).toBe(false);
+      await client.close();
+      expect(await pending).toBe('closed');
+      // The transport closed with the connection: the verification's signal is aborted and the verification rejects.
+      await expect(verifying).rejects.toBeDefined();
+      expect(signal.aborted).toBe(true);
+      expect(await charges(owner.orgId)).toEqual(ledgerBefore);
+    } finally {
+      verify.mockRestore();
+    }
   });
 
   it('refuses no token, an unknown token and a form guard (client) token with 401 and the JSON envelope', async () => {

@@ -43,10 +43,15 @@ export function toToolError(err: unknown, log: TLog): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-async function run(log: TLog, work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+/** What a tool answers once its client went away (nobody reads it: the transport is closed). */
+const CANCELLED: CallToolResult = { content: [{ type: 'text', text: 'The call was cancelled' }], isError: true };
+
+async function run(log: TLog, work: () => Promise<Record<string, unknown>>, signal?: AbortSignal): Promise<CallToolResult> {
   try {
     return answer(await work());
   } catch (err) {
+    // Stopped because the client went away (or cancelled the call): not a failure of the service.
+    if (signal?.aborted) return CANCELLED;
     return toToolError(err, log);
   }
 }
@@ -67,7 +72,8 @@ export function registerMcpTools(server: McpServer, deps: TDeps, verifier: TVeri
         'Verifies one email address now (syntax, DNS, SMTP): status valid / invalid / catch_all / unknown, the reason and flags. Charges 1 credit for a valid, invalid or catch-all verdict, as the /v2 instant verification does.',
       inputSchema: ZMcpVerifyEmailInput,
     },
-    (input) => run(log, async () => ({ ...(await verifyForApp(deps, verifier, c, { email: input.email, timeout: input.timeout_ms })) })),
+    // The request's signal stops the verification when the client goes away (the transport closes) or cancels the call.
+    (input, extra) => run(log, async () => ({ ...(await verifyForApp(deps, verifier, c, { email: input.email, timeout: input.timeout_ms, signal: extra.signal })) }), extra.signal),
   );
 
   server.registerTool(

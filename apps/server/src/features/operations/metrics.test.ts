@@ -94,6 +94,7 @@ describe('/metrics (Prometheus text exposition)', () => {
       'verilead_smtp_sessions_open',
       'verilead_smtp_sessions_opening',
       'verilead_smtp_sessions_refused',
+      'verilead_smtp_shared_connections',
     ]);
   });
 

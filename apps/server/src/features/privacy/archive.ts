@@ -1,9 +1,20 @@
-import { sql } from 'drizzle-orm';
 import type { TDb } from '../../platform/db/database';
-import { ident, ORG_CHILD_TABLES, ORG_COLUMN, selectOrgMemberIds, selectOrgRowsPage, selectOrgTables } from './queries';
+import {
+  ORG_CHILD_TABLES,
+  orgColumnFilter,
+  organisationRowFilter,
+  selectOrgMemberIds,
+  selectOrgRowsPage,
+  selectOrgTables,
+  usersFilter,
+  type TRowFilter,
+} from './queries';
 
-/** Columns never written to an archive: password hashes, token hashes, encrypted secrets. */
-const REDACTED_COLUMN = /password|secret|token_hash|key_hash|_hash$|encrypted/i;
+/**
+ * Columns never written to an archive: passwords and their hashes, tokens (`token`, `*_token`: live secret addresses
+ * and credentials) and their hashes, secrets, encrypted values.
+ */
+export const REDACTED_COLUMN = /password|secret|^token$|_token$|token_hash|key_hash|_hash$|encrypted/i;
 
 function redact(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -24,10 +35,10 @@ export async function* organisationArchiveLines(exec: TDb, orgId: string, counte
     return `${JSON.stringify({ table, row: redact(row) })}\n`;
   };
   const members = await selectOrgMemberIds(exec, orgId);
-  const sources: { table: string; where: ReturnType<typeof sql> }[] = [
-    { table: 'organisations', where: sql`id = ${orgId}` },
-    ...(members.length > 0 ? [{ table: 'users', where: sql`id in (${sql.join(members.map((id) => sql`${id}::uuid`), sql`, `)})` }] : []),
-    ...(await selectOrgTables(exec)).map((table) => ({ table, where: sql`${ident(ORG_COLUMN)} = ${orgId}` })),
+  const sources: { table: string; where: TRowFilter }[] = [
+    { table: 'organisations', where: organisationRowFilter(orgId) },
+    ...(members.length > 0 ? [{ table: 'users', where: usersFilter(members) }] : []),
+    ...(await selectOrgTables(exec)).map((table) => ({ table, where: orgColumnFilter(orgId) })),
     ...ORG_CHILD_TABLES.map((c) => ({ table: c.table, where: c.where(orgId) })),
   ];
   for (const s of sources) {

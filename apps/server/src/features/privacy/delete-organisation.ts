@@ -1,9 +1,17 @@
-import { sql } from 'drizzle-orm';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import { deleteOrganisationJobs } from '../../platform/jobs/org-jobs';
 import type { TFileStorage } from '../../platform/storage/storage';
 import { permitAuditPurge } from '../audit';
-import { deleteOrgRows, deleteUsersWithoutMembership, ident, ORG_CHILD_TABLES, ORG_COLUMN, selectOrgMemberIds, selectOrgTables } from './queries';
+import {
+  deleteOrgRows,
+  deleteUsersWithoutMembership,
+  ORG_CHILD_TABLES,
+  orgColumnFilter,
+  organisationRowFilter,
+  selectOrgMemberIds,
+  selectOrgTables,
+  selectTablesReferencing,
+} from './queries';
 
 /** The storage folders of an organisation: every key a feature writes starts with one of these. */
 export function orgStorageFolders(orgId: string): string[] {
@@ -33,16 +41,16 @@ export async function deleteOrganisationData(database: TDatabase, storage: TFile
       for (const table of pending) {
         const blocked = await referencedElsewhere(tx, table, pending);
         if (blocked) next.push(table);
-        else removed[table] = (removed[table] ?? 0) + (await deleteOrgRows(tx, table, sql`${ident(ORG_COLUMN)} = ${orgId}`));
+        else removed[table] = (removed[table] ?? 0) + (await deleteOrgRows(tx, table, orgColumnFilter(orgId)));
       }
       if (next.length === pending.length) {
         // Only cycles are left: delete them anyway (their foreign keys cascade or are checked at the statement's end).
-        for (const table of next) removed[table] = (removed[table] ?? 0) + (await deleteOrgRows(tx, table, sql`${ident(ORG_COLUMN)} = ${orgId}`));
+        for (const table of next) removed[table] = (removed[table] ?? 0) + (await deleteOrgRows(tx, table, orgColumnFilter(orgId)));
         break;
       }
       pending = next;
     }
-    removed.organisations = await deleteOrgRows(tx, 'organisations', sql`id = ${orgId}`);
+    removed.organisations = await deleteOrgRows(tx, 'organisations', organisationRowFilter(orgId));
     await deleteUsersWithoutMembership(tx, members);
   });
   for (const folder of orgStorageFolders(orgId)) await storage.removeFolder(folder);
@@ -51,12 +59,6 @@ export async function deleteOrganisationData(database: TDatabase, storage: TFile
 
 /** Whether another still-pending table has a foreign key to `table` without ON DELETE CASCADE / SET NULL. */
 async function referencedElsewhere(tx: TDb, table: string, pending: string[]) {
-  const res = (await tx.execute(
-    sql`select src.relname as referencing
-          from pg_constraint c
-          join pg_class src on src.oid = c.conrelid
-          join pg_class dst on dst.oid = c.confrelid
-         where c.contype = 'f' and dst.relname = ${table} and src.relname <> ${table} and c.confdeltype not in ('c', 'n', 'd')`,
-  )) as unknown as { rows: { referencing: string }[] };
-  return res.rows.some((r) => pending.includes(r.referencing));
+  const referencing = await selectTablesReferencing(tx, table);
+  return referencing.some((r) => pending.includes(r));
 }

@@ -6,6 +6,7 @@ import { grantCredits } from '../../platform/credits/ledger';
 import { MAINTENANCE_JOB } from '../../platform/jobs/maintenance';
 import { TEST_PASSWORD } from '../../test/test-app';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
+import { REDACTED_COLUMN } from './archive';
 import { countOrgRows, ORG_CHILD_TABLES, selectOrgTables } from './queries';
 
 type TOwner = { token: string; userId: string; orgId: string };
@@ -132,6 +133,8 @@ describe('data retention and privacy', () => {
   });
 
   it("exports the organisation's data and nothing of another organisation", async () => {
+    const hook = await call(b, 'POST', '/bounces/webhooks', { platform: 'mailchimp' });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(200);
     const ex = await call(b, 'POST', '/user_preferences/data_export');
     expect(ex.status, JSON.stringify(ex.body)).toBe(200);
     await w.t.deps.queue.runUntilIdle();
@@ -152,6 +155,16 @@ describe('data retention and privacy', () => {
     // Secrets and hashes are not in the archive.
     const user = lines.find((l) => l.table === 'users')!.row;
     expect(user.password_hash).toBe('[redacted]');
+    // A bounce webhook's address is a live secret: neither it nor its hash is in the archive.
+    expect(lines.find((l) => l.table === 'bounce_webhooks')!.row).toMatchObject({ platform: 'mailchimp', token_hash: '[redacted]' });
+    expect(file.body).not.toContain(String(hook.body.data.url).split('/').pop());
+  });
+
+  it('redacts every column named token, *_token, token_hash or secret (and hashes, passwords, encrypted values) from archives', () => {
+    for (const column of ['token', 'refresh_token', 'access_token', 'token_hash', 'secret', 'client_secret_enc', 'password_hash', 'key_hash', 'totp_encrypted']) {
+      expect(REDACTED_COLUMN.test(column), column).toBe(true);
+    }
+    for (const column of ['email', 'token_hint', 'tokens_used', 'platform', 'verification_key']) expect(REDACTED_COLUMN.test(column), column).toBe(false);
   });
 
   it('deletes an organisation: no row of it in any table, no file of it, another organisation untouched', async () => {
@@ -180,6 +193,9 @@ describe('data retention and privacy', () => {
     const wrongPassword = await call(a, 'POST', '/user_preferences/organisation/delete', { password: 'nope-nope-1', organisation_name: 'x' });
     expect(wrongPassword.status).toBe(400);
     const orgName = (await selectRows<{ name: string }>(w.t.db.db, sql`select name from organisations where id = ${a.orgId}`))[0]!.name;
+    // a failed sign-in of the owner's e-mail (kept a day for the per-account sign-in limit) goes with the organisation
+    expect((await w.t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'owner-a@privacy.test', password: 'Wrong-Pass-1' } })).status).toBe(401);
+    expect(await count(sql`select 1 from sign_in_failures where email = 'owner-a@privacy.test'`)).toBe(1);
     const del = await call(a, 'POST', '/user_preferences/organisation/delete', { password: TEST_PASSWORD, organisation_name: orgName });
     expect(del.status, JSON.stringify(del.body)).toBe(200);
 
@@ -187,6 +203,7 @@ describe('data retention and privacy', () => {
     expect(await count(sql`select 1 from verify_list_emails where list_id = ${listOf[a.orgId]!}`)).toBe(0);
     expect(await count(sql`select 1 from organisations where id = ${a.orgId}`)).toBe(0);
     expect(await count(sql`select 1 from users where id = ${a.userId}`)).toBe(0);
+    expect(await count(sql`select 1 from sign_in_failures where email = 'owner-a@privacy.test'`)).toBe(0);
     // Nor are its jobs' payloads and results left in the queue's tables.
     expect(await inQueue(aJobs)).toBe(0);
     expect(await storage.hasFolder(`uploads/${a.orgId}`)).toBe(false);

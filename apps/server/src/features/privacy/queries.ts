@@ -1,15 +1,34 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { selectRows, type TDb } from '../../platform/db/database';
+import { organisations } from '../../platform/tenancy/tables';
 
 /** The column every tenant-owned table carries (docs/ARCHITECTURE.md: "every tenant-owned row has org_id"). */
 export const ORG_COLUMN = 'org_id';
+
+/** A where-clause that picks an organisation's rows in one table (for paging and deletion below). */
+export type TRowFilter = ReturnType<typeof sql>;
+
+/** The organisation's own row in `organisations`. */
+export function organisationRowFilter(orgId: string): TRowFilter {
+  return sql`id = ${orgId}`;
+}
+
+/** The organisation's rows in a table with an `org_id` column. */
+export function orgColumnFilter(orgId: string): TRowFilter {
+  return sql`${ident(ORG_COLUMN)} = ${orgId}`;
+}
+
+/** The given users' rows in `users`. */
+export function usersFilter(userIds: string[]): TRowFilter {
+  return sql`id in (${sql.join(userIds.map((id) => sql`${id}::uuid`), sql`, `)})`;
+}
 
 /**
  * Tables without `org_id` whose rows belong to an organisation through a parent row and no foreign key (so no
  * cascade): each with the statement that selects the organisation's rows. Checked by the deletion test, which looks
  * for any row left in them.
  */
-export const ORG_CHILD_TABLES: { table: string; where: (orgId: string) => ReturnType<typeof sql> }[] = [
+export const ORG_CHILD_TABLES: { table: string; where: (orgId: string) => TRowFilter }[] = [
   { table: 'verify_list_emails', where: (orgId) => sql`list_id in (select id from verify_lists where org_id = ${orgId})` },
 ];
 
@@ -39,14 +58,14 @@ export async function countOrgRows(exec: TDb, table: string, orgId: string): Pro
 }
 
 /** A page of an organisation's rows of one table, as JSON (ordered by the row's physical position for stable paging). */
-export async function selectOrgRowsPage(exec: TDb, table: string, where: ReturnType<typeof sql>, offset: number, limit: number) {
+export async function selectOrgRowsPage(exec: TDb, table: string, where: TRowFilter, offset: number, limit: number) {
   return selectRows<{ row: Record<string, unknown> }>(
     exec,
     sql`select to_jsonb(x) as row from ${ident(table)} x where ${where} order by x.ctid offset ${offset} limit ${limit}`,
   );
 }
 
-export async function deleteOrgRows(exec: TDb, table: string, where: ReturnType<typeof sql>): Promise<number> {
+export async function deleteOrgRows(exec: TDb, table: string, where: TRowFilter): Promise<number> {
   const res = (await exec.execute(sql`delete from ${ident(table)} where ${where}`)) as unknown as { rowCount?: number; affectedRows?: number };
   return res.rowCount ?? res.affectedRows ?? 0;
 }
@@ -60,10 +79,44 @@ export async function selectOrgMemberIds(exec: TDb, orgId: string): Promise<stri
 /** Deletes the given users who belong to no organisation any more (their personal data goes with the organisation). */
 export async function deleteUsersWithoutMembership(exec: TDb, userIds: string[]): Promise<void> {
   if (userIds.length === 0) return;
+  const ids = sql.join(userIds.map((id) => sql`${id}::uuid`), sql`, `);
+  // their failed sign-ins (kept a day for the per-account sign-in limit) name them too
   await exec.execute(
-    sql`delete from users u where u.id in (${sql.join(userIds.map((id) => sql`${id}::uuid`), sql`, `)})
-          and not exists (select 1 from memberships m where m.user_id = u.id)`,
+    sql`delete from sign_in_failures f where f.realm = 'user'
+          and f.email in (select u.email from users u where u.id in (${ids}) and not exists (select 1 from memberships m where m.user_id = u.id))`,
   );
+  await exec.execute(sql`delete from users u where u.id in (${ids}) and not exists (select 1 from memberships m where m.user_id = u.id)`);
+}
+
+/** Tables with a foreign key to `table` (other than itself) without ON DELETE CASCADE / SET NULL / SET DEFAULT. */
+export async function selectTablesReferencing(tx: TDb, table: string): Promise<string[]> {
+  const res = (await tx.execute(
+    sql`select src.relname as referencing
+          from pg_constraint c
+          join pg_class src on src.oid = c.conrelid
+          join pg_class dst on dst.oid = c.confrelid
+         where c.contype = 'f' and dst.relname = ${table} and src.relname <> ${table} and c.confdeltype not in ('c', 'n', 'd')`,
+  )) as unknown as { rows: { referencing: string }[] };
+  return res.rows.map((r) => r.referencing);
+}
+
+// ---------- the organisation's settings ----------
+
+export async function selectOrganisationRetention(exec: TDb, orgId: string) {
+  const [org] = await exec
+    .select({ file: organisations.fileRetentionDays, result: organisations.resultRetentionDays, name: organisations.name })
+    .from(organisations)
+    .where(eq(organisations.id, orgId));
+  return org;
+}
+
+export async function updateOrganisationRetention(exec: TDb, orgId: string, days: { fileRetentionDays: number; resultRetentionDays: number }): Promise<void> {
+  await exec.update(organisations).set(days).where(eq(organisations.id, orgId));
+}
+
+export async function selectOrganisationName(exec: TDb, orgId: string): Promise<string | undefined> {
+  const [org] = await exec.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, orgId));
+  return org?.name;
 }
 
 // ---------- retention ----------
@@ -159,4 +212,61 @@ export async function rollUpExpiredInstantResults(exec: TDb, now: Date): Promise
     sql`with gone as (delete from instant_verifications where id in (select id from (${due}) d) returning 1) select count(*)::int as n from gone`,
   );
   return deleted[0]?.n ?? 0;
+}
+
+/** Uploaded bounce reports whose file is older than their organisation's file retention and still stored. */
+export async function selectExpiredBounceReportFiles(exec: TDb, now: Date, limit: number) {
+  return selectRows<{ id: string; storage_key: string }>(
+    exec,
+    sql`select r.id, r.storage_key from bounce_reports r join organisations o on o.id = r.org_id
+         where r.file_deleted_at is null and r.created_at < ${now.toISOString()}::timestamptz - make_interval(days => o.file_retention_days)
+         limit ${limit}`,
+  );
+}
+
+/** The report keeps its row and figures; it remembers that its file (its recipients) is gone. */
+export async function markBounceReportFileDeleted(exec: TDb, id: string, now: Date): Promise<void> {
+  await exec.execute(sql`update bounce_reports set file_deleted_at = ${now.toISOString()} where id = ${id}`);
+}
+
+/**
+ * Bounces recorded before their organisation's result retention whose address is still kept, except those a claim
+ * still pending hangs on (its re-check needs the address; they are erased once it is settled).
+ */
+export async function selectExpiredBounces(exec: TDb, now: Date, limit: number): Promise<string[]> {
+  const rows = await selectRows<{ id: string }>(
+    exec,
+    sql`select b.id from bounces b join organisations o on o.id = b.org_id
+         where b.email is not null and b.created_at < ${now.toISOString()}::timestamptz - make_interval(days => o.result_retention_days)
+           and not exists (select 1 from bounce_credit_backs c where c.bounce_id = b.id and c.state = 'pending')
+         limit ${limit}`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** An e-mail address inside free text (a ledger reason, a mail server's reply), as a PostgreSQL regular expression. */
+const ADDRESS_IN_TEXT = '[^][[:space:]<>()",;:]+@[^][[:space:]<>()",;:]+';
+const ERASED_ADDRESS = '(address erased)';
+
+/**
+ * Erases these bounces' addresses: their settled claims lose the address (and the ledger reason that repeats it);
+ * a bounce no claim hangs on is deleted; one a claim hangs on stays (the reports' credited figures are read through
+ * it) without its address and reply text, keeping its domain, kind, source, moment, code and report.
+ */
+export async function eraseBounces(exec: TDb, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const list = sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  await exec.execute(sql`update bounce_credit_backs set email = null, ledger_reason = null where bounce_id in (${list}) and state <> 'pending'`);
+  // the ledger entry of a credit-back names the bounced address (and the reply text may too): the entry stays, its
+  // reason without the addresses, once no pending claim still needs the bounce
+  await exec.execute(
+    sql`update credit_transactions t set reason = regexp_replace(t.reason, ${ADDRESS_IN_TEXT}, ${ERASED_ADDRESS}, 'g')
+         where t.object_type = 'bounce' and t.object_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+           and not exists (select 1 from bounce_credit_backs c where c.bounce_id::text = t.object_id and c.state = 'pending')`,
+  );
+  await exec.execute(sql`delete from bounces b where b.id in (${list}) and not exists (select 1 from bounce_credit_backs c where c.bounce_id = b.id)`);
+  await exec.execute(sql`update bounces set email = null, reason = null where id in (${list})`);
 }

@@ -1,22 +1,18 @@
-import { eq } from 'drizzle-orm';
 import type { TDataRetention, TDataRetentionUpdateRequest, TDownload, TOrganisationDeleteRequest } from '@verilead/contracts';
 import type { TDeps } from '../../platform/deps';
 import { AppError } from '../../platform/errors/app-error';
 import type { TFileStorage } from '../../platform/storage/storage';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { organisations } from '../../platform/tenancy/tables';
 import { requirePassword } from '../account';
 import { recordActivity } from '../activities';
 import { queueExportDownload, type TExportSource } from '../downloads';
 import { organisationArchiveLines } from './archive';
 import { deleteOrganisationData } from './delete-organisation';
+import { selectOrganisationName, selectOrganisationRetention, updateOrganisationRetention } from './queries';
 
 /** GET /user_preferences/data_retention: how long the organisation keeps files and results. */
 export async function getDataRetention(deps: TDeps, ctx: TCallerContext): Promise<TDataRetention> {
-  const [org] = await deps.database.db
-    .select({ file: organisations.fileRetentionDays, result: organisations.resultRetentionDays, name: organisations.name })
-    .from(organisations)
-    .where(eq(organisations.id, ctx.orgId));
+  const org = await selectOrganisationRetention(deps.database.db, ctx.orgId);
   if (!org) throw new AppError('not_found', 'Organisation not found');
   return { file_retention_days: org.file, result_retention_days: org.result, organisation_name: org.name };
 }
@@ -24,10 +20,7 @@ export async function getDataRetention(deps: TDeps, ctx: TCallerContext): Promis
 /** PUT /user_preferences/data_retention: the owner's choice, applied by the next maintenance run. */
 export async function updateDataRetention(deps: TDeps, ctx: TCallerContext, input: TDataRetentionUpdateRequest): Promise<TDataRetention> {
   await deps.database.transaction(async (tx) => {
-    await tx
-      .update(organisations)
-      .set({ fileRetentionDays: input.file_retention_days, resultRetentionDays: input.result_retention_days })
-      .where(eq(organisations.id, ctx.orgId));
+    await updateOrganisationRetention(tx, ctx.orgId, { fileRetentionDays: input.file_retention_days, resultRetentionDays: input.result_retention_days });
     await recordActivity(tx, { orgId: ctx.orgId, userId: ctx.userId, type: 'profile_update', description: 'Updated the data retention', metadata: { ...input } });
   });
   return getDataRetention(deps, ctx);
@@ -52,9 +45,9 @@ export async function requestOrganisationExport(deps: TDeps, ctx: TCallerContext
 /** POST /user_preferences/organisation/delete: the owner deletes the organisation, its rows and its files, for good. */
 export async function deleteOrganisation(deps: TDeps, storage: TFileStorage, ctx: TCallerContext, input: TOrganisationDeleteRequest) {
   await requirePassword(deps.database.db, ctx.userId, input.password, 'password');
-  const [org] = await deps.database.db.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, ctx.orgId));
-  if (!org) throw new AppError('not_found', 'Organisation not found');
-  if (org.name.trim().toLowerCase() !== input.organisation_name.trim().toLowerCase()) {
+  const name = await selectOrganisationName(deps.database.db, ctx.orgId);
+  if (name === undefined) throw new AppError('not_found', 'Organisation not found');
+  if (name.trim().toLowerCase() !== input.organisation_name.trim().toLowerCase()) {
     throw new AppError('validation_failed', 'Type the organisation name exactly to confirm', {
       reasons: [{ field: 'organisation_name', location: 'body', messages: ['This is not the organisation name'] }],
     });

@@ -4,8 +4,8 @@ import { Transform, type Readable } from 'node:stream';
 import { parse as parseCsvSync } from 'csv-parse/sync';
 import type { TCorpusEntry } from '@verilead/mailworld';
 import type { z } from 'zod';
-import { sql, type TDatabase } from '../../platform/db/database';
-import { countDirectory, upsertCompanies, upsertPeople } from './directory-store';
+import type { TDatabase } from '../../platform/db/database';
+import { countDirectory, settleDirectory, upsertCompanies, upsertPeople } from './directory-store';
 import { ZCompanyRecord, ZPersonRecord, type TCompanyRow, type TPersonRow } from './records';
 
 export type TImportReport = {
@@ -158,17 +158,6 @@ export async function importDirectory(
   await settleDirectory(database);
   onProgress(report);
   return report;
-}
-
-/**
- * After a bulk write: VACUUM sets the visibility map, so counts and page ids come from index-only scans, and ANALYZE
- * gives the planner the new distribution (autovacuum would do both, later). The facet roll-ups and the companies'
- * technologies need nothing else: triggers keep them.
- */
-export async function settleDirectory(database: TDatabase): Promise<void> {
-  await database.db.execute(sql`vacuum (analyze) directory_people`);
-  await database.db.execute(sql`vacuum (analyze) directory_companies`);
-  await database.db.execute(sql`vacuum (analyze) directory_company_technologies`);
 }
 
 /** A file's format from its name. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { selectRows, type TDb } from '../../platform/db/database';
+import { selectRows, type TDatabase, type TDb } from '../../platform/db/database';
 import { PERSONAL_MAIL_DOMAINS, ROLE_LOCAL_PARTS, revenueRangeOf, sizeRangeOf } from './directory-data';
 import type { TCompanyRow, TPersonRow } from './records';
 
@@ -103,4 +103,15 @@ export async function countDirectory(exec: TDb): Promise<{ people: number; compa
     sql`select (select count(*)::int from directory_people) as people, (select count(*)::int from directory_companies) as companies`,
   );
   return rows[0] ?? { people: 0, companies: 0 };
+}
+
+/**
+ * After a bulk write: VACUUM sets the visibility map, so counts and page ids come from index-only scans, and ANALYZE
+ * gives the planner the new distribution (autovacuum would do both, later). The facet roll-ups and the companies'
+ * technologies need nothing else: triggers keep them.
+ */
+export async function settleDirectory(database: TDatabase): Promise<void> {
+  await database.db.execute(sql`vacuum (analyze) directory_people`);
+  await database.db.execute(sql`vacuum (analyze) directory_companies`);
+  await database.db.execute(sql`vacuum (analyze) directory_company_technologies`);
 }

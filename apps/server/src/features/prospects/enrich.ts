@@ -1,16 +1,19 @@
-import { sql } from 'drizzle-orm';
 import type { TEnrichLeadsData, TEnrichRequest, TEnrichSettings, TRevealResult } from '@verilead/contracts';
-import { selectRows, type TDatabase, type TDb } from '../../platform/db/database';
+import type { TDatabase, TDb } from '../../platform/db/database';
+import { cancelListJob, endSourceRun, queueSourceJob, startSourceRun } from '../../platform/bulk-lists/lifecycle';
+import { readRunningSourceJobs, readSourceListPage } from '../../platform/bulk-lists/list-views';
+import { advanceSourceChunk, percentDone } from '../../platform/bulk-lists/source-chain';
 import type { TDeps } from '../../platform/deps';
 import { isOutOfCredits } from '../../platform/credits/ledger';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
 import type { TJobContext } from '../../platform/jobs/jobs';
-import type { TCallerContext } from '../../platform/tenancy/context';
+import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
 import type { TVerifier } from '../../platform/verifier/verifier';
 import { recordActivity, type TRunningJobActivity } from '../activities';
 import { getUserPreferences, getVerifierPreferences } from '../settings';
 import { boundedEmailCheck, thoroughEmailCheck } from './email-check';
-import { getList, visible } from './lists';
+import { bumpRequest, enrichRequests, selectLatestListRequest, selectLeadChunk, updateListState, type TRequestRow } from './enrich-queries';
+import { getList } from './lists';
 import { loadPeople, revealPerson, type TRevealOutcome } from './reveal';
 import { toPersonViews } from './views';
 
@@ -29,102 +32,51 @@ export const ENRICH_REQUEST_BUDGET_MS = 30_000;
 /** Addresses POST /prospect/enrich checks at once. */
 const ENRICH_REQUEST_CONCURRENCY = 4;
 
-type TRequestRow = {
-  id: string;
-  kind: 'lead' | 'list';
-  list_id: string | null;
-  list_name: string | null;
-  user_id: string;
-  org_id: string;
-  state: TEnrichRequest['state'];
-  options: TEnrichSettings;
-  cursor: string | null;
-  total: number;
-  processed: number;
-  emails_revealed: number;
-  phones_revealed: number;
-  credits_charged: number;
-  job_id: string | null;
-  error: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-};
-
-const REQUEST_COLUMNS = sql.raw(
-  `r.id, r.kind, r.list_id, l.name as list_name, r.user_id, r.org_id, r.state, r.options, r.cursor, r.total, r.processed, r.emails_revealed,
-   r.phones_revealed, r.credits_charged, r.job_id, r.error, r.created_at, r.updated_at`,
-);
-const FROM_REQUESTS = sql.raw('prospect_enrich_requests r left join prospect_lists l on l.id = r.list_id');
-
 export function toRequestView(r: TRequestRow): TEnrichRequest {
-  const total = Number(r.total);
-  const processed = Number(r.processed);
   return {
     request_id: r.id,
     kind: r.kind,
-    list_id: r.list_id,
-    list_name: r.list_name,
+    list_id: r.listId,
+    list_name: r.listName,
     state: r.state,
-    options: r.options,
-    total,
-    processed,
-    progress: r.state === 'completed' ? 100 : total === 0 ? 0 : Math.min(100, Math.floor((processed * 100) / total)),
-    emails_revealed: Number(r.emails_revealed),
-    phones_revealed: Number(r.phones_revealed),
-    credits_charged: Number(r.credits_charged),
+    options: r.options as TEnrichSettings,
+    total: r.total,
+    processed: r.processed,
+    progress: r.state === 'completed' ? 100 : (percentDone(r.processed, r.total) ?? 0),
+    emails_revealed: r.emailsRevealed,
+    phones_revealed: r.phonesRevealed,
+    credits_charged: r.creditsCharged,
     error: r.error,
-    created_at: new Date(r.created_at).toISOString(),
-    updated_at: new Date(r.updated_at).toISOString(),
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
   };
-}
-
-async function selectRequest(exec: TDb, id: string, ctx?: TCallerContext, forUpdate = false): Promise<TRequestRow | null> {
-  const rows = await selectRows<TRequestRow>(
-    exec,
-    sql`select ${REQUEST_COLUMNS} from ${FROM_REQUESTS} where r.id = ${id} ${ctx ? sql`and ${visible(ctx, 'r')}` : sql``} ${forUpdate ? sql`for update of r` : sql``}`,
-  );
-  return rows[0] ?? null;
 }
 
 /** The member's enrichments still queued or running, with their progress. */
 export async function listRunningEnrichments(exec: TDb, who: { orgId: string; userId: string }): Promise<TRunningJobActivity[]> {
-  const rows = await selectRows<TRequestRow>(
-    exec,
-    sql`select ${REQUEST_COLUMNS} from ${FROM_REQUESTS} where r.org_id = ${who.orgId} and r.user_id = ${who.userId} and r.state in ('queued', 'in_progress')
-        order by r.updated_at desc limit 200`,
-  );
-  return rows.map((r) => {
+  return readRunningSourceJobs(exec, enrichRequests, who, (r) => {
     const view = toRequestView(r);
     return {
-      key: `enrich:${r.id}`,
       type: 'enrich',
-      status: r.state === 'in_progress' ? 'in_progress' : 'queued',
-      progress: r.state === 'in_progress' ? view.progress : null,
-      description: r.list_name ? `The list "${r.list_name}" (${view.total} leads)` : `${view.total} lead(s)`,
-      metadata: { feature: 'prospect', request_id: r.id, list_id: r.list_id, processed: view.processed },
-      since: new Date(r.updated_at),
+      queued: r.state !== 'in_progress',
+      progress: view.progress,
+      description: r.listName ? `The list "${r.listName}" (${view.total} leads)` : `${view.total} lead(s)`,
+      metadata: { feature: 'prospect', request_id: r.id, list_id: r.listId, processed: view.processed },
     };
   });
 }
 
 export async function getRequest(exec: TDb, ctx: TCallerContext, id: string): Promise<TEnrichRequest> {
-  const row = await selectRequest(exec, id, ctx);
-  if (!row) throwNotFound('Request');
-  return toRequestView(row);
+  return toRequestView(await enrichRequests.require(exec, ctx, id));
 }
 
 export async function latestListRequest(exec: TDb, listId: string): Promise<TEnrichRequest | null> {
-  const rows = await selectRows<TRequestRow>(exec, sql`select ${REQUEST_COLUMNS} from ${FROM_REQUESTS} where r.list_id = ${listId} order by r.created_at desc limit 1`);
-  return rows[0] ? toRequestView(rows[0]) : null;
+  const row = await selectLatestListRequest(exec, listId);
+  return row ? toRequestView(row) : null;
 }
 
 export async function listRequests(exec: TDb, ctx: TCallerContext, q: { page: number; limit: number }, inProgressOnly = false) {
-  const where = inProgressOnly ? sql`${visible(ctx, 'r')} and r.state in ('queued', 'in_progress')` : visible(ctx, 'r');
-  const [rows, count] = await Promise.all([
-    selectRows<TRequestRow>(exec, sql`select ${REQUEST_COLUMNS} from ${FROM_REQUESTS} where ${where} order by r.created_at desc, r.id limit ${q.limit} offset ${(q.page - 1) * q.limit}`),
-    selectRows<{ n: number }>(exec, sql`select count(*)::int as n from prospect_enrich_requests r where ${where}`),
-  ]);
-  return { items: rows.map(toRequestView), total: count[0]?.n ?? 0, page: q.page, limit: q.limit };
+  return readSourceListPage(exec, enrichRequests, ctx, { ...q, states: inProgressOnly ? enrichRequests.running : undefined }, toRequestView);
 }
 
 async function resolveOptions(exec: TDb, ctx: TCallerContext, options?: TEnrichSettings): Promise<TEnrichSettings> {
@@ -172,12 +124,7 @@ export async function enrichLeads(
   const people = await loadPeople(database.db, ids);
   if (people.length < ids.length) throwNotFound('Person');
   const [opts, prefs] = await Promise.all([resolveOptions(database.db, ctx, options), getVerifierPreferences(database.db, ctx)]);
-  const created = await selectRows<{ id: string }>(
-    database.db,
-    sql`insert into prospect_enrich_requests (org_id, user_id, kind, state, options, person_ids, total)
-        values (${ctx.orgId}, ${ctx.userId}, 'lead', 'in_progress', ${JSON.stringify(opts)}::jsonb, ${JSON.stringify(ids)}::jsonb, ${ids.length}) returning id`,
-  );
-  const requestId = created[0]!.id;
+  const { id: requestId } = await enrichRequests.insert(database.db, { orgId: ctx.orgId, userId: ctx.userId, kind: 'lead', state: 'in_progress', options: opts, personIds: ids, total: ids.length });
   const check = boundedEmailCheck(verifier, prefs, { deadline: AbortSignal.timeout(run.budgetMs ?? ENRICH_REQUEST_BUDGET_MS), closed: run.closed });
   const revealCtx = { orgId: ctx.orgId, userId: ctx.userId, sourceAgent: 'enrich_lead' as const, objectId: requestId };
   let outcomes: TRevealOutcome[];
@@ -185,7 +132,7 @@ export async function enrichLeads(
     outcomes = await mapPool(people, ENRICH_REQUEST_CONCURRENCY, async (person) => {
       if (run.closed?.aborted) throw run.closed.reason;
       const out = await revealPerson(database, revealCtx, person, opts, check);
-      await bump(database.db, requestId, person.id, out);
+      await bumpRequest(database.db, requestId, person.id, out);
       return out;
     });
   } catch (failure) {
@@ -195,19 +142,13 @@ export async function enrichLeads(
       : failure instanceof AppError
         ? failure.message
         : 'The enrichment stopped on an error';
-    await database.db.execute(sql`update prospect_enrich_requests set state = ${closed ? 'cancelled' : 'failed'}, error = ${message}, updated_at = now() where id = ${requestId}`);
+    await enrichRequests.update(database.db, requestId, { state: closed ? 'cancelled' : 'failed', error: message });
     throw failure;
   }
-  await database.db.execute(sql`update prospect_enrich_requests set state = 'completed', updated_at = now() where id = ${requestId}`);
+  await enrichRequests.update(database.db, requestId, { state: 'completed' });
   await recordActivity(database.db, { orgId: ctx.orgId, userId: ctx.userId, type: 'enrich', description: `Enriched ${ids.length} prospect(s)`, metadata: { feature: 'prospect', request_id: requestId } });
   const results: TRevealResult[] = people.map((p, i) => ({ person_id: p.id, email: outcomes[i]!.email, phone: outcomes[i]!.phone }));
   return { request: await getRequest(database.db, ctx, requestId), people: await toPersonViews(database.db, ctx.orgId, people), results };
-}
-
-async function bump(exec: TDb, requestId: string, personId: string, out: { emailsRevealed: number; phonesRevealed: number; credits: number }) {
-  await exec.execute(sql`update prospect_enrich_requests set processed = processed + 1, cursor = ${personId},
-    emails_revealed = emails_revealed + ${out.emailsRevealed}, phones_revealed = phones_revealed + ${out.phonesRevealed},
-    credits_charged = credits_charged + ${out.credits}, updated_at = now() where id = ${requestId}`);
 }
 
 /** POST /prospect/list/enrich: starts enriching a list (one request at a time per list). */
@@ -217,119 +158,113 @@ export async function startListEnrich(deps: TDeps, ctx: TCallerContext, listId: 
     const list = await getList(tx, ctx, listId, true);
     if (list.state === 'in_progress') throw new AppError('conflict', 'This list is already being enriched');
     if (Number(list.lead_count) === 0) throw new AppError('validation_failed', 'This list has no people yet; add some from the search first');
-    const rows = await selectRows<{ id: string }>(
-      tx,
-      sql`insert into prospect_enrich_requests (org_id, user_id, list_id, kind, state, options, total)
-          values (${ctx.orgId}, ${ctx.userId}, ${listId}, 'list', 'queued', ${JSON.stringify(opts)}::jsonb, ${list.lead_count}) returning id`,
-    );
-    const requestId = rows[0]!.id;
-    const jobId = await deps.queue.enqueue(ENRICH_CHUNK_JOB, { requestId }, { tx, orgId: ctx.orgId, userId: ctx.userId });
-    await tx.execute(sql`update prospect_enrich_requests set job_id = ${jobId} where id = ${requestId}`);
-    await tx.execute(sql`update prospect_lists set state = 'in_progress', updated_at = now() where id = ${listId}`);
-    return requestId;
+    const values = { orgId: ctx.orgId, userId: ctx.userId, listId, kind: 'list' as const, state: 'queued' as const, options: opts, total: Number(list.lead_count) };
+    const request = await startSourceRun(tx, deps.queue, enrichRequests, values, { name: ENRICH_CHUNK_JOB, payload: (r) => ({ requestId: r.id }), noteJob: (jobId) => ({ jobId }) });
+    await updateListState(tx, listId, 'in_progress');
+    return request.id;
   });
   return getRequest(deps.database.db, ctx, id);
 }
 
 /** Stops a running list enrichment (what was revealed stays revealed and billed). */
 export async function cancelRequest(deps: TDeps, ctx: TCallerContext, requestId: string): Promise<TEnrichRequest> {
-  const jobId = await deps.database.transaction(async (tx) => {
-    const r = await selectRequest(tx, requestId, ctx, true);
-    if (!r) throwNotFound('Request');
-    if (r.state !== 'queued' && r.state !== 'in_progress') throw new AppError('conflict', 'This enrichment has already finished');
-    await tx.execute(sql`update prospect_enrich_requests set state = 'cancelled', updated_at = now() where id = ${requestId}`);
-    if (r.list_id) await tx.execute(sql`update prospect_lists set state = 'cancelled', updated_at = now() where id = ${r.list_id}`);
-    await recordActivity(tx, {
-      orgId: r.org_id,
-      userId: r.user_id,
+  const row = await cancelListJob(deps, enrichRequests, ctx, requestId, {
+    refusal: 'This enrichment has already finished',
+    cancel: (r) => (enrichRequests.isRunning(r.state) ? { from: r.state, values: { state: 'cancelled' as const } } : null),
+    onCancelled: async (tx, r) => {
+      if (r.listId) await updateListState(tx, r.listId, 'cancelled');
+    },
+    describe: (r) => ({
       type: 'enrich',
-      description: `Cancelled enriching ${r.list_name ? `the list "${r.list_name}"` : 'the leads'}: ${Number(r.processed)} of ${Number(r.total)} leads done`,
-      metadata: { feature: 'prospect', request_id: r.id, list_id: r.list_id, cancelled: true },
-    });
-    return r.job_id;
+      description: `Cancelled enriching ${r.listName ? `the list "${r.listName}"` : 'the leads'}: ${r.processed} of ${r.total} leads done`,
+      metadata: { feature: 'prospect', request_id: r.id, list_id: r.listId, cancelled: true },
+    }),
+    recordActivity,
+    ownerOnly: true,
+    dropJobs: [],
+    jobDropMayFail: true,
   });
-  if (jobId) await deps.queue.cancel(jobId, ctx.orgId).catch(() => null);
-  return getRequest(deps.database.db, ctx, requestId);
+  return toRequestView(row);
 }
 
 export async function cancelListEnrich(deps: TDeps, ctx: TCallerContext, listId: string): Promise<TEnrichRequest> {
   await getList(deps.database.db, ctx, listId);
   const latest = await latestListRequest(deps.database.db, listId);
-  if (!latest || (latest.state !== 'queued' && latest.state !== 'in_progress')) throw new AppError('conflict', 'This list is not being enriched');
+  if (!latest || !enrichRequests.isRunning(latest.state)) throw new AppError('conflict', 'This list is not being enriched');
   return cancelRequest(deps, ctx, latest.request_id);
 }
 
 /** POST /prospect/remove: a running enrichment is stopped, a finished one leaves the requests. */
 export async function removeRequest(deps: TDeps, ctx: TCallerContext, requestId: string) {
   const r = await getRequest(deps.database.db, ctx, requestId);
-  if (r.state === 'queued' || r.state === 'in_progress') {
+  if (enrichRequests.isRunning(r.state)) {
     await cancelRequest(deps, ctx, requestId);
     return { message: 'The enrichment was stopped; what was revealed stays in your list' };
   }
-  await deps.database.db.execute(sql`delete from prospect_enrich_requests where id = ${requestId}`);
+  await enrichRequests.delete(deps.database.db, getVisibleScope(ctx), requestId);
   return { message: 'The request was removed' };
 }
 
-async function finishList(database: TDatabase, r: TRequestRow, state: 'completed' | 'failed', error: string | null) {
-  await database.transaction(async (tx) => {
-    const upd = await selectRows<{ id: string }>(
-      tx,
-      sql`update prospect_enrich_requests set state = ${state}, error = ${error}, updated_at = now() where id = ${r.id} and state in ('queued', 'in_progress') returning id`,
-    );
-    if (upd.length === 0) return;
-    if (r.list_id) await tx.execute(sql`update prospect_lists set state = ${state === 'completed' ? 'processed' : 'cancelled'}, updated_at = now() where id = ${r.list_id}`);
-    await recordActivity(tx, {
-      orgId: r.org_id,
-      userId: r.user_id,
-      type: state === 'completed' ? 'enrich' : 'failed',
-      description: state === 'completed' ? `Enriched the list "${r.list_name ?? ''}"` : `Enriching the list "${r.list_name ?? ''}" stopped: ${error}`,
-      metadata: { feature: 'prospect', request_id: r.id, list_id: r.list_id },
-    });
+/** Ends a list enrichment still running (completed, or failed when credits ran out) with its list and history, inside `tx`. */
+async function finishList(tx: TDb, requestId: string, state: 'completed' | 'failed', error: string | null) {
+  await endSourceRun(tx, enrichRequests, requestId, { state, error }, {
+    from: enrichRequests.running,
+    onEnded: async (exec, r) => {
+      if (r.listId) await updateListState(exec, r.listId, state === 'completed' ? 'processed' : 'cancelled');
+      await recordActivity(exec, {
+        orgId: r.orgId,
+        userId: r.userId,
+        type: state === 'completed' ? 'enrich' : 'failed',
+        description: state === 'completed' ? `Enriched the list "${r.listName ?? ''}"` : `Enriching the list "${r.listName ?? ''}" stopped: ${error}`,
+        metadata: { feature: 'prospect', request_id: r.id, list_id: r.listId },
+      });
+    },
   });
 }
 
-/** One chunk of a list enrichment; enqueues the next chunk, or finishes the request. */
+/**
+ * One chunk of a list enrichment, a source chain on the bulk-list kernel (platform/bulk-lists/source-chain.ts): the
+ * source is the list's leads after the request's cursor; each lead is revealed and counted as it goes (a cancel is
+ * seen between leads); then, under the request's lock, the next chunk is queued or the request finishes.
+ */
 export async function runEnrichChunk(database: TDatabase, verifier: TVerifier, deps: Pick<TDeps, 'queue'>, requestId: string, job: Pick<TJobContext, 'isCancelled' | 'reportProgress'>) {
-  const r = await selectRequest(database.db, requestId);
-  if (!r || (r.state !== 'queued' && r.state !== 'in_progress') || !r.list_id) return;
-  await database.db.execute(sql`update prospect_enrich_requests set state = 'in_progress', updated_at = now() where id = ${requestId} and state = 'queued'`);
-  const chunk = await selectRows<{ person_id: string }>(
-    database.db,
-    sql`select person_id from prospect_list_leads where list_id = ${r.list_id} ${r.cursor ? sql`and person_id > ${r.cursor}` : sql``}
-        order by person_id limit ${ENRICH_CHUNK_SIZE}`,
-  );
-  const people = await loadPeople(
-    database.db,
-    chunk.map((c) => c.person_id),
-  );
-  const byId = new Map(people.map((p) => [p.id, p]));
-  const ctx = { orgId: r.org_id, userId: r.user_id, sourceAgent: 'enrich_list' as const, objectId: requestId };
-  const check = thoroughEmailCheck(verifier, await getVerifierPreferences(database.db, ctx));
-  for (const { person_id } of chunk) {
-    const state = await selectRows<{ state: string }>(database.db, sql`select state from prospect_enrich_requests where id = ${requestId}`);
-    if (state[0]?.state !== 'in_progress' || (await job.isCancelled())) return;
-    const person = byId.get(person_id);
-    try {
-      const out = person ? await revealPerson(database, ctx, person, r.options, check) : { emailsRevealed: 0, phonesRevealed: 0, credits: 0 };
-      await bump(database.db, requestId, person_id, out);
-    } catch (err) {
-      if (isOutOfCredits(err)) {
-        await finishList(database, r, 'failed', err.message);
-        return;
+  const r = await enrichRequests.selectById(database.db, requestId);
+  if (!r || !enrichRequests.isRunning(r.state) || !r.listId) return;
+  const listId = r.listId;
+  // A queued request starts running (its first chunk); a request in any other state is left alone.
+  await enrichRequests.transition(database.db, null, requestId, ['queued'], { state: 'in_progress' });
+  const ctx = { orgId: r.orgId, userId: r.userId, sourceAgent: 'enrich_list' as const, objectId: requestId };
+  await advanceSourceChunk(database, {
+    read: async () => {
+      const personIds = await selectLeadChunk(database.db, listId, r.cursor, ENRICH_CHUNK_SIZE);
+      const people = await loadPeople(database.db, personIds);
+      return { personIds, byId: new Map(people.map((p) => [p.id, p])) };
+    },
+    work: async ({ personIds, byId }) => {
+      const check = thoroughEmailCheck(verifier, await getVerifierPreferences(database.db, ctx));
+      for (const personId of personIds) {
+        if ((await enrichRequests.selectState(database.db, requestId)) !== 'in_progress' || (await job.isCancelled())) return false;
+        const person = byId.get(personId);
+        try {
+          const out = person ? await revealPerson(database, ctx, person, r.options as TEnrichSettings, check) : { emailsRevealed: 0, phonesRevealed: 0, credits: 0 };
+          await bumpRequest(database.db, requestId, personId, out);
+        } catch (err) {
+          if (!isOutOfCredits(err)) throw err;
+          await database.transaction((tx) => finishList(tx, requestId, 'failed', err.message));
+          return false;
+        }
       }
-      throw err;
-    }
-  }
-  const fresh = (await selectRequest(database.db, requestId))!;
-  await job.reportProgress(fresh.total ? (fresh.processed * 100) / fresh.total : 100);
-  if (chunk.length < ENRICH_CHUNK_SIZE) {
-    await finishList(database, fresh, 'completed', null);
-    return;
-  }
-  await database.transaction(async (tx) => {
-    const locked = await selectRequest(tx, requestId, undefined, true);
-    if (locked?.state !== 'in_progress') return;
-    const jobId = await deps.queue.enqueue(ENRICH_CHUNK_JOB, { requestId }, { tx, orgId: r.org_id, userId: r.user_id });
-    await tx.execute(sql`update prospect_enrich_requests set job_id = ${jobId} where id = ${requestId}`);
+      return true;
+    },
+    afterWork: async () => {
+      const fresh = (await enrichRequests.selectById(database.db, requestId))!;
+      await job.reportProgress(fresh.total ? (fresh.processed * 100) / fresh.total : 100);
+    },
+    lock: (tx) => enrichRequests.selectForUpdate(tx, requestId),
+    due: (current) => current.state === 'in_progress',
+    commit: async (tx, current, { personIds }) => {
+      if (personIds.length < ENRICH_CHUNK_SIZE) return finishList(tx, current.id, 'completed', null);
+      await enrichRequests.update(tx, requestId, { jobId: await queueSourceJob(deps.queue, r, ENRICH_CHUNK_JOB, { requestId }, { tx }) });
+    },
   });
 }

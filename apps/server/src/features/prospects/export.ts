@@ -1,12 +1,12 @@
-import { sql } from 'drizzle-orm';
 import type { TDownload, TDownloadFileType } from '@verilead/contracts';
-import { selectRows, type TDb } from '../../platform/db/database';
+import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { queueExportDownload, type TExportSource } from '../downloads';
+import { countKnownPeople, selectListExportPage, selectPeopleForExport } from './export-queries';
 import { getList } from './lists';
-import { PERSON_COLUMNS, type TPersonRow } from './search';
+import type { TPersonRow } from './search-queries';
 import { loadReveals, toPersonView } from './views';
 
 /**
@@ -32,14 +32,8 @@ export async function requestProspectExport(
   if (input.list_id) fileName = `${safeName((await getList(deps.database.db, ctx, input.list_id)).name)}.${input.file_type}`;
   if (input.person_ids) {
     const ids = [...new Set(input.person_ids)];
-    const found = await selectRows<{ n: number }>(
-      deps.database.db,
-      sql`select count(*)::int as n from directory_people where id in (${sql.join(
-        ids.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )})`,
-    );
-    if ((found[0]?.n ?? 0) < ids.length) throwNotFound('Person');
+    const found = await countKnownPeople(deps.database.db, ids);
+    if (found < ids.length) throwNotFound('Person');
   }
   return queueExportDownload(deps, {
     orgId: ctx.orgId,
@@ -66,22 +60,10 @@ export async function* prospectExportRows(exec: TDb, d: TProspectDownload, count
   for (let offset = 0; ; offset += PAGE) {
     let rows: TPersonRow[];
     if (d.listId) {
-      rows = await selectRows<TPersonRow>(
-        exec,
-        sql`select ${PERSON_COLUMNS} from prospect_list_leads ll join directory_people p on p.id = ll.person_id join prospect_lists l on l.id = ll.list_id
-            where ll.list_id = ${d.listId} and l.org_id = ${d.orgId} order by ll.added_at, p.id limit ${PAGE} offset ${offset}`,
-      );
+      rows = await selectListExportPage(exec, d.orgId, d.listId, offset, PAGE);
     } else {
       const ids = (personIds ?? []).slice(offset, offset + PAGE);
-      rows = ids.length
-        ? await selectRows<TPersonRow>(
-            exec,
-            sql`select ${PERSON_COLUMNS} from directory_people p where p.id in (${sql.join(
-              ids.map((id) => sql`${id}::uuid`),
-              sql`, `,
-            )}) order by p.last_name, p.id`,
-          )
-        : [];
+      rows = ids.length ? await selectPeopleForExport(exec, ids) : [];
     }
     const reveals = await loadReveals(
       exec,

@@ -1,4 +1,3 @@
-import { sql, type SQL } from 'drizzle-orm';
 import {
   PROSPECT_LIST_MAX_LEADS,
   type TProspectFilters,
@@ -9,20 +8,33 @@ import {
   type ZProspectListsQuery,
 } from '@verilead/contracts';
 import type { z } from 'zod';
-import { selectRows, type TDatabase, type TDb } from '../../platform/db/database';
+import type { TDatabase, TDb } from '../../platform/db/database';
 import { AppError, throwNotFound } from '../../platform/errors/app-error';
-import { getVisibleScope, type TCallerContext } from '../../platform/tenancy/context';
-import { createSqlSearchEngine, likePattern, PERSON_COLUMNS, type TPersonRow } from './search';
+import type { TCallerContext } from '../../platform/tenancy/context';
+import {
+  deleteList,
+  deleteListLeads,
+  deleteSavedSearch,
+  insertList,
+  insertListLeads,
+  insertSavedSearch,
+  refreshLeadCount,
+  renameList,
+  selectKnownPeople,
+  selectListLeadsPage,
+  selectListsOfPeople,
+  selectListsPage,
+  selectRecentLeads,
+  selectSavedSearches,
+  selectVisibleList,
+  type TListRow,
+  type TSavedRow,
+} from './list-queries';
+import { createSqlSearchEngine } from './search';
 import { toPersonViews } from './views';
 
-/** Lists and saved searches are member objects: the organisation's, and only the member's own for an Executive. */
-export function visible(ctx: TCallerContext, alias: string): SQL {
-  const scope = getVisibleScope(ctx);
-  const a = sql.raw(alias);
-  return scope.userId ? sql`${a}.org_id = ${scope.orgId} and ${a}.user_id = ${scope.userId}` : sql`${a}.org_id = ${scope.orgId}`;
-}
+export { visible } from './list-queries';
 
-type TListRow = { id: string; name: string; lead_count: number; state: string; user_id: string; created_at: Date | string; updated_at: Date | string };
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 export function toListView(r: TListRow): TProspectList {
@@ -37,29 +49,16 @@ export function toListView(r: TListRow): TProspectList {
   };
 }
 
-const LIST_COLUMNS = sql.raw('l.id, l.name, l.lead_count, l.state, l.user_id, l.created_at, l.updated_at');
-
 /** A list the caller may see, or 404. `forUpdate` locks it for the rest of the transaction. */
 export async function getList(exec: TDb, ctx: TCallerContext, listId: string, forUpdate = false): Promise<TListRow> {
-  const rows = await selectRows<TListRow>(
-    exec,
-    sql`select ${LIST_COLUMNS} from prospect_lists l where l.id = ${listId} and ${visible(ctx, 'l')} ${forUpdate ? sql`for update` : sql``}`,
-  );
-  if (!rows[0]) throwNotFound('List');
-  return rows[0];
+  const row = await selectVisibleList(exec, ctx, listId, forUpdate);
+  if (!row) throwNotFound('List');
+  return row;
 }
 
 export async function listLists(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZProspectListsQuery>) {
-  const where = q.q ? sql`${visible(ctx, 'l')} and l.name ilike ${likePattern(q.q)}` : visible(ctx, 'l');
-  const [rows, count] = await Promise.all([
-    selectRows<TListRow>(exec, sql`select ${LIST_COLUMNS} from prospect_lists l where ${where} order by l.created_at desc, l.id limit ${q.limit} offset ${(q.page - 1) * q.limit}`),
-    selectRows<{ n: number }>(exec, sql`select count(*)::int as n from prospect_lists l where ${where}`),
-  ]);
-  return { items: rows.map(toListView), total: count[0]?.n ?? 0, page: q.page, limit: q.limit };
-}
-
-async function refreshCount(tx: TDb, listId: string) {
-  await tx.execute(sql`update prospect_lists set lead_count = (select count(*) from prospect_list_leads where list_id = ${listId}), updated_at = now() where id = ${listId}`);
+  const { rows, total } = await selectListsPage(exec, ctx, q);
+  return { items: rows.map(toListView), total, page: q.page, limit: q.limit };
 }
 
 export async function addProfiles(database: TDatabase, ctx: TCallerContext, input: z.output<typeof ZAddProfilesRequest>) {
@@ -67,35 +66,22 @@ export async function addProfiles(database: TDatabase, ctx: TCallerContext, inpu
   if (input.filters) ids = await createSqlSearchEngine(database.db).personIds(input.filters, input.count ?? 25);
   return database.transaction(async (tx) => {
     let listId = input.list_id;
-    if (!listId) {
-      const created = await selectRows<{ id: string }>(tx, sql`insert into prospect_lists (org_id, user_id, name) values (${ctx.orgId}, ${ctx.userId}, ${input.list_name!}) returning id`);
-      listId = created[0]!.id;
-    }
+    if (!listId) listId = await insertList(tx, ctx, input.list_name!);
     const list = await getList(tx, ctx, listId, true);
     if (list.state === 'in_progress') throw new AppError('conflict', 'This list is being enriched; please wait until it finishes or cancel it');
-    const known = ids.length
-      ? await selectRows<{ id: string }>(
-          tx,
-          sql`select id from directory_people where id in (${sql.join(
-            ids.map((id) => sql`${id}::uuid`),
-            sql`, `,
-          )})`,
-        )
-      : [];
+    const known = ids.length ? await selectKnownPeople(tx, ids) : [];
     if (input.person_ids && known.length < new Set(ids).size) throwNotFound('Person');
     if (Number(list.lead_count) + known.length > PROSPECT_LIST_MAX_LEADS) {
       throw new AppError('validation_failed', `A list holds at most ${PROSPECT_LIST_MAX_LEADS.toLocaleString('en-US')} people`);
     }
     const inserted = known.length
-      ? await selectRows<{ person_id: string }>(
+      ? await insertListLeads(
           tx,
-          sql`insert into prospect_list_leads (list_id, person_id) select ${listId}, id from directory_people where id in (${sql.join(
-            known.map((k) => sql`${k.id}::uuid`),
-            sql`, `,
-          )}) on conflict do nothing returning person_id`,
+          listId,
+          known.map((k) => k.id),
         )
       : [];
-    await refreshCount(tx, listId);
+    await refreshLeadCount(tx, listId);
     const fresh = await getList(tx, ctx, listId);
     return { list: toListView(fresh), added: inserted.length, already_in_list: known.length - inserted.length };
   });
@@ -104,7 +90,7 @@ export async function addProfiles(database: TDatabase, ctx: TCallerContext, inpu
 export async function updateList(database: TDatabase, ctx: TCallerContext, listId: string, name: string) {
   return database.transaction(async (tx) => {
     await getList(tx, ctx, listId, true);
-    await tx.execute(sql`update prospect_lists set name = ${name}, updated_at = now() where id = ${listId}`);
+    await renameList(tx, listId, name);
     return toListView(await getList(tx, ctx, listId));
   });
 }
@@ -113,7 +99,7 @@ export async function removeList(database: TDatabase, ctx: TCallerContext, listI
   return database.transaction(async (tx) => {
     const list = await getList(tx, ctx, listId, true);
     if (list.state === 'in_progress') throw new AppError('conflict', 'This list is being enriched; cancel the enrichment first');
-    await tx.execute(sql`delete from prospect_lists where id = ${listId}`);
+    await deleteList(tx, listId);
     return { message: `The list "${list.name}" was removed` };
   });
 }
@@ -122,28 +108,15 @@ export async function removeLeads(database: TDatabase, ctx: TCallerContext, list
   return database.transaction(async (tx) => {
     const list = await getList(tx, ctx, listId, true);
     if (list.state === 'in_progress') throw new AppError('conflict', 'This list is being enriched; please wait until it finishes or cancel it');
-    const removed = await selectRows<{ person_id: string }>(
-      tx,
-      sql`delete from prospect_list_leads where list_id = ${listId} and person_id in (${sql.join(
-        personIds.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )}) returning person_id`,
-    );
+    const removed = await deleteListLeads(tx, listId, personIds);
     if (removed.length === 0) throwNotFound('Lead');
-    await refreshCount(tx, listId);
+    await refreshLeadCount(tx, listId);
     return { list: toListView(await getList(tx, ctx, listId)), removed: removed.length };
   });
 }
 
 export async function leadsInLists(exec: TDb, ctx: TCallerContext, personIds: string[]) {
-  const rows = await selectRows<{ person_id: string; id: string; name: string }>(
-    exec,
-    sql`select ll.person_id, l.id, l.name from prospect_list_leads ll join prospect_lists l on l.id = ll.list_id
-        where ${visible(ctx, 'l')} and ll.person_id in (${sql.join(
-          personIds.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )}) order by l.name`,
-  );
+  const rows = await selectListsOfPeople(exec, ctx, personIds);
   return {
     items: [...new Set(personIds)].map((pid) => ({ person_id: pid, lists: rows.filter((r) => r.person_id === pid).map((r) => ({ id: r.id, name: r.name })) })),
   };
@@ -151,52 +124,32 @@ export async function leadsInLists(exec: TDb, ctx: TCallerContext, personIds: st
 
 export async function listLeads(exec: TDb, ctx: TCallerContext, q: z.output<typeof ZListLeadsQuery>) {
   await getList(exec, ctx, q.list_id);
-  const k = q.q ? likePattern(q.q) : null;
-  const search = k ? sql`and (p.full_name ilike ${k} or p.title ilike ${k} or p.company_name ilike ${k})` : sql``;
-  const [rows, count] = await Promise.all([
-    selectRows<TPersonRow & { added_at: Date | string }>(
-      exec,
-      sql`select ${PERSON_COLUMNS}, ll.added_at from prospect_list_leads ll join directory_people p on p.id = ll.person_id
-          where ll.list_id = ${q.list_id} ${search} order by ll.added_at desc, p.id limit ${q.limit} offset ${(q.page - 1) * q.limit}`,
-    ),
-    selectRows<{ n: number }>(exec, sql`select count(*)::int as n from prospect_list_leads ll join directory_people p on p.id = ll.person_id where ll.list_id = ${q.list_id} ${search}`),
-  ]);
+  const { rows, total } = await selectListLeadsPage(exec, q);
   const views = await toPersonViews(exec, ctx.orgId, rows);
-  return { items: views.map((v, i) => ({ ...v, added_at: iso(rows[i]!.added_at) })), total: count[0]?.n ?? 0, page: q.page, limit: q.limit };
+  return { items: views.map((v, i) => ({ ...v, added_at: iso(rows[i]!.added_at) })), total, page: q.page, limit: q.limit };
 }
 
 export async function recentAdded(exec: TDb, ctx: TCallerContext) {
-  const rows = await selectRows<TPersonRow & { added_at: Date | string; list_id: string; list_name: string }>(
-    exec,
-    sql`select ${PERSON_COLUMNS}, ll.added_at, l.id as list_id, l.name as list_name from prospect_list_leads ll
-        join prospect_lists l on l.id = ll.list_id join directory_people p on p.id = ll.person_id
-        where ${visible(ctx, 'l')} order by ll.added_at desc, p.id limit 10`,
-  );
+  const rows = await selectRecentLeads(exec, ctx);
   const views = await toPersonViews(exec, ctx.orgId, rows);
   return { items: views.map((person, i) => ({ person, list_id: rows[i]!.list_id, list_name: rows[i]!.list_name, added_at: iso(rows[i]!.added_at) })) };
 }
 
 // ---------- saved searches ----------
 
-type TSavedRow = { id: string; name: string; filters: TProspectFilters; created_at: Date | string; user_id: string };
 const toSaved = (r: TSavedRow): TSavedSearch => ({ id: r.id, name: r.name, filters: r.filters, created_at: iso(r.created_at), user_id: r.user_id });
 
 export async function saveFilter(exec: TDb, ctx: TCallerContext, name: string, filters: TProspectFilters): Promise<TSavedSearch> {
-  const rows = await selectRows<TSavedRow>(
-    exec,
-    sql`insert into prospect_saved_searches (org_id, user_id, name, filters) values (${ctx.orgId}, ${ctx.userId}, ${name}, ${JSON.stringify(filters)}::jsonb)
-        returning id, name, filters, created_at, user_id`,
-  );
-  return toSaved(rows[0]!);
+  return toSaved(await insertSavedSearch(exec, ctx, name, filters));
 }
 
 export async function listFilters(exec: TDb, ctx: TCallerContext) {
-  const rows = await selectRows<TSavedRow>(exec, sql`select s.id, s.name, s.filters, s.created_at, s.user_id from prospect_saved_searches s where ${visible(ctx, 's')} order by s.created_at desc limit 200`);
+  const rows = await selectSavedSearches(exec, ctx);
   return { items: rows.map(toSaved) };
 }
 
 export async function removeFilter(exec: TDb, ctx: TCallerContext, id: string) {
-  const rows = await selectRows<{ name: string }>(exec, sql`delete from prospect_saved_searches s where s.id = ${id} and ${visible(ctx, 's')} returning s.name`);
-  if (!rows[0]) throwNotFound('Saved search');
-  return { message: `The saved search "${rows[0].name}" was removed` };
+  const name = await deleteSavedSearch(exec, ctx, id);
+  if (name === undefined) throwNotFound('Saved search');
+  return { message: `The saved search "${name}" was removed` };
 }

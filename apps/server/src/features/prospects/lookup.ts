@@ -1,11 +1,18 @@
-import { sql } from 'drizzle-orm';
 import { PROSPECT_CREDITS, type TReverseLookupData } from '@verilead/contracts';
-import { selectRows, type TDatabase, type TDb } from '../../platform/db/database';
+import type { TDatabase, TDb } from '../../platform/db/database';
 import { chargeCredits } from '../../platform/credits/ledger';
 import type { TCallerContext } from '../../platform/tenancy/context';
 import { canonicalLinkedin } from './directory-store';
-import { visible } from './lists';
-import { PERSON_COLUMNS, type TCompanyRow, type TPersonRow } from './search';
+import {
+  hasAnyReveal,
+  insertLookupReveal,
+  insertReverseLookup,
+  selectCompanyRow,
+  selectLookupHistory,
+  selectPersonByEmail,
+  selectPersonByLinkedin,
+} from './lookup-queries';
+import type { TPersonRow } from './search-queries';
 import { toCompanyView, toPersonViews } from './views';
 
 /**
@@ -17,14 +24,10 @@ import { toCompanyView, toPersonViews } from './views';
  */
 
 export async function findPerson(exec: TDb, input: { email?: string; linkedin_url?: string }): Promise<TPersonRow | null> {
-  if (input.email) {
-    const rows = await selectRows<TPersonRow>(exec, sql`select ${PERSON_COLUMNS} from directory_people p where lower(p.email) = ${input.email.toLowerCase()} limit 1`);
-    return rows[0] ?? null;
-  }
+  if (input.email) return selectPersonByEmail(exec, input.email);
   const url = input.linkedin_url ? canonicalLinkedin(input.linkedin_url) : null;
   if (!url) return null;
-  const rows = await selectRows<TPersonRow>(exec, sql`select ${PERSON_COLUMNS} from directory_people p where p.linkedin_url = ${url} limit 1`);
-  return rows[0] ?? null;
+  return selectPersonByLinkedin(exec, url);
 }
 
 export async function reverseLookup(database: TDatabase, ctx: TCallerContext, input: { email?: string; linkedin_url?: string }): Promise<TReverseLookupData> {
@@ -32,21 +35,13 @@ export async function reverseLookup(database: TDatabase, ctx: TCallerContext, in
   const query = input.email ?? canonicalLinkedin(input.linkedin_url ?? '') ?? input.linkedin_url ?? '';
   const person = await findPerson(database.db, input);
   const { id, credits } = await database.transaction(async (tx) => {
-    const rows = await selectRows<{ id: string }>(
-      tx,
-      sql`insert into reverse_lookups (org_id, user_id, kind, query, person_id, found) values (${ctx.orgId}, ${ctx.userId}, ${kind}, ${query}, ${person?.id ?? null}, ${!!person}) returning id`,
-    );
+    const lookupId = await insertReverseLookup(tx, { orgId: ctx.orgId, userId: ctx.userId, kind, query, personId: person?.id ?? null, found: !!person });
     let charged = 0;
     const nothingToReveal = kind === 'linkedin' && !!person && !person.email && !person.phone;
-    const paidBefore =
-      !!person && (await selectRows<{ one: number }>(tx, sql`select 1 as one from prospect_reveals where org_id = ${ctx.orgId} and person_id = ${person.id} limit 1`)).length > 0;
+    const paidBefore = !!person && (await hasAnyReveal(tx, ctx.orgId, person.id));
     if (person && !nothingToReveal && !paidBefore) {
-      const first = await selectRows<{ person_id: string }>(
-        tx,
-        sql`insert into prospect_reveals (org_id, person_id, field, value, user_id, credits) values (${ctx.orgId}, ${person.id}, 'lookup', ${query}, ${ctx.userId}, ${PROSPECT_CREDITS.lookup})
-            on conflict (org_id, person_id, field) do nothing returning person_id`,
-      );
-      if (first.length > 0) {
+      const first = await insertLookupReveal(tx, { orgId: ctx.orgId, userId: ctx.userId, personId: person.id, query, credits: PROSPECT_CREDITS.lookup });
+      if (first) {
         await chargeCredits(tx, {
           orgId: ctx.orgId,
           userId: ctx.userId,
@@ -59,12 +54,12 @@ export async function reverseLookup(database: TDatabase, ctx: TCallerContext, in
         charged = PROSPECT_CREDITS.lookup;
       }
     }
-    return { id: rows[0]!.id, credits: charged };
+    return { id: lookupId, credits: charged };
   });
   let company = null;
   if (person?.company_id) {
-    const c = await selectRows<TCompanyRow>(database.db, sql`select * from directory_companies where id = ${person.company_id}`);
-    company = c[0] ? toCompanyView(c[0]) : null;
+    const c = await selectCompanyRow(database.db, person.company_id);
+    company = c ? toCompanyView(c) : null;
   }
   return {
     lookup_id: id,
@@ -78,15 +73,7 @@ export async function reverseLookup(database: TDatabase, ctx: TCallerContext, in
 }
 
 export async function lookupHistory(exec: TDb, ctx: TCallerContext, q: { kind?: 'email' | 'linkedin'; page: number; limit: number }) {
-  const where = q.kind ? sql`${visible(ctx, 'h')} and h.kind = ${q.kind}` : visible(ctx, 'h');
-  const [rows, count] = await Promise.all([
-    selectRows<{ id: string; kind: 'email' | 'linkedin'; query: string; found: boolean; full_name: string | null; title: string | null; company_name: string | null; created_at: Date | string }>(
-      exec,
-      sql`select h.id, h.kind, h.query, h.found, p.full_name, p.title, p.company_name, h.created_at from reverse_lookups h
-          left join directory_people p on p.id = h.person_id where ${where} order by h.created_at desc, h.id limit ${q.limit} offset ${(q.page - 1) * q.limit}`,
-    ),
-    selectRows<{ n: number }>(exec, sql`select count(*)::int as n from reverse_lookups h where ${where}`),
-  ]);
+  const { rows, total } = await selectLookupHistory(exec, ctx, q);
   return {
     items: rows.map((r) => ({
       lookup_id: r.id,
@@ -98,7 +85,7 @@ export async function lookupHistory(exec: TDb, ctx: TCallerContext, q: { kind?: 
       company_name: r.company_name,
       created_at: new Date(r.created_at).toISOString(),
     })),
-    total: count[0]?.n ?? 0,
+    total,
     page: q.page,
     limit: q.limit,
   };

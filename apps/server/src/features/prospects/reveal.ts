@@ -1,10 +1,10 @@
-import { sql } from 'drizzle-orm';
 import { PROSPECT_CREDITS, type TEnrichSettings, type TRevealField } from '@verilead/contracts';
 import { REASON_TEXTS, type TReasonCode } from '@verilead/verifier';
-import { selectRows, type TDatabase, type TDb } from '../../platform/db/database';
+import type { TDatabase, TDb } from '../../platform/db/database';
 import { chargeCredits } from '../../platform/credits/ledger';
 import type { TEmailCheck, TEmailVerdict } from './email-check';
-import { PERSON_COLUMNS, type TPersonRow } from './search';
+import { insertReveal, selectPeopleByIds, selectRevealedFields } from './reveal-queries';
+import type { TPersonRow } from './search-queries';
 
 /**
  * Revealing contact data. Search is free; an e-mail is revealed only when the verifier finds it deliverable
@@ -63,30 +63,18 @@ export function phoneFits(row: Pick<TPersonRow, 'phone' | 'phone_type'>, option:
 
 export async function loadPeople(exec: TDb, ids: readonly string[]): Promise<TPersonRow[]> {
   if (ids.length === 0) return [];
-  return selectRows<TPersonRow>(
-    exec,
-    sql`select ${PERSON_COLUMNS} from directory_people p where p.id in (${sql.join(
-      ids.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    )})`,
-  );
+  return selectPeopleByIds(exec, ids);
 }
 
 async function revealedFields(exec: TDb, orgId: string, personId: string): Promise<Set<string>> {
-  const rows = await selectRows<{ field: string }>(exec, sql`select field from prospect_reveals where org_id = ${orgId} and person_id = ${personId}`);
-  return new Set(rows.map((r) => r.field));
+  return new Set(await selectRevealedFields(exec, orgId, personId));
 }
 
 /** Stores one revealed field and charges it, unless this organisation revealed it before; answers the credits charged. */
 async function storeReveal(tx: TDb, ctx: TRevealContext, personId: string, field: 'email' | 'phone', value: string, status: string | null): Promise<number> {
   const amount = PROSPECT_CREDITS[field];
-  const inserted = await selectRows<{ person_id: string }>(
-    tx,
-    sql`insert into prospect_reveals (org_id, person_id, field, value, status, user_id, credits)
-        values (${ctx.orgId}, ${personId}, ${field}, ${value}, ${status}, ${ctx.userId}, ${amount})
-        on conflict (org_id, person_id, field) do nothing returning person_id`,
-  );
-  if (inserted.length === 0) return 0;
+  const inserted = await insertReveal(tx, { orgId: ctx.orgId, userId: ctx.userId, personId, field, value, status, credits: amount });
+  if (!inserted) return 0;
   await chargeCredits(tx, {
     orgId: ctx.orgId,
     userId: ctx.userId,

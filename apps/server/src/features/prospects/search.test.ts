@@ -7,7 +7,7 @@ import { createTestDb, type TTestDb } from '../../test/test-db';
 import { importDirectory, seedDirectory } from './directory-import';
 import { facetsFromRollups, facetsOfSample, rollupSlice } from './facets';
 import { generateCompanies, generatePeople, type TGeneratedPerson } from './generator';
-import { personWhere } from './person-match';
+import { personWhere } from './person-match-queries';
 import { createSqlSearchEngine } from './search';
 
 const SEED = 23;

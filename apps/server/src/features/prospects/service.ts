@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import {
   PROSPECT_DEPARTMENTS,
   PROSPECT_REVENUE_RANGES,
@@ -11,13 +10,13 @@ import {
   type ZProspectSearchRequest,
 } from '@verilead/contracts';
 import type { z } from 'zod';
-import { selectRows, type TDb } from '../../platform/db/database';
+import type { TDb } from '../../platform/db/database';
 import { throwNotFound } from '../../platform/errors/app-error';
 import type { TCallerContext } from '../../platform/tenancy/context';
-import { visible } from './lists';
 
 export { listRunningEnrichments as listRunningJobActivities } from './enrich';
-import { createSqlSearchEngine, PERSON_COLUMNS, type TCompanyRow, type TPersonRow } from './search';
+import { selectCompanyPeoplePage, selectCompanyWithPeopleCount, selectListsOfPerson, selectPersonRows, selectProspectActivities } from './profile-queries';
+import { createSqlSearchEngine } from './search';
 import { toCompanyView, toPersonViews } from './views';
 
 /** For the downloads feature's export job: the rows of a prospect file. */
@@ -47,12 +46,8 @@ export async function searchMeta(exec: TDb, filters: TProspectFilters, type: 'pe
   };
 }
 
-async function companyById(exec: TDb, id: string): Promise<TCompanyRow | null> {
-  const rows = await selectRows<TCompanyRow>(
-    exec,
-    sql`select c.*, (select count(*)::int from directory_people p where p.company_id = c.id) as people_count from directory_companies c where c.id = ${id}`,
-  );
-  return rows[0] ?? null;
+function companyById(exec: TDb, id: string) {
+  return selectCompanyWithPeopleCount(exec, id);
 }
 
 /** POST /prospect/view: a person's or a company's profile. */
@@ -62,40 +57,23 @@ export async function viewProfile(exec: TDb, ctx: TCallerContext, input: { perso
     if (!c) throwNotFound('Company');
     return { person: null, company: toCompanyView(c), lists: [] };
   }
-  const rows = await selectRows<TPersonRow>(exec, sql`select ${PERSON_COLUMNS} from directory_people p where p.id = ${input.person_id!}`);
+  const rows = await selectPersonRows(exec, input.person_id!);
   if (!rows[0]) throwNotFound('Person');
   const [person] = await toPersonViews(exec, ctx.orgId, rows);
   const company = rows[0].company_id ? await companyById(exec, rows[0].company_id) : null;
-  const lists = await selectRows<{ id: string; name: string }>(
-    exec,
-    sql`select l.id, l.name from prospect_list_leads ll join prospect_lists l on l.id = ll.list_id where ll.person_id = ${rows[0].id} and ${visible(ctx, 'l')} order by l.name`,
-  );
+  const lists = await selectListsOfPerson(exec, ctx, rows[0].id);
   return { person: person!, company: company ? toCompanyView(company) : null, lists };
 }
 
 /** GET /prospect/search/profiles: the people of a company (its profile page). */
 export async function companyPeople(exec: TDb, ctx: TCallerContext, q: { company_id: string; page: number; limit: number }) {
   if (!(await companyById(exec, q.company_id))) throwNotFound('Company');
-  const [rows, count] = await Promise.all([
-    selectRows<TPersonRow>(
-      exec,
-      sql`select ${PERSON_COLUMNS} from directory_people p where p.company_id = ${q.company_id}
-          order by array_position(array['owner','founder','c_suite','partner','vp','head','director','manager','senior','entry','intern']::text[], p.seniority), p.id
-          limit ${q.limit} offset ${(q.page - 1) * q.limit}`,
-    ),
-    selectRows<{ n: number }>(exec, sql`select count(*)::int as n from directory_people p where p.company_id = ${q.company_id}`),
-  ]);
-  return { items: await toPersonViews(exec, ctx.orgId, rows), total: count[0]?.n ?? 0, page: q.page, limit: q.limit };
+  const { rows, total } = await selectCompanyPeoplePage(exec, q);
+  return { items: await toPersonViews(exec, ctx.orgId, rows), total, page: q.page, limit: q.limit };
 }
 
 /** GET /prospect/recent_activities: the organisation's prospect enrichments and exports, newest first. */
 export async function recentActivities(exec: TDb, ctx: TCallerContext) {
-  const rows = await selectRows<{ type: string; description: string; created_at: Date | string }>(
-    exec,
-    sql`select a.type, a.description, a.created_at from activities a where ${visible(ctx, 'a')}
-        and (a.metadata->>'feature' = 'prospect'
-             or (a.type = 'export' and exists (select 1 from downloads d where d.id::text = a.metadata->>'download_id' and d.kind = 'prospects')))
-        order by a.created_at desc limit 20`,
-  );
+  const rows = await selectProspectActivities(exec, ctx);
   return { items: rows.map((r) => ({ type: r.type, description: r.description, created_at: new Date(r.created_at).toISOString() })) };
 }

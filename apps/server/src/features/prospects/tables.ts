@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TEnrichState, TProspectListState } from '@verilead/contracts';
+import { sourceListColumns } from '../../platform/bulk-lists/list-columns';
 import { organisations, users } from '../../platform/tenancy/tables';
 
 /** An enrichment of picked leads or of a whole list. */
@@ -188,18 +189,11 @@ export const prospectReveals = pgTable(
 export const prospectEnrichRequests = pgTable(
   'prospect_enrich_requests',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** id, org, user, state (queued | in_progress | completed | cancelled | failed), error and times: a source list's row (bulk-list kernel). */
+    ...sourceListColumns<TEnrichState>({ initialState: 'queued' }),
     listId: uuid('list_id'),
     /** lead | list */
     kind: text('kind').$type<TEnrichKind>().notNull(),
-    /** queued | in_progress | completed | cancelled | failed */
-    state: text('state').$type<TEnrichState>().notNull().default('queued'),
     options: jsonb('options').$type<{ phones: string; emails: string }>().notNull(),
     personIds: jsonb('person_ids').$type<string[]>(),
     /** The last person id done (list enrichment walks the list by person id). */
@@ -209,10 +203,8 @@ export const prospectEnrichRequests = pgTable(
     emailsRevealed: integer('emails_revealed').notNull().default(0),
     phonesRevealed: integer('phones_revealed').notNull().default(0),
     creditsCharged: integer('credits_charged').notNull().default(0),
+    /** The latest chunk job (cancelled with the request). */
     jobId: uuid('job_id'),
-    error: text('error'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('prospect_enrich_requests_org_idx').on(t.orgId, t.createdAt)],
 );

@@ -89,6 +89,22 @@ export async function startProspectWorld(opts: {
   };
 }
 
+/** Mailboxes on a greylisting host (the operator's data can hold such addresses; the demo generator's never does). */
+export const GREYLISTED = ['gina.now@greylist.test', 'greg.later@greylist.test'];
+
+/** The world of the prospect API tests (prospects-search.test.ts, prospects-reveal.test.ts): 25 companies, 240 people, seed 11. */
+export function startProspectApiWorld(): Promise<TProspectWorld> {
+  return startProspectWorld({
+    companies: 25,
+    people: 240,
+    seed: 11,
+    extraCorpus: GREYLISTED.map((email) => ({ email, expected: { status: 'valid', reason: 'valid_mailbox' }, tags: ['person'] })),
+    // greylist.test lets a (client, sender, recipient) triplet through 100 ms after first seeing it: a thorough check
+    // waits 400 ms and asks again.
+    config: { verifierGreylistScheduleMs: [400] },
+  });
+}
+
 /** The rows of a prepared prospect file (CSV), fetched through its public link after the export job ran. */
 export async function fetchProspectCsv(w: TProspectWorld, user: TProspectUser, queueId: string): Promise<string[][]> {
   await w.t.deps.queue.runUntilIdle();

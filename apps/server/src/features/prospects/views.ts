@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { TProspectCompany, TProspectPerson, TSeniority, TDepartment } from '@verilead/contracts';
-import { selectRows, type TDb } from '../../platform/db/database';
-import type { TCompanyRow, TPersonRow } from './search';
+import type { TDb } from '../../platform/db/database';
+import { selectRevealRows } from './reveal-queries';
+import type { TCompanyRow, TPersonRow } from './search-queries';
 
 export type TReveal = { field: 'email' | 'phone'; value: string; status: string | null };
 export type TRevealMap = Map<string, { email?: TReveal; phone?: TReveal }>;
@@ -24,14 +24,7 @@ export function maskPhone(phone: string): string {
 export async function loadReveals(exec: TDb, orgId: string, personIds: readonly string[]): Promise<TRevealMap> {
   const map: TRevealMap = new Map();
   if (personIds.length === 0) return map;
-  const rows = await selectRows<{ person_id: string; field: 'email' | 'phone'; value: string; status: string | null }>(
-    exec,
-    sql`select person_id, field, value, status from prospect_reveals where org_id = ${orgId}
-        and person_id in (${sql.join(
-          personIds.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )})`,
-  );
+  const rows = await selectRevealRows(exec, orgId, personIds);
   for (const r of rows) {
     const entry = map.get(r.person_id) ?? {};
     entry[r.field] = { field: r.field, value: r.value, status: r.status };

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,8 +16,8 @@ import {
   ZSsoStartResponse,
 } from '@verilead/contracts';
 import { getCaller, type TGuards } from '../../platform/auth/guards';
+import { opsSecretRoute } from '../../platform/auth/ops-secret';
 import type { TDeps } from '../../platform/deps';
-import { AppError } from '../../platform/errors/app-error';
 import { ok, withErrorResponses } from '../../platform/http/responses';
 import { rateLimitFor } from '../../platform/http/rate-limits';
 import { verifySsoDomain } from './domain-claims';
@@ -85,13 +84,9 @@ export function registerSsoRoutes(app: FastifyInstance, deps: TDeps, guards: TGu
     async (req) => ok(await loginWithOnetoolToken(deps, req.body.token)),
   );
   // Operator command (`npm run ops -- onetool-token --email …`): the caller proves it holds APP_SECRET.
-  r.post('/ops/onetool_token', { schema: { hide: true, body: z.object({ email: z.string().trim().min(3).max(320) }) } }, async (req) => {
-    const given = req.headers['x-ops-secret'];
-    const secret = Buffer.from(typeof given === 'string' ? given : '');
-    const expected = Buffer.from(deps.config.appSecret);
-    if (secret.length !== expected.length || !timingSafeEqual(secret, expected)) throw new AppError('forbidden', 'Forbidden');
-    return ok(await issueOnetoolToken(deps, req.body.email));
-  });
+  r.post('/ops/onetool_token', { ...opsSecretRoute(deps.config), schema: { hide: true, body: z.object({ email: z.string().trim().min(3).max(320) }) } }, async (req) =>
+    ok(await issueOnetoolToken(deps, req.body.email)),
+  );
   r.post(
     '/user_preferences/sso/domains/verify',
     {

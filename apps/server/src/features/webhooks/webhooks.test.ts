@@ -42,7 +42,7 @@ async function buildWebhookApp(allowPrivate: boolean, db: TTestDb) {
       dataDir: '/nonexistent-test-data',
       configuredPublicUrl: 'http://app.verilead.test',
       logLevel: 'silent',
-      rateLimit: { authMax: 10_000, publicMax: 10_000, windowMs: 60_000 },
+      rateLimit: { authMax: 10_000, publicMax: 10_000, webhookMax: 10_000, windowMs: 60_000 },
       webDistDir: '/nonexistent-web-dist',
       allowPrivateDestinations: allowPrivate,
     },

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { TAuditAction } from '@verilead/contracts';
 import type { TDb } from '../db/database';
-import { auditLog } from './tables';
+import { insertAuditEntry } from './record-queries';
 
 /** Who acted: a member (their id; the e-mail is looked up when not given), or nobody known (a failed sign-in). */
 export type TAuditActor = { orgId: string; userId?: string | null; email?: string | null; ip?: string | null };
@@ -19,11 +18,10 @@ export type TAuditEntry = {
  * entry exists exactly when the change committed.
  */
 export async function recordAudit(db: TDb, actor: TAuditActor, entry: TAuditEntry): Promise<void> {
-  const email = actor.email ?? (actor.userId ? sql`(select email from users where id = ${actor.userId})` : null);
-  await db.insert(auditLog).values({
+  await insertAuditEntry(db, {
     orgId: actor.orgId,
     actorUserId: actor.userId ?? null,
-    actorEmail: email,
+    actorEmail: actor.email ?? null,
     action: entry.action,
     targetType: entry.targetType ?? null,
     targetId: entry.targetId ?? null,

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type SQL } from 'drizzle-orm';
 import {
   API_BASE_PATH,
   OBJECT_OWNERSHIP,
@@ -11,11 +10,19 @@ import {
   type TMemberObjectKind,
   type TRole,
 } from '@verilead/contracts';
-import { selectRows, type TDb } from '../db/database';
+import type { TDb } from '../db/database';
 import { AppError, AppErrorWithStatus } from '../errors/app-error';
 import { SESSION_EXPIRED_MESSAGE } from './guards';
-import { API_KEY_PREFIX, resolveBearer } from './sessions';
+import { selectMemberObjectOwner } from './authorize-queries';
+import { selectRefusedApiKey, selectRefusedSession } from './session-queries';
+import { API_KEY_PREFIX, ORG_SUSPENDED_MESSAGE, USER_SUSPENDED_MESSAGE, resolveBearer } from './sessions';
 import { hashToken } from './tokens';
+
+/**
+ * Authenticates an operator session (the operator console's guard, given by the composition root: platform does not
+ * import features): sets `request.operator`, or throws 401 (no or dead session) / 403 (a customer token).
+ */
+export type TAuthenticateOperator = (request: FastifyRequest) => Promise<void>;
 
 export const ACCOUNT_INACTIVE_MESSAGE = 'Your account is not active. Please contact the owner of your organisation.';
 
@@ -32,19 +39,10 @@ function readBearer(request: FastifyRequest): string | null {
  */
 async function explainRefusedBearer(db: TDb, token: string): Promise<AppError> {
   const hash = hashToken(token);
-  const rows = token.startsWith(`${API_KEY_PREFIX}_`)
-    ? await selectRows<{ status: string }>(
-        db,
-        sql`select m.status from api_keys k join users u on u.id = k.user_id
-            join memberships m on m.user_id = k.user_id and m.org_id = k.org_id
-            where k.key_hash = ${hash} and u.deleted_at is null limit 1`,
-      )
-    : await selectRows<{ status: string }>(
-        db,
-        sql`select m.status from sessions s join users u on u.id = s.user_id join memberships m on m.user_id = s.user_id
-            where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > now() and u.deleted_at is null limit 1`,
-      );
-  if (rows[0]?.status === 'inactive') return new AppErrorWithStatus(401, 'account_inactive', ACCOUNT_INACTIVE_MESSAGE);
+  const row = token.startsWith(`${API_KEY_PREFIX}_`) ? await selectRefusedApiKey(db, hash) : await selectRefusedSession(db, hash);
+  if (row?.user_suspended) return new AppErrorWithStatus(401, 'account_suspended', USER_SUSPENDED_MESSAGE);
+  if (row?.org_suspended) return new AppErrorWithStatus(401, 'account_suspended', ORG_SUSPENDED_MESSAGE);
+  if (row?.status === 'inactive') return new AppErrorWithStatus(401, 'account_inactive', ACCOUNT_INACTIVE_MESSAGE);
   return new AppError('session_expired', SESSION_EXPIRED_MESSAGE);
 }
 
@@ -53,22 +51,15 @@ function describeRoles(roles: readonly TRole[]): string {
   return labels.length <= 1 ? (labels[0] ?? 'nobody') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
-/**
- * Where each member object lives and what a 404 calls it: `owner` reads the object's organisation and the member who
- * created it (`org_id`, `user_id`) for an id. Apps act as, and were created by, `user_id`; webhooks keep `created_by`
- * (null for those made before issue 27: owners' and Managers' only); a delivery is its webhook's.
- */
-const MEMBER_OBJECTS: Readonly<Record<TMemberObjectKind, { owner: (id: string) => SQL; label: string }>> = {
-  verify_list: { owner: (id) => sql`select org_id, user_id from verify_lists where id = ${id}::uuid`, label: 'List' },
-  finder_list: { owner: (id) => sql`select org_id, user_id from finder_lists where id = ${id}::uuid`, label: 'List' },
-  finder_search: { owner: (id) => sql`select org_id, user_id from finder_instant where id = ${id}::uuid`, label: 'Search' },
-  download: { owner: (id) => sql`select org_id, user_id from downloads where id = ${id}::uuid`, label: 'Download' },
-  app: { owner: (id) => sql`select org_id, user_id from apps where id = ${id}::uuid`, label: 'App' },
-  webhook: { owner: (id) => sql`select org_id, created_by as user_id from webhooks where id = ${id}::uuid`, label: 'Webhook' },
-  webhook_delivery: {
-    owner: (id) => sql`select d.org_id, w.created_by as user_id from webhook_deliveries d join webhooks w on w.id = d.webhook_id where d.id = ${id}::uuid`,
-    label: 'Event log',
-  },
+/** What a 404 calls each member object. */
+const MEMBER_OBJECT_LABELS: Readonly<Record<TMemberObjectKind, string>> = {
+  verify_list: 'List',
+  finder_list: 'List',
+  finder_search: 'Search',
+  download: 'Download',
+  app: 'App',
+  webhook: 'Webhook',
+  webhook_delivery: 'Event log',
 };
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -83,11 +74,11 @@ async function checkObjectVisibility(db: TDb, request: FastifyRequest, ref: NonN
   const source = (ref.from === 'body' ? request.body : ref.from === 'query' ? request.query : request.params) as Record<string, unknown> | null | undefined;
   const id = source?.[ref.field];
   if (id === undefined || id === null) return; // an optional id (the service decides)
-  const { owner, label } = MEMBER_OBJECTS[ref.kind as TMemberObjectKind];
+  const kind = ref.kind as TMemberObjectKind;
+  const label = MEMBER_OBJECT_LABELS[kind];
   const notFound = new AppError('not_found', `${label} not found`);
   if (typeof id !== 'string' || !UUID_PATTERN.test(id)) throw notFound;
-  const rows = await selectRows<{ org_id: string; user_id: string | null }>(db, sql`${owner(id)} limit 1`);
-  const row = rows[0];
+  const row = await selectMemberObjectOwner(db, kind, id);
   const caller = request.caller;
   if (!row || row.org_id !== caller.orgId || !canSeeMemberObject(caller.role, caller.userId, row.user_id ?? '')) throw notFound;
 }
@@ -95,11 +86,12 @@ async function checkObjectVisibility(db: TDb, request: FastifyRequest, ref: NonN
 /**
  * Checks the authorisation table (contracts/authorization.ts) for every API request, on the matched
  * route, before the body is parsed or validated. Fail closed: a route missing from the table answers
- * 403 to everyone. Non-public routes authenticate here (setting `request.caller`); an inactive
+ * 403 to everyone. Operator routes authenticate an operator session here (`authenticateOperator`; refused without it).
+ * Other non-public routes authenticate here (setting `request.caller`); an inactive
  * member's token answers 401 account_inactive, an unknown/revoked one 401 session_expired. By-id routes then
  * answer 404 for an object the caller may not see (checkObjectVisibility).
  */
-export function registerAuthorization(app: FastifyInstance, db: TDb): void {
+export function registerAuthorization(app: FastifyInstance, db: TDb, opts: { authenticateOperator?: TAuthenticateOperator } = {}): void {
   app.addHook('onRequest', async (request) => {
     const pattern = request.routeOptions.url;
     if (!pattern || !pattern.startsWith(API_BASE_PATH)) return;
@@ -109,6 +101,13 @@ export function registerAuthorization(app: FastifyInstance, db: TDb): void {
       throw new AppError('forbidden', `${method} ${pattern.slice(API_BASE_PATH.length)} is not in the authorisation table, so nobody may call it`);
     }
     if (rule.access === 'public') return;
+    // Operator console routes: the operator session is checked here, for every one of them (deny by default: a route
+    // without its own operator guard refuses all the same). No operator check given: nobody may call them.
+    if (rule.access === 'operator') {
+      if (!opts.authenticateOperator) throw new AppError('forbidden', `${method} ${pattern.slice(API_BASE_PATH.length)} is an operator route and this server checks no operator sessions`);
+      await opts.authenticateOperator(request);
+      return;
+    }
     if (!request.caller) {
       const token = readBearer(request);
       if (!token || token.length > 200) throw new AppError('session_expired', SESSION_EXPIRED_MESSAGE);

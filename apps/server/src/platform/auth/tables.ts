@@ -53,3 +53,20 @@ export const apiKeys = pgTable(
   },
   (t) => [uniqueIndex('api_keys_user_unique').on(t.userId), uniqueIndex('api_keys_hash_unique').on(t.keyHash)],
 );
+
+/**
+ * Failed sign-ins by e-mail (an account's or not) and realm (`user`: the app's password sign-in, `operator`: the
+ * operator console), counted for the per-account sign-in limit (sign-in-limit.ts) and kept a day.
+ */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realm: text('realm').$type<TSignInRealm>().notNull(),
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sign_in_failures_email_idx').on(t.realm, t.email, t.createdAt.desc()), index('sign_in_failures_created_idx').on(t.createdAt)],
+);
+
+export type TSignInRealm = 'user' | 'operator';

@@ -3,8 +3,9 @@ import type { TDatabase, TDb } from '../db/database';
 import type { TDeps } from '../deps';
 import { AppError } from '../errors/app-error';
 import type { TFileStorage } from '../storage/storage';
-import { getVisibleScope, type TCallerContext } from '../tenancy/context';
+import { getVisibleScope, type TCallerContext, type TVisibleScope } from '../tenancy/context';
 import type { TBulkListRow, TListStore } from './list-store';
+import type { TSourceListRow, TSourceListStore } from './source-list-store';
 
 /**
  * A bulk list's lifecycle, written once for every list product: start its plan job, cancel it, stop it when credits
@@ -44,23 +45,91 @@ export async function startListJob<TRow extends TBulkListRow, TInsert>(
 }
 
 /**
+ * What cancelling needs of a list's store: a file list's (list-store.ts) or a source list's (source-list-store.ts),
+ * whose rows carry the job to drop.
+ */
+export type TCancellableStore<TRow extends { id: string; orgId: string; userId: string; state: string; jobId: string | null }, TInsert> = {
+  require(exec: TDb, ctx: TCallerContext, id: string): Promise<TRow>;
+  select(exec: TDb, scope: TVisibleScope, id: string): Promise<TRow | null>;
+  selectForUpdate(exec: TDb, id: string): Promise<TRow | null>;
+  transition(exec: TDb, scope: TVisibleScope, id: string, fromStates: readonly TRow['state'][], values: Partial<TInsert>): Promise<boolean>;
+};
+
+/**
+ * Queues a job of a source list's run for the run's owner (their organisation's job, charged and shown to them): in
+ * `tx` when given, so it exists only if the step that queued it commits (the next chunk, the next phase), or after
+ * `delayMs` (a throttled step again). Answers the job id.
+ */
+export function queueSourceJob(
+  queue: TDeps['queue'],
+  run: { orgId: string; userId: string },
+  name: string,
+  payload: Record<string, unknown>,
+  opts: { tx?: TDb; delayMs?: number } = {},
+): Promise<string> {
+  return queue.enqueue(name, payload, { ...opts, orgId: run.orgId, userId: run.userId });
+}
+
+/**
+ * Starts a source list's run (source-chain.ts) inside the caller's transaction (which may hold the source's lock): its
+ * state row inserted with `values`, its first chunk job `firstJob` queued with the row's owner (payload from the new
+ * row), and, when `noteJob`, the job noted on the row (the values it gives) for a cancel to drop. Answers the inserted row.
+ */
+export async function startSourceRun<TRow extends TSourceListRow, TInsert>(
+  tx: TDb,
+  queue: TDeps['queue'],
+  store: TSourceListStore<TRow, TInsert>,
+  values: TInsert,
+  firstJob: { name: string; payload: (row: TRow) => Record<string, unknown>; noteJob?: (jobId: string) => Partial<NoInfer<TInsert>> },
+): Promise<TRow> {
+  const row = await store.insert(tx, values);
+  const jobId = await queueSourceJob(queue, row, firstJob.name, firstJob.payload(row), { tx });
+  if (firstJob.noteJob) await store.update(tx, row.id, firstJob.noteJob(jobId));
+  return row;
+}
+
+/**
+ * Ends a source list's run with `values` (its final state, why): only from one of `from` when given (one winner: a
+ * retried or concurrent chunk ends it once), unconditionally otherwise. `onEnded` records the product's history with
+ * the ended row, in the same `exec`. Answers whether it ended the run.
+ */
+export async function endSourceRun<TRow extends TSourceListRow, TInsert>(
+  exec: TDb,
+  store: TSourceListStore<TRow, TInsert>,
+  id: string,
+  values: Partial<NoInfer<TInsert>>,
+  opts: { from?: readonly TRow['state'][]; onEnded: (exec: TDb, ended: TRow) => Promise<void> },
+): Promise<boolean> {
+  if (opts.from) {
+    if (!(await store.transition(exec, null, id, opts.from, values))) return false;
+  } else await store.update(exec, id, values);
+  const ended = await store.selectById(exec, id);
+  if (ended) await opts.onEnded(exec, ended);
+  return ended !== null;
+}
+
+/**
  * Cancels a list's job at the user's request. Under the row lock (which waits for a batch being stored, so nothing is
  * stored or charged after the cancel), `cancel` says from which state the list moves and to what, or null when it
- * cannot be cancelled (409 `refusal`); `describe` is the history row, recorded for the owner and, when another member
- * cancelled, for them too. Then the plan job and the product's queued `dropJobs` are dropped; running chunks stop at
- * their next look at the list. Answers the cancelled row.
+ * cannot be cancelled (409 `refusal`); `onCancelled` moves what else goes with it in that transaction; `describe` is
+ * the history row, recorded for the owner and, when another member cancelled (unless `ownerOnly`), for them too. Then
+ * the job and the product's queued `dropJobs` are dropped (`jobDropMayFail`: a job that cannot be dropped is left to
+ * see the state); running chunks stop at their next look at the list. Answers the cancelled row.
  */
-export async function cancelListJob<TRow extends TBulkListRow, TInsert>(
+export async function cancelListJob<TRow extends { id: string; orgId: string; userId: string; state: string; jobId: string | null }, TInsert>(
   deps: TQueueDeps,
-  store: TListStore<TRow, TInsert>,
+  store: TCancellableStore<TRow, TInsert>,
   ctx: TCallerContext,
   listId: string,
   opts: {
     refusal: string;
     cancel: (current: TRow) => { from: TRow['state']; values: Partial<NoInfer<TInsert>> } | null;
+    onCancelled?: (tx: TDb, current: TRow) => Promise<void>;
     describe: (current: TRow) => Omit<TListActivityEntry, 'orgId' | 'userId'>;
     recordActivity: TRecordActivity;
+    ownerOnly?: boolean;
     dropJobs: readonly string[];
+    jobDropMayFail?: boolean;
   },
 ): Promise<TRow> {
   await store.require(deps.database.db, ctx, listId);
@@ -69,13 +138,17 @@ export async function cancelListJob<TRow extends TBulkListRow, TInsert>(
     const current = await store.selectForUpdate(tx, listId);
     const move = current ? opts.cancel(current) : null;
     if (!current || !move || !(await store.transition(tx, scope, listId, [move.from], move.values))) return null;
+    await opts.onCancelled?.(tx, current);
     const entry = { ...opts.describe(current), orgId: current.orgId };
     await opts.recordActivity(tx, { ...entry, userId: current.userId });
-    if (ctx.userId !== current.userId) await opts.recordActivity(tx, { ...entry, userId: ctx.userId });
+    if (!opts.ownerOnly && ctx.userId !== current.userId) await opts.recordActivity(tx, { ...entry, userId: ctx.userId });
     return current;
   });
   if (!cancelled) throw new AppError('conflict', opts.refusal);
-  if (cancelled.jobId) await deps.queue.cancel(cancelled.jobId, ctx.orgId);
+  if (cancelled.jobId) {
+    const drop = deps.queue.cancel(cancelled.jobId, ctx.orgId);
+    await (opts.jobDropMayFail ? drop.catch(() => null) : drop);
+  }
   for (const name of opts.dropJobs) await deps.queue.cancelWhere(name, { listId });
   return (await store.select(deps.database.db, scope, listId))!;
 }

@@ -9,13 +9,8 @@ import { organisations, users } from '../tenancy/tables';
  */
 export type TBulkListState = 'in_progress' | 'cancelled';
 
-/**
- * The columns every bulk list table shares (an uploaded file, its owner, its state and its running job), for a
- * product's `pgTable` to spread. `state` and `activity` are typed text: the database keeps them as plain text (no
- * migration), the TypeScript union keeps each product to its own words. `jobColumn` is the database name of the column
- * holding the list's plan job (the verifier's predates the finder's); in TypeScript both are `jobId`.
- */
-export function bulkListColumns<TState extends string>(opts: { initialState: TState; jobColumn: string }) {
+/** The columns of every list's row, file or source: its id, owner, typed state and times. */
+function listRowColumns<TState extends string>(initialState: TState) {
   return {
     id: uuid('id').primaryKey().defaultRandom(),
     orgId: uuid('org_id')
@@ -24,6 +19,30 @@ export function bulkListColumns<TState extends string>(opts: { initialState: TSt
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    state: text('state').$type<TState>().notNull().default(initialState),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  };
+}
+
+/**
+ * The columns a source list's state row shares (source-list-store.ts): a list enrichment, a platform import. `state`
+ * is typed text (the product's own words, `queued` or `importing` first); `error` says why a run failed or stopped.
+ * The product adds its source, cursor, counters and, when its run can be cancelled, its latest job.
+ */
+export function sourceListColumns<TState extends string>(opts: { initialState: TState }) {
+  return { ...listRowColumns(opts.initialState), error: text('error') };
+}
+
+/**
+ * The columns every bulk list table shares (an uploaded file, its owner, its state and its running job), for a
+ * product's `pgTable` to spread. `state` and `activity` are typed text: the database keeps them as plain text (no
+ * migration), the TypeScript union keeps each product to its own words. `jobColumn` is the database name of the column
+ * holding the list's plan job (the verifier's predates the finder's); in TypeScript both are `jobId`.
+ */
+export function bulkListColumns<TState extends string>(opts: { initialState: TState; jobColumn: string }) {
+  return {
+    ...listRowColumns(opts.initialState),
     /** The app whose token uploaded the list (/v2); its charges count in the app's usage (migration 0060, FK on delete set null). */
     appId: uuid('app_id'),
     name: text('name').notNull(),
@@ -32,7 +51,6 @@ export function bulkListColumns<TState extends string>(opts: { initialState: TSt
     storageKey: text('storage_key').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
     hasHeader: boolean('has_header').notNull(),
-    state: text('state').$type<TState>().notNull().default(opts.initialState),
     /** The job activity running on the list (`analyse`, then the product's own), null when none runs. */
     activity: text('activity').$type<TJobActivityType>(),
     rowCount: integer('row_count').notNull().default(0),
@@ -41,8 +59,6 @@ export function bulkListColumns<TState extends string>(opts: { initialState: TSt
     /** The plan job whose chunk jobs were enqueued: a retried plan enqueues nothing twice. */
     plannedJobId: uuid('planned_job_id'),
     stoppedReason: text('stopped_reason'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** When data retention deleted the uploaded file (migration 0055). */
     fileDeletedAt: timestamp('file_deleted_at', { withTimezone: true }),
   };

@@ -2,6 +2,8 @@ import type { TJobActivityType } from '@verilead/contracts';
 import type { TDb } from '../db/database';
 import { getVisibleScope, type TCallerContext } from '../tenancy/context';
 import type { TBulkListRow, TListPageQuery, TListStore } from './list-store';
+import { toRunningSourceJob } from './source-chain';
+import type { TSourceListRow, TSourceListStore } from './source-list-store';
 
 /** How the list products answer what every one of them is asked: a page of lists, a file name seen before, a running job. */
 
@@ -77,4 +79,29 @@ export function toRunningListJob(
     metadata: { ...metadata, ...p.done },
     since,
   };
+}
+
+/** A page of the caller's visible source-list runs, newest first (only those in `states` when given), each shown by `toView`. */
+export async function readSourceListPage<TRow extends TSourceListRow, TInsert, TView>(
+  exec: TDb,
+  store: TSourceListStore<TRow, TInsert>,
+  ctx: TCallerContext,
+  q: { page: number; limit: number; states?: readonly TRow['state'][] },
+  toView: (row: TRow) => TView,
+): Promise<{ items: TView[]; total: number; page: number; limit: number }> {
+  const { rows, total } = await store.selectPage(exec, getVisibleScope(ctx), { states: q.states, offset: (q.page - 1) * q.limit, limit: q.limit });
+  return { items: rows.map(toView), total, page: q.page, limit: q.limit };
+}
+
+/**
+ * A member's source-list runs still queued or going, as the Activities screen shows them (toRunningSourceJob): `show`
+ * gives each run's type, whether it is still queued, its progress, description and metadata.
+ */
+export async function readRunningSourceJobs<TRow extends TSourceListRow, TInsert>(
+  exec: TDb,
+  store: TSourceListStore<TRow, TInsert>,
+  who: { orgId: string; userId: string },
+  show: (row: TRow) => Parameters<typeof toRunningSourceJob>[1],
+) {
+  return (await store.selectRunning(exec, who)).map((row) => toRunningSourceJob(row, show(row)));
 }

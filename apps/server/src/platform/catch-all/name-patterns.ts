@@ -6,6 +6,7 @@
 import type { TFinderPattern } from '@verilead/contracts';
 import { foldName, makeLocal } from '../names/local-parts';
 import { shapeOfLocal } from './catch-all-score';
+import { readNameLocal } from './name-reading';
 
 /** The two-name patterns a person's address is looked for in (the middle-name ones need a middle name the directory may lack). */
 const TWO_NAME_PATTERNS: readonly TFinderPattern[] = [
@@ -13,18 +14,19 @@ const TWO_NAME_PATTERNS: readonly TFinderPattern[] = [
   'lastfirst', 'last', 'f_last', 'first-last', 'last_first', 'l.first', 'last-first',
 ];
 
-export type TNamedPerson = { firstName: string; lastName: string };
+export type TNamedPerson = { firstName: string; lastName: string; email?: string | null };
+export type TNameLocal = { name: string; pattern: string; email: string | null };
 
 /** Every local part of each person, to the person's name and the pattern that gives it (the first person wins a clash). */
-export function indexNameLocals(people: readonly TNamedPerson[]): Map<string, { name: string; pattern: string }> {
-  const out = new Map<string, { name: string; pattern: string }>();
+export function indexNameLocals(people: readonly TNamedPerson[]): Map<string, TNameLocal> {
+  const out = new Map<string, TNameLocal>();
   for (const p of people) {
     const f = foldName(p.firstName);
     const l = foldName(p.lastName);
     if (!f || !l) continue;
     for (const pattern of TWO_NAME_PATTERNS) {
       const local = makeLocal(pattern, f, '', l)!;
-      if (!out.has(local)) out.set(local, { name: `${p.firstName} ${p.lastName}`, pattern });
+      if (!out.has(local)) out.set(local, { name: `${p.firstName} ${p.lastName}`, pattern, email: p.email?.toLowerCase() ?? null });
     }
   }
   return out;
@@ -38,11 +40,13 @@ const SHAPE_PATTERNS: Record<string, string> = {
 
 /**
  * The pattern of a local part seen valid: the one a known name gives when the directory has the person, else the
- * pattern its shape most often stands for; null for shapes no name pattern has (digits, three words, role words).
+ * one its best reading against the common names gives (jsmith: flast, johnsmith: firstlast), else the pattern its
+ * shape most often stands for; null for shapes no name pattern has (digits, three words, role words).
  */
 export function patternOfLocal(local: string, names: ReadonlyMap<string, { pattern: string }>): string | null {
   const named = names.get(local);
   if (named) return named.pattern;
   const { shape, digits } = shapeOfLocal(local);
-  return digits ? null : (SHAPE_PATTERNS[shape] ?? null);
+  if (digits) return null;
+  return readNameLocal(local)[0]?.pattern ?? SHAPE_PATTERNS[shape] ?? null;
 }

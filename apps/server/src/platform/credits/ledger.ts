@@ -1,9 +1,19 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { TCreditTransactionKind, TErrorCode, TMemberLimits, TSourceAgent } from '@verilead/contracts';
-import { selectRows, type TDatabase, type TDb } from '../db/database';
+import type { TDatabase, TDb } from '../db/database';
 import { AppError, isAppError } from '../errors/app-error';
-import { memberships, organisations } from '../tenancy/tables';
-import { creditTransactions } from './tables';
+import {
+  countMemberUsage,
+  creditOrgBalance,
+  debitOrgBalance,
+  insertLedgerEntry,
+  lowerMemberUsage,
+  selectMemberChargeState,
+  selectMemberLimitsRow,
+  selectOrgBalance,
+  updateMemberLimits,
+} from './ledger-queries';
+
+export { sqlDay, sqlMemberDaily } from './ledger-queries';
 
 export type TLedgerEntryInput = {
   orgId: string;
@@ -24,39 +34,18 @@ function assertAmount(amount: number) {
 }
 
 async function insertEntry(tx: TDb, kind: TCreditTransactionKind, input: TLedgerEntryInput, balanceAfter: number): Promise<TLedgerResult> {
-  const rows = await tx
-    .insert(creditTransactions)
-    .values({
-      orgId: input.orgId,
-      userId: input.userId ?? null,
-      kind,
-      amount: input.amount,
-      reason: input.reason,
-      sourceAgent: input.sourceAgent ?? null,
-      objectType: input.objectType ?? null,
-      objectId: input.objectId ?? null,
-      balanceAfter,
-    })
-    .returning({ id: creditTransactions.id });
-  return { transactionId: rows[0]!.id, balanceAfter };
-}
-
-/** The day a daily limit is counted on: an injected YYYY-MM-DD or the database's current_date. */
-export function sqlDay(today?: string): SQL {
-  return today ? sql`${today}::date` : sql`current_date`;
-}
-
-/**
- * The member's daily figures on `day`, as SQL over the memberships row:
- * - usedOn: credits used that day (the counter restarts each day);
- * - limitOn: the daily limit in force that day (a pending change applies from its day);
- * - capOn: the allowance that day — today's directly set cap ("remaining daily limit") if set for that day, else limitOn.
- */
-export function sqlMemberDaily(day: SQL) {
-  const usedOn = sql`(case when ${memberships.dailyUsedOn} = ${day} then ${memberships.dailyUsed} else 0 end)`;
-  const limitOn = sql`(case when ${memberships.dailyLimitNextFrom} is not null and ${memberships.dailyLimitNextFrom} <= ${day} then ${memberships.dailyLimitNext} else ${memberships.dailyLimit} end)`;
-  const capOn = sql`(case when ${memberships.dailyCapOn} = ${day} then ${memberships.dailyCap} else ${limitOn} end)`;
-  return { usedOn, limitOn, capOn };
+  const transactionId = await insertLedgerEntry(tx, {
+    orgId: input.orgId,
+    userId: input.userId ?? null,
+    kind,
+    amount: input.amount,
+    reason: input.reason,
+    sourceAgent: input.sourceAgent ?? null,
+    objectType: input.objectType ?? null,
+    objectId: input.objectId ?? null,
+    balanceAfter,
+  });
+  return { transactionId, balanceAfter };
 }
 
 /**
@@ -69,33 +58,9 @@ export async function chargeCredits(tx: TDb, input: TLedgerEntryInput): Promise<
   assertAmount(input.amount);
   const n = input.amount;
   if (input.userId) {
-    const day = sqlDay(input.today);
-    const { usedOn, capOn } = sqlMemberDaily(day);
-    const updated = await tx
-      .update(memberships)
-      .set({
-        dailyUsed: sql`${usedOn} + ${n}`,
-        dailyUsedOn: sql`${day}`,
-        lifeTimeUsed: sql`${memberships.lifeTimeUsed} + ${n}`,
-      })
-      .where(
-        and(
-          eq(memberships.userId, input.userId),
-          eq(memberships.orgId, input.orgId),
-          eq(memberships.status, 'active'),
-          sql`(${memberships.lifeTimeLimit} is null or ${memberships.lifeTimeUsed} + ${n} <= ${memberships.lifeTimeLimit})`,
-          sql`(${capOn} is null or ${usedOn} + ${n} <= ${capOn})`,
-        ),
-      )
-      .returning({ id: memberships.id });
-    if (updated.length === 0) {
-      const rows = await selectRows<{ status: string; life_time_limit: number | null; life_time_used: number; cap: number | null; used: number }>(
-        tx,
-        sql`select ${memberships.status} as status, ${memberships.lifeTimeLimit} as life_time_limit, ${memberships.lifeTimeUsed} as life_time_used,
-                   ${capOn} as cap, (${usedOn})::int as used
-            from ${memberships} where ${memberships.userId} = ${input.userId} and ${memberships.orgId} = ${input.orgId} limit 1`,
-      );
-      const m = rows[0];
+    const counted = await countMemberUsage(tx, { orgId: input.orgId, userId: input.userId, n, today: input.today });
+    if (!counted) {
+      const m = await selectMemberChargeState(tx, { orgId: input.orgId, userId: input.userId, today: input.today });
       if (!m) throw new AppError('not_found', 'Member not found');
       if (m.status !== 'active') {
         throw new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
@@ -108,15 +73,9 @@ export async function chargeCredits(tx: TDb, input: TLedgerEntryInput): Promise<
       throw memberLimitError('daily', n, m.cap, remaining);
     }
   }
-  const rows = await tx
-    .update(organisations)
-    .set({ creditsBalance: sql`${organisations.creditsBalance} - ${n}` })
-    .where(and(eq(organisations.id, input.orgId), sql`${organisations.creditsBalance} >= ${n}`))
-    .returning({ balance: organisations.creditsBalance });
-  const balance = rows[0]?.balance;
+  const balance = await debitOrgBalance(tx, input.orgId, n);
   if (balance === undefined) {
-    const current = await tx.select({ balance: organisations.creditsBalance }).from(organisations).where(eq(organisations.id, input.orgId)).limit(1);
-    const have = current[0]?.balance ?? 0;
+    const have = await selectOrgBalance(tx, input.orgId);
     throw insufficientCreditsError(n - have);
   }
   return insertEntry(tx, 'charge', input, balance);
@@ -124,12 +83,7 @@ export async function chargeCredits(tx: TDb, input: TLedgerEntryInput): Promise<
 
 async function addCredits(tx: TDb, kind: 'grant' | 'purchase' | 'refund', input: TLedgerEntryInput): Promise<TLedgerResult> {
   assertAmount(input.amount);
-  const rows = await tx
-    .update(organisations)
-    .set({ creditsBalance: sql`${organisations.creditsBalance} + ${input.amount}` })
-    .where(eq(organisations.id, input.orgId))
-    .returning({ balance: organisations.creditsBalance });
-  const balance = rows[0]?.balance;
+  const balance = await creditOrgBalance(tx, input.orgId, input.amount);
   if (balance === undefined) throw new AppError('not_found', 'Organisation not found');
   return insertEntry(tx, kind, input, balance);
 }
@@ -148,16 +102,7 @@ export function purchaseCredits(tx: TDb, input: TLedgerEntryInput): Promise<TLed
 export async function refundCredits(tx: TDb, input: TLedgerEntryInput): Promise<TLedgerResult> {
   assertAmount(input.amount);
   if (input.userId) {
-    const day = sqlDay(input.today);
-    const { usedOn } = sqlMemberDaily(day);
-    await tx
-      .update(memberships)
-      .set({
-        dailyUsed: sql`greatest(0, ${usedOn} - ${input.amount})`,
-        dailyUsedOn: sql`${day}`,
-        lifeTimeUsed: sql`greatest(0, ${memberships.lifeTimeUsed} - ${input.amount})`,
-      })
-      .where(and(eq(memberships.userId, input.userId), eq(memberships.orgId, input.orgId)));
+    await lowerMemberUsage(tx, { orgId: input.orgId, userId: input.userId, amount: input.amount, today: input.today });
   }
   return addCredits(tx, 'refund', input);
 }
@@ -167,9 +112,8 @@ export function chargeCreditsNow(database: TDatabase, input: TLedgerEntryInput):
   return database.transaction((tx) => chargeCredits(tx, input));
 }
 
-export async function getOrgBalance(exec: TDb, orgId: string): Promise<number> {
-  const rows = await exec.select({ balance: organisations.creditsBalance }).from(organisations).where(eq(organisations.id, orgId)).limit(1);
-  return rows[0]?.balance ?? 0;
+export function getOrgBalance(exec: TDb, orgId: string): Promise<number> {
+  return selectOrgBalance(exec, orgId);
 }
 
 /**
@@ -177,14 +121,8 @@ export async function getOrgBalance(exec: TDb, orgId: string): Promise<number> {
  * today's allowance: a directly set remaining allowance counts for today, a changed limit from its day.
  */
 export async function getMemberLimits(exec: TDb, orgId: string, userId: string, today?: string): Promise<TMemberLimits> {
-  const { usedOn, capOn } = sqlMemberDaily(sqlDay(today));
-  const rows = await selectRows<{ daily_limit: number | null; life_time_limit: number | null; daily_used: number; life_time_used: number }>(
-    exec,
-    sql`select ${capOn} as daily_limit, ${memberships.lifeTimeLimit} as life_time_limit,
-               (${usedOn})::int as daily_used, ${memberships.lifeTimeUsed} as life_time_used
-        from ${memberships} where ${memberships.orgId} = ${orgId} and ${memberships.userId} = ${userId} limit 1`,
-  );
-  const m = rows[0] ?? { daily_limit: null, life_time_limit: null, daily_used: 0, life_time_used: 0 };
+  const row = await selectMemberLimitsRow(exec, orgId, userId, today);
+  const m = row ?? { daily_limit: null, life_time_limit: null, daily_used: 0, life_time_used: 0 };
   const usage = (limit: number | null, used: number) => ({ limit, used, remaining: limit === null ? null : Math.max(0, limit - used) });
   return { daily: usage(m.daily_limit, m.daily_used), life_time: usage(m.life_time_limit, m.life_time_used) };
 }
@@ -192,10 +130,7 @@ export async function getMemberLimits(exec: TDb, orgId: string, userId: string, 
 /** Sets a member's limits at once (tooling, tests; team administration schedules daily changes instead). */
 export async function setMemberLimits(exec: TDb, orgId: string, userId: string, limits: { daily?: number | null; lifeTime?: number | null }) {
   const daily = limits.daily === undefined ? {} : { dailyLimit: limits.daily, dailyLimitNext: null, dailyLimitNextFrom: null, dailyCap: null, dailyCapOn: null };
-  await exec
-    .update(memberships)
-    .set({ ...daily, lifeTimeLimit: limits.lifeTime })
-    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+  await updateMemberLimits(exec, orgId, userId, { ...daily, lifeTimeLimit: limits.lifeTime });
 }
 
 /** The refusal (402 at the edge) when a member's own daily or life-time limit (not the organisation's balance) stops a charge of `need` credits. */

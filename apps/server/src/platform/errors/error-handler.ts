@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { TErrorCode, TErrorLocation, TErrorReason, TFailure } from '@verilead/contracts';
 import { isAppError, summariseReasons } from './app-error';
 import { httpStatusOf } from './http-status';
+import { RequestClosedError } from '../http/request-closed';
 
 export function buildFailure(code: string, message: string, extra: Omit<TFailure['error'], 'code' | 'message'> = {}): TFailure {
   return { status: 'failed', error: { code, message, ...extra } };
@@ -72,6 +73,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.status(400).send(buildValidationFailure(error));
     }
+    if (error instanceof RequestClosedError) return reply.status(error.statusCode).send(buildFailure('client_closed_request', error.message));
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       if (status === 429) {

@@ -11,6 +11,8 @@ import { AppErrorWithStatus, type AppError } from './app-error';
  * split:
  * - account_inactive is 401 when a bearer token is refused for an inactive member (platform/auth/authorize.ts,
  *   explainRefusedBearer): the session no longer works and the app signs out; at sign-in or charge time it is 403.
+ * - account_suspended (an operator suspended the user or the organisation) is 401 when a bearer token is refused
+ *   (the same place), 403 at sign-in (platform/auth/sessions.ts, createSession).
  * - sso_failed is 403 when the identity is sound but may not sign in here (features/sso/service.ts: an account of
  *   another organisation, a domain the organisation does not sign in with, an e-mail the provider did not verify);
  *   a broken, expired or replayed sign-in answer is 400.
@@ -30,6 +32,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<TErrorCode, number>> = {
   forbidden: 403,
   invalid_credentials: 401,
   account_inactive: 403,
+  account_suspended: 403,
   password_expired: 403,
   email_already_registered: 409,
   email_not_verified: 403,

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../db/database';
+import { sendNotify } from './completion-queries';
 
 /**
  * Completion notices: a job says "this object is done" (an upload's analysis, an export), and a request waiting for it
@@ -30,7 +30,7 @@ function notifierFor(database: TDatabase): TNotifier {
 
 /** Wakes every process waiting for `key` (e.g. `verify_list:<id>`). Called by jobs once the object's state is written. */
 export async function notifyCompletion(database: TDatabase, key: string): Promise<void> {
-  await database.db.execute(sql`select pg_notify(${CHANNEL}, ${key})`);
+  await sendNotify(database.db, CHANNEL, key);
 }
 
 /**

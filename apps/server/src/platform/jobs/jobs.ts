@@ -86,6 +86,13 @@ export type TJobQueue = {
   schedule(name: string, cron: string, payload?: unknown): Promise<void>;
   /** Housekeeping: abandoned jobs retried or failed, finished jobs archived then deleted, retry delays capped. */
   maintain(): Promise<{ deletedStatusRows: number }>;
+  /**
+   * An operator's retry of a failed job (pg-boss `retry`: back in its queue with one more attempt allowed), inside
+   * `tx` when given (so the operator's record commits with it). False when it is not a failed job of that queue.
+   */
+  retryFailed(queue: string, jobId: string, tx?: TDb): Promise<boolean>;
+  /** An operator's discard of a failed job (pg-boss `deleteJob`, and our status row), inside `tx` when given; false when it is not a failed job of that queue. */
+  discardFailed(queue: string, jobId: string, tx?: TDb): Promise<boolean>;
   /** Starts the worker: every queue polled with its own concurrency, plus pg-boss's supervision and schedules. */
   start(): Promise<void>;
   /** Stops taking jobs, waits up to `timeoutMs` (config.jobs.shutdownTimeoutMs) for running handlers, then gives up waiting. */

@@ -23,6 +23,8 @@ export function createLateQueue(): { queue: TJobQueue; bind(queue: TJobQueue): v
       runUntilIdle: (opts) => q().runUntilIdle(opts),
       schedule: (name, cron, payload) => q().schedule(name, cron, payload),
       maintain: () => q().maintain(),
+      retryFailed: (queue, jobId, tx) => q().retryFailed(queue, jobId, tx),
+      discardFailed: (queue, jobId, tx) => q().discardFailed(queue, jobId, tx),
       start: () => q().start(),
       stop: (opts) => q().stop(opts),
     },

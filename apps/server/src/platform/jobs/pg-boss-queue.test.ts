@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestDb, type TTestDb } from '../../test/test-db';
-import { createTestQueue } from '../../test/test-queue';
+import { createTestQueue, testJobsConfig } from '../../test/test-queue';
 import { selectRows, sql } from '../db/database';
 import { defineJob, type TJobDefinition, type TJobQueue } from './jobs';
+import { createJobQueue } from './pg-boss-queue';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const defs = (...d: unknown[]) => d as TJobDefinition[];
@@ -273,6 +274,49 @@ describe('job queue worker', () => {
       expect(maxInside).toBe(3);
       for (const id of ids) expect((await queue.get(id))?.state).toBe('completed');
       expect((await queue.get(stuckId))?.state).toBe('active');
+    } finally {
+      await t.dispose();
+    }
+  });
+});
+
+describe('job queue start and stop', () => {
+  // CI on PostgreSQL: a test started the queue without awaiting it and closed the app while a start hook was
+  // scheduling; the hook's next call ran on the closed pool ("Cannot use a pool after calling end on the pool").
+  it('a stop during a start hook waits for that hook and runs no later hook', async () => {
+    const t = await createTestDb();
+    try {
+      const order: string[] = [];
+      let entered: () => void = () => undefined;
+      const inFirst = new Promise<void>((r) => (entered = r));
+      let release: () => void = () => undefined;
+      const hold = new Promise<void>((r) => (release = r));
+      const noop = defineJob({ name: 'noop', queue: 'analysis', payload: z.object({}), handler: async () => undefined });
+      const queue = createJobQueue({
+        database: t,
+        definitions: defs(noop),
+        jobs: testJobsConfig(),
+        pollIntervalMs: 50,
+        onStart: [
+          async () => {
+            order.push('first hook starts');
+            entered();
+            await hold;
+            order.push('first hook ends');
+          },
+          async () => {
+            order.push('second hook');
+          },
+        ],
+      });
+      const started = queue.start();
+      await inFirst;
+      const stopped = queue.stop().then(() => order.push('stopped'));
+      // the stop is held by the hook under way
+      await new Promise((r) => setImmediate(r));
+      release();
+      await Promise.all([started, stopped]);
+      expect(order).toEqual(['first hook starts', 'first hook ends', 'stopped']);
     } finally {
       await t.dispose();
     }

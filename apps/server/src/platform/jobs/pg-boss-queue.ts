@@ -9,6 +9,9 @@ import { createJobWorker } from './pg-boss-worker';
 
 const S = JOB_SCHEMA;
 
+/** Rows a pg-boss command changed (it answers `{ affected }`, which pg-boss 10's type declarations leave out as void). */
+const affectedBy = (answer: unknown): number => Number((answer as { affected?: number } | undefined)?.affected ?? 0);
+
 /**
  * The job system on pg-boss, on both engines: pg-boss's SQL runs through `database.jobSql` (PostgreSQL: its own
  * pool; PGlite: the single session behind the database mutex), a job enqueued with `tx` is inserted in the
@@ -50,12 +53,21 @@ export function createJobQueue(opts: {
   const worker = createJobWorker({ boss, sqlDb, defs, queues: queuesInUse, settings, pollIntervalMs, logger });
   let running = false;
   let bossStarted = false;
+  /** The start under way, awaited by stop(). */
+  let starting: Promise<void> | null = null;
 
   async function get(jobId: string): Promise<TJobInfo | null> {
     const s = await readJobStatus(sqlDb, jobId);
     if (!s) return null;
     const j = (await boss.getJobById(s.queue, jobId, { includeArchive: true })) as unknown as TBossRow | null;
     return j ? toJobInfo(s, j) : null;
+  }
+
+  /** Whether a job of this queue has failed (after its last attempt): its row locked until the caller's transaction ends. */
+  async function lockFailed(exec: TSqlExecutor, queueName: string, jobId: string): Promise<boolean> {
+    if (!(JOB_QUEUE_NAMES as readonly string[]).includes(queueName) || !/^[0-9a-f-]{36}$/i.test(jobId)) return false;
+    const r = await queryRows(exec, `select 1 as ok from ${S}.job where name = $1 and id = $2 and state = 'failed' for update`, [queueName, jobId]);
+    return r.length > 0;
   }
 
   async function enqueueWith(exec: TSqlExecutor, def: TJobDefinition, payload: unknown, o: Parameters<TJobQueue['enqueue']>[2] = {}): Promise<string> {
@@ -150,25 +162,47 @@ export function createJobQueue(opts: {
       );
       return { deletedStatusRows: deleted.length };
     },
+    async retryFailed(queueName, jobId, tx) {
+      const exec = tx ? sqlExecutorFor(tx) : sqlDb;
+      if (!(await lockFailed(exec, queueName, jobId))) return false;
+      return affectedBy(await boss.retry(queueName, jobId, { db: exec })) > 0;
+    },
+    async discardFailed(queueName, jobId, tx) {
+      const run = async (exec: TSqlExecutor): Promise<boolean> => {
+        // locked as failed first: pg-boss's deleteJob deletes a job in any state
+        if (!(await lockFailed(exec, queueName, jobId))) return false;
+        const affected = affectedBy(await boss.deleteJob(queueName, jobId, { db: exec }));
+        await exec.executeSql(`delete from job_status where id = $1 and queue = $2`, [jobId, queueName]);
+        return affected > 0;
+      };
+      return tx ? run(sqlExecutorFor(tx)) : database.transaction((t) => run(sqlExecutorFor(t)));
+    },
     async start() {
       if (running) return;
       running = true;
-      if (!bossStarted) {
-        await boss.start();
-        bossStarted = true;
-        if (!running) {
-          // stop() came while pg-boss was starting: finish stopping here.
-          bossStarted = false;
-          await boss.stop({ graceful: false, close: false, wait: true });
-          return;
+      const run = (async () => {
+        if (!bossStarted) {
+          await boss.start();
+          bossStarted = true;
+          if (!running) return;
         }
+        worker.startPolling();
+        // A stop() that came meanwhile ends the hooks here: none runs on a queue that is stopping.
+        for (const hook of opts.onStart ?? []) if (running) await hook(queue);
+      })();
+      starting = run;
+      try {
+        await run;
+      } finally {
+        if (starting === run) starting = null;
       }
-      worker.startPolling();
-      for (const hook of opts.onStart ?? []) await hook(queue);
     },
     async stop(o = {}) {
       const timeoutMs = o.timeoutMs ?? settings.shutdownTimeoutMs;
       running = false;
+      // A start still under way (pg-boss starting, a hook scheduling) finishes first: stopping under it would leave
+      // its calls running on a closed pool. Its failure is start()'s own to report.
+      await starting?.catch(() => undefined);
       await worker.stop(timeoutMs);
       if (bossStarted) {
         bossStarted = false;

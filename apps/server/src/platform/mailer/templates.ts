@@ -9,6 +9,7 @@ export const ZMailTemplate = z.enum([
   'seat_request',
   'low_credit',
   'payment_action_required',
+  'operator_invite',
 ]);
 export type TMailTemplate = z.infer<typeof ZMailTemplate>;
 
@@ -52,6 +53,12 @@ export function renderMail(template: TMailTemplate, vars: { name: string; url: s
           `If it was you, log in at ${new URL(vars.url).origin}/login. If you forgot your password, reset it with the link below: it works once and expires in 1 hour.`,
         ],
         { label: 'Reset password', url: vars.url },
+      );
+    case 'operator_invite':
+      return layout(
+        'You are invited to the Verilead operator console',
+        [`Hi ${vars.name},`, 'An operator of this Verilead installation invited you to its operator console. The link works once and expires in 48 hours.'],
+        { label: 'Set your password', url: vars.url },
       );
     case 'setup_password':
       return layout(

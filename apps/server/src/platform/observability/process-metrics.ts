@@ -23,27 +23,38 @@ export function countVerification(result: { status: string; reason: { code: stri
 /** The engines of this process (one in production; tests build many, so they are held weakly). */
 const engines = new Set<WeakRef<Pick<VerifierEngine, 'listHosts'>>>();
 
-/** Shows the engine's mail hosts in /metrics (verilead_smtp_*): called once when the process's engine is built. */
-export function watchMailHosts(engine: Pick<VerifierEngine, 'listHosts'>): void {
+/** The connections every process holds per mail host, as an engine's shared host-budget store last read them (REDIS_URL). */
+type TSharedConnections = { sharedConnections(): Map<string, number> };
+const sharedOf = new WeakMap<Pick<VerifierEngine, 'listHosts'>, TSharedConnections>();
+
+/**
+ * Shows the engine's mail hosts in /metrics (verilead_smtp_*): called once when the process's engine is built, with the
+ * store its hosts' budgets are shared through, if any (verilead_smtp_shared_connections).
+ */
+export function watchMailHosts(engine: Pick<VerifierEngine, 'listHosts'>, shared?: TSharedConnections): void {
   engines.add(new WeakRef(engine));
+  if (shared) sharedOf.set(engine, shared);
 }
 
 /** Hosts shown per metric: the busiest, so a long-running process's label set stays bounded. */
 const MAX_HOSTS = 50;
 
-function currentHosts(): THostView[] {
-  const hosts: THostView[] = [];
+function currentHosts(): Array<THostView & { shared?: number }> {
+  const hosts: Array<THostView & { shared?: number }> = [];
   for (const ref of engines) {
     const engine = ref.deref();
     if (!engine) engines.delete(ref);
-    else hosts.push(...engine.listHosts());
+    else {
+      const shared = sharedOf.get(engine)?.sharedConnections();
+      hosts.push(...engine.listHosts().map((h) => (shared?.has(h.host) ? { ...h, shared: shared.get(h.host) } : h)));
+    }
   }
   const weight = (h: THostView) => h.sessionsOpen + h.sessionsOpening + h.refusedSessions + h.rateLimited + h.cutSessions + (h.backOffMs > 0 ? 1 : 0);
   return hosts.sort((a, b) => weight(b) - weight(a)).slice(0, MAX_HOSTS);
 }
 
-/** A gauge per host, read from the engine at each scrape. */
-function hostGauge(name: string, help: string, value: (h: THostView) => number): void {
+/** A gauge per host, read from the engine at each scrape (a host without a value is left out). */
+function hostGauge(name: string, help: string, value: (h: THostView & { shared?: number }) => number | undefined): void {
   new Gauge({
     name,
     help,
@@ -51,7 +62,10 @@ function hostGauge(name: string, help: string, value: (h: THostView) => number):
     registers: [processRegistry],
     collect() {
       this.reset();
-      for (const h of currentHosts()) this.set({ host: h.host }, value(h));
+      for (const h of currentHosts()) {
+        const v = value(h);
+        if (v !== undefined) this.set({ host: h.host }, v);
+      }
     },
   });
 }
@@ -63,3 +77,8 @@ hostGauge('verilead_smtp_sessions_refused', 'Sessions a mail host refused (4xx/5
 hostGauge('verilead_smtp_rate_limited', 'Rate-limit replies a mail host gave this process', (h) => h.rateLimited);
 hostGauge('verilead_smtp_sessions_cut', 'Sessions a mail host cut in mid-session (421) in this process', (h) => h.cutSessions);
 hostGauge('verilead_smtp_backoff_seconds', 'The back-off before each new use of a mail host now (0: none)', (h) => h.backOffMs / 1000);
+hostGauge(
+  'verilead_smtp_shared_connections',
+  'Connections every verifier process sharing this one\'s Redis holds per mail host, as last read (REDIS_URL only)',
+  (h) => h.shared,
+);

@@ -21,6 +21,10 @@ export const organisations = pgTable(
     /** Data retention (migration 0055): uploaded files and exports, and verification results, are deleted after these days. */
     fileRetentionDays: integer('file_retention_days').notNull().default(30),
     resultRetentionDays: integer('result_retention_days').notNull().default(90),
+    /** Suspended by an operator (migration 0070): nobody of the organisation signs in or uses a session or key. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    /** The owner lets Verilead support see the organisation's lists and results until then (migration 0070). */
+    supportAccessUntil: timestamp('support_access_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('organisations_credits_balance_nonnegative', sql`${t.creditsBalance} >= 0`)],
@@ -61,6 +65,8 @@ export const users = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletionReason: text('deletion_reason').$type<TDeletionReason>(),
     deletionReasonOther: text('deletion_reason_other'),
+    /** Suspended by an operator (migration 0070): cannot sign in, sessions and keys refused. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('users_email_unique').on(t.email)],

@@ -1,6 +1,7 @@
 import {
   DEFAULT_GREYLIST_SCHEDULE,
   MemoryCache,
+  PausedHosts,
   VerifierEngine,
   type TCallOptions,
   type TVerificationMode,
@@ -8,20 +9,27 @@ import {
   type TVerifierCache,
   type TVerifyOptions,
 } from '@verilead/verifier';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { TConfig } from '../../config';
 import { createRedisClient } from '../cache/redis';
 import { countVerification, watchMailHosts } from '../observability/process-metrics';
 import { RedisVerifierCache } from './redis-cache';
+import { RedisHostBudgets } from './redis-host-budgets';
 import { shareIdenticalChecks } from './shared-checks';
 
 /** Per-call choices that come from the user's settings. */
-export type TVerifyPreferences = Pick<TVerifyOptions, 'mode' | 'gibberishThreshold' | 'wbList'> & Pick<TCallOptions, 'greylisting'>;
+export type TVerifyPreferences = Pick<TVerifyOptions, 'mode' | 'gibberishThreshold' | 'wbList'> & Pick<TCallOptions, 'greylisting' | 'pauseWaitMs'>;
 
 export type TVerifier = {
   /** Engine options built from config (DNS servers, HELO name, MAIL FROM, SMTP port, shared cache). */
   options: TVerifyOptions;
   /** The process's one engine: every instant check, bulk job and finder search goes through it. */
   engine: VerifierEngine;
+  /** The mail hosts an operator paused, as this process last read them (host-sync.ts): the engine holds their new work. */
+  pausedHosts: PausedHosts;
+  /** This process's name in the operator's view of the mail hosts (host name, pid and a random part). */
+  processId: string;
   verify(address: string, prefs?: TVerifyPreferences & { signal?: AbortSignal }): Promise<TVerificationResult>;
   verifyMany(
     addresses: Iterable<string> | AsyncIterable<string>,
@@ -58,13 +66,19 @@ export function createVerifier(config: TConfig): TVerifier {
   // DNS answers and catch-all verdicts: shared by every process through Redis when REDIS_URL is set
   const redis = config.redisUrl ? createRedisClient(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: true }) : null;
   redis?.on('error', () => undefined); // a Redis outage only costs cache hits (see RedisVerifierCache)
-  const cache: TVerifierCache = redis ? new RedisVerifierCache(redis, config.dnsServers.join(',') || 'system') : new MemoryCache(50_000);
-  const options: TVerifyOptions = { ...buildVerifierOptions(config), cache };
+  const namespace = config.dnsServers.join(',') || 'system';
+  const cache: TVerifierCache = redis ? new RedisVerifierCache(redis, namespace) : new MemoryCache(50_000);
+  // each mail host's connections and lessons: counted across the processes (of one egress address) through Redis too
+  const hostBudgets = redis ? new RedisHostBudgets(redis, namespace) : undefined;
+  const pausedHosts = new PausedHosts();
+  const options: TVerifyOptions = { ...buildVerifierOptions(config), cache, hostPause: pausedHosts, ...(hostBudgets ? { hostBudgets } : {}) };
   const engine = new VerifierEngine(options);
-  watchMailHosts(engine);
+  watchMailHosts(engine, hostBudgets);
   const verifier: TVerifier = {
     options,
     engine,
+    pausedHosts,
+    processId: `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     // Concurrent calls for the same address and options share one verification (shared-checks.ts).
     // Every finished verification is counted for /metrics (verilead_verifications_total).
     verify: shareIdenticalChecks(async (address: string, prefs: TVerifyPreferences & { signal?: AbortSignal } = {}) => {
@@ -81,6 +95,7 @@ export function createVerifier(config: TConfig): TVerifier {
     greylistSchedule: (mode) => [...(options.greylistSchedule ?? DEFAULT_GREYLIST_SCHEDULE[mode])],
     close: async () => {
       await engine.close();
+      hostBudgets?.close();
       redis?.disconnect();
     },
   };

@@ -30,7 +30,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { ROLE_LABELS, groupMenusByArea, visibleMenus, findMenuEntry } from '@verilead/contracts';
 import { BrandLogo } from '../../components/brand-logo';
 import { LoadingScreen } from '../../components/loading-screen';
-import { formatCompactNumber, formatNumber } from '../../lib/format';
+import { formatBalance, formatNumber } from '../../lib/format';
 import { useSessionStore } from '../../lib/session-store';
 import { signOutUser } from '../../lib/sign-out';
 import { useCreditsAndLimits, useProfile } from '../../lib/user-queries';
@@ -102,7 +102,7 @@ export function AppLayout() {
                 leftSection={<IconCoins size={18} />}
                 aria-label="Credits balance"
               >
-                <span data-testid="credits-balance">{formatCompactNumber(credits ?? 0)}</span>&nbsp;
+                <span data-testid="credits-balance">{formatBalance(credits ?? 0)}</span>&nbsp;
                 <Text span size="sm" fw={500} visibleFrom="xs">
                   credits
                 </Text>
@@ -138,6 +138,12 @@ export function AppLayout() {
                     {email}
                   </Text>
                 </Menu.Label>
+                {canBuy ? (
+                  // On a phone the header has no room for "Add credits": buying stays one tap from every screen.
+                  <Menu.Item component={Link} to="/pricing?buy=1" leftSection={<IconPlus size={16} />} hiddenFrom="sm">
+                    Add credits
+                  </Menu.Item>
+                ) : null}
                 <Menu.Item component={Link} to="/account/profile" leftSection={<IconUserCircle size={16} />}>
                   Profile
                 </Menu.Item>

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import { PUBLIC_API_ERROR_CODES as CODES, PUBLIC_API_PREFIX, RATE_WINDOW_SECONDS } from '@verilead/contracts';
 import type { TDb } from '../../../platform/db/database';
@@ -66,28 +66,50 @@ export async function resolveServerAppToken(db: TDb, authorization: string | und
 }
 
 /**
+ * The per-IP limit of calls without a known token (none, or one no app has), shared by /v2 and the MCP server (/mcp)
+ * in one window (the public limit per IP): a guesser is counted before the 401. Throws the rate limit's 429 (with
+ * X-RateLimit-* and Retry-After) once the window is used up; answers otherwise, the caller then refuses with its 401.
+ */
+export function createAnonymousLimit(instance: FastifyInstance, deps: TDeps): TAnonymousLimit {
+  let limit = anonymousLimits.get(deps);
+  if (!limit) anonymousLimits.set(deps, (limit = makeAnonymousLimit(instance, deps)));
+  return limit;
+}
+
+type TAnonymousLimit = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/** One limiter per app (its deps): the in-process store then holds one window per IP, as the Redis store's key does. */
+const anonymousLimits = new WeakMap<TDeps, TAnonymousLimit>();
+
+function makeAnonymousLimit(instance: FastifyInstance, deps: TDeps): TAnonymousLimit {
+  const { config } = deps;
+  const anonymous = instance.createRateLimit({ keyGenerator: (req) => `v2anon|${req.ip}`, max: config.rateLimit.publicMax, timeWindow: config.rateLimit.windowMs });
+  return async (req, reply) => {
+    const limit = await anonymous(req);
+    if (limit.isAllowed) return;
+    reply.header('X-RateLimit-Limit', String(limit.max)).header('X-RateLimit-Remaining', String(limit.remaining)).header('X-RateLimit-Reset', String(limit.ttlInSeconds));
+    if (limit.isExceeded) {
+      reply.header('Retry-After', String(limit.ttlInSeconds));
+      throw fail(429, null, rateLimitMessage(Date.now() + limit.ttl));
+    }
+  };
+}
+
+/**
  * The one authentication path of /v2: the bearer token is resolved once per request (through the few-seconds caller
  * cache) into `request.appCaller`; an unknown token answers 401 (counted per IP first), and so does a client app's
  * token (it belongs to /v2/form_guard, registered outside this scope with its own origin and page checks).
  */
 export function registerPublicApiAuth(v2: FastifyInstance, deps: TDeps): void {
-  const { database, config } = deps;
+  const { database } = deps;
   v2.decorateRequest('appCaller', null);
-  const anonymous = v2.createRateLimit({ keyGenerator: (req) => `v2anon|${req.ip}`, max: config.rateLimit.publicMax, timeWindow: config.rateLimit.windowMs });
+  const countAnonymous = createAnonymousLimit(v2, deps);
   v2.addHook('onRequest', async (req, reply) => {
     // CORS preflight of browser (client) apps: the real call is then checked against the app's origins.
     if (req.method === 'OPTIONS') return;
     if (req.url.split('?')[0] === `${PUBLIC_API_PREFIX}/openapi.json`) return;
     const resolved = await resolveServerAppToken(database.db, req.headers.authorization);
     if (resolved.refused === 'unknown') {
-      const limit = await anonymous(req);
-      if (!limit.isAllowed) {
-        reply.header('X-RateLimit-Limit', String(limit.max)).header('X-RateLimit-Remaining', String(limit.remaining)).header('X-RateLimit-Reset', String(limit.ttlInSeconds));
-        if (limit.isExceeded) {
-          reply.header('Retry-After', String(limit.ttlInSeconds));
-          throw fail(429, null, rateLimitMessage(Date.now() + limit.ttl));
-        }
-      }
+      await countAnonymous(req, reply);
       throw fail(401, CODES.invalidToken, INVALID_TOKEN);
     }
     if (resolved.refused) throw fail(401, CODES.notAuthorized, CLIENT_TOKEN_REFUSED);

@@ -21,9 +21,10 @@ export async function requireAppCreditRoom(deps: TDeps, c: TAppCaller, credits =
  * rule, the charge, the app's usage and its credit limit in one statement.
  *
  * Timeouts (documented in the README): the call's `timeout` cancels the verification. A 524 is answered only when
- * nothing was stored or charged; a call whose charge had begun completes and answers its result.
+ * nothing was stored or charged; a call whose charge had begun completes and answers its result. `signal` (the client
+ * gone, an MCP call cancelled) cancels it the same way.
  */
-export async function verifyForApp(deps: TDeps, verifier: TVerifier, c: TAppCaller, input: { email: string; timeout?: number }): Promise<TVerificationResult> {
+export async function verifyForApp(deps: TDeps, verifier: TVerifier, c: TAppCaller, input: { email: string; timeout?: number; signal?: AbortSignal }): Promise<TVerificationResult> {
   const test = findTestVerdict(input.email);
   if (test) {
     await recordAppUsage(deps.database.db, c.app, 0);
@@ -36,7 +37,8 @@ export async function verifyForApp(deps: TDeps, verifier: TVerifier, c: TAppCall
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(timeout), input.timeout ?? DEFAULT_TIMEOUT_MS);
   try {
-    const result = await verifyInstant(deps.database, verifier, c.ctx, input.email, { signal: controller.signal, app: { id: c.app.id, day: getUtcDay() } });
+    const signal = input.signal ? AbortSignal.any([controller.signal, input.signal]) : controller.signal;
+    const result = await verifyInstant(deps.database, verifier, c.ctx, input.email, { signal, timeLimited: true, app: { id: c.app.id, day: getUtcDay() } });
     if (result.credits_charged === 0) await recordAppUsage(deps.database.db, c.app, 0);
     return result;
   } catch (err) {

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { TVerificationResult } from '@verilead/contracts';
 import type { TDeps } from '../../../platform/deps';
+import { requestClosedSignal } from '../../../platform/http/request-closed';
 import type { TVerifier } from '../../../platform/verifier/verifier';
 import { getCreditsAndLimits } from '../../credits';
 import { toPublicVerdict } from '../public-api-format';
@@ -35,13 +36,15 @@ export function registerPublicVerifyRoutes(v2: FastifyInstance, deps: TDeps, ver
     };
   });
 
-  const verifyOne = (req: { body: unknown } & Parameters<typeof publicCaller>[0]) => verifyForApp(deps, verifier, publicCaller(req), parseInput(ZEmailBody, req.body, 'body'));
+  // A client that leaves stops its verification: nothing is stored or charged unless the charge had begun.
+  const verifyOne = (req: { body: unknown } & Parameters<typeof publicCaller>[0], reply: FastifyReply) =>
+    verifyForApp(deps, verifier, publicCaller(req), { ...parseInput(ZEmailBody, req.body, 'body'), signal: requestClosedSignal(reply) });
 
-  v2.post('/email_verify/instant', { config }, async (req) => ({ status: 'success', data: toPublicVerdict(await verifyOne(req)) }));
+  v2.post('/email_verify/instant', { config }, async (req, reply) => ({ status: 'success', data: toPublicVerdict(await verifyOne(req, reply)) }));
 
   const single = (path: string, field: string, read: (r: TVerificationResult) => boolean) =>
-    v2.post(path, { config }, async (req) => {
-      const r = await verifyOne(req);
+    v2.post(path, { config }, async (req, reply) => {
+      const r = await verifyOne(req, reply);
       return { status: 'success', data: { email_address: r.email, [field]: read(r) ? 'yes' : 'no', verified_on: r.verified_on, time_taken: Math.round(r.time_taken) } };
     });
   single('/email/verify/catchall', 'catchall', (r) => r.status === 'catch_all');

@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { TDb } from '../../../platform/db/database';
 import { throwFieldError } from '../../../platform/errors/app-error';
 import type { TCallerContext } from '../../../platform/tenancy/context';
-import { integrationOauthStates } from '../tables';
+import { insertOAuthState, useOAuthState } from './state-queries';
 
 /** How long a consent page may stay open before its `state` expires. */
 export const OAUTH_STATE_TTL_MS = 15 * 60_000;
@@ -13,11 +12,8 @@ const sign = (appSecret: string, id: string, orgId: string, userId: string, plat
 
 /** Records a pending connection and answers its `state`: `<id>.<HMAC over id, org, user and platform>`. */
 export async function createOAuthState(exec: TDb, appSecret: string, ctx: TCallerContext, platform: string, p: { name: string; region?: string | null }): Promise<string> {
-  const [row] = await exec
-    .insert(integrationOauthStates)
-    .values({ orgId: ctx.orgId, userId: ctx.userId, platform, name: p.name, region: p.region ?? null, expiresAt: new Date(Date.now() + OAUTH_STATE_TTL_MS) })
-    .returning({ id: integrationOauthStates.id });
-  return `${row!.id}.${sign(appSecret, row!.id, ctx.orgId, ctx.userId, platform)}`;
+  const id = await insertOAuthState(exec, { orgId: ctx.orgId, userId: ctx.userId, platform, name: p.name, region: p.region ?? null, expiresAt: new Date(Date.now() + OAUTH_STATE_TTL_MS) });
+  return `${id}.${sign(appSecret, id, ctx.orgId, ctx.userId, platform)}`;
 }
 
 const EXPIRED = 'This connection attempt has expired or was already used; please start again';
@@ -33,20 +29,7 @@ export async function consumeOAuthState(exec: TDb, appSecret: string, ctx: TCall
   const expected = Buffer.from(sign(appSecret, id, ctx.orgId, ctx.userId, platform));
   const given = Buffer.from(mac);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throwFieldError('state', EXPIRED);
-  const rows = await exec
-    .update(integrationOauthStates)
-    .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(integrationOauthStates.id, id),
-        eq(integrationOauthStates.orgId, ctx.orgId),
-        eq(integrationOauthStates.userId, ctx.userId),
-        eq(integrationOauthStates.platform, platform),
-        isNull(integrationOauthStates.usedAt),
-        gt(integrationOauthStates.expiresAt, new Date()),
-      ),
-    )
-    .returning({ name: integrationOauthStates.name, region: integrationOauthStates.region });
-  if (!rows[0]) throwFieldError('state', EXPIRED);
-  return rows[0];
+  const used = await useOAuthState(exec, { id, orgId: ctx.orgId, userId: ctx.userId, platform, now: new Date() });
+  if (!used) throwFieldError('state', EXPIRED);
+  return used;
 }

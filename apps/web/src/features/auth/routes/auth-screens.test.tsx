@@ -244,3 +244,18 @@ describe('the demo notice on the sign-in pages', () => {
     });
   }
 });
+
+describe('email verification screen', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('says in one sentence that the address is confirmed and what to do next (it repeated the server\'s message after the address)', async () => {
+    stubApi({
+      'POST /api/v1/user/verify_token': ok({ valid: true, kind: 'email_verification', email: 'nora@acme.test', expires_at: '2026-12-01T00:00:00Z', reason: 'ok' }),
+      'POST /api/v1/user/activate': ok({ message: 'Your e-mail address is verified', email: 'nora@acme.test', isEmailVerified: true }),
+    });
+    renderAt('/emailverification?token=verify-token-123456');
+    expect((await screen.findByText('Your email is verified')).textContent).toBe('Your email is verified');
+    expect(screen.getByTestId('email-verification-detail').textContent).toBe('nora@acme.test is confirmed. Log in to start verifying.');
+    expect(screen.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
+  });
+});

@@ -49,8 +49,10 @@ export function EmailVerificationScreen() {
         <Text fw={600}>
           {outcome.data.kind === 'email_change' ? 'Your email address has been changed' : 'Your email is verified'}
         </Text>
-        <Text size="sm" c="dimmed">
-          {outcome.data.email}: {outcome.data.message}
+        <Text size="sm" c="dimmed" data-testid="email-verification-detail">
+          {outcome.data.kind === 'email_change'
+            ? `From now on you log in with ${outcome.data.email}.`
+            : `${outcome.data.email} is confirmed.${isLogged ? '' : ' Log in to start verifying.'}`}
         </Text>
         <Button component={Link} to={next.to} fullWidth>
           {next.label}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCoins, IconPlus, IconReceipt } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import type { TCurrency } from '@verilead/contracts';
+import type { TCurrency, TPlan } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
@@ -12,11 +12,19 @@ import { useCreditsAndLimits, useCurrentPlan } from '../../../lib/user-queries';
 import { useBuyCreditsInfo, usePlans, usePriceSlabs } from '../api/payments-api';
 import { BuyCreditsModal } from '../components/buy-credits-modal';
 import { describeAnnualSaving } from '../components/annual-saving';
-import { formatAmount } from '../components/money';
+import { formatAmount, formatUnitPrice } from '../components/money';
 import { PaymentActionAlert } from '../components/payment-action-alert';
 import { PaymentModeNotice } from '../components/payment-mode-notice';
 import { CancelSubscriptionButton, PlanCardAction, PlanConfirmModal, ResumeSubscriptionButton } from '../components/plan-actions';
 import { useChosenPlanWithCardReturn } from '../components/use-card-setup-return';
+
+const INTERVAL_ORDER: Record<TPlan['interval'], number> = { monthly: 0, annual: 1, one_time: 2 };
+const PRICE_PERIOD: Record<TPlan['interval'], string> = { monthly: ' / month', annual: ' / year', one_time: ' once' };
+
+/** Plans as a buyer compares them: monthly, then annual, then one-time purchases, each cheapest first. */
+function sortPlans(plans: readonly TPlan[]): TPlan[] {
+  return [...plans].sort((a, b) => INTERVAL_ORDER[a.interval] - INTERVAL_ORDER[b.interval] || a.price - b.price);
+}
 
 /** /pricing: the balance, the price slabs per currency, plans, and the buy-credits modal (opened by ?buy=1 from the header). */
 export function PricingScreen() {
@@ -142,9 +150,7 @@ export function PricingScreen() {
                       {formatNumber(s.min_credits)}
                       {s.max_credits ? ` – ${formatNumber(s.max_credits)}` : ' and more'}
                     </Table.Td>
-                    <Table.Td>
-                      {currency} {s.unit_price}
-                    </Table.Td>
+                    <Table.Td data-testid="slab-unit-price">{formatUnitPrice(currency, s.unit_price)}</Table.Td>
                     <Table.Td>
                       <Badge variant="light" color={s.kind === 'standard' ? 'gray' : s.kind === 'discount' ? 'indigo' : 'teal'}>
                         {s.kind}
@@ -171,14 +177,17 @@ export function PricingScreen() {
           {plans.data && plans.data.items.length === 0 ? <EmptyState title="No plans on sale" /> : null}
           {plans.data && plans.data.items.length > 0 ? (
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-              {plans.data.items.map((p) => (
-                <Card key={p.id} withBorder>
+              {sortPlans(plans.data.items).map((p) => (
+                <Card key={p.id} withBorder data-testid="plan-card">
                   <Text fw={600}>{p.name}</Text>
                   <Badge variant="light" size="sm">
                     {humanizeKey(p.interval)}
                   </Badge>
-                  <Title order={3} mt={6}>
+                  <Title order={3} mt={6} data-testid="plan-price">
                     {formatAmount(p.currency, p.price)}
+                    <Text span size="sm" c="dimmed" fw={500}>
+                      {PRICE_PERIOD[p.interval]}
+                    </Text>
                   </Title>
                   <Text size="sm" c="dimmed">
                     {formatNumber(p.credits)} credits · {p.seats} seat{p.seats === 1 ? '' : 's'}

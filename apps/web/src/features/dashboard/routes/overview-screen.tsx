@@ -14,11 +14,12 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { DATE_PRESET_LABELS, DATE_PRESETS, findMenuEntry, isMenuAllowed, type TActivityType, type TDatePreset, type TRole } from '@verilead/contracts';
+import { DATE_PRESET_LABELS, DATE_PRESETS, findMenuEntry, isMenuAllowed, type TActivityType, type TDashboardData, type TDatePreset, type TRole } from '@verilead/contracts';
 import { BillableSplitCard } from '../../../components/billable-split-card';
 import { UsageTrendChart } from '../../../components/usage-trend-chart';
 import { useDashboard } from '../api/dashboard-api';
 import { useShownWidgets, WIDGET_LABELS, WidgetPicker } from './dashboard-widgets';
+import { finderFigures, verifierFigures } from './usage-figures';
 import { VerifyEmailReminder } from './verify-email-reminder';
 import { ActivityTypeBadge } from '../../../components/activity-type-badge';
 import { EmptyState, ErrorState } from '../../../components/state-views';
@@ -36,6 +37,26 @@ const QUICK_LINKS: TQuickLink[] = [
   { label: 'API key', description: 'Connect your own systems', to: '/account/api', icon: IconKey, menu: ['account', 'api'] },
   { label: 'Settings', description: 'Low-credit alerts', to: '/settings', icon: IconAdjustmentsHorizontal, menu: ['settings', 'settings'] },
 ];
+
+function VerifierFigureCards({ ev }: { ev: NonNullable<TDashboardData['email_verifier']> }) {
+  const { verified, deliverability } = verifierFigures(ev);
+  return (
+    <>
+      <StatCard label="Emails verified" value={verified.value} icon={<IconChecks size={22} />} hint={verified.hint} />
+      <StatCard label="Deliverability" value={deliverability.value} icon={<IconChecks size={22} />} color="grape" hint={deliverability.hint} />
+    </>
+  );
+}
+
+function FinderFigureCards({ ef }: { ef: NonNullable<TDashboardData['email_finder']> }) {
+  const { found, confidence } = finderFigures(ef);
+  return (
+    <>
+      <StatCard label="Emails found" value={found.value} icon={<IconUserSearch size={22} />} color="teal" hint={found.hint} />
+      <StatCard label="Finder confidence" value={confidence.value} icon={<IconUserSearch size={22} />} color="orange" hint={confidence.hint} />
+    </>
+  );
+}
 
 function canOpen(link: TQuickLink, role: TRole | undefined): boolean {
   if (!link.menu) return true;
@@ -151,14 +172,12 @@ export function OverviewScreen() {
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
           {data.email_verifier ? (
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" role="region" aria-label={WIDGET_LABELS.email_verifier}>
-              <StatCard label="Emails verified" value={formatNumber(data.email_verifier.total - data.email_verifier.duplicate - data.email_verifier.syntax_error)} icon={<IconChecks size={22} />} hint={`${formatNumber(data.email_verifier.valid)} valid, ${formatNumber(data.email_verifier.invalid)} invalid`} />
-              <StatCard label="Deliverability" value={`${data.email_verifier.deliverability_score}%`} icon={<IconChecks size={22} />} color="grape" hint={`${formatNumber(data.email_verifier.safe_to_send)} safe to send`} />
+              <VerifierFigureCards ev={data.email_verifier} />
             </SimpleGrid>
           ) : null}
           {data.email_finder ? (
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" role="region" aria-label={WIDGET_LABELS.email_finder}>
-              <StatCard label="Emails found" value={formatNumber(data.email_finder.found)} icon={<IconUserSearch size={22} />} color="teal" hint={`of ${formatNumber(data.email_finder.total)} searches`} />
-              <StatCard label="Finder confidence" value={`${data.email_finder.confidence_score}`} icon={<IconUserSearch size={22} />} color="orange" hint="Average score of found emails" />
+              <FinderFigureCards ef={data.email_finder} />
             </SimpleGrid>
           ) : null}
         </SimpleGrid>

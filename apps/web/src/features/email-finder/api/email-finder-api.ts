@@ -16,6 +16,7 @@ import {
   type TInstantFindRequest,
 } from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
+import { pollWhile } from '../../../lib/poll-while';
 import { userQueryKeys } from '../../../lib/user-queries';
 import { isFinderListBusy } from '../utils/finder-list-rules';
 
@@ -81,7 +82,7 @@ export function useFinderLists(params: TFinderListsRequest) {
     queryKey: [...finderQueryKeys.lists, params],
     queryFn: ({ signal }) => requestApi({ method: 'POST', path: '/email_finder/list', body: params, schema: ZFinderListsData, signal }),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.items.some(isFinderListBusy) ? FINDER_POLL_MS * 2 : false),
+    refetchInterval: pollWhile((d: { items: Parameters<typeof isFinderListBusy>[0][] } | undefined) => d?.items.some(isFinderListBusy) ?? false, FINDER_POLL_MS * 2),
   });
 }
 
@@ -95,7 +96,7 @@ export function useFinderList(listId: string) {
       if (!list) throw new Error('This list does not exist or was removed.');
       return ZFinderList.parse(list);
     },
-    refetchInterval: (query) => (query.state.data && isFinderListBusy(query.state.data) ? FINDER_POLL_MS : false),
+    refetchInterval: pollWhile((d: Parameters<typeof isFinderListBusy>[0] | undefined) => d !== undefined && isFinderListBusy(d), FINDER_POLL_MS),
   });
 }
 

@@ -15,7 +15,7 @@ const METRICS: TMetric<keyof TFinderStats>[] = [
 ];
 
 export function FinderStatCards({ stats }: { stats: TFinderStats }) {
-  return <MetricCards metrics={METRICS} stats={stats} cols={{ base: 1, xs: 2, md: 4 }} label="Finder metrics" />;
+  return <MetricCards metrics={METRICS} stats={stats} cols={{ base: 2, md: 4 }} label="Finder metrics" />;
 }
 
 /** Found (confirmed / catch-all guesses), not found and still waiting, as a donut with a legend. */

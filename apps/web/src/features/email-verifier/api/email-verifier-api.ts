@@ -18,6 +18,7 @@ import {
   type TVerifyListsRequest,
 } from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
+import { pollWhile } from '../../../lib/poll-while';
 import { userQueryKeys } from '../../../lib/user-queries';
 import { useRefreshWhenJobsEnd } from './use-job-end-refresh';
 import { verifierQueryKeys } from './verifier-query-keys';
@@ -58,7 +59,7 @@ export function useVerifyLists(params: TVerifyListsRequest) {
     queryKey: [...verifierQueryKeys.lists, params],
     queryFn: ({ signal }) => requestApi({ method: 'POST', path: '/email_verify/list', body: params, schema: ZVerifyListsData, signal }),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.items.some(isListBusy) ? PROGRESS_POLL_MS * 2 : false),
+    refetchInterval: pollWhile((d: { items: TVerifyList[] } | undefined) => d?.items.some(isListBusy) ?? false, PROGRESS_POLL_MS * 2),
   });
   useRefreshWhenJobsEnd(useMemo(() => query.data?.items.map((list) => ({ id: list.id, busy: isListBusy(list) })), [query.data]));
   return query;
@@ -74,7 +75,7 @@ export function useVerifyList(listId: string) {
       if (!list) throw new Error('This list does not exist or was removed.');
       return ZVerifyList.parse(list);
     },
-    refetchInterval: (query) => (query.state.data && isListBusy(query.state.data) ? PROGRESS_POLL_MS : false),
+    refetchInterval: pollWhile((d: TVerifyList | undefined) => d !== undefined && isListBusy(d), PROGRESS_POLL_MS),
   });
   useRefreshWhenJobsEnd(useMemo(() => (query.data ? [{ id: query.data.id, busy: isListBusy(query.data) }] : undefined), [query.data]));
   return query;

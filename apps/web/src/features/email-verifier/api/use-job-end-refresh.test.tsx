@@ -19,7 +19,7 @@ function setup(initial: TState) {
 }
 
 describe('useRefreshWhenJobsEnd', () => {
-  it('refreshes the list, its progress, the lists and the header credits once a polled job turns terminal', () => {
+  it('refreshes the list, its progress, its keep-verified schedule, the lists and the header credits once a polled job turns terminal', () => {
     const { hook, invalidate, keys } = setup([{ id: 'l1', busy: true }, { id: 'l2', busy: false }]);
     expect(invalidate).not.toHaveBeenCalled();
     hook.rerender({ lists: [{ id: 'l1', busy: true }, { id: 'l2', busy: false }] });
@@ -29,6 +29,7 @@ describe('useRefreshWhenJobsEnd', () => {
       expect.arrayContaining([
         JSON.stringify(verifierQueryKeys.list('l1')),
         JSON.stringify(verifierQueryKeys.progress('l1')),
+        JSON.stringify(verifierQueryKeys.keepVerified('l1')),
         JSON.stringify(verifierQueryKeys.lists),
         JSON.stringify(userQueryKeys.creditsAndLimits),
       ]),

@@ -6,7 +6,7 @@ import { verifierQueryKeys } from './verifier-query-keys';
 /**
  * Watches polled lists: when one that was busy (analysed or verified) is seen idle, its job has ended, so what the job
  * changed is refreshed at once — the list and its live progress (else the last poll stays on screen, "200 of 287"),
- * the lists table, and the credits in the header (the job charged them).
+ * its "Keep verified" schedule, the lists table, and the credits in the header (the job charged them).
  */
 export function useRefreshWhenJobsEnd(lists: ReadonlyArray<{ id: string; busy: boolean }> | undefined) {
   const queryClient = useQueryClient();
@@ -22,6 +22,8 @@ export function useRefreshWhenJobsEnd(lists: ReadonlyArray<{ id: string; busy: b
     for (const id of ended) {
       void queryClient.invalidateQueries({ queryKey: verifierQueryKeys.list(id) });
       void queryClient.invalidateQueries({ queryKey: verifierQueryKeys.progress(id) });
+      // "Keep verified" answers from the list's state: "being verified" until refreshed, on a list that is done.
+      void queryClient.invalidateQueries({ queryKey: verifierQueryKeys.keepVerified(id) });
     }
     void queryClient.invalidateQueries({ queryKey: verifierQueryKeys.lists });
     // The prefix also refreshes the credits ledger.

@@ -8,4 +8,6 @@ export const verifierQueryKeys = {
   lists: ['email-verifier', 'lists'] as const,
   list: (listId: string) => ['email-verifier', 'list', listId] as const,
   progress: (listId: string) => ['email-verifier', 'progress', listId] as const,
+  /** A list's "Keep verified" schedule (whether it can be kept verified follows the list's state). */
+  keepVerified: (listId: string) => ['email-verifier', 'keep-verified', listId] as const,
 };

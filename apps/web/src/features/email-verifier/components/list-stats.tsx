@@ -55,7 +55,7 @@ const SLICES: { key: 'valid' | 'invalid' | 'catch_all' | 'unknown' | 'duplicate'
 
 /** The spec's stats metrics as stat cards. */
 export function ListStatCards({ stats }: { stats: TVerifyStats }) {
-  return <MetricCards metrics={METRICS} stats={stats} cols={{ base: 1, xs: 2, md: 3 }} label="List statistics" />;
+  return <MetricCards metrics={METRICS} stats={stats} cols={{ base: 2, md: 3 }} label="List statistics" />;
 }
 
 /** Result split as a donut with a legend; `pending` counts addresses still waiting for a result. */

@@ -27,6 +27,12 @@ describe('VerdictCard', () => {
     expect(screen.getByTestId('flag-disposable').getAttribute('data-on')).toBe('false');
   });
 
+  it('shows a dash, not "0%", when the verdict has no score', () => {
+    renderCard({ result: { ...buildInstantResult(), status: 'invalid', deliverability_score: 0 } });
+    expect(screen.getByTestId('deliverability-score').textContent).toBe('–');
+    expect(screen.getByText('No score').textContent).toBe('No score');
+  });
+
   it('keeps the SMTP transcript behind Details', () => {
     renderCard({ result: buildInstantResult() });
     const toggle = screen.getByRole('button', { name: 'Details' });

@@ -29,11 +29,12 @@ export function ScoreRing({ score, size = 132 }: { score: number; size?: number 
       thickness={size / 11}
       roundCaps
       sections={percent > 0 ? [{ value: percent, color: getScoreColor(percent) }] : []}
-      aria-label={`Deliverability score ${percent}%`}
+      aria-label={label === '-' ? 'No deliverability score' : `Deliverability score ${percent}%`}
       label={
         <Stack gap={0} align="center">
+          {/* No score is a dash, not "0%" above "No score" (it read as a measured zero). */}
           <Text fw={800} fz={size / 4.4} lh={1} data-testid="deliverability-score">
-            {percent}%
+            {label === '-' ? '–' : `${percent}%`}
           </Text>
           <Text size="xs" c="dimmed">
             {label === '-' ? 'No score' : label}

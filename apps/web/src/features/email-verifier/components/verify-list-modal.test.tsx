@@ -47,4 +47,24 @@ describe('VerifyListModal', () => {
     expect(bodies).toEqual([{ list_id: buildList().id }]);
     expect((await screen.findByText('You have exhausted your credits, please add additional 6 credits to continue')).textContent).toBe('You have exhausted your credits, please add additional 6 credits to continue');
   });
+
+  it('counts what is skipped in words that agree with the numbers, and names no kind that has none', async () => {
+    const cases: Array<[Partial<ReturnType<typeof buildList>['counts']>, string, string]> = [
+      [{ duplicate: 1, syntax_error: 1, remaining: 7 }, '1 duplicate and 1 syntax error are skipped and cost nothing. Unknown results are not billed, so the final charge can be lower.', 'Verify 7 addresses'],
+      [{ duplicate: 1, syntax_error: 0, remaining: 1 }, '1 duplicate is skipped and costs nothing. Unknown results are not billed, so the final charge can be lower.', 'Verify 1 address'],
+      [{ duplicate: 0, syntax_error: 0, remaining: 2500 }, 'Unknown results are not billed, so the final charge can be lower.', 'Verify 2,500 addresses'],
+      [{ duplicate: 1200, syntax_error: 3, remaining: 9 }, '1,200 duplicates and 3 syntax errors are skipped and cost nothing. Unknown results are not billed, so the final charge can be lower.', 'Verify 9 addresses'],
+    ];
+    for (const [counts, note, button] of cases) {
+      const list = buildList();
+      const { unmount } = render(
+        <AppProviders queryClient={createQueryClient()}>
+          <VerifyListModal list={{ ...list, counts: { ...list.counts, ...counts } }} onClose={() => undefined} />
+        </AppProviders>,
+      );
+      expect((await screen.findByTestId('verify-skipped-note')).textContent).toBe(note);
+      expect(screen.getByRole('button', { name: button }).textContent).toBe(button);
+      unmount();
+    }
+  });
 });

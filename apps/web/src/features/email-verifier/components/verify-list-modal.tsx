@@ -3,9 +3,20 @@ import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Text 
 import { IconAlertTriangle, IconCoins, IconShieldCheck } from '@tabler/icons-react';
 import type { TVerificationMode, TVerifyList } from '@verilead/contracts';
 import { getCreditRefusalTitle, getErrorMessage } from '../../../lib/api-error';
-import { formatNumber } from '../../../lib/format';
+import { formatCount, formatNumber } from '../../../lib/format';
 import { useSessionStore } from '../../../lib/session-store';
 import { useStartListVerify, useVerifierPreferences } from '../api/email-verifier-api';
+
+/** What the list skips for free and why the charge can be lower; skipped kinds with none are not named. */
+function skippedNote(counts: { duplicate: number; syntax_error: number }): string {
+  const skipped = [
+    counts.duplicate > 0 ? formatCount(counts.duplicate, 'duplicate') : null,
+    counts.syntax_error > 0 ? formatCount(counts.syntax_error, 'syntax error') : null,
+  ].filter((part): part is string => part !== null);
+  const total = counts.duplicate + counts.syntax_error;
+  const lead = skipped.length === 0 ? '' : `${skipped.join(' and ')} ${total === 1 ? 'is skipped and costs' : 'are skipped and cost'} nothing. `;
+  return `${lead}Unknown results are not billed, so the final charge can be lower.`;
+}
 
 function Figure({ label, value, testId }: { label: string; value: number; testId: string }) {
   return (
@@ -58,9 +69,8 @@ export function VerifyListModal({ list, onClose, onStarted }: { list: TVerifyLis
             <Figure label="Credits required" value={required} testId="verify-credits-required" />
             <Figure label="Your credits" value={credits} testId="verify-credits-available" />
           </SimpleGrid>
-          <Text size="sm" c="dimmed">
-            {formatNumber(list.counts.duplicate)} duplicates and {formatNumber(list.counts.syntax_error)} syntax errors are skipped and cost nothing. Unknown
-            results are not billed, so the final charge can be lower.
+          <Text size="sm" c="dimmed" data-testid="verify-skipped-note">
+            {skippedNote(list.counts)}
           </Text>
           {ev?.can_show_email_verify_mode ? (
             <Stack gap={4}>
@@ -93,7 +103,7 @@ export function VerifyListModal({ list, onClose, onStarted }: { list: TVerifyLis
               Cancel
             </Button>
             <Button leftSection={<IconShieldCheck size={16} />} onClick={() => void confirm()} loading={start.isPending}>
-              Verify {formatNumber(list.counts.remaining)} addresses
+              Verify {formatCount(list.counts.remaining, 'address', 'addresses')}
             </Button>
           </Group>
         </Stack>

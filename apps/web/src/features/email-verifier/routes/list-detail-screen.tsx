@@ -13,6 +13,8 @@ import { useProgressStatus, useVerifyList } from '../api/email-verifier-api';
 import { verifierQueryKeys } from '../api/verifier-query-keys';
 import { ListResultChart, ListStatCards } from '../components/list-stats';
 import { ListStateBadge } from '../components/list-state-badge';
+import { AutoVerifyCard } from '../components/auto-verify-card';
+import { KeepVerifiedCard } from '../components/keep-verified-card';
 import { useListActions } from '../components/use-list-actions';
 import { describeGreylistWait } from '../utils/greylist-wait';
 import { canCancelList, canExportList, canVerifyList } from '../utils/list-actions-rules';
@@ -161,6 +163,9 @@ export function ListDetailScreen() {
         <VerificationProgress list={list} />
 
         <ListResults list={list} />
+
+        <KeepVerifiedCard listId={list.id} />
+        <AutoVerifyCard listId={list.id} fromPlatform={list.source !== 'upload'} />
       </Stack>
       {actions.dialogs}
     </>

@@ -13,6 +13,7 @@ import {
   type TVerifyListRequest,
 } from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
+import { pollWhile } from '../../../lib/poll-while';
 
 export const integrationQueryKeys = {
   linked: ['integrations', 'linked'] as const,
@@ -59,7 +60,7 @@ export function useImports() {
   return useQuery({
     queryKey: integrationQueryKeys.imports,
     queryFn: ({ signal }) => requestApi({ path: '/integration/imports', schema: ZImports, signal }),
-    refetchInterval: (q) => (q.state.data?.items.some((i) => ACTIVE.has(i.state)) ? 2_000 : false),
+    refetchInterval: pollWhile((d: { items: { state: string }[] } | undefined) => d?.items.some((i) => ACTIVE.has(i.state)) ?? false, 2_000),
   });
 }
 

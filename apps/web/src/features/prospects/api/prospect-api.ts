@@ -27,6 +27,7 @@ import {
   type TProspectSearchRequest,
 } from '@verilead/contracts';
 import { requestApi } from '../../../lib/api-client';
+import { pollWhile } from '../../../lib/poll-while';
 import { userQueryKeys } from '../../../lib/user-queries';
 
 export const PROSPECT_POLL_MS = 1_000;
@@ -133,10 +134,7 @@ export function useListDetails(listId: string) {
   return useQuery({
     queryKey: prospectKeys.list(listId),
     queryFn: ({ signal }) => requestApi({ path: '/prospect/list/details', query: { list_id: listId }, schema: ZListDetailsData, signal }),
-    refetchInterval: (query) => {
-      const e = query.state.data?.enrichment;
-      return e && (e.state === 'queued' || e.state === 'in_progress') ? PROSPECT_POLL_MS : false;
-    },
+    refetchInterval: pollWhile((d: { enrichment?: { state: string } | null } | undefined) => d?.enrichment?.state === 'queued' || d?.enrichment?.state === 'in_progress', PROSPECT_POLL_MS),
   });
 }
 
@@ -180,7 +178,7 @@ export function useProspectHome() {
       ]);
       return { inProgress, requests, recent, activities };
     },
-    refetchInterval: (query) => ((query.state.data?.inProgress.total ?? 0) > 0 ? PROSPECT_POLL_MS * 2 : false),
+    refetchInterval: pollWhile((d: { inProgress: { total: number } } | undefined) => (d?.inProgress.total ?? 0) > 0, PROSPECT_POLL_MS * 2),
   });
 }
 

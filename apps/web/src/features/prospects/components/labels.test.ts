@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanFilters, countFilters, optionLabel, readFiltersParam } from './labels';
+import { cleanFilters, countFilters, optionLabel, readFiltersParam, revenueLabel } from './labels';
 
 describe('prospect filter helpers', () => {
   it('labels options and cleans filters', () => {
@@ -12,5 +12,9 @@ describe('prospect filter helpers', () => {
     expect(readFiltersParam('{"countries":["US"]}')).toEqual({ countries: ['US'] });
     expect(readFiltersParam('{nope')).toEqual({});
     expect(readFiltersParam(null)).toEqual({});
+  });
+
+  it('shows a revenue range as money (the profile read "201-500 employees · 100M-500M")', () => {
+    expect(['<1M', '1M-10M', '100M-500M', '500M-1B', '1B+'].map(revenueLabel)).toEqual(['Under $1M', '$1M–$10M', '$100M–$500M', '$500M–$1B', '$1B+']);
   });
 });

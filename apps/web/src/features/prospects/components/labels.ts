@@ -8,6 +8,14 @@ export function optionLabel(value: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** A revenue range as money: "100M-500M" → "$100M–$500M", "<1M" → "Under $1M", "1B+" → "$1B+" (US dollars). */
+export function revenueLabel(range: string): string {
+  if (range.startsWith('<')) return `Under $${range.slice(1)}`;
+  if (range.endsWith('+')) return `$${range.slice(0, -1)}+`;
+  const [low, high] = range.split('-');
+  return high ? `$${low}–$${high}` : range;
+}
+
 /** Drops empty filter values so the URL, the saved search and the query key stay small. */
 export function cleanFilters(f: TProspectFilters): TProspectFilters {
   const out: Record<string, unknown> = {};

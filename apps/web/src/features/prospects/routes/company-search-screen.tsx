@@ -7,7 +7,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useProspectMeta, useProspectSearch } from '../api/prospect-api';
 import { FilterPanel } from '../components/filter-panel';
 import { SearchResults } from '../components/search-results';
-import { countFilters } from '../components/labels';
+import { countFilters, revenueLabel } from '../components/labels';
 import { SearchLayout } from '../components/search-layout';
 
 /** /prospect/company_search: companies by location, size, industry, revenue, technologies and founding year. */
@@ -70,7 +70,7 @@ export function CompanySearchScreen() {
                             <Text size="sm">{c.industry}</Text>
                           </Table.Td>
                           <Table.Td>{c.size_range}</Table.Td>
-                          <Table.Td>{c.revenue_range}</Table.Td>
+                          <Table.Td>{revenueLabel(c.revenue_range)}</Table.Td>
                           <Table.Td>{[c.city, c.country].filter(Boolean).join(', ')}</Table.Td>
                         </Table.Tr>
                       ))}

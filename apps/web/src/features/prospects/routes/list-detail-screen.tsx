@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Alert, Anchor, Button, Card, Group, Pagination, Progress, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
 import type { TDownload, TDownloadFileType } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
@@ -9,38 +10,27 @@ import { PageHeader } from '../../../components/page-header';
 import { getErrorMessage } from '../../../lib/api-error';
 import { getDownloadStatus, isDownloadFinal } from '../../../lib/download-status';
 import { formatNumber } from '../../../lib/format';
+import { pollWhile } from '../../../lib/poll-while';
 import { showToast } from '../../../lib/toast';
 import { PROSPECT_POLL_MS, useListDetails, useListLeads, useListMutations } from '../api/prospect-api';
 import { optionLabel } from '../components/labels';
 import { PersonContact } from '../components/person-contact';
 import { EnrichConfirmModal } from '../components/enrich-confirm-modal';
 
-/** Polls a prepared export until it is final. */
+/** A prepared export, polled (lib/poll-while.ts) until it is final. */
 function useExportFile(start: TDownload | null) {
-  const [file, setFile] = useState<TDownload | null>(start);
-  useEffect(() => {
-    setFile(start);
-    if (!start || isDownloadFinal(start)) return;
-    let stop = false;
-    const tick = async () => {
-      while (!stop) {
-        await new Promise((r) => setTimeout(r, PROSPECT_POLL_MS));
-        if (stop) return;
-        try {
-          const d = await getDownloadStatus(start.queue_id);
-          setFile(d);
-          if (isDownloadFinal(d)) return;
-        } catch {
-          /* keep polling */
-        }
-      }
-    };
-    void tick();
-    return () => {
-      stop = true;
-    };
-  }, [start]);
-  return file;
+  const status = useQuery({
+    queryKey: ['downloads', 'status', start?.queue_id ?? ''],
+    queryFn: ({ signal }) => getDownloadStatus(start!.queue_id, signal),
+    enabled: start !== null && !isDownloadFinal(start),
+    initialData: start ?? undefined,
+    // The export was just answered: the first poll comes after one interval, as every following one.
+    initialDataUpdatedAt: () => Date.now(),
+    staleTime: PROSPECT_POLL_MS,
+    retry: false,
+    refetchInterval: pollWhile((d: TDownload | undefined) => d !== undefined && !isDownloadFinal(d), PROSPECT_POLL_MS),
+  });
+  return start ? (status.data ?? start) : null;
 }
 
 /** /prospect/lists/:listId: the leads, enrichment with progress and cancel, and export. */

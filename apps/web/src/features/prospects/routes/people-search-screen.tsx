@@ -1,8 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Anchor, Button, Checkbox, Group, Select, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { describeUnrevealed, type TProspectFilters } from '@verilead/contracts';
+import { describeUnrevealed, type TProspectFilters, type TProspectPerson } from '@verilead/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { getErrorMessage } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
@@ -12,6 +12,7 @@ import { FilterPanel } from '../components/filter-panel';
 import { SearchResults } from '../components/search-results';
 import { countFilters, readFiltersParam } from '../components/labels';
 import { PersonContact } from '../components/person-contact';
+import { RevealConfirmModal } from '../components/reveal-confirm-modal';
 import { SaveSearchModal } from '../components/save-search-modal';
 import { SearchLayout } from '../components/search-layout';
 
@@ -26,6 +27,8 @@ export function PeopleSearchScreen() {
   const [sort, setSort] = useState<TSort>('relevance');
   const [selected, setSelected] = useState<string[]>([]);
   const [modal, setModal] = useState<'list' | 'save' | null>(null);
+  /** The people a Reveal asks about: nothing is charged before the cost is confirmed. */
+  const [revealing, setRevealing] = useState<TProspectPerson[] | null>(null);
   const request = useMemo(() => ({ type: 'people' as const, filters: debounced, page, limit: 25 as const, sort }), [debounced, page, sort]);
   const search = useProspectSearch(request);
   const meta = useProspectMeta(debounced);
@@ -40,6 +43,7 @@ export function PeopleSearchScreen() {
     enrich.mutate(
       { person_ids: ids },
       {
+        onSettled: () => setRevealing(null),
         onSuccess: (d) =>
           showToast({
             title: 'Contact data revealed',
@@ -52,6 +56,9 @@ export function PeopleSearchScreen() {
       },
     );
   const people = search.data?.people ?? [];
+  // The people seen on any page, so a selection spanning pages is costed in full before it is revealed.
+  const seen = useRef(new Map<string, TProspectPerson>());
+  for (const p of people) seen.current.set(p.id, p);
   const allChecked = people.length > 0 && people.every((p) => selected.includes(p.id));
 
   return (
@@ -67,7 +74,7 @@ export function PeopleSearchScreen() {
             <Button variant="default" onClick={() => setModal('list')} disabled={selected.length === 0}>
               Add to list ({selected.length})
             </Button>
-            <Button onClick={() => reveal(selected)} disabled={selected.length === 0 || selected.length > 25} loading={enrich.isPending}>
+            <Button onClick={() => setRevealing(selected.flatMap((id) => seen.current.get(id) ?? []))} disabled={selected.length === 0 || selected.length > 25} loading={enrich.isPending}>
               Reveal selected
             </Button>
           </Group>
@@ -145,7 +152,7 @@ export function PeopleSearchScreen() {
                             <PersonContact person={p} />
                           </Table.Td>
                           <Table.Td>
-                            <Button size="xs" variant="light" onClick={() => reveal([p.id])} disabled={(p.email_revealed || !p.has_email) && (p.phone_revealed || !p.has_phone)}>
+                            <Button size="xs" variant="light" onClick={() => setRevealing([p])} disabled={(p.email_revealed || !p.has_email) && (p.phone_revealed || !p.has_phone)}>
                               Reveal
                             </Button>
                           </Table.Td>
@@ -156,6 +163,7 @@ export function PeopleSearchScreen() {
                 </Table.ScrollContainer>
           </SearchResults>
       </SearchLayout>
+      <RevealConfirmModal people={revealing} loading={enrich.isPending} onConfirm={() => reveal((revealing ?? []).map((p) => p.id))} onClose={() => setRevealing(null)} />
       <AddToListModal personIds={selected} opened={modal === 'list'} onClose={() => setModal(null)} />
       <SaveSearchModal filters={filters} opened={modal === 'save'} onClose={() => setModal(null)} />
     </>

@@ -8,8 +8,9 @@ import { getErrorMessage } from '../../../lib/api-error';
 import { formatNumber } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
 import { useCompanyPeople, useEnrichLeads, useProfile } from '../api/prospect-api';
+import { RevealConfirmModal } from '../components/reveal-confirm-modal';
 import { AddToListModal } from '../components/add-to-list-modal';
-import { optionLabel } from '../components/labels';
+import { optionLabel, revenueLabel } from '../components/labels';
 import { PersonContact } from '../components/person-contact';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -31,6 +32,7 @@ export function PersonProfileScreen() {
   const profile = useProfile('person', id);
   const enrich = useEnrichLeads();
   const [adding, setAdding] = useState(false);
+  const [revealing, setRevealing] = useState(false);
   if (profile.isPending) return <LoadingScreen />;
   if (profile.isError) return <ErrorState error={profile.error} onRetry={() => void profile.refetch()} />;
   const p = profile.data.person!;
@@ -48,22 +50,29 @@ export function PersonProfileScreen() {
             <Button
               loading={enrich.isPending}
               disabled={(p.email_revealed || !p.has_email) && (p.phone_revealed || !p.has_phone)}
-              onClick={() =>
-                enrich.mutate(
-                  { person_ids: [p.id] },
-                  {
-                    onSuccess: (d) => {
-                      const why = [d.results[0]?.email.reason, d.results[0]?.phone.reason].filter(Boolean).join(' ');
-                      showToast({ title: 'Revealed', message: [`${d.request.credits_charged} credit(s) used.`, why].filter(Boolean).join(' '), kind: 'success' });
-                    },
-                    onError: (e) => showToast({ title: 'Could not reveal', message: getErrorMessage(e), kind: 'error' }),
-                  },
-                )
-              }
+              onClick={() => setRevealing(true)}
             >
               Reveal contact data
             </Button>
           </Group>
+        }
+      />
+      <RevealConfirmModal
+        people={revealing ? [p] : null}
+        loading={enrich.isPending}
+        onClose={() => setRevealing(false)}
+        onConfirm={() =>
+          enrich.mutate(
+            { person_ids: [p.id] },
+            {
+              onSuccess: (d) => {
+                const why = [d.results[0]?.email.reason, d.results[0]?.phone.reason].filter(Boolean).join(' ');
+                showToast({ title: 'Revealed', message: [`${d.request.credits_charged} credit(s) used.`, why].filter(Boolean).join(' '), kind: 'success' });
+              },
+              onError: (e) => showToast({ title: 'Could not reveal', message: getErrorMessage(e), kind: 'error' }),
+              onSettled: () => setRevealing(false),
+            },
+          )
         }
       />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -107,7 +116,7 @@ export function PersonProfileScreen() {
                 {c.industry} (NAICS {c.industry_code})
               </Field>
               <Field label="Size and revenue">
-                {c.size_range} employees · {c.revenue_range}
+                {c.size_range} employees · {revenueLabel(c.revenue_range)} revenue
               </Field>
             </Stack>
           </Card>
@@ -136,7 +145,7 @@ export function CompanyProfileScreen() {
             <Field label="Employees">
               {formatNumber(c.employees)} ({c.size_range})
             </Field>
-            <Field label="Revenue">{c.revenue_range}</Field>
+            <Field label="Revenue">{revenueLabel(c.revenue_range)}</Field>
             <Field label="Founded">{c.founded_year ?? 'Unknown'}</Field>
             <Field label="Headquarters">{[c.city, c.region, c.country].filter(Boolean).join(', ')}</Field>
           </SimpleGrid>

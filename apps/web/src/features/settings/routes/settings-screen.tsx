@@ -7,6 +7,7 @@ import { useCreditsAndLimits } from '../../../lib/user-queries';
 import { LowCreditAlertForm } from '../components/low-credit-alert-form';
 import { DataRetentionCard } from '../components/data-retention-card';
 import { OrganisationDataCard } from '../components/organisation-data-card';
+import { SupportAccessCard } from '../components/support-access-card';
 import { useDataRetention } from '../api/privacy-api';
 
 /**
@@ -40,6 +41,7 @@ export function SettingsScreen() {
             />
           ) : null}
           {role === 'owner' ? <DataRetentionCard /> : null}
+          {role === 'owner' ? <SupportAccessCard /> : null}
           {role === 'owner' ? <OrganisationDataCard organisationName={retention.data?.organisation_name ?? null} /> : null}
         </Stack>
       ) : null}

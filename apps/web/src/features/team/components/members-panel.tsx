@@ -126,6 +126,10 @@ export function MembersPanel({
   };
 
   const counts = data?.counts;
+  const roleOptions = MEMBER_ROLE_FILTERS.map((role) => ({
+    value: role,
+    label: counts ? `${roleFilterLabel(role)} (${formatNumber(counts[role])})` : roleFilterLabel(role),
+  }));
   const isFiltered = filters.role !== 'all' || filters.status !== 'all' || filters.search !== '';
 
   return (
@@ -136,12 +140,20 @@ export function MembersPanel({
             aria-label="Role filter"
             value={filters.role}
             onChange={(value) => onFiltersChange({ ...filters, role: value as TMemberRoleFilter, page: 1 })}
-            data={MEMBER_ROLE_FILTERS.map((role) => ({
-              value: role,
-              label: counts ? `${roleFilterLabel(role)} (${formatNumber(counts[role])})` : roleFilterLabel(role),
-            }))}
+            data={roleOptions}
+            visibleFrom="sm"
           />
           <Group gap="sm" wrap="wrap">
+            {/* On a phone the row of roles is wider than the screen (it was cut after "Manager"): a select instead. */}
+            <Select
+              aria-label="Role"
+              data={roleOptions}
+              value={filters.role}
+              onChange={(value) => value && onFiltersChange({ ...filters, role: value as TMemberRoleFilter, page: 1 })}
+              allowDeselect={false}
+              w={150}
+              hiddenFrom="sm"
+            />
             <Select
               aria-label="Status filter"
               data={STATUS_OPTIONS}

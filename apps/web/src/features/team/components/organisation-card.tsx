@@ -72,7 +72,8 @@ export function OrganisationCard({ organisation, planName }: { organisation: TOr
             Organisation details
           </Title>
         </Group>
-        <Button variant="subtle" size="xs" leftSection={<IconPencil size={14} />} onClick={() => setEditing(true)}>
+        {/* The title wraps on a phone; the button keeps its width (it was cut to "Edit deta"). */}
+        <Button variant="subtle" size="xs" leftSection={<IconPencil size={14} />} onClick={() => setEditing(true)} style={{ flexShrink: 0 }}>
           Edit details
         </Button>
       </Group>
