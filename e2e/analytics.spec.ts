@@ -273,8 +273,11 @@ test.describe('analytics over past usage, in the user\'s time zone', () => {
       const range = resolveDateRange(preset, zone, new Date());
       return [usedAt, ...past].filter((t) => t >= range.from && t < range.to).length;
     };
-    // The past presets see the past usage.
-    expect([copies('yesterday'), copies('last_week'), copies('last_month'), copies('last_year')]).toEqual([1, 1, 1, 1]);
+    // The past presets see the past usage. Yesterday's copy is the only one yesterday holds; the others can hold more
+    // than one copy on some days (on a Monday in ZONE, yesterday falls in last week as well; in January, a week ago
+    // can fall in last year), which `copies` counts for the figures below.
+    expect(copies('yesterday')).toBe(1);
+    for (const preset of ['last_week', 'last_month', 'last_year'] as const) expect(copies(preset), preset).toBeGreaterThanOrEqual(1);
     const n = (v: number) => v.toLocaleString('en-US');
 
     const screens: { path: string; heading: string; checks: [string, number][] }[] = [
