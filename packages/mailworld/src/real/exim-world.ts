@@ -15,8 +15,11 @@ export const EXIM_ROOT = process.env.EXIM_ROOT ?? '/opt/exim4-stock';
 const EXIM = path.join(EXIM_ROOT, 'usr/sbin/exim4');
 const LIBS = path.join(EXIM_ROOT, 'usr/lib/x86_64-linux-gnu');
 
-/** `main`: more main-section settings (e.g. `smtp_accept_max_nonmail = 4`); Exim's defaults otherwise. */
-export type TEximHostSpec = { name: string; domain: string; mailboxes?: string[]; main?: string[] };
+/**
+ * `main`: more main-section settings (e.g. `smtp_accept_max_nonmail = 4`); Exim's defaults otherwise. `rcptAcl`: more
+ * conditions at the head of the RCPT ACL (e.g. `require verify = sender`).
+ */
+export type TEximHostSpec = { name: string; domain: string; mailboxes?: string[]; main?: string[]; rcptAcl?: string[] };
 export type TEximHost = { name: string; domain: string; address: string; readLog(): Promise<string> };
 export type TEximWorld = { dnsServers: string[]; smtpPort: number; hosts: Map<string, TEximHost>; stop(): Promise<void> };
 
@@ -42,6 +45,7 @@ acl_smtp_rcpt = acl_check_rcpt
 ${(spec.main ?? []).join('\n')}
 begin acl
 acl_check_rcpt:
+${(spec.rcptAcl ?? []).map((l) => `  ${l}`).join('\n')}
   require verify = recipient
   accept domains = +local_domains
   deny message = relay not permitted

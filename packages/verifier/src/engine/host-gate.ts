@@ -8,6 +8,12 @@ const BACKOFF_MAX_MS = 1_000;
 const SUCCESSES_PER_STEP = 5;
 const FAILURES_TO_TRIP = 2;
 const DOWN_MS = 60_000;
+/**
+ * How long a host that refused the verifier's identity (its HELO name, sender domain or reverse DNS: isIdentityRefusal)
+ * is not asked again: each recipient would get the same refusal, and each refusal counts as an error there. Fixing it
+ * takes the operator's DNS or configuration (a restart), not seconds.
+ */
+export const IDENTITY_REFUSAL_MS = 10 * 60_000;
 /** An idle session is closed after this long unused (waited through the engine's injected sleep). */
 export const IDLE_CLOSE_MS = 5_000;
 /** How long a host's connection limit, learned from its 421, holds before the engine may probe one session above it. */
@@ -34,6 +40,9 @@ export class HostGate {
   private failures = 0;
   downUntil = 0;
   downReason: 'smtp_timeout' | 'connection_failed' | 'service_unavailable' = 'connection_failed';
+  /** Until when (clock time) this host is taken to refuse the verifier's identity, and the reply that said so. */
+  identityRefusedUntil = 0;
+  identityRefusal = '';
   /** Recipients per session after which this host answered 452 (learned). */
   maxRecipients = Number.POSITIVE_INFINITY;
   /** Recipients per transaction after which this host answered 452 (learned). */
@@ -194,6 +203,28 @@ export class HostGate {
       this.downUntil = now + DOWN_MS;
       this.downReason = reason;
     }
+  }
+
+  /**
+   * A group of `n` recipients (pipelined) got no reply in time: a host that takes seconds a recipient (a tarpit's
+   * `sleep`, Exim's `delay`) answers a pipelined group only once it has worked through all of it (Postfix holds the
+   * group's replies back until then), so a group of 9 waits 9 delays. Its groups are halved from now on; answers false
+   * when a group of one timed out (the host itself is slow or gone).
+   */
+  shrinkBatchAfterTimeout(n: number): boolean {
+    if (n <= 1) return false;
+    this.maxBatch = Math.max(1, Math.min(this.maxBatch, Math.floor(n / 2)));
+    return true;
+  }
+
+  /** The host refused the verifier's HELO name, sender or address (`reply`): its recipients are not asked for a while. */
+  refuseIdentity(reply: string, now: number): void {
+    this.identityRefusedUntil = now + IDENTITY_REFUSAL_MS;
+    this.identityRefusal = reply;
+  }
+
+  refusesIdentity(now: number): boolean {
+    return this.identityRefusedUntil > now;
   }
 
   isDown(now: number): boolean {

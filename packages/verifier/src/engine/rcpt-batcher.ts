@@ -1,4 +1,5 @@
 import type { TMailHost } from '../dns/resolve-mail-hosts';
+import { isIdentityRefusal } from '../smtp/classify-reply';
 import { SmtpFailure, type SmtpSession } from '../smtp/smtp-session';
 import { runTransaction, type TTransactionResult } from '../smtp/smtp-transaction';
 import type { TReasonCode } from '../types';
@@ -81,6 +82,13 @@ export class RcptBatcher {
     const now = () => this.options.clock.now();
     const downAnswer = (): TAttempt => ({ type: 'failed', reason: gate.downReason, host, text: `${REASON_TEXTS[gate.downReason]} (${host.exchange} failed repeatedly and is paused.)` });
     if (gate.isDown(now())) return downAnswer();
+    const identityAnswer = (): TAttempt => ({
+      type: 'failed',
+      reason: 'verifier_blocked',
+      host,
+      text: `${REASON_TEXTS.verifier_blocked} ${host.exchange} refuses the verifier's HELO name, sender or address, so the mailbox was not asked. Server reply: ${gate.identityRefusal}`,
+    });
+    if (gate.refusesIdentity(now())) return identityAnswer();
     // an operator's pause (host-watch.ts): new work waits before it queues, and the wait is not the host's
     const watch = this.options.hostWatch;
     const ref = { key, ip, exchange: host.exchange };
@@ -134,13 +142,20 @@ export class RcptBatcher {
       gate.release();
       return downAnswer();
     }
+    if (gate.refusesIdentity(now())) {
+      gate.release();
+      return identityAnswer();
+    }
     const batch = [request];
     // the refusals the lead request may bring: its recipient, and its domain's catch-all probe while that is unknown
     const leadCost = randomAddress !== null && (await this.catchAll.known(question.domain)) === null ? 2 : 1;
     const pickBatch = (session: SmtpSession | null): TRcptRequest[] => {
       // as many requests as the session may still see refused (session-budget.ts: every recipient may be unknown,
       // and so may each domain's catch-all probe), within the host's learned per-session recipient limit
-      const room = session ? Math.min(gate.budget.recipientRoom(session), gate.maxRecipients - session.recipients) : Number.POSITIVE_INFINITY;
+      // A group that opens a transaction starts with MAIL FROM: refused (a message rate limit, a sender check), it makes
+      // each RCPT behind it an error too (503 need MAIL command), so the MAIL FROM takes one refusal of the room.
+      const mailCost = session && session.transaction === null ? 1 : 0;
+      const room = session ? Math.min(gate.budget.recipientRoom(session) - mailCost, gate.maxRecipients - session.recipients) : Number.POSITIVE_INFINITY;
       const most = Math.min(this.options.maxBatch, gate.maxBatch);
       const covered = new Set([question.domain]);
       let cost = leadCost;
@@ -204,7 +219,10 @@ export class RcptBatcher {
         session.sink = this.options.hostWatch.tap(`${ip}:${this.options.smtpPort}`, batchTranscriptSink(batch.map((r) => ({ address: r.address, domain: r.domain, sink: transcriptSink(this.options.clock, r.run) }))));
         try {
           const limitedBefore = gate.rateLimited;
-          const answers = toAttempts(await runTransaction(session, gate, this.catchAll, this.options.mailFrom, batch, this.options.maxTransaction), host);
+          const seen = await runTransaction(session, gate, this.catchAll, this.options.mailFrom, batch, this.options.maxTransaction);
+          const refusal = identityRefusalIn(seen);
+          if (refusal) gate.refuseIdentity(refusal, this.options.clock.now());
+          const answers = toAttempts(seen, host);
           const feedback = gateFeedback([...answers.values()], gate.rateLimited > limitedBefore);
           if (feedback === 'penalize') gate.penalize();
           else if (feedback === 'reward') gate.reward();
@@ -216,6 +234,10 @@ export class RcptBatcher {
           // learn from: a host closes idle sessions on its own clock; its cuts come with a 421, handled in the transaction.)
           if (reused && error instanceof SmtpFailure && error.kind === 'connection_lost') continue;
           if (error instanceof SmtpFailure) {
+            // a pipelined group timed out: smaller groups for this host, and its recipients asked again at once
+            if (error.kind === 'timeout' && !error.clipped && gate.shrinkBatchAfterTimeout(batch.length)) {
+              return all(batch, { type: 'retry', why: 'new_session', host, replyText: `${error.message} to a group of ${batch.length} recipients: asked again in groups of ${gate.maxBatch}` });
+            }
             const reason: TReasonCode = error.kind === 'timeout' ? 'smtp_timeout' : 'connection_failed';
             if (error.kind === 'timeout' && !error.clipped) gate.recordConnectFailure('smtp_timeout', this.options.clock.now());
             return all(batch, { type: 'failed', reason, host, text: `${REASON_TEXTS[reason]} ${error.message}.` });
@@ -228,6 +250,13 @@ export class RcptBatcher {
       await this.pool.checkin(run, gate, host, ip, session);
     }
   }
+}
+
+/** The reply by which a transaction's host refused the verifier's identity (MAIL FROM's or a recipient's), if any. */
+function identityRefusalIn<R>(seen: TTransactionResult<R>): string | null {
+  const replies = [seen.mailRefused, ...[...seen.asked.values()].map((r) => r.rcpt)];
+  const refusal = replies.find((r) => r !== undefined && r !== null && isIdentityRefusal(r));
+  return refusal ? refusal.lines.join(' ') : null;
 }
 
 /** Each recipient's attempt from what its transaction saw (retry-policy.ts). */

@@ -46,5 +46,22 @@ describe('a session budget', () => {
     expect(budget).toMatchObject({ errors: 3, nonMail: 4, cuts: 2 });
     budget.learnCut({ errors: 1, nonMail: 1 }); // a cut with nothing spent teaches nothing
     expect(budget).toMatchObject({ errors: 3, nonMail: 4, cuts: 3 });
+    budget.learnCut({ errors: 2, nonMail: 1 }); // nor a 421 after two refusals
+    expect(budget).toMatchObject({ errors: 3, cuts: 4 });
+  });
+
+  it('learns the strictest error limits too: a host that cuts at the 3rd error gets sessions of one refusal, at the 4th of two', () => {
+    const third = new SessionBudget();
+    third.learnCut({ errors: 3, nonMail: 1 });
+    expect(third.errors).toBe(1);
+    // a fresh session still takes a batch; one refusal spends it
+    expect(third.isSpent({ errors: 0, nonMail: 1 })).toBe(false);
+    expect(third.recipientRoom({ errors: 0, nonMail: 1 })).toBe(1);
+    expect(third.isSpent({ errors: 1, nonMail: 1 })).toBe(true);
+    const fourth = new SessionBudget();
+    fourth.learnCut({ errors: 4, nonMail: 1 });
+    expect(fourth.errors).toBe(2);
+    expect(fourth.isSpent({ errors: 0, nonMail: 1 })).toBe(false);
+    expect(fourth.isSpent({ errors: 1, nonMail: 1 })).toBe(true);
   });
 });

@@ -30,8 +30,15 @@ export const NONMAIL_BUDGET = 8;
  * write and one round trip fewer per retiring session of a half-unknown list.
  */
 export const LAST_CALL_ROOM = 2;
-/** The least a learned budget goes down to (a host that cuts even then is backed off by the gate). */
-const MIN_BUDGET = 2;
+/**
+ * The least a learned error budget goes down to: one refusal a session (a host that cuts at its 3rd error, Postfix's
+ * smtpd_hard_error_limit 3). A host that cuts even then is backed off by the gate.
+ */
+const MIN_ERROR_BUDGET = 1;
+/** The least a learned non-mail budget goes down to (EHLO and one RSET, and room for a QUIT). */
+const MIN_NONMAIL_BUDGET = 3;
+/** Errors a cut session must have made for the cut to teach an error limit (fewer: a 421 for another cause). */
+const ERRORS_TO_LEARN = 3;
 
 /** What a session has spent (counted by the session itself on every command and reply). */
 export type TSessionSpend = { errors: number; nonMail: number };
@@ -76,7 +83,8 @@ export class SessionBudget {
    * none for the RSET a new transaction may need.
    */
   isSpent(spend: TSessionSpend): boolean {
-    return spend.nonMail + 1 > this.nonMail || this.errors - spend.errors < 2;
+    // a learned budget of one refusal: each session takes batches until its one refusal
+    return spend.nonMail + 1 > this.nonMail || this.errors - spend.errors < Math.min(2, this.errors);
   }
 
   /**
@@ -87,11 +95,12 @@ export class SessionBudget {
     return this.lastCalls && spend.errors > 0 && !this.isSpent(spend) && this.errors - spend.errors <= LAST_CALL_ROOM;
   }
 
-  /** The host cut a session that had spent this much: stay two under it from now on. */
+  /** The host cut a session that had spent this much: stay two under it from now on (at least one refusal a session). */
   learnCut(spend: TSessionSpend): void {
     this.cuts++;
-    // only the counter that was high can have been the cause (a cut after 1 error is no error limit)
-    if (spend.errors > MIN_BUDGET + 2) this.errors = Math.max(MIN_BUDGET, Math.min(this.errors, spend.errors - 2));
-    if (spend.nonMail > MIN_BUDGET + 3) this.nonMail = Math.max(MIN_BUDGET + 1, Math.min(this.nonMail, spend.nonMail - 2));
+    // only the counter that was high can have been the cause (a cut after 1 or 2 errors is no error limit); a host that
+    // cuts at its 3rd or 4th error (smtpd_hard_error_limit 3 or 4) gets sessions of one or two refusals, not a cut each
+    if (spend.errors >= ERRORS_TO_LEARN) this.errors = Math.max(MIN_ERROR_BUDGET, Math.min(this.errors, spend.errors - 2));
+    if (spend.nonMail > MIN_NONMAIL_BUDGET + 2) this.nonMail = Math.max(MIN_NONMAIL_BUDGET, Math.min(this.nonMail, spend.nonMail - 2));
   }
 }

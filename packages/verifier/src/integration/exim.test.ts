@@ -24,6 +24,9 @@ describe.skipIf(!available && process.env.CI !== 'true')('stock Exim on loopback
       { name: 'strict', domain: 'exstrict.test', mailboxes },
       // stricter than the engine's default budget: the 5th counted non-mail command drops the session
       { name: 'tight', domain: 'extight.test', mailboxes: ['alice', 'bob', 'carol', 'dan', 'erin', 'fay'], main: ['smtp_accept_max_nonmail = 4'] },
+      // sender verification in the RCPT ACL: our sender's domain routes nowhere here, so every RCPT is refused
+      // "550-Verification failed for <probe@verilead.test> / 550-Unrouteable address / 550 Sender verify failed"
+      { name: 'senderverify', domain: 'exsender.test', mailboxes: ['alice', 'bob', 'carol'], rcptAcl: ['require verify = sender'] },
     ]);
   }, 30_000);
   afterAll(async () => {
@@ -52,6 +55,29 @@ describe.skipIf(!available && process.env.CI !== 'true')('stock Exim on loopback
     expect(log).toMatch(/rejected RCPT <nobody1@exstrict\.test>: Unrouteable address/);
     expect(log).not.toMatch(/too many nonmail commands/);
     expect(log).not.toMatch(/dropped/);
+  });
+
+  it("a host whose sender verification refuses the verifier's sender calls no mailbox invalid: unknown / verifier_blocked, and the host is asked no more", async () => {
+    const engine = new VerifierEngine({
+      dnsServers: world.dnsServers,
+      smtpPort: world.smtpPort,
+      heloName: 'verifier.verilead.test',
+      mailFrom: 'probe@verilead.test',
+      timeouts: { dnsMs: 2_000, connectMs: 5_000, replyMs: 10_000, totalMs: 120_000 },
+    });
+    const list = ['alice', 'bob', 'carol', ...Array.from({ length: 27 }, (_, i) => `ghost${i}`)].map((l) => `${l}@exsender.test`);
+    const verdicts = new Map<string, string>();
+    try {
+      for await (const r of engine.verifyMany(list, { concurrency: 30 })) verdicts.set(r.email, `${r.status}/${r.reason.code}: ${r.reason.text}`);
+    } finally {
+      await engine.close();
+    }
+    // the real mailboxes are not called invalid; no address is judged on a refusal of the sender
+    for (const email of list) expect(verdicts.get(email), email).toMatch(/^unknown\/verifier_blocked: .*Sender verify failed/);
+    const log = (await world.hosts.get('senderverify')?.readLog()) ?? '';
+    expect(log).toMatch(/sender verify fail for <probe@verilead\.test>/);
+    // the batches in flight when the first refusal came back (3 sessions of at most 9), not one refusal per address
+    expect((log.match(/rejected RCPT/g) ?? []).length).toBeLessThanOrEqual(27);
   });
 
   it("a host stricter than the budget drops one session, and its limit is learnt: the next sessions stay under it", async () => {

@@ -28,6 +28,11 @@ const LIST = mixedList('pfstrict.test', 300);
 const CUTTER = mixedList('pfcutter.test', 60);
 const SCREENED = mixedList('pfscreen.test', 12);
 const LIMITED = mixedList('pflimited.test', 40);
+const TARPIT = mixedList('pftarpit.test', 12);
+const MSGRATE = mixedList('pfmsgrate.test', 80);
+const STRICTEST = mixedList('pfstrictest.test', 60);
+const PICKY_HELO = mixedList('pfhelo.test', 40);
+const PICKY_SENDER = mixedList('pfsender.test', 40);
 
 let world: TPostfixWorld;
 
@@ -68,6 +73,17 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
       { name: 'screen', domain: 'pfscreen.test', mailboxes: SCREENED.mailboxes, postscreen: true },
       // a recipient rate limit (anvil): 12 recipients a minute per client, then `450 4.7.1 Error: too many recipients from <ip>`
       { name: 'limited', domain: 'pflimited.test', mailboxes: LIMITED.mailboxes, main: { smtpd_client_recipient_rate_limit: '12' } },
+      // the strictest error limits: replies held back from the 2nd error, the session cut at the 3rd
+      { name: 'strictest', domain: 'pfstrictest.test', mailboxes: STRICTEST.mailboxes, main: { smtpd_soft_error_limit: '2', smtpd_hard_error_limit: '3' } },
+      // a message rate limit (anvil): 2 MAIL FROM a minute per client, then `450 4.7.0 Error: too many messages from <ip>`
+      { name: 'msgrate', domain: 'pfmsgrate.test', mailboxes: MSGRATE.mailboxes, main: { smtpd_client_message_rate_limit: '2' } },
+      // a tarpit: a second's pause before each recipient's reply (Postfix holds a pipelined group's replies until the
+      // whole group is done, so a group of 9 answers after 9 s)
+      { name: 'tarpit', domain: 'pftarpit.test', mailboxes: TARPIT.mailboxes, main: { smtpd_client_restrictions: 'sleep 1' } },
+      // receivers that check the verifier's identity: Postfix's own replies of reject_unknown_helo_hostname and
+      // reject_unknown_sender_domain (450 by default), given here by access maps so that Postfix asks no DNS server
+      { name: 'pickyhelo', domain: 'pfhelo.test', mailboxes: PICKY_HELO.mailboxes, main: { smtpd_helo_restrictions: 'check_helo_access inline:{ { verifier.verilead.test = 450 Host not found } }' } },
+      { name: 'pickysender', domain: 'pfsender.test', mailboxes: PICKY_SENDER.mailboxes, main: { smtpd_sender_restrictions: 'check_sender_access inline:{ { verilead.test = 450 4.1.8 Domain not found } }' } },
     ]);
   }, 60_000);
   afterAll(async () => {
@@ -163,6 +179,78 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
     const log = await settledLog('limited');
     expect(log).toMatch(/warning: Recipient address rate limit exceeded: 13 from /);
     expect(log).not.toMatch(/too many errors/);
+  });
+
+  it('a host that cuts at the 3rd error teaches a budget of one refusal a session: only the sessions opened before the first cut are cut', async () => {
+    const engine = engineOn();
+    const verdicts = new Map<string, string>();
+    try {
+      for await (const r of engine.verifyMany(STRICTEST.emails, { concurrency: 60 })) verdicts.set(r.email, `${r.status}/${r.reason.code}`);
+      expect(engine.inspectHost(world.hosts.get('strictest')?.address ?? '')?.budget.errors).toBe(1);
+    } finally {
+      await engine.close();
+    }
+    expect(STRICTEST.emails.filter((e) => verdicts.get(e) !== STRICTEST.expected.get(e))).toEqual([]);
+    const log = await settledLog('strictest');
+    // at most the host's 3 sessions opened together meet the limit; every later session stays under it
+    expect((log.match(/too many errors/g) ?? []).length).toBeLessThanOrEqual(3);
+  });
+
+  it("a message rate limit's refused MAIL FROM makes each pipelined RCPT behind it an error too: no session passes the soft limit, no answer is wrong", async () => {
+    const engine = engineOn();
+    const verdicts = new Map<string, string>();
+    try {
+      for await (const r of engine.verifyMany(MSGRATE.emails, { concurrency: 80, greylisting: 'defer' })) verdicts.set(r.email, `${r.status}/${r.reason.code}`);
+    } finally {
+      await engine.close();
+    }
+    for (const email of MSGRATE.emails) expect([MSGRATE.expected.get(email), 'unknown/greylisted'], email).toContain(verdicts.get(email));
+    const log = await settledLog('msgrate');
+    expect(log).toMatch(/warning: Message delivery request rate limit exceeded/);
+    const summary = summarisePostfixLog(log);
+    expect(summary.delayedReplies).toBe(0);
+    expect(summary.tooManyErrors).toBe(0);
+    expect(summary.maxErrorsInSession).toBeLessThanOrEqual(9);
+  });
+
+  it('a tarpit that answers a pipelined group only after seconds gets smaller groups, not a timeout for each address', async () => {
+    const engine = engineOn({ timeouts: { dnsMs: 2_000, connectMs: 5_000, replyMs: 4_000, totalMs: 120_000 } });
+    const verdicts = new Map<string, string>();
+    try {
+      for await (const r of engine.verifyMany(TARPIT.emails, { concurrency: 12 })) verdicts.set(r.email, `${r.status}/${r.reason.code}`);
+      const gate = engine.inspectHost(world.hosts.get('tarpit')?.address ?? '');
+      // groups of up to 9 recipients (9 s) timed out at 4 s: halved until a group answers within it
+      expect(gate?.maxBatch).toBeLessThanOrEqual(4);
+    } finally {
+      await engine.close();
+    }
+    expect(TARPIT.emails.filter((e) => verdicts.get(e) !== TARPIT.expected.get(e)).map((e) => `${e}: ${verdicts.get(e)}`)).toEqual([]);
+  });
+
+  it.each([
+    ['pickyhelo', PICKY_HELO, /450 4\.7\.1 <verifier\.verilead\.test>: Helo command rejected: Host not found/],
+    ['pickysender', PICKY_SENDER, /450 4\.1\.8 <probe@verilead\.test>: Sender address rejected: Domain not found/],
+  ] as const)("a host that refuses the verifier's identity (%s) answers every address unknown / verifier_blocked at once: no greylisting wait, no recipient asked after the first refusals", async (name, list, refusal) => {
+    // greylisting 'wait' on a 30 s schedule: a refusal taken for greylisting would hold every address 30 s
+    const engine = engineOn({ greylistSchedule: [30_000] });
+    const verdicts = new Map<string, { verdict: string; text: string }>();
+    const started = Date.now();
+    try {
+      for await (const r of engine.verifyMany(list.emails, { concurrency: 40, greylisting: 'wait' })) verdicts.set(r.email, { verdict: `${r.status}/${r.reason.code}`, text: r.reason.text });
+    } finally {
+      await engine.close();
+    }
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(new Set([...verdicts.values()].map((v) => v.verdict))).toEqual(new Set(['unknown/verifier_blocked']));
+    expect(verdicts.size).toBe(list.emails.length);
+    // the reason carries the host's words, for the operator to fix the HELO name or the sender domain
+    for (const v of verdicts.values()) expect(v.text).toMatch(refusal);
+    const log = await settledLog(name);
+    // once refused, the host is asked no more: the refusals of the batches already sent (3 sessions of at most 9), not one per address
+    const refused = (log.match(/NOQUEUE: reject: RCPT from /g) ?? []).length;
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(refused).toBeLessThanOrEqual(3 * 9); // the batches in flight when the first refusal came back, at most
+    expect(log).toMatch(refusal);
   });
 
   it("postscreen's first refusal ends that session with QUIT, and the addresses are answered on the next one", async () => {

@@ -22,6 +22,16 @@ const TABLE: Array<[string, TReplyClass]> = [
   ['530 5.7.0 Must issue a STARTTLS command first', { kind: 'blocked' }],
   ['550 5.7.606 Access denied, banned sending IP', { kind: 'blocked' }],
   ['553 5.1.8 Sender address rejected: Domain not found', { kind: 'blocked' }],
+  // the verifier's HELO name, sender domain or reverse DNS refused (Postfix's reject_unknown_* at their default 450,
+  // Exim's sender verification): a block of the verifier, not greylisting to wait out
+  ['450 4.7.1 <verifier.verilead.test>: Helo command rejected: Host not found', { kind: 'blocked' }],
+  ['450 4.1.8 <probe@verilead.test>: Sender address rejected: Domain not found', { kind: 'blocked' }],
+  ['450 4.7.1 Client host rejected: cannot find your hostname, [1.2.3.4]', { kind: 'blocked' }],
+  ['451 Could not complete sender verify', { kind: 'blocked' }],
+  // Exim's `require verify = sender`, refused for good: its text names an unroutable address, but it is the sender's
+  ['550 Verification failed for <probe@verilead.test> Unrouteable address Sender verify failed', { kind: 'blocked' }],
+  ['550 5.7.1 <verifier.verilead.test>: Helo command rejected: Host not found', { kind: 'blocked' }],
+  ['450 4.7.1 Client host rejected: Greylisted, see https://example.test/greylisting', { kind: 'greylisted' }],
   ['451 4.7.1 Recipient address rejected: Greylisted, try again in 60 seconds', { kind: 'greylisted' }],
   ['450 4.2.0 Recipient address rejected: Greylisted', { kind: 'greylisted' }],
   ['451 4.3.0 Temporary lookup failure', { kind: 'greylisted' }],

@@ -99,6 +99,7 @@ function classifyBasic(reply: TSmtpReply): TReplyClass {
  */
 export function classifyReply(reply: TSmtpReply): TReplyClass {
   if (reply.code === 421) return { kind: 'unavailable' };
+  if (isIdentityRefusal(reply)) return { kind: 'blocked' };
   if (isPerRecipientDenial(reply)) return { kind: 'denied' };
   const enhanced = reply.enhanced;
   if (enhanced && enhanced[0] === String(reply.code)[0]) {
@@ -106,6 +107,25 @@ export function classifyReply(reply: TSmtpReply): TReplyClass {
     if (byEnhanced) return byEnhanced;
   }
   return classifyBasic(reply);
+}
+
+/**
+ * The verifier's own identity refused, for now: Postfix's `450 4.7.1 <name>: Helo command rejected: Host not found`
+ * (reject_unknown_helo_hostname), `450 4.1.8 <addr>: Sender address rejected: Domain not found`
+ * (reject_unknown_sender_domain), `450 4.7.1 Client host rejected: cannot find your hostname`
+ * (reject_unknown_client_hostname), Exim's `451 Could not complete sender verify`. Temporary by default (the DNS
+ * failure behind them could pass), but asked again minutes later they answer the same until the operator fixes the
+ * HELO name, the sender domain or the reverse DNS: a block of the verifier (unknown: verifier_blocked), not greylisting
+ * worth waiting for. Greylisting worded against the client ("Client host rejected: Greylisted") stays greylisting.
+ * Permanent ones too, whatever else their text says: Exim's `550-Verification failed for <sender> 550-Unrouteable
+ * address 550 Sender verify failed` (`require verify = sender` in its RCPT ACL) would otherwise read as an unknown
+ * mailbox, a real mailbox called invalid. Every recipient at that host would get the same answer: the engine stops
+ * asking it for a while (HostGate.refuseIdentity).
+ */
+export function isIdentityRefusal(reply: Pick<TSmtpReply, 'code' | 'text'>): boolean {
+  if (reply.code < 400 || reply.code > 599) return false;
+  if (/greylist|graylist/i.test(reply.text)) return false;
+  return /(helo command rejected|sender address rejected|client host rejected|sender verify)/i.test(reply.text);
 }
 
 /**
