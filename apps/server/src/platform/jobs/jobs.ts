@@ -24,6 +24,13 @@ export type TJobDefinition<P extends z.ZodType = z.ZodType> = {
   maxAttempts?: number;
   /** Base back-off: retry n waits about backoffMs · 2^(n-1) (with jitter), capped by config.jobs.maxBackoffSeconds. */
   backoffMs?: number;
+  /**
+   * Bulk work of an organisation's member (a list's chunks, a source chain's steps): while the job's organisation or
+   * member is suspended by an operator it is not run (no mail server, platform or charge), but paused: it waits, its
+   * attempt not counted, and is looked at again every SUSPENDED_RECHECK_SECONDS until they are restored. Any job a
+   * charge refuses as suspended (the ledger's `account_suspended`) is paused the same way, kind flagged or not.
+   */
+  pausesWhileSuspended?: boolean;
   /** Must be idempotent: a job may run again after a crash or a failed attempt. */
   handler(payload: z.output<P>, ctx: TJobContext): Promise<unknown>;
 };

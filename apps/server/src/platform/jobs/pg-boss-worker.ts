@@ -2,12 +2,19 @@ import type PgBoss from 'pg-boss';
 import type { TJobQueueName, TJobsConfig } from '../../config';
 import type { TSqlExecutor } from '../db/database';
 import { JOB_SCHEMA } from '../db/job-schema';
+import { isAppError } from '../errors/app-error';
 import type { TJobContext, TJobDefinition, TQueueLogger } from './jobs';
 import { queryRows, readJobStatus, type TJobData } from './pg-boss-status';
 
 // The worker side of the job system: polling each queue with its own concurrency, running a job under a heartbeat,
 // completing, failing or cancelling it, and the bounded shutdown that leaves unfinished jobs to another worker.
 // pg-boss's supervisor gives up jobs whose heartbeat stopped (a dead worker) and retries them within their cap.
+
+/** How often a job paused for a suspended organisation or member looks again (it runs within this of the restore). */
+export const SUSPENDED_RECHECK_SECONDS = 30;
+
+/** The message a paused job keeps as its last error (the operator console's queues show it). */
+const PAUSED_MESSAGE = 'paused: the organisation or member is suspended';
 
 type TFetched = { id: string; name: string; data: TJobData; retryCount: number; retryLimit: number; expireInSeconds: string | number };
 
@@ -59,6 +66,33 @@ export function createJobWorker(opts: {
       retryCount,
     ]);
     return r.length > 0;
+  }
+
+  /** Whether the job's organisation or member is suspended now (a job of nobody's is never). */
+  async function ownerSuspended(jobId: string): Promise<boolean> {
+    const r = await queryRows<{ suspended: boolean }>(
+      sqlDb,
+      `select exists (select 1 from job_status s left join organisations o on o.id = s.org_id left join users u on u.id = s.user_id
+                       where s.id = $1 and (o.suspended_at is not null or u.suspended_at is not null)) as suspended`,
+      [jobId],
+    );
+    return r[0]?.suspended === true;
+  }
+
+  /**
+   * Pauses a job whose owner is suspended: back to waiting (pg-boss's retry, with one more attempt allowed so the
+   * pause never counts as one) and looked at again after SUSPENDED_RECHECK_SECONDS. It keeps its id, so a cancel of
+   * its list still finds it.
+   */
+  async function pauseForSuspension(queue: TJobQueueName, job: TFetched): Promise<void> {
+    await sqlDb.executeSql(`update ${S}.job set retry_limit = retry_limit + 1 where name = $1 and id = $2 and state = 'active'`, [queue, job.id]);
+    await boss.fail(queue, job.id, { message: PAUSED_MESSAGE });
+    await sqlDb.executeSql(`update ${S}.job set start_after = now() + make_interval(secs => $3) where name = $1 and id = $2 and state = 'retry'`, [
+      queue,
+      job.id,
+      SUSPENDED_RECHECK_SECONDS,
+    ]);
+    logger?.info({ jobId: job.id, name: job.data?.kind }, 'job paused: its organisation or member is suspended');
   }
 
   async function execute(queue: TJobQueueName, job: TFetched): Promise<void> {
@@ -115,6 +149,11 @@ export function createJobWorker(opts: {
         logger?.error({ jobId: job.id, name: def.name }, 'job payload invalid');
         return;
       }
+      if (def.pausesWhileSuspended && (await ownerSuspended(job.id))) {
+        clearInterval(beat);
+        await pauseForSuspension(queue, job);
+        return;
+      }
       let result: unknown;
       let failure: unknown = null;
       try {
@@ -136,6 +175,12 @@ export function createJobWorker(opts: {
       const status = await readJobStatus(sqlDb, job.id);
       if (status?.cancel_requested) {
         await boss.cancel(queue, job.id);
+        return;
+      }
+      // A charge refused because the owner was suspended meanwhile (the ledger's account_suspended): nothing of the
+      // refused step was kept; the job waits for the restore instead of failing.
+      if (isAppError(failure) && failure.code === 'account_suspended') {
+        await pauseForSuspension(queue, job);
         return;
       }
       await boss.fail(queue, job.id, failure instanceof Error ? failure : { message });
