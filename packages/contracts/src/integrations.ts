@@ -269,6 +269,9 @@ export const ZLinkedAccountResponse = z.object({ status: z.literal('success'), d
 export const ZAccountListsResponse = z.object({ status: z.literal('success'), data: z.object({ account: ZLinkedAccount, lists: z.array(ZRemoteList) }) });
 export const ZDeleteAccountResponse = z.object({ status: z.literal('success'), data: z.object({ message: z.string() }) });
 export const ZIntegrationImportResponse = z.object({ status: z.literal('success'), data: ZIntegrationImport });
+/** POST /integration/imports/cancel: stops a running import (as `/email_verify/list/cancel` stops a list); answers the import, `cancelled`. */
+export const ZImportCancelRequest = z.object({ import_id: z.uuid({ message: 'import_id must be an import id' }) });
+export type TImportCancelRequest = z.infer<typeof ZImportCancelRequest>;
 export const ZIntegrationImportsResponse = z.object({ status: z.literal('success'), data: z.object({ items: z.array(ZIntegrationImport) }) });
 
 // ---------- OAuth (Mailchimp, Zoho CRM) ----------
