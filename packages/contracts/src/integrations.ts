@@ -260,6 +260,8 @@ export const ZIntegrationImport = z.object({
   written_back: z.number().int(),
   write_back: z.object({ unsubscribe: z.boolean(), append: z.boolean() }),
   error: z.string().nullable(),
+  /** Why a running import waits (its organisation or importer suspended by an operator), null (or absent) otherwise. */
+  paused_reason: z.string().nullable().optional(),
   created_at: z.string(),
 });
 export type TIntegrationImport = z.infer<typeof ZIntegrationImport>;

@@ -3,7 +3,7 @@ import type { TJobQueueName, TJobsConfig } from '../../config';
 import type { TSqlExecutor } from '../db/database';
 import { JOB_SCHEMA } from '../db/job-schema';
 import { isAppError } from '../errors/app-error';
-import type { TJobContext, TJobDefinition, TQueueLogger } from './jobs';
+import { JOB_PAUSED_MESSAGE, type TJobContext, type TJobDefinition, type TQueueLogger } from './jobs';
 import { queryRows, readJobStatus, type TJobData } from './pg-boss-status';
 
 // The worker side of the job system: polling each queue with its own concurrency, running a job under a heartbeat,
@@ -12,9 +12,6 @@ import { queryRows, readJobStatus, type TJobData } from './pg-boss-status';
 
 /** How often a job paused for a suspended organisation or member looks again (it runs within this of the restore). */
 export const SUSPENDED_RECHECK_SECONDS = 30;
-
-/** The message a paused job keeps as its last error (the operator console's queues show it). */
-const PAUSED_MESSAGE = 'paused: the organisation or member is suspended';
 
 type TFetched = { id: string; name: string; data: TJobData; retryCount: number; retryLimit: number; expireInSeconds: string | number };
 
@@ -86,7 +83,7 @@ export function createJobWorker(opts: {
    */
   async function pauseForSuspension(queue: TJobQueueName, job: TFetched): Promise<void> {
     await sqlDb.executeSql(`update ${S}.job set retry_limit = retry_limit + 1 where name = $1 and id = $2 and state = 'active'`, [queue, job.id]);
-    await boss.fail(queue, job.id, { message: PAUSED_MESSAGE });
+    await boss.fail(queue, job.id, { message: JOB_PAUSED_MESSAGE });
     await sqlDb.executeSql(`update ${S}.job set start_after = now() + make_interval(secs => $3) where name = $1 and id = $2 and state = 'retry'`, [
       queue,
       job.id,
@@ -138,7 +135,9 @@ export function createJobWorker(opts: {
             [queue, job.id, job.retryCount],
           );
           if (!r[0]?.owned) owned = false;
-          return !owned || r[0]?.cancel_requested === true;
+          if (!owned || r[0]?.cancel_requested === true) return true;
+          // bulk work stops at its next look once its owner is suspended (no more mail servers asked); it is paused below
+          return def.pausesWhileSuspended === true && (await ownerSuspended(job.id));
         },
       };
       const parsed = def.payload.safeParse(job.data.payload);
@@ -165,6 +164,12 @@ export function createJobWorker(opts: {
       // Never finish an attempt this worker no longer owns (it was given up and may run elsewhere).
       if (!(await heartbeat(queue, job.id, job.retryCount))) {
         logger?.info({ jobId: job.id, name: def.name }, 'job no longer owned by this worker; its outcome is dropped');
+        return;
+      }
+      // Bulk work that stopped because its owner was suspended (or whose owner was suspended as it ended) is paused, not
+      // completed: it runs again once they are restored, and does only what is still pending (handlers are idempotent).
+      if (def.pausesWhileSuspended && (await ownerSuspended(job.id))) {
+        await pauseForSuspension(queue, job);
         return;
       }
       if (failure === null) {

@@ -24,6 +24,12 @@ const RUNNING: ReadonlySet<TIntegrationImport['state']> = new Set(['importing', 
 
 /** How far an import is, and what the bar says. */
 function progressOf(i: TIntegrationImport): { value: number; text: string; animated: boolean } {
+  const p = phaseProgressOf(i);
+  // waiting for an operator to restore a suspended account: where it stands, and why it does not move
+  return i.paused_reason ? { ...p, text: i.paused_reason, animated: false } : p;
+}
+
+function phaseProgressOf(i: TIntegrationImport): { value: number; text: string; animated: boolean } {
   if (i.state === 'importing') {
     const value = i.total ? Math.min(100, (i.imported / Math.max(1, i.total)) * 100) : 0;
     return { value, text: `${i.imported.toLocaleString()}${i.total ? ` of ${i.total.toLocaleString()}` : ''} contacts imported`, animated: true };
