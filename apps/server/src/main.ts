@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './platform/db/database';
 import { startMailHostSync } from './platform/verifier/host-sync';
+import { describeUnsharedHostBudgets } from './platform/verifier/verifier';
 import { createRuntime, withTestDoubles } from './runtime';
 import { describeInstallation, hasAnyUser, seedDemoIfEmpty } from './seed';
 import { describeMissingPublicUrl } from './platform/http/public-url';
@@ -51,6 +52,9 @@ async function main() {
   if (demoWorld) console.log(`Demo ${demoWorld.summary}`);
   // real receivers refuse a HELO name or sender that cannot resolve (the demo mail world on loopback does not care)
   else for (const warning of checkProbeIdentity({ heloName: config.verifierHeloName, mailFrom: config.verifierMailFrom })) logger.warn(warning);
+  // several workers without Redis each keep their own per-mail-host budget and together overrun a host's limit
+  const unsharedBudgets = describeUnsharedHostBudgets(role, config);
+  if (unsharedBudgets) logger.warn(unsharedBudgets);
   // A connection PostgreSQL drops is reported and replaced; what ran on it fails and is retried (never a process exit).
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

@@ -215,6 +215,29 @@ describe('a production start with a short APP_SECRET', () => {
   }, 60_000);
 });
 
+describe('a worker process (--role worker) without REDIS_URL', () => {
+  it('warns at start that several workers overrun mail hosts, and what to set', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'vl-worker-redis-'));
+    const env = { NODE_ENV: 'production', APP_SECRET: 'production-start-test-secret-0123456789', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'info', PORT: String(await freePort()), HOST: '127.0.0.1' };
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--role', 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    cleanups.push(async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    await vi.waitFor(() => expect(output).toContain('job worker started'), { timeout: 90_000, interval: 100 });
+    expect(output).toContain('REDIS_URL is not set: this worker counts each mail host');
+    const warning = output.split('\n').find((line) => line.includes('REDIS_URL is not set'));
+    expect(JSON.parse(warning!)).toMatchObject({ level: 40, msg: expect.stringContaining('several worker processes together open more connections to one mail host than it allows') });
+    expect(warning).toContain('Set REDIS_URL');
+  }, 120_000);
+});
+
 describe('the quick start (NODE_ENV not production)', () => {
   it('keeps its demo and says so in the log and to the sign-in pages', async () => {
     const s = await startServer({ NODE_ENV: 'development', DATABASE_URL: '', PROSPECT_DEMO_DIRECTORY: 'false' });

@@ -358,6 +358,7 @@ export const API_AUTHORIZATION: Readonly<Record<string, TApiRule>> = {
   'GET /integration/account/:integration/:x': INDIVIDUAL_INTEGRATION,
   'POST /integration/account/:integration/verify_list': INDIVIDUAL_INTEGRATION,
   'GET /integration/imports': CONNECTED_ACCOUNTS,
+  'POST /integration/imports/cancel': CONNECTED_ACCOUNTS,
   // The `leads` source: the caller's visible prospect lists (scoped like the prospect list pages).
   'GET /integration/leads/lists': CONNECTED_ACCOUNTS,
   'POST /integration/leads/verify_list': CONNECTED_ACCOUNTS,

@@ -95,6 +95,8 @@ export const ZFinderList = z.object({
   stats: ZFinderStats,
   progress: z.number().int().min(0).max(100),
   stopped_reason: z.string().nullable(),
+  /** Why a list in progress waits (its organisation or owner suspended by an operator), null (or absent) otherwise. */
+  paused_reason: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   processed_at: z.string().nullable(),
@@ -137,6 +139,7 @@ export const ZFinderProgressData = z.object({
   total: z.number().int().nonnegative(),
   stats: ZFinderStats,
   stopped_reason: z.string().nullable(),
+  paused_reason: z.string().nullable().optional(),
 });
 export type TFinderProgressData = z.infer<typeof ZFinderProgressData>;
 export const ZFinderProgressResponse = ZSuccess(ZFinderProgressData);

@@ -247,6 +247,11 @@ export const ZVerifyList = z.object({
   greylist: ZGreylistWait,
   /** Why the last verification stopped early (e.g. credits ran out), null otherwise. */
   stopped_reason: z.string().nullable(),
+  /**
+   * Why a list in progress waits, null (or absent) when it does not: its organisation or owner is suspended by an
+   * operator; nothing is verified or charged until they are restored, then it goes on by itself.
+   */
+  paused_reason: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   verified_at: z.string().nullable(),
@@ -302,6 +307,8 @@ export const ZProgressStatusData = z.object({
   stats: ZVerifyStats,
   greylist: ZGreylistWait,
   stopped_reason: z.string().nullable(),
+  /** As the list's `paused_reason`: why it waits (a suspended organisation or owner), null otherwise. */
+  paused_reason: z.string().nullable().optional(),
 });
 export type TProgressStatusData = z.infer<typeof ZProgressStatusData>;
 export const ZProgressStatusResponse = ZSuccess(ZProgressStatusData);

@@ -260,6 +260,8 @@ export const ZIntegrationImport = z.object({
   written_back: z.number().int(),
   write_back: z.object({ unsubscribe: z.boolean(), append: z.boolean() }),
   error: z.string().nullable(),
+  /** Why a running import waits (its organisation or importer suspended by an operator), null (or absent) otherwise. */
+  paused_reason: z.string().nullable().optional(),
   created_at: z.string(),
 });
 export type TIntegrationImport = z.infer<typeof ZIntegrationImport>;
@@ -269,6 +271,9 @@ export const ZLinkedAccountResponse = z.object({ status: z.literal('success'), d
 export const ZAccountListsResponse = z.object({ status: z.literal('success'), data: z.object({ account: ZLinkedAccount, lists: z.array(ZRemoteList) }) });
 export const ZDeleteAccountResponse = z.object({ status: z.literal('success'), data: z.object({ message: z.string() }) });
 export const ZIntegrationImportResponse = z.object({ status: z.literal('success'), data: ZIntegrationImport });
+/** POST /integration/imports/cancel: stops a running import (as `/email_verify/list/cancel` stops a list); answers the import, `cancelled`. */
+export const ZImportCancelRequest = z.object({ import_id: z.uuid({ message: 'import_id must be an import id' }) });
+export type TImportCancelRequest = z.infer<typeof ZImportCancelRequest>;
 export const ZIntegrationImportsResponse = z.object({ status: z.literal('success'), data: z.object({ items: z.array(ZIntegrationImport) }) });
 
 // ---------- OAuth (Mailchimp, Zoho CRM) ----------

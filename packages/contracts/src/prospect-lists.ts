@@ -92,6 +92,8 @@ export const ZEnrichRequest = z.object({
   phones_revealed: z.number().int().nonnegative(),
   credits_charged: z.number().int().nonnegative(),
   error: z.string().nullable(),
+  /** Why a running enrichment waits (its organisation or owner suspended by an operator), null (or absent) otherwise. */
+  paused_reason: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -25,7 +25,8 @@ function toMapping(m: Record<string, number | null>): TFinderColumnMapping {
   return { first_name: g('first_name'), last_name: g('last_name'), middle_name: g('middle_name'), full_name: g('full_name'), domain: g('domain'), company: g('company') };
 }
 
-export function toListView(row: TFinderListRow): TFinderList {
+/** The list as the API shows it; `pausedReason` when it waits for a suspended organisation or owner. */
+export function toListView(row: TFinderListRow, pausedReason: string | null = null): TFinderList {
   const processed = (row.counters ?? EMPTY_FINDER_COUNTERS).processed;
   const remaining = Math.max(0, row.searchableCount - processed);
   const progress = row.searchableCount === 0 ? (row.state === 'processed' ? 100 : 0) : Math.min(100, Math.floor((processed / row.searchableCount) * 100));
@@ -41,6 +42,7 @@ export function toListView(row: TFinderListRow): TFinderList {
     stats: computeStats(row),
     progress,
     stopped_reason: row.stoppedReason,
+    paused_reason: row.state === 'in_progress' ? pausedReason : null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     processed_at: row.processedAt?.toISOString() ?? null,

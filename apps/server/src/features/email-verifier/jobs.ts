@@ -41,6 +41,7 @@ export function createEmailVerifierJobs(opts: TDeps, hooks: TReverifyHooks = {})
       payload: ZRecheckPayload,
       maxAttempts: 20,
       backoffMs: 2_000,
+      pausesWhileSuspended: true,
       handler: (p, ctx) => runGreylistRecheck(deps(), verifier, p, ctx),
     }),
     // A run of a list that stays verified (reverify-run-job.ts): `afterRun` is the composition root's (a platform list's write-back).
@@ -50,6 +51,7 @@ export function createEmailVerifierJobs(opts: TDeps, hooks: TReverifyHooks = {})
       payload: z.object({ runId: z.uuid() }),
       maxAttempts: 5,
       backoffMs: 5_000,
+      pausesWhileSuspended: true,
       handler: (p, ctx) => runReverify({ ...deps(), clock: opts.clock }, verifier, hooks, p.runId, ctx),
     }),
   ] as unknown as TJobDefinition[];

@@ -8,7 +8,7 @@ import {
 } from '@verilead/contracts';
 import type { z } from 'zod';
 import { cancelListJob, removeBulkList, startListJob } from '../../platform/bulk-lists/lifecycle';
-import { readListPage } from '../../platform/bulk-lists/list-views';
+import { readListPage, readPausedReasons } from '../../platform/bulk-lists/list-views';
 import type { TDb } from '../../platform/db/database';
 import type { TDeps } from '../../platform/deps';
 import { AppError, isAppError } from '../../platform/errors/app-error';
@@ -29,7 +29,7 @@ export function listVerifyLists(exec: TDb, ctx: TCallerContext, q: z.output<type
 
 export async function getProgressStatus(exec: TDb, ctx: TCallerContext, listId: string): Promise<TProgressStatusData> {
   const row = await requireList(exec, ctx, listId);
-  const view = toListView(row);
+  const view = toListView(row, (await readPausedReasons(exec, row.orgId, [row])).get(row.id) ?? null);
   return {
     list_id: view.id,
     state: view.state,
@@ -41,6 +41,7 @@ export async function getProgressStatus(exec: TDb, ctx: TCallerContext, listId: 
     stats: view.stats,
     greylist: view.greylist,
     stopped_reason: view.stopped_reason,
+    paused_reason: view.paused_reason,
   };
 }
 

@@ -50,7 +50,8 @@ export function computeGreylistWait(row: TListRow): TGreylistWait {
   return { waiting, next_recheck_at: waiting > 0 ? (row.greylistRecheckAt?.toISOString() ?? null) : null };
 }
 
-export function toListView(row: TListRow): TVerifyList {
+/** The list as the API shows it; `pausedReason` when it waits for a suspended organisation or owner (list-views.ts `readPausedReasons`). */
+export function toListView(row: TListRow, pausedReason: string | null = null): TVerifyList {
   const verified = (row.counters ?? EMPTY_COUNTERS).verified;
   const remaining = Math.max(0, row.uniqueCount - verified);
   return {
@@ -68,6 +69,7 @@ export function toListView(row: TListRow): TVerifyList {
     progress: computeProgress(row),
     greylist: computeGreylistWait(row),
     stopped_reason: row.stoppedReason,
+    paused_reason: row.state === 'in_progress' ? pausedReason : null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     verified_at: row.verifiedAt?.toISOString() ?? null,

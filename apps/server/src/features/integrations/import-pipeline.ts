@@ -18,9 +18,14 @@ export const WRITE_BACK_JOB = 'integrations.write_back';
 
 export type TJobCtx = { attempt: number; maxAttempts: number };
 
-/** Ends an import (completed, failed or cancelled) and records it in the importer's Activities. */
+/**
+ * Ends an import (completed, failed or cancelled) and records it in the importer's Activities: from a running state or
+ * `completed` (a disconnected account fails a completed import being polled), never one the user cancelled (a step
+ * that was under way at the cancel leaves it cancelled) nor one that already failed.
+ */
 export async function endImport(exec: TDb, row: TImportRow, values: { state: 'completed' | 'failed' | 'cancelled'; error?: string }): Promise<void> {
   await endSourceRun(exec, importRuns, row.id, values, {
+    from: ['importing', 'verifying', 'writing_back', 'completed'],
     onEnded: async (tx, ended) => {
       const what = `"${row.remoteListName}" from ${platformLabel(row.platform as TIntegration)}`;
       const metadata = { feature: 'integrations', import_id: row.id, integration: row.platform, imported: ended.imported, written_back: ended.writtenBack };

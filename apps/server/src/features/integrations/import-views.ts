@@ -1,5 +1,5 @@
 import type { TIntegration, TIntegrationImport } from '@verilead/contracts';
-import { readRunningSourceJobs } from '../../platform/bulk-lists/list-views';
+import { readPausedReasons, readRunningSourceJobs } from '../../platform/bulk-lists/list-views';
 import { percentDone } from '../../platform/bulk-lists/source-chain';
 import type { TDb } from '../../platform/db/database';
 import type { TCallerContext } from '../../platform/tenancy/context';
@@ -10,7 +10,8 @@ import { importRuns, type TImportRow } from './queries';
 // Reading imports: an import as the screens show it, the organisation's latest imports, and a member's running
 // imports as sync activities with their progress.
 
-export function toImportView(row: TImportRow): TIntegrationImport {
+/** An import as the screens show it; `pausedReason` when it waits for a suspended organisation or importer. */
+export function toImportView(row: TImportRow, pausedReason: string | null = null): TIntegrationImport {
   return {
     id: row.id,
     integration: row.platform as TIntegrationImport['integration'],
@@ -25,6 +26,7 @@ export function toImportView(row: TImportRow): TIntegrationImport {
     written_back: row.writtenBack,
     write_back: row.writeBack,
     error: row.error,
+    paused_reason: importRuns.isRunning(row.state) ? pausedReason : null,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -43,5 +45,6 @@ export async function listRunningJobActivities(exec: TDb, who: { orgId: string; 
 /** The organisation's latest 50 imports, newest first (every member sees them). */
 export async function listImports(exec: TDb, ctx: TCallerContext): Promise<{ items: TIntegrationImport[] }> {
   const { rows } = await importRuns.selectPage(exec, { orgId: ctx.orgId }, { offset: 0, limit: 50 });
-  return { items: rows.map(toImportView) };
+  const paused = await readPausedReasons(exec, ctx.orgId, rows, importRuns.isRunning);
+  return { items: rows.map((row) => toImportView(row, paused.get(row.id) ?? null)) };
 }

@@ -35,6 +35,7 @@ export function createIntegrationJobs(opts: TDeps & { runtime?: Partial<TIntegra
       payload: ZImport.extend({ cursor: z.string().max(10_000).nullable() }),
       maxAttempts: 5,
       backoffMs: 5_000,
+      pausesWhileSuspended: true,
       handler: (p, ctx) => runNewContactsPoll({ ...deps(), clock: opts.clock }, rt, p, ctx),
     }),
     defineJob({
@@ -43,6 +44,7 @@ export function createIntegrationJobs(opts: TDeps & { runtime?: Partial<TIntegra
       payload: ZImport.extend({ runId: z.uuid(), afterRow: z.number().int().min(0) }),
       maxAttempts: 8,
       backoffMs: 2_000,
+      pausesWhileSuspended: true,
       handler: (p) => runRunWriteBack(deps(), rt, p),
     }),
   ] as unknown as TJobDefinition[];

@@ -6,6 +6,7 @@ import {
   ZDeleteAccountQuery,
   ZDeleteAccountResponse,
   ZIntegrationAccountParams,
+  ZImportCancelRequest,
   ZIntegrationImportResponse,
   ZIntegrationImportsResponse,
   ZIntegrationParams,
@@ -25,7 +26,7 @@ import { listLeadsSources } from './leads-source';
 import { handleOAuth } from './oauth/service';
 import { registerListSyncRoutes } from './list-sync-routes';
 import { describeIntegrationTestMode } from './test-mode';
-import { connectAccount, getAccountLists, listImports, listLinkedAccounts, listPlatformAccounts, removeAccount, startLeadsImport, startListImport, type TIntegrationRuntime } from './service';
+import { cancelImport, connectAccount, getAccountLists, listImports, listLinkedAccounts, listPlatformAccounts, removeAccount, startLeadsImport, startListImport, type TIntegrationRuntime } from './service';
 
 /** Integrations: connected accounts, a platform's lists, importing a list to verify it (under /api/v1). */
 export function registerIntegrationRoutes(app: FastifyInstance, deps: TDeps, guards: TGuards, rtOverrides: Partial<TIntegrationRuntime> = {}) {
@@ -106,6 +107,14 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: TDeps, gua
     '/integration/imports',
     { ...auth, schema: { ...base, summary: 'Recent imports with their progress', response: withErrorResponses({ 200: ZIntegrationImportsResponse }) } },
     async (req) => ok(await listImports(db, getCaller(req))),
+  );
+  r.post(
+    '/integration/imports/cancel',
+    {
+      ...auth,
+      schema: { ...base, summary: 'Cancel a running import (its verification and write-back stop; what is done stays)', body: ZImportCancelRequest, response: withErrorResponses({ 200: ZIntegrationImportResponse }) },
+    },
+    async (req) => ok(await cancelImport(deps, getCaller(req), req.body.import_id)),
   );
   registerListSyncRoutes(app, deps, guards);
 }

@@ -10,3 +10,4 @@ export { runImportFinish, runImportPage } from './import-pages';
 export { ADVANCE_DELAY_MS, runAdvance } from './import-advance';
 export { runWriteBack, WRITE_BACK_CHUNK } from './write-back';
 export { listImports, listRunningJobActivities, toImportView } from './import-views';
+export { cancelImport } from './import-cancel';

@@ -32,7 +32,7 @@ export async function adjustCredits(deps: { database: TDatabase }, operator: TOp
         reasons: [{ field: 'amount', location: 'body', messages: [`At most ${balance} (the balance)`] }],
       });
     }
-    const entry = { orgId, amount: input.amount, reason: `${OPERATOR_ADJUSTMENT_LABEL}: ${input.reason}`, objectType: OPERATOR_ADJUSTMENT_OBJECT, objectId: id };
+    const entry = { orgId, amount: input.amount, reason: `${OPERATOR_ADJUSTMENT_LABEL}: ${input.reason}`, objectType: OPERATOR_ADJUSTMENT_OBJECT, objectId: id, whileSuspended: true };
     const result = signed > 0 ? await grantCredits(tx, entry) : await chargeCredits(tx, entry);
     await setAdjustmentResult(tx, id, result);
     await recordOperatorAction(tx, operator, {

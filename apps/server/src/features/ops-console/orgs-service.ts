@@ -2,6 +2,7 @@ import type { TOpsOrgDetail, TOpsOrgSummary } from '@verilead/contracts';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import { invalidateCallers } from '../../platform/cache/ttl-cache';
 import { AppError } from '../../platform/errors/app-error';
+import { resumePausedJobs } from '../../platform/jobs/org-jobs';
 import type { TOperatorCaller } from './guard';
 import {
   revokeAllUserSessions,
@@ -92,6 +93,8 @@ export async function setUserSuspension(deps: TDeps, operator: TOperatorCaller, 
   const member = await requireMember(deps, input.orgId, input.userId);
   const { done, orgIds } = await deps.database.transaction(async (tx) => {
     await setUserSuspended(tx, input.userId, input.suspended);
+    // their bulk jobs paused by the suspension go on now (platform/jobs pauses them while suspended)
+    if (!input.suspended) await resumePausedJobs(tx, { userId: input.userId });
     const orgIds = await orgsOfUser(tx, input.orgId, input.userId);
     for (const orgId of orgIds) {
       await recordOperatorAction(tx, operator, {
@@ -128,11 +131,16 @@ export async function resetUserSessions(deps: TDeps, operator: TOperatorCaller, 
   });
 }
 
-/** Suspends or restores a whole organisation: while suspended nobody of it signs in or uses a session, key or app token. */
+/**
+ * Suspends or restores a whole organisation: while suspended nobody of it signs in or uses a session, key or app token,
+ * and its bulk work waits (nothing verified or charged); restored, that work goes on at once.
+ */
 export async function setOrgSuspension(deps: TDeps, operator: TOperatorCaller, input: { orgId: string; suspended: boolean; reason?: string }) {
   const org = await requireOrg(deps, input.orgId);
   const done = await deps.database.transaction(async (tx) => {
     await setOrganisationSuspended(tx, input.orgId, input.suspended);
+    // its bulk jobs paused by the suspension go on now (platform/jobs pauses them while suspended)
+    if (!input.suspended) await resumePausedJobs(tx, { orgId: input.orgId });
     await recordOperatorAction(tx, operator, {
       action: input.suspended ? 'operator.org_suspended' : 'operator.org_restored',
       orgId: input.orgId,

@@ -1,7 +1,7 @@
 import type { TEnrichLeadsData, TEnrichRequest, TEnrichSettings, TRevealResult } from '@verilead/contracts';
 import type { TDatabase, TDb } from '../../platform/db/database';
 import { cancelListJob, endSourceRun, queueSourceJob, startSourceRun } from '../../platform/bulk-lists/lifecycle';
-import { readRunningSourceJobs, readSourceListPage } from '../../platform/bulk-lists/list-views';
+import { readPausedReasons, readRunningSourceJobs, readSourceListPage } from '../../platform/bulk-lists/list-views';
 import { advanceSourceChunk, percentDone } from '../../platform/bulk-lists/source-chain';
 import type { TDeps } from '../../platform/deps';
 import { isOutOfCredits } from '../../platform/credits/ledger';
@@ -32,7 +32,8 @@ export const ENRICH_REQUEST_BUDGET_MS = 30_000;
 /** Addresses POST /prospect/enrich checks at once. */
 const ENRICH_REQUEST_CONCURRENCY = 4;
 
-export function toRequestView(r: TRequestRow): TEnrichRequest {
+/** An enrichment as the API shows it; `pausedReason` when it waits for a suspended organisation or owner. */
+export function toRequestView(r: TRequestRow, pausedReason: string | null = null): TEnrichRequest {
   return {
     request_id: r.id,
     kind: r.kind,
@@ -47,6 +48,7 @@ export function toRequestView(r: TRequestRow): TEnrichRequest {
     phones_revealed: r.phonesRevealed,
     credits_charged: r.creditsCharged,
     error: r.error,
+    paused_reason: enrichRequests.isRunning(r.state) ? pausedReason : null,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
   };
@@ -67,7 +69,8 @@ export async function listRunningEnrichments(exec: TDb, who: { orgId: string; us
 }
 
 export async function getRequest(exec: TDb, ctx: TCallerContext, id: string): Promise<TEnrichRequest> {
-  return toRequestView(await enrichRequests.require(exec, ctx, id));
+  const row = await enrichRequests.require(exec, ctx, id);
+  return toRequestView(row, (await readPausedReasons(exec, row.orgId, [row], enrichRequests.isRunning)).get(row.id) ?? null);
 }
 
 export async function latestListRequest(exec: TDb, listId: string): Promise<TEnrichRequest | null> {

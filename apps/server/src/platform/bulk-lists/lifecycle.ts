@@ -46,9 +46,9 @@ export async function startListJob<TRow extends TBulkListRow, TInsert>(
 
 /**
  * What cancelling needs of a list's store: a file list's (list-store.ts) or a source list's (source-list-store.ts),
- * whose rows carry the job to drop.
+ * whose rows carry the job to drop (a source list whose steps each check its state, e.g. an import, carries none).
  */
-export type TCancellableStore<TRow extends { id: string; orgId: string; userId: string; state: string; jobId: string | null }, TInsert> = {
+export type TCancellableStore<TRow extends { id: string; orgId: string; userId: string; state: string; jobId?: string | null }, TInsert> = {
   require(exec: TDb, ctx: TCallerContext, id: string): Promise<TRow>;
   select(exec: TDb, scope: TVisibleScope, id: string): Promise<TRow | null>;
   selectForUpdate(exec: TDb, id: string): Promise<TRow | null>;
@@ -116,7 +116,7 @@ export async function endSourceRun<TRow extends TSourceListRow, TInsert>(
  * the job and the product's queued `dropJobs` are dropped (`jobDropMayFail`: a job that cannot be dropped is left to
  * see the state); running chunks stop at their next look at the list. Answers the cancelled row.
  */
-export async function cancelListJob<TRow extends { id: string; orgId: string; userId: string; state: string; jobId: string | null }, TInsert>(
+export async function cancelListJob<TRow extends { id: string; orgId: string; userId: string; state: string; jobId?: string | null }, TInsert>(
   deps: TQueueDeps,
   store: TCancellableStore<TRow, TInsert>,
   ctx: TCallerContext,

@@ -10,7 +10,8 @@ const ZListJobPayload = z.object({ listId: z.uuid() });
  * A list product's work jobs, declared from one definition: the plan job (payload `{ listId }`, enqueued by
  * startListJob) splits a started list into chunk jobs (payload TRowChunk, enqueued by enqueueRowChunks), which any
  * worker takes. Both run on the product's queue and retry as LIST_JOB_RETRY says, so a chunk whose worker died is
- * taken up again.
+ * taken up again. Both pause while the list's organisation or owner is suspended (`pausesWhileSuspended`): the list
+ * keeps its state and progress and goes on once they are restored.
  */
 export function defineListWorkJobs(def: {
   queue: TJobQueueName;
@@ -18,7 +19,7 @@ export function defineListWorkJobs(def: {
   chunk: { name: string; run: (chunk: TRowChunk, ctx: TJobContext) => Promise<unknown> };
 }): TJobDefinition[] {
   return [
-    defineJob({ name: def.plan.name, queue: def.queue, payload: ZListJobPayload, ...LIST_JOB_RETRY, handler: (p, ctx) => def.plan.run(p.listId, ctx) }),
-    defineJob({ name: def.chunk.name, queue: def.queue, payload: ZRowChunk, ...LIST_JOB_RETRY, handler: (p, ctx) => def.chunk.run(p, ctx) }),
+    defineJob({ name: def.plan.name, queue: def.queue, payload: ZListJobPayload, ...LIST_JOB_RETRY, pausesWhileSuspended: true, handler: (p, ctx) => def.plan.run(p.listId, ctx) }),
+    defineJob({ name: def.chunk.name, queue: def.queue, payload: ZRowChunk, ...LIST_JOB_RETRY, pausesWhileSuspended: true, handler: (p, ctx) => def.chunk.run(p, ctx) }),
   ] as unknown as TJobDefinition[];
 }

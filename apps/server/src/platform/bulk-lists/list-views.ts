@@ -1,6 +1,7 @@
 import type { TJobActivityType } from '@verilead/contracts';
 import type { TDb } from '../db/database';
 import { getVisibleScope, type TCallerContext } from '../tenancy/context';
+import { selectPausedOwners } from '../tenancy/suspension-queries';
 import type { TBulkListRow, TListPageQuery, TListStore } from './list-store';
 import { toRunningSourceJob } from './source-chain';
 import type { TSourceListRow, TSourceListStore } from './source-list-store';
@@ -18,13 +19,33 @@ export type TListPageRequest<TState extends string> = {
   sort_order: TListPageQuery<TState>['sortOrder'];
 };
 
-/** One page of the caller's visible lists, each shown by `toView`. */
+/**
+ * Why each list in progress (a source list: running, `isRunning`) waits, by id (only those that wait): its organisation
+ * or its owner is suspended by an operator, so its jobs are paused (platform/jobs) until they are restored.
+ */
+export async function readPausedReasons(
+  exec: TDb,
+  orgId: string,
+  rows: readonly { id: string; userId: string; state: string }[],
+  isRunning: (state: string) => boolean = (state) => state === 'in_progress',
+): Promise<Map<string, string>> {
+  const running = rows.filter((r) => isRunning(r.state));
+  const owners = await selectPausedOwners(exec, orgId, running.map((r) => r.userId));
+  const paused = new Map<string, string>();
+  for (const r of running) {
+    const reason = owners.get(r.userId);
+    if (reason) paused.set(r.id, reason);
+  }
+  return paused;
+}
+
+/** One page of the caller's visible lists, each shown by `toView` (with its pause reason, null unless it waits for a suspended account). */
 export async function readListPage<TRow extends TBulkListRow, TInsert, TView>(
   exec: TDb,
   store: TListStore<TRow, TInsert>,
   ctx: TCallerContext,
   q: TListPageRequest<TRow['state']>,
-  toView: (row: TRow) => TView,
+  toView: (row: TRow, pausedReason: string | null) => TView,
 ): Promise<{ items: TView[]; total: number; page: number; limit: number }> {
   const { rows, total } = await store.selectPage(exec, getVisibleScope(ctx), {
     search: q.search,
@@ -35,7 +56,8 @@ export async function readListPage<TRow extends TBulkListRow, TInsert, TView>(
     offset: (q.page - 1) * q.limit,
     limit: q.limit,
   });
-  return { items: rows.map(toView), total, page: q.page, limit: q.limit };
+  const paused = await readPausedReasons(exec, ctx.orgId, rows);
+  return { items: rows.map((row) => toView(row, paused.get(row.id) ?? null)), total, page: q.page, limit: q.limit };
 }
 
 /** Whether a file of this name was uploaded before, with the lists it made (the upload screen asks before sending). */
@@ -81,16 +103,20 @@ export function toRunningListJob(
   };
 }
 
-/** A page of the caller's visible source-list runs, newest first (only those in `states` when given), each shown by `toView`. */
+/**
+ * A page of the caller's visible source-list runs, newest first (only those in `states` when given), each shown by
+ * `toView` (with its pause reason, null unless it waits for a suspended account).
+ */
 export async function readSourceListPage<TRow extends TSourceListRow, TInsert, TView>(
   exec: TDb,
   store: TSourceListStore<TRow, TInsert>,
   ctx: TCallerContext,
   q: { page: number; limit: number; states?: readonly TRow['state'][] },
-  toView: (row: TRow) => TView,
+  toView: (row: TRow, pausedReason: string | null) => TView,
 ): Promise<{ items: TView[]; total: number; page: number; limit: number }> {
   const { rows, total } = await store.selectPage(exec, getVisibleScope(ctx), { states: q.states, offset: (q.page - 1) * q.limit, limit: q.limit });
-  return { items: rows.map(toView), total, page: q.page, limit: q.limit };
+  const paused = await readPausedReasons(exec, ctx.orgId, rows, store.isRunning);
+  return { items: rows.map((row) => toView(row, paused.get(row.id) ?? null)), total, page: q.page, limit: q.limit };
 }
 
 /**

@@ -56,7 +56,16 @@ export type TSourceChainJob<P extends z.ZodType> = {
 /** A product's source-chain jobs, declared from one definition on the product's queue. */
 export function defineSourceChainJobs(def: { queue: TJobQueueName; jobs: readonly TSourceChainJob<z.ZodType>[] }): TJobDefinition[] {
   return def.jobs.map((job) =>
-    defineJob({ name: job.name, queue: def.queue, payload: job.payload, maxAttempts: job.maxAttempts, backoffMs: job.backoffMs, handler: (p, ctx) => job.run(p, ctx) }),
+    defineJob({
+      name: job.name,
+      queue: def.queue,
+      payload: job.payload,
+      maxAttempts: job.maxAttempts,
+      backoffMs: job.backoffMs,
+      // a suspended organisation's or member's run waits, with its cursor and counters, until they are restored
+      pausesWhileSuspended: true,
+      handler: (p, ctx) => job.run(p, ctx),
+    }),
   ) as unknown as TJobDefinition[];
 }
 

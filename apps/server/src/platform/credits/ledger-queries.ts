@@ -60,6 +60,26 @@ export async function countMemberUsage(tx: TDb, m: { orgId: string; userId: stri
   return updated.length > 0;
 }
 
+/** Who of the organisation and the member (when given) an operator suspended, if any (a plain read: why a charge was refused). */
+export async function selectSuspension(exec: TDb, orgId: string, userId: string | null): Promise<'organisation' | 'user' | null> {
+  const rows = await selectRows<{ org: boolean | null; user: boolean | null }>(
+    exec,
+    sql`select (select suspended_at is not null from organisations where id = ${orgId}) as org,
+               (select suspended_at is not null from users where id = ${userId}) as user`,
+  );
+  if (rows[0]?.org) return 'organisation';
+  return rows[0]?.user ? 'user' : null;
+}
+
+/**
+ * Share-locks the user's row while they are not suspended; false when they are. An operator's suspension (an UPDATE
+ * of the row) waits for the charging transaction, and one that committed first is seen (the locked read re-reads it).
+ */
+export async function lockActiveUser(tx: TDb, userId: string): Promise<boolean> {
+  const rows = await selectRows<{ ok: number }>(tx, sql`select 1 as ok from users where id = ${userId} and suspended_at is null for share`);
+  return rows.length > 0;
+}
+
 export type TMemberChargeState = { status: string; life_time_limit: number | null; life_time_used: number; cap: number | null; used: number };
 
 /** The member's status, life-time figures and the day's allowance and use (why a charge was refused). */
@@ -74,12 +94,15 @@ export async function selectMemberChargeState(tx: TDb, m: { orgId: string; userI
   return rows[0];
 }
 
-/** Takes `n` credits off the balance only if it covers them (one conditional UPDATE); the new balance, or undefined. */
-export async function debitOrgBalance(tx: TDb, orgId: string, n: number): Promise<number | undefined> {
+/**
+ * Takes `n` credits off the balance only if it covers them and, when `activeOnly`, the organisation is not suspended (one
+ * conditional UPDATE, re-checked on the row an operator's suspension just changed); the new balance, or undefined.
+ */
+export async function debitOrgBalance(tx: TDb, orgId: string, n: number, opts: { activeOnly: boolean }): Promise<number | undefined> {
   const rows = await tx
     .update(organisations)
     .set({ creditsBalance: sql`${organisations.creditsBalance} - ${n}` })
-    .where(and(eq(organisations.id, orgId), sql`${organisations.creditsBalance} >= ${n}`))
+    .where(and(eq(organisations.id, orgId), sql`${organisations.creditsBalance} >= ${n}`, opts.activeOnly ? sql`${organisations.suspendedAt} is null` : undefined))
     .returning({ balance: organisations.creditsBalance });
   return rows[0]?.balance;
 }

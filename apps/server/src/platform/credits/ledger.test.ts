@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestDb, type TTestDb } from '../../test/test-db';
 import { isAppError } from '../errors/app-error';
 import { httpStatusOf } from '../errors/http-status';
 import { memberships, organisations, users } from '../tenancy/tables';
+import { selectRows } from '../db/database';
 import { chargeCredits, chargeCreditsNow, getMemberLimits, getOrgBalance, grantCredits, refundCredits, setMemberLimits } from './ledger';
 import { creditTransactions } from './tables';
 
@@ -90,5 +91,63 @@ describe('credits ledger', () => {
   it('the database refuses a negative balance even without the conditional update', async () => {
     const { orgId } = await createOrgWithMember(t, 'Check');
     await expect(t.db.update(organisations).set({ creditsBalance: -1 }).where(eq(organisations.id, orgId))).rejects.toThrow();
+  });
+
+  it('refuses every charge to a suspended organisation or member (account_suspended, nothing counted); an operator adjustment passes', async () => {
+    const { orgId, userId } = await createOrgWithMember(t, 'Suspended');
+    await t.transaction((tx) => grantCredits(tx, { orgId, amount: 50, reason: 'grant' }));
+    await t.db.update(organisations).set({ suspendedAt: new Date() }).where(eq(organisations.id, orgId));
+    const org = await chargeCreditsNow(t, { orgId, userId, amount: 1, reason: 'bulk' }).catch((e: unknown) => e);
+    expect(isAppError(org) && [org.code, org.message]).toEqual(['account_suspended', expect.stringContaining('the organisation is suspended')]);
+    const noMember = await chargeCreditsNow(t, { orgId, amount: 1, reason: 'bulk' }).catch((e: unknown) => e);
+    expect(isAppError(noMember) && noMember.code).toBe('account_suspended');
+    // the console's removal of credits is not held up by the suspension
+    await chargeCreditsNow(t, { orgId, amount: 2, reason: 'Adjustment by Verilead support', whileSuspended: true });
+    expect(await getOrgBalance(t.db, orgId)).toBe(48);
+
+    await t.db.update(organisations).set({ suspendedAt: null }).where(eq(organisations.id, orgId));
+    await t.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, userId));
+    const user = await chargeCreditsNow(t, { orgId, userId, amount: 1, reason: 'bulk' }).catch((e: unknown) => e);
+    expect(isAppError(user) && [user.code, user.message]).toEqual(['account_suspended', expect.stringContaining("the list owner's account is suspended")]);
+    expect(await getOrgBalance(t.db, orgId)).toBe(48);
+    expect((await getMemberLimits(t.db, orgId, userId)).life_time.used).toBe(0);
+    await t.db.update(users).set({ suspendedAt: null }).where(eq(users.id, userId));
+    await chargeCreditsNow(t, { orgId, userId, amount: 1, reason: 'bulk' });
+    expect(await getOrgBalance(t.db, orgId)).toBe(47);
+  });
+
+  // Two sessions at once: PostgreSQL only (PGlite is one session, where transactions never interleave).
+  it.skipIf(!process.env.DATABASE_URL)('a charge waiting on a suspension being committed is refused once it commits (organisation and member)', async () => {
+    for (const who of ['organisation', 'user'] as const) {
+      const { orgId, userId } = await createOrgWithMember(t, `Race${who}`);
+      await t.transaction((tx) => grantCredits(tx, { orgId, amount: 10, reason: 'grant' }));
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const holding = new Promise<void>((r) => (locked = r));
+      // the operator's suspension, its row locked and not yet committed
+      const suspension = t.transaction(async (tx) => {
+        if (who === 'organisation') await tx.update(organisations).set({ suspendedAt: new Date() }).where(eq(organisations.id, orgId));
+        else await tx.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, userId));
+        locked();
+        await gate;
+      });
+      await holding;
+      const charge = chargeCreditsNow(t, { orgId, userId, amount: 1, reason: 'bulk' }).catch((e: unknown) => e);
+      // the charge waits for the suspension's row lock
+      await vi.waitFor(
+        async () => {
+          const waiting = await selectRows<{ n: number }>(t.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+          expect(waiting[0]!.n).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      release();
+      await suspension;
+      const err = await charge;
+      expect(isAppError(err) && err.code).toBe('account_suspended');
+      expect(await getOrgBalance(t.db, orgId)).toBe(10);
+      expect((await getMemberLimits(t.db, orgId, userId)).life_time.used).toBe(0);
+    }
   });
 });

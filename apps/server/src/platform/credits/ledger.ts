@@ -1,8 +1,11 @@
 import type { TCreditTransactionKind, TErrorCode, TMemberLimits, TSourceAgent } from '@verilead/contracts';
 import type { TDatabase, TDb } from '../db/database';
 import { AppError, isAppError } from '../errors/app-error';
+import { PAUSED_ORG_SUSPENDED, PAUSED_USER_SUSPENDED } from '../tenancy/suspension-queries';
 import {
   countMemberUsage,
+  lockActiveUser,
+  selectSuspension,
   creditOrgBalance,
   debitOrgBalance,
   insertLedgerEntry,
@@ -25,6 +28,11 @@ export type TLedgerEntryInput = {
   objectId?: string | null;
   /** The member's day (YYYY-MM-DD) for daily limits; defaults to the database's current_date (tests inject it). */
   today?: string;
+  /**
+   * An operator's own adjustment (the console's credit removal): charged even while the organisation or member is
+   * suspended. Every other charge is refused then (`suspendedChargeError`).
+   */
+  whileSuspended?: boolean;
 };
 
 export type TLedgerResult = { transactionId: string; balanceAfter: number };
@@ -57,11 +65,19 @@ async function insertEntry(tx: TDb, kind: TCreditTransactionKind, input: TLedger
 export async function chargeCredits(tx: TDb, input: TLedgerEntryInput): Promise<TLedgerResult> {
   assertAmount(input.amount);
   const n = input.amount;
+  // Nothing is charged to a suspended organisation or member (unless an operator's own adjustment), checked where the
+  // charge locks their rows (the member's share lock, the balance's conditional UPDATE): an operator's suspension waits
+  // for a charge under way, and a charge after it sees it, so a job that read the account as active before a
+  // suspension cannot slip a charge in after it. Its work then waits (platform/jobs pauses a job refused this way).
+  const activeOnly = !input.whileSuspended;
   if (input.userId) {
     const counted = await countMemberUsage(tx, { orgId: input.orgId, userId: input.userId, n, today: input.today });
     if (!counted) {
       const m = await selectMemberChargeState(tx, { orgId: input.orgId, userId: input.userId, today: input.today });
       if (!m) throw new AppError('not_found', 'Member not found');
+      // a suspension is told before a limit: the work waits for the restore instead of stopping
+      const suspended = activeOnly ? await selectSuspension(tx, input.orgId, input.userId) : null;
+      if (suspended) throw suspendedChargeError(suspended);
       if (m.status !== 'active') {
         throw new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
       }
@@ -73,8 +89,10 @@ export async function chargeCredits(tx: TDb, input: TLedgerEntryInput): Promise<
       throw memberLimitError('daily', n, m.cap, remaining);
     }
   }
-  const balance = await debitOrgBalance(tx, input.orgId, n);
+  if (activeOnly && input.userId && !(await lockActiveUser(tx, input.userId))) throw suspendedChargeError('user');
+  const balance = await debitOrgBalance(tx, input.orgId, n, { activeOnly });
   if (balance === undefined) {
+    if (activeOnly && (await selectSuspension(tx, input.orgId, null)) === 'organisation') throw suspendedChargeError('organisation');
     const have = await selectOrgBalance(tx, input.orgId);
     throw insufficientCreditsError(n - have);
   }
@@ -149,6 +167,16 @@ export function insufficientCreditsError(short: number): AppError {
   return new AppError('insufficient_credits', `You have exhausted your credits, please add additional ${short} credits to continue`, {
     additional_info: { required_credits: short },
   });
+}
+
+/** The refusal of a charge to a suspended organisation or member (`account_suspended`): the work waits, nothing is charged. */
+export function suspendedChargeError(who: 'organisation' | 'user'): AppError {
+  return new AppError('account_suspended', who === 'organisation' ? PAUSED_ORG_SUSPENDED : PAUSED_USER_SUSPENDED, { additional_info: { suspended: who } });
+}
+
+/** True for the ledger's refusal of a charge to a suspended organisation or member. */
+export function isSuspendedCharge(err: unknown): err is AppError {
+  return isAppError(err) && err.code === 'account_suspended';
 }
 
 const OUT_OF_CREDITS_CODES: ReadonlySet<TErrorCode> = new Set(['insufficient_credits', 'daily_limit_exceeded', 'life_time_limit_exceeded']);

@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import type { TJobQueueName } from '../../config';
 import type { TDb } from '../db/database';
 
+/** The last error a job paused for a suspended owner keeps (pg-boss-worker.ts; the operator console's queues show it). */
+export const JOB_PAUSED_MESSAGE = 'paused: the organisation or member is suspended';
+
 export type TJobContext = {
   jobId: string;
   /** 1 on the first run, 2 on the first retry, … */
@@ -24,6 +27,15 @@ export type TJobDefinition<P extends z.ZodType = z.ZodType> = {
   maxAttempts?: number;
   /** Base back-off: retry n waits about backoffMs · 2^(n-1) (with jitter), capped by config.jobs.maxBackoffSeconds. */
   backoffMs?: number;
+  /**
+   * Bulk work of an organisation's member (a list's chunks, a source chain's steps): while the job's organisation or
+   * member is suspended by an operator it is not run (no mail server, platform or charge), but paused: it waits, its
+   * attempt not counted, and is looked at again every SUSPENDED_RECHECK_SECONDS until they are restored (an
+   * operator's restore makes it due at once). A running one sees `isCancelled()` turn true at the suspension, stops at
+   * its next look, and is paused instead of completed, so it must be idempotent and resumable. Any job a charge
+   * refuses as suspended (the ledger's `account_suspended`) is paused the same way, kind flagged or not.
+   */
+  pausesWhileSuspended?: boolean;
   /** Must be idempotent: a job may run again after a crash or a failed attempt. */
   handler(payload: z.output<P>, ctx: TJobContext): Promise<unknown>;
 };

@@ -29,3 +29,19 @@ export async function deleteArchivedJobsOf(exec: TDb, orgId: string): Promise<nu
   );
   return archived[0]?.n ?? 0;
 }
+
+/**
+ * Makes due at once the jobs paused for a suspension (pg-boss `retry` state with the pause's message) of an
+ * organisation, or of a user in any organisation; answers how many.
+ */
+export async function makePausedJobsDue(exec: TDb, owner: { orgId: string } | { userId: string }, pausedMessage: string): Promise<number> {
+  const whose = 'orgId' in owner ? sql`s.org_id = ${owner.orgId}::uuid` : sql`s.user_id = ${owner.userId}::uuid`;
+  const rows = await selectRows<{ n: number }>(
+    exec,
+    sql`with due as (update ${S}.job j set start_after = now() from job_status s
+                      where ${whose} and j.name = s.queue and j.id = s.id and j.state = 'retry' and j.output->>'message' = ${pausedMessage}
+                      returning 1)
+        select count(*)::int as n from due`,
+  );
+  return rows[0]?.n ?? 0;
+}

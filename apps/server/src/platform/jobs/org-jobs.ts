@@ -1,5 +1,6 @@
 import type { TDb } from '../db/database';
-import { deleteArchivedJobsOf, deleteQueuedJobsOf, isJobSchemaInstalled } from './org-job-queries';
+import { deleteArchivedJobsOf, deleteQueuedJobsOf, isJobSchemaInstalled, makePausedJobsDue } from './org-job-queries';
+import { JOB_PAUSED_MESSAGE } from './jobs';
 
 /**
  * Deletes an organisation's jobs from the queue's own tables (`pgboss.job` and `pgboss.archive`: payloads, results and
@@ -11,4 +12,13 @@ export async function deleteOrganisationJobs(exec: TDb, orgId: string): Promise<
   const jobs = await deleteQueuedJobsOf(exec, orgId);
   const archived = await deleteArchivedJobsOf(exec, orgId);
   return jobs + archived;
+}
+
+/**
+ * An operator restored an organisation or a user: their jobs paused for the suspension (pg-boss-worker.ts) are due at
+ * once instead of at their next look. Answers how many.
+ */
+export async function resumePausedJobs(exec: TDb, owner: { orgId: string } | { userId: string }): Promise<number> {
+  if (!(await isJobSchemaInstalled(exec))) return 0;
+  return makePausedJobsDue(exec, owner, JOB_PAUSED_MESSAGE);
 }

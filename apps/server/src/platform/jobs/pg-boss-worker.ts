@@ -2,12 +2,16 @@ import type PgBoss from 'pg-boss';
 import type { TJobQueueName, TJobsConfig } from '../../config';
 import type { TSqlExecutor } from '../db/database';
 import { JOB_SCHEMA } from '../db/job-schema';
-import type { TJobContext, TJobDefinition, TQueueLogger } from './jobs';
+import { isAppError } from '../errors/app-error';
+import { JOB_PAUSED_MESSAGE, type TJobContext, type TJobDefinition, type TQueueLogger } from './jobs';
 import { queryRows, readJobStatus, type TJobData } from './pg-boss-status';
 
 // The worker side of the job system: polling each queue with its own concurrency, running a job under a heartbeat,
 // completing, failing or cancelling it, and the bounded shutdown that leaves unfinished jobs to another worker.
 // pg-boss's supervisor gives up jobs whose heartbeat stopped (a dead worker) and retries them within their cap.
+
+/** How often a job paused for a suspended organisation or member looks again (it runs within this of the restore). */
+export const SUSPENDED_RECHECK_SECONDS = 30;
 
 type TFetched = { id: string; name: string; data: TJobData; retryCount: number; retryLimit: number; expireInSeconds: string | number };
 
@@ -61,6 +65,33 @@ export function createJobWorker(opts: {
     return r.length > 0;
   }
 
+  /** Whether the job's organisation or member is suspended now (a job of nobody's is never). */
+  async function ownerSuspended(jobId: string): Promise<boolean> {
+    const r = await queryRows<{ suspended: boolean }>(
+      sqlDb,
+      `select exists (select 1 from job_status s left join organisations o on o.id = s.org_id left join users u on u.id = s.user_id
+                       where s.id = $1 and (o.suspended_at is not null or u.suspended_at is not null)) as suspended`,
+      [jobId],
+    );
+    return r[0]?.suspended === true;
+  }
+
+  /**
+   * Pauses a job whose owner is suspended: back to waiting (pg-boss's retry, with one more attempt allowed so the
+   * pause never counts as one) and looked at again after SUSPENDED_RECHECK_SECONDS. It keeps its id, so a cancel of
+   * its list still finds it.
+   */
+  async function pauseForSuspension(queue: TJobQueueName, job: TFetched): Promise<void> {
+    await sqlDb.executeSql(`update ${S}.job set retry_limit = retry_limit + 1 where name = $1 and id = $2 and state = 'active'`, [queue, job.id]);
+    await boss.fail(queue, job.id, { message: JOB_PAUSED_MESSAGE });
+    await sqlDb.executeSql(`update ${S}.job set start_after = now() + make_interval(secs => $3) where name = $1 and id = $2 and state = 'retry'`, [
+      queue,
+      job.id,
+      SUSPENDED_RECHECK_SECONDS,
+    ]);
+    logger?.info({ jobId: job.id, name: job.data?.kind }, 'job paused: its organisation or member is suspended');
+  }
+
   async function execute(queue: TJobQueueName, job: TFetched): Promise<void> {
     const def = defs.get(job.data?.kind);
     const expireMs = Number(job.expireInSeconds) * 1000;
@@ -104,7 +135,9 @@ export function createJobWorker(opts: {
             [queue, job.id, job.retryCount],
           );
           if (!r[0]?.owned) owned = false;
-          return !owned || r[0]?.cancel_requested === true;
+          if (!owned || r[0]?.cancel_requested === true) return true;
+          // bulk work stops at its next look once its owner is suspended (no more mail servers asked); it is paused below
+          return def.pausesWhileSuspended === true && (await ownerSuspended(job.id));
         },
       };
       const parsed = def.payload.safeParse(job.data.payload);
@@ -113,6 +146,11 @@ export function createJobWorker(opts: {
         await sqlDb.executeSql(`update ${S}.job set retry_limit = retry_count where name = $1 and id = $2`, [queue, job.id]);
         await boss.fail(queue, job.id, { message: `invalid payload: ${parsed.error.message}` });
         logger?.error({ jobId: job.id, name: def.name }, 'job payload invalid');
+        return;
+      }
+      if (def.pausesWhileSuspended && (await ownerSuspended(job.id))) {
+        clearInterval(beat);
+        await pauseForSuspension(queue, job);
         return;
       }
       let result: unknown;
@@ -128,6 +166,12 @@ export function createJobWorker(opts: {
         logger?.info({ jobId: job.id, name: def.name }, 'job no longer owned by this worker; its outcome is dropped');
         return;
       }
+      // Bulk work that stopped because its owner was suspended (or whose owner was suspended as it ended) is paused, not
+      // completed: it runs again once they are restored, and does only what is still pending (handlers are idempotent).
+      if (def.pausesWhileSuspended && (await ownerSuspended(job.id))) {
+        await pauseForSuspension(queue, job);
+        return;
+      }
       if (failure === null) {
         await boss.complete(queue, job.id, { result: result ?? null });
         return;
@@ -136,6 +180,12 @@ export function createJobWorker(opts: {
       const status = await readJobStatus(sqlDb, job.id);
       if (status?.cancel_requested) {
         await boss.cancel(queue, job.id);
+        return;
+      }
+      // A charge refused because the owner was suspended meanwhile (the ledger's account_suspended): nothing of the
+      // refused step was kept; the job waits for the restore instead of failing.
+      if (isAppError(failure) && failure.code === 'account_suspended') {
+        await pauseForSuspension(queue, job);
         return;
       }
       await boss.fail(queue, job.id, failure instanceof Error ? failure : { message });

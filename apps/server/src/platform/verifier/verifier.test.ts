@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailWorld, type TMailWorld } from '@verilead/mailworld';
 import type { TConfig } from '../../config';
-import { createVerifier, type TVerifier } from './verifier';
+import { createVerifier, describeUnsharedHostBudgets, type TVerifier } from './verifier';
 
 let world: TMailWorld;
 let config: TConfig;
@@ -43,5 +43,14 @@ describe('the process verifier', () => {
     const results = [...(await streamed), ...single];
     expect(results.every((r) => r.status === 'invalid' && r.reason.code === 'mailbox_not_found')).toBe(true);
     expect(world.hostStats('mx.strict.test').peakConcurrentPerClient).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('the start-up warning of a worker without REDIS_URL', () => {
+  it('is given to a worker process without Redis only', () => {
+    expect(describeUnsharedHostBudgets('worker', { redisUrl: undefined })).toContain('Set REDIS_URL (the same Redis for every worker and API process)');
+    expect(describeUnsharedHostBudgets('worker', { redisUrl: 'redis://127.0.0.1:6379' })).toBeNull();
+    expect(describeUnsharedHostBudgets('all', { redisUrl: undefined })).toBeNull();
+    expect(describeUnsharedHostBudgets('api', { redisUrl: undefined })).toBeNull();
   });
 });

@@ -57,6 +57,22 @@ export function buildVerifierOptions(config: TConfig): TVerifyOptions {
 }
 
 /**
+ * What the start-up log of a `--role worker` process says when REDIS_URL is not set (null otherwise): without Redis
+ * each process keeps its own per-mail-host connection budget, so several workers together open that many connections
+ * to one mail host times the number of workers, past what the host allows (it answers 421, tarpits or blocks the
+ * egress address). One worker alone is fine; several need REDIS_URL so they count each host's connections together.
+ */
+export function describeUnsharedHostBudgets(role: string, config: Pick<TConfig, 'redisUrl'>): string | null {
+  if (role !== 'worker' || config.redisUrl) return null;
+  return (
+    'REDIS_URL is not set: this worker counts each mail host\'s SMTP connections alone, so several worker processes ' +
+    'together open more connections to one mail host than it allows (421 replies, tarpits, the sending address blocked) ' +
+    'and do not share DNS and catch-all caches. Set REDIS_URL (the same Redis for every worker and API process) when ' +
+    'more than one worker runs; a single worker needs nothing.'
+  );
+}
+
+/**
  * A verifier for this configuration. The composition root builds the process's one (runtime.ts) and hands it over in
  * the dependency record: one engine, so the per-mail-host session limits and back-off, the warm SMTP sessions and the
  * DNS and catch-all caches hold for the whole process; the user's mode, gibberish threshold and allow/block list go

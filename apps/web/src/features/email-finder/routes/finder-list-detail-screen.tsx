@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Alert, Button, Card, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconDownload, IconPlayerStop, IconTrash, IconUserSearch } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlayerPause, IconDownload, IconPlayerStop, IconTrash, IconUserSearch } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { CREDITS_PER_FIND, type TFinderList } from '@verilead/contracts';
@@ -105,6 +105,11 @@ export function FinderListDetailScreen() {
         {list.activity === 'analyse' ? (
           <Alert color="blue" variant="light" title="Reading the file..." data-testid="list-reading">
             The rows are being read; the search can start in a moment.
+          </Alert>
+        ) : null}
+        {list.paused_reason ? (
+          <Alert color="yellow" variant="light" icon={<IconPlayerPause size={18} />} title="The search is paused" role="status" data-testid="list-paused">
+            {list.paused_reason}
           </Alert>
         ) : null}
         {list.stopped_reason ? (

@@ -115,4 +115,36 @@ describe('ListDetailScreen', () => {
     // the results so far (the live poll's stats) are on screen
     await waitFor(() => expect(screen.getAllByText('20').length).toBeGreaterThan(0));
   }, 15_000);
+
+  it('says a list in progress is paused while the account is suspended, and why', async () => {
+    const paused = buildList({
+      state: 'in_progress',
+      activity: 'verify',
+      counts: { rows: 3, unique: 3, duplicate: 0, syntax_error: 0, verified: 1, remaining: 2 },
+      progress: 33,
+      paused_reason: "Paused: the list owner's account is suspended by Verilead support. It goes on by itself once the account is restored.",
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url.includes('/email_verify/list')) return ok({ items: [paused], total: 1, page: 1, limit: 25 });
+        if (url.includes('/email_verify/bulk/progress_status')) {
+          return ok({ list_id: paused.id, state: 'in_progress', activity: 'verify', analysis: paused.analysis, progress: 33, verified: 1, total: 3, stats: paused.stats, greylist: paused.greylist, stopped_reason: null, paused_reason: paused.paused_reason });
+        }
+        if (url.includes('/user/credits_and_limits')) return ok({ credits: 10, org_credits: 10, limits, show_daily_limits: false, low_credit_alert: { enabled: false, threshold: 0 }, org_low_credit_alert: { enabled: false, threshold: 0 } });
+        return new Response('{}', { status: 404 });
+      }),
+    );
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <MemoryRouter initialEntries={[`/email_verifier/lists/${paused.id}`]}>
+          <Routes>
+            <Route path="/email_verifier/lists/:listId" element={<ListDetailScreen />} />
+          </Routes>
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    const alert = await screen.findByTestId('list-paused');
+    expect(alert.textContent).toBe("Verification paused" + "Paused: the list owner's account is suspended by Verilead support. It goes on by itself once the account is restored.");
+  });
 });

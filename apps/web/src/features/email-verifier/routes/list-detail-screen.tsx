@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconDownload, IconLoader2, IconPlayerStop, IconShieldCheck, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlayerPause, IconDownload, IconLoader2, IconPlayerStop, IconShieldCheck, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { TVerifyList } from '@verilead/contracts';
@@ -133,6 +133,11 @@ export function ListDetailScreen() {
         {list.analysis.state === 'failed' ? (
           <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The file could not be analysed" role="alert">
             {list.analysis.error ?? 'The file could not be read.'}
+          </Alert>
+        ) : null}
+        {list.paused_reason ? (
+          <Alert color="yellow" variant="light" icon={<IconPlayerPause size={18} />} title="Verification paused" role="status" data-testid="list-paused">
+            {list.paused_reason}
           </Alert>
         ) : null}
         {list.stopped_reason ? (

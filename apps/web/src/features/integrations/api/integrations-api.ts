@@ -64,6 +64,15 @@ export function useImports() {
   });
 }
 
+/** POST /integration/imports/cancel: stops a running import (its verification and write-back too); what was done stays. */
+export function useCancelImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (importId: string) => requestApi({ method: 'POST', path: '/integration/imports/cancel', body: { import_id: importId }, schema: ZIntegrationImport }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['integrations'] }),
+  });
+}
+
 export function useConnectAccount(platform: TIntegration) {
   const queryClient = useQueryClient();
   return useMutation({
