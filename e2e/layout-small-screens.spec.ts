@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm } from './support/session';
+import { expectToastClearOfHeader } from './support/toast-placement';
 
 const root = join(import.meta.dirname, '..');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(root, `test-results/e2e/${name}.png`), fullPage: false });
@@ -175,5 +176,11 @@ test.describe('at 375 px', () => {
     await drawer.getByRole('button', { name: 'Show results' }).click();
     await expect(drawer).toBeHidden();
     await expect(page.getByRole('button', { name: 'Filters (1 active)' })).toBeVisible();
+  });
+
+  test('a toast does not cover the header (the credits and the user menu stay in reach)', async ({ page }) => {
+    await logInThroughForm(page, DEMO_USERS.owner);
+    await expectToastClearOfHeader(page);
+    await shot(page, 'layout-toast-375');
   });
 });
