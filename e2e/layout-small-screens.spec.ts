@@ -236,6 +236,12 @@ test.describe('at 375 px', () => {
     await lists.scrollIntoViewIfNeeded();
     await shot(page, 'layout-verifier-lists-375');
 
+    // The audit log reads the same way (the owner's sign-ins are in it).
+    await page.goto('/account/audit-log');
+    const audit = page.getByRole('table', { name: 'Audit log' });
+    await expectNoSidewaysScroll(page, audit);
+    await shot(page, 'layout-audit-log-375');
+
     await page.goto('/prospect/people_search');
     const people = page.getByRole('table', { name: 'People' });
     await expect(people.getByTestId('person-row').first()).toBeVisible({ timeout: 30_000 });
