@@ -63,13 +63,14 @@ export function VerdictCard({ result, onRecheck }: { result: TVerdict; onRecheck
               {result.email}
             </Title>
             {/* The reason once, beside the status: the AI verdict and the reason code said it again in other words. */}
-            <Group gap="xs" wrap="nowrap" align="center" data-testid="verdict-status-line">
+            {/* Beside the badge when there is room; under it on a phone (a server reply can be long). */}
+            <Group gap="xs" wrap="wrap" align="center" data-testid="verdict-status-line">
               <Tooltip label={status.description} withArrow multiline maw={280}>
                 <Badge size="lg" color={status.color} variant="filled" radius="sm" data-testid="verdict-status" style={{ flexShrink: 0 }}>
                   {status.label}
                 </Badge>
               </Tooltip>
-              <Text size="sm" fw={500} data-testid="verdict-reason" style={{ minWidth: 0 }}>
+              <Text size="sm" fw={500} data-testid="verdict-reason" style={{ flex: '1 1 220px', minWidth: 0, overflowWrap: 'anywhere' }}>
                 {describeReason(result.reason)}
               </Text>
             </Group>
