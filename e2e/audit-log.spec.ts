@@ -27,12 +27,20 @@ test('an owner rotates an app token and changes single sign-on, then reads both 
   // Change the single sign-on settings.
   await callApi(page, request, 'POST', '/user_preferences/sso', { enabled: false, provider: 'oidc', domains: [domain], client_id: 'crm-client', issuer_url: 'https://id.example.test' });
 
+  // Invite a member and make them a Manager: the entries name them, not their id.
+  const added = await callApi<{ member: { member_id: string } }>(page, request, 'POST', '/admin/member/add', { email: `mia@${domain}`, role: 'analyst', name: 'Mia Member' });
+  await callApi(page, request, 'POST', '/admin/member/edit', { member_id: added.member.member_id, role: 'admin' });
+
   await page.goto('/account/audit-log');
   const entries = page.getByTestId('audit-entry');
   await expect(entries.filter({ hasText: 'App token rotated' })).toHaveCount(1);
   await expect(entries.filter({ hasText: 'App token rotated' })).toContainText(email);
   await expect(entries.filter({ hasText: 'SSO settings changed' })).toHaveCount(1);
   await expect(entries.filter({ hasText: 'SSO settings changed' })).toContainText(domain);
+  const roleChange = entries.filter({ hasText: 'Member role changed' });
+  await expect(roleChange).toContainText(`Mia Member (mia@${domain})`);
+  await expect(roleChange).toContainText('from: Executive · to: Manager');
+  await expect(roleChange).not.toContainText(added.member.member_id);
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.screenshot({ path: join(SHOTS, 'audit-log-1366.png'), fullPage: true });
 
@@ -49,7 +57,7 @@ test('an owner rotates an app token and changes single sign-on, then reads both 
   expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await (await download.createReadStream()).toArray();
   const text = Buffer.concat(csv as Buffer[]).toString('utf8');
-  expect(text.split(/\r?\n/)[0]).toBe('time,action,action_label,actor_email,actor_id,target_type,target_id,details,ip');
+  expect(text.split(/\r?\n/)[0]).toBe('time,action,action_label,actor_email,actor_id,target_type,target_id,target_name,details,ip');
   expect(text).toContain('app.token_rotated');
   expect(text).not.toContain('sso.settings_changed');
 

@@ -84,6 +84,17 @@ test.describe('email verifier', () => {
       await expect(card).toBeVisible({ timeout: 60_000 });
       await expect(card.getByTestId('verdict-status')).toHaveText(status);
       await expect(card.getByTestId('verdict-reason')).toHaveText(reason);
+      // The reason is said once, beside the status (the card said it three times).
+      const said = (await card.getByTestId('verdict-reason').textContent())!.replace(/\.$/, '');
+      const cardText = (await card.textContent())!;
+      expect(cardText.split(said).length - 1, `"${said}" in the card`).toBe(1);
+      if (email === 'no.such.user@strict.test') {
+        for (const width of [1366, 375]) {
+          await page.setViewportSize({ width, height: width === 375 ? 812 : 768 });
+          await card.scrollIntoViewIfNeeded();
+          await page.screenshot({ path: join(import.meta.dirname, `../test-results/e2e/quick-validation-invalid-${width}.png`) });
+        }
+      }
     }
     // A typo'd provider gets a suggestion.
     await page.getByLabel('Email address').fill('john.smith@gmial.com');

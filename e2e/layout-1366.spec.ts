@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_USERS, logInThroughForm } from './support/session';
+import { expectToastClearOfHeader } from './support/toast-placement';
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
@@ -68,4 +69,10 @@ test('at 1366 px the members table fits and no status badge is cut', async ({ pa
   await expect(page.getByText('layout-check').first()).toBeVisible();
   await page.screenshot({ path: 'test-results/layout-1366-lists.png', fullPage: true });
   expect(await cutBadges(page)).toEqual([]);
+});
+
+test('at 1366 px a toast does not cover the header (the credits and the user menu stay in reach)', async ({ page }) => {
+  await logInThroughForm(page, DEMO_USERS.owner);
+  await expectToastClearOfHeader(page);
+  await page.screenshot({ path: 'test-results/layout-1366-toast.png' });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { closeWelcomeIfShown, DEMO_USERS, logInThroughForm } from './support/session';
+import { expectToastClearOfHeader } from './support/toast-placement';
 
 const root = join(import.meta.dirname, '..');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(root, `test-results/e2e/${name}.png`), fullPage: false });
@@ -17,6 +18,24 @@ async function expectInside(element: Locator, viewportWidth: number, within?: Lo
     const outer = (await within.boundingBox())!;
     expect(box!.x + box!.width, 'right edge inside its container').toBeLessThanOrEqual(outer.x + outer.width + 0.5);
   }
+}
+
+/**
+ * Nothing scrolls sideways: the page is no wider than the window, the table fits inside it, and no box around the
+ * table scrolls it sideways (a table in a scroll area kept the page narrow but was read by swiping left and right).
+ */
+async function expectNoSidewaysScroll(page: Page, table: Locator) {
+  await expect(table).toBeVisible();
+  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+  expect(widths.page, 'document scroll width').toBeLessThanOrEqual(widths.window);
+  await expectInside(table, widths.window);
+  const scroller = await table.evaluate((element) => {
+    for (let node = element.parentElement; node && node !== document.body; node = node.parentElement) {
+      if (node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).overflowX !== 'visible') return `${node.className}: ${node.scrollWidth} > ${node.clientWidth}`;
+    }
+    return null;
+  });
+  expect(scroller, 'a box around the table scrolls sideways').toBeNull();
 }
 
 /** True when an element's text is cut (its content is wider than its box). */
@@ -175,5 +194,60 @@ test.describe('at 375 px', () => {
     await drawer.getByRole('button', { name: 'Show results' }).click();
     await expect(drawer).toBeHidden();
     await expect(page.getByRole('button', { name: 'Filters (1 active)' })).toBeVisible();
+  });
+
+  test('a toast does not cover the header (the credits and the user menu stay in reach)', async ({ page }) => {
+    await logInThroughForm(page, DEMO_USERS.owner);
+    await expectToastClearOfHeader(page);
+    await shot(page, 'layout-toast-375');
+  });
+
+  test('the credits ledger, members, verifier lists and people search read without sideways scrolling', async ({ page }) => {
+    await logInThroughForm(page, DEMO_USERS.owner);
+
+    await page.goto('/account/credits');
+    await closeWelcomeIfShown(page);
+    const ledger = page.getByRole('table', { name: 'Credit transactions' });
+    await expectNoSidewaysScroll(page, ledger);
+    // Each line still shows its amount and balance, each under its column's name.
+    await expect(ledger.locator('tbody tr').first().locator('td[data-label="Amount"]')).toBeVisible();
+    await expect(ledger.locator('tbody tr').first().locator('td[data-label="Balance"]')).toBeVisible();
+    await ledger.scrollIntoViewIfNeeded();
+    await shot(page, 'layout-credits-ledger-375');
+
+    await page.goto('/admin');
+    const members = page.getByRole('table', { name: 'Members' });
+    await expectNoSidewaysScroll(page, members);
+    await expect(members.getByRole('button', { name: 'Manage' }).first()).toBeVisible();
+    await expectInside(members.getByRole('button', { name: 'Manage' }).first(), 375);
+    await members.scrollIntoViewIfNeeded();
+    await shot(page, 'layout-members-table-375');
+
+    const file = join(mkdtempSync(join(tmpdir(), 'verilead-e2e-')), 'phone-table.csv');
+    writeFileSync(file, 'email\nalice@strict.test\n');
+    await page.goto('/email_verifier/add_list');
+    await page.getByLabel('Choose a list file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload list' }).click();
+    await page.waitForURL(/\/email_verifier\/lists\/[0-9a-f-]+$/);
+    await page.goto('/email_verifier/lists');
+    const lists = page.getByRole('table', { name: 'Email verifier lists' });
+    await expect(lists.getByText('phone-table').first()).toBeVisible({ timeout: 30_000 });
+    await expectNoSidewaysScroll(page, lists);
+    await lists.scrollIntoViewIfNeeded();
+    await shot(page, 'layout-verifier-lists-375');
+
+    // The audit log reads the same way (the owner's sign-ins are in it).
+    await page.goto('/account/audit-log');
+    const audit = page.getByRole('table', { name: 'Audit log' });
+    await expectNoSidewaysScroll(page, audit);
+    await shot(page, 'layout-audit-log-375');
+
+    await page.goto('/prospect/people_search');
+    const people = page.getByRole('table', { name: 'People' });
+    await expect(people.getByTestId('person-row').first()).toBeVisible({ timeout: 30_000 });
+    await expectNoSidewaysScroll(page, people);
+    await expectInside(people.getByRole('button', { name: 'Reveal' }).first(), 375);
+    await people.scrollIntoViewIfNeeded();
+    await shot(page, 'layout-people-table-375');
   });
 });

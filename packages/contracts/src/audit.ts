@@ -71,6 +71,12 @@ export const ZAuditLogEntry = z.object({
   actor_email: z.string().nullable(),
   target_type: z.string().nullable(),
   target_id: z.string().nullable(),
+  /**
+   * Who or what the entry is about, in words: a member's name and e-mail (only a member of the caller's own
+   * organisation; "Deleted user" once their account is deleted), else the name recorded with the entry (an app, a
+   * webhook) or a target id that is readable itself (an SSO domain). Null when there is none.
+   */
+  target_name: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
   ip: z.string().nullable(),
 });

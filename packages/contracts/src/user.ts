@@ -29,7 +29,16 @@ export const ZSignupRequest = z
   });
 export type TSignupRequest = z.input<typeof ZSignupRequest>;
 /** The same answer whether the address was new or had an account (sign-up never tells which). */
-export const ZSignupData = z.object({ message: z.string(), email: z.string() });
+export const ZSignupData = z.object({
+  message: z.string(),
+  email: z.string(),
+  /**
+   * Kept by the browser that signed up: sent with the verification link's token (POST /user/activate), it signs that
+   * browser in, once, within an hour of the sign-up, into the account the link verifies. For an address that had an
+   * account already it is just as random and opens nothing.
+   */
+  sign_in_key: z.string(),
+});
 export const ZSignupResponse = ZSuccess(ZSignupData);
 export type TSignupData = z.infer<typeof ZSignupData>;
 
@@ -45,9 +54,9 @@ export type TInstanceData = z.infer<typeof ZInstanceData>;
 export const ZTokenRequest = z.object({ token: z.string().trim().min(10).max(200) });
 export type TTokenRequest = z.infer<typeof ZTokenRequest>;
 
-export const ZActivateData = z.object({ message: z.string(), email: z.string(), isEmailVerified: z.literal(true) });
-export const ZActivateResponse = ZSuccess(ZActivateData);
-export type TActivateData = z.infer<typeof ZActivateData>;
+/** The verification link's token, and the sign-up browser's key when this is that browser (ZSignupData.sign_in_key). */
+export const ZActivateRequest = z.object({ token: z.string().trim().min(10).max(200), sign_in_key: z.string().trim().min(10).max(200).optional() });
+export type TActivateRequest = z.infer<typeof ZActivateRequest>;
 
 export const ZVerifyTokenRequest = z.object({ token: z.string().trim().min(1).max(200), kind: ZTokenKind.optional() });
 export type TVerifyTokenRequest = z.infer<typeof ZVerifyTokenRequest>;
@@ -65,6 +74,11 @@ export { SIGN_IN_LOCKED_MESSAGE, SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MINUTES, Z
 export const ZLoginData = z.object({ token: z.string(), user: ZUserProfile });
 export const ZLoginResponse = ZSuccess(ZLoginData);
 export type TLoginData = z.infer<typeof ZLoginData>;
+
+/** The address is verified; `login` is a new session when the sign-up browser's key came with the token, else null. */
+export const ZActivateData = z.object({ message: z.string(), email: z.string(), isEmailVerified: z.literal(true), login: ZLoginData.nullable() });
+export const ZActivateResponse = ZSuccess(ZActivateData);
+export type TActivateData = z.infer<typeof ZActivateData>;
 
 export const ZForgotPasswordRequest = z.object({ email: ZEmail });
 export type TForgotPasswordRequest = z.input<typeof ZForgotPasswordRequest>;

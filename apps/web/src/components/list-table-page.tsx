@@ -7,6 +7,7 @@ import { LoadingScreen } from './loading-screen';
 import { PageHeader } from './page-header';
 import { PagedTableFooter, usePaging } from './paged-table-footer';
 import { EmptyState, ErrorState } from './state-views';
+import { STACK_ON_PHONE } from './stacked-table';
 
 export type TListSort = 'created_at:desc' | 'created_at:asc' | 'updated_at:desc' | 'name:asc' | 'name:desc' | 'total:desc' | 'total:asc';
 type TListSortBy = 'created_at' | 'updated_at' | 'name' | 'total';
@@ -147,7 +148,8 @@ export function ListTablePage<TItem>({
         {query.data && query.data.items.length > 0 ? (
           <>
             <Table.ScrollContainer minWidth={minWidth}>
-              <Table verticalSpacing="sm" highlightOnHover aria-label={tableLabel}>
+              {/* One card per list on a phone: the rows label their cells (data-label). */}
+              <Table verticalSpacing="sm" highlightOnHover aria-label={tableLabel} className={STACK_ON_PHONE}>
                 <Table.Thead>
                   <Table.Tr>{head}</Table.Tr>
                 </Table.Thead>

@@ -23,7 +23,7 @@ export function ListNameCell({ detailPath, name, fileName }: { detailPath: strin
  */
 export function ListStateCell({ badge, progress, progressLabel, note }: { badge: ReactNode; progress: number | null; progressLabel: string; note?: ReactNode }) {
   return (
-    <Table.Td>
+    <Table.Td data-label="State">
       <Stack gap={4}>
         {badge}
         {progress !== null ? <Progress value={progress} size="sm" w={90} aria-label={progressLabel} /> : null}

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Group, Pagination, ScrollArea, Select, Table, Text } from '@mantine/core';
 import { PAGE_SIZES } from '@verilead/contracts';
 import { formatNumber } from '../lib/format';
+import { STACK_ON_PHONE } from './stacked-table';
 
 const CONTROL_LABELS = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
 
@@ -70,6 +71,7 @@ export function PagedTable({
   minWidth,
   verticalSpacing = 'sm',
   highlightOnHover = true,
+  stackOnPhone = false,
   head,
   children,
   ...footer
@@ -78,6 +80,8 @@ export function PagedTable({
   minWidth: number;
   verticalSpacing?: 'xs' | 'sm';
   highlightOnHover?: boolean;
+  /** One card per row on a phone (components/stacked-table.ts): the rows' cells carry data-label. */
+  stackOnPhone?: boolean;
   head: ReactNode;
   children: ReactNode;
   page: number;
@@ -89,7 +93,7 @@ export function PagedTable({
   return (
     <>
       <ScrollArea>
-        <Table verticalSpacing={verticalSpacing} highlightOnHover={highlightOnHover} miw={minWidth} aria-label={label}>
+        <Table verticalSpacing={verticalSpacing} highlightOnHover={highlightOnHover} miw={minWidth} aria-label={label} className={stackOnPhone ? STACK_ON_PHONE : undefined}>
           <Table.Thead>
             <Table.Tr>{head}</Table.Tr>
           </Table.Thead>

@@ -72,6 +72,28 @@ describe('audit log', () => {
     expect(theirs.items.some((e) => e.target_id === appId || e.action === 'sso.settings_changed')).toBe(false);
   });
 
+  it('names the member a change was about (name and e-mail, in the list and the CSV), only for members of its own organisation', async () => {
+    const add = await t.call({ method: 'POST', url: '/api/v1/admin/member/add', token: owner.token, payload: { email: 'mia@audit.test', role: 'analyst', name: 'Mia Member' } });
+    expect(add.status).toBe(200);
+    const memberId = add.body.data.member.member_id as string;
+    const edit = await t.call({ method: 'POST', url: '/api/v1/admin/member/edit', token: owner.token, payload: { member_id: memberId, role: 'admin' } });
+    expect(edit.status).toBe(200);
+    // An entry of this organisation naming another organisation's user (no such change exists; the read must not resolve it).
+    await recordAudit(t.db.db, { orgId: owner.orgId, userId: owner.userId }, { action: 'team.member_removed', targetType: 'member', targetId: stranger.userId });
+
+    const roleChange = (await read(owner, '?action=team.member_role_changed')).items[0]!;
+    expect(roleChange).toMatchObject({ target_type: 'member', target_id: memberId, target_name: 'Mia Member (mia@audit.test)', details: { from: 'analyst', to: 'admin' } });
+    const invite = (await read(owner, '?action=team.member_invited')).items[0]!;
+    expect(invite.target_name).toBe('Mia Member (mia@audit.test)');
+    const removal = (await read(owner, '?action=team.member_removed')).items[0]!;
+    expect(removal).toMatchObject({ target_id: stranger.userId, target_name: null });
+    expect(JSON.stringify(await read(owner, '?limit=100'))).not.toContain('stranger@audit.test');
+
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/audit_log/export?action=team.member_role_changed', headers: { authorization: `Bearer ${owner.token}` } });
+    const parsed = Papa.parse<Record<string, string>>(res.body.trim(), { header: true });
+    expect(parsed.data[0]).toMatchObject({ target_type: 'member', target_id: memberId, target_name: 'Mia Member (mia@audit.test)' });
+  });
+
   it('records a failed and a successful sign-in', async () => {
     const bad = await t.call({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'owner@audit.test', password: 'Wrong-Password-9' } });
     expect(bad.status).toBe(401);

@@ -25,6 +25,17 @@ async function filterOf(db: TDb, ctx: TCallerContext, q: z.output<typeof ZAuditL
   };
 }
 
+/** Target types whose id is readable as it is (a domain, a mail host, a plan's id). */
+const READABLE_TARGET_IDS = new Set(['sso_domain', 'mail_host', 'plan']);
+
+/** Who or what an entry is about, in words (contracts' `target_name`). */
+function nameTarget(r: TAuditRow): string | null {
+  if (r.targetPerson) return r.targetPerson;
+  if (typeof r.details.name === 'string' && r.details.name !== '') return r.details.name;
+  if (r.targetType && READABLE_TARGET_IDS.has(r.targetType)) return r.targetId;
+  return null;
+}
+
 function toEntry(r: TAuditRow): TAuditLogEntry {
   return {
     id: r.id,
@@ -35,6 +46,7 @@ function toEntry(r: TAuditRow): TAuditLogEntry {
     actor_email: r.actorEmail,
     target_type: r.targetType,
     target_id: r.targetId,
+    target_name: nameTarget(r),
     details: r.details,
     ip: r.ip,
   };
@@ -51,10 +63,10 @@ export async function exportAuditLogCsv(db: TDb, ctx: TCallerContext, q: z.outpu
   const rows = await selectAuditRows(db, await filterOf(db, ctx, q), AUDIT_EXPORT_MAX_ROWS);
   return Papa.unparse(
     {
-      fields: ['time', 'action', 'action_label', 'actor_email', 'actor_id', 'target_type', 'target_id', 'details', 'ip'],
+      fields: ['time', 'action', 'action_label', 'actor_email', 'actor_id', 'target_type', 'target_id', 'target_name', 'details', 'ip'],
       data: rows.map((r) => {
         const e = toEntry(r);
-        return [e.created_at, e.action, e.action_label, e.actor_email ?? '', e.actor_id ?? '', e.target_type ?? '', e.target_id ?? '', JSON.stringify(e.details), e.ip ?? ''];
+        return [e.created_at, e.action, e.action_label, e.actor_email ?? '', e.actor_id ?? '', e.target_type ?? '', e.target_id ?? '', e.target_name ?? '', JSON.stringify(e.details), e.ip ?? ''];
       }),
     },
     // a cell starting with = + - @ is quoted and prefixed so a spreadsheet never runs it as a formula

@@ -51,6 +51,7 @@ describe('auth API', () => {
         'We sent a message to ada@example.test. If this is a new account, you can log in now and verify your address with the link in it; ' +
         'if the address already has an account, the message tells you how to log in or reset your password.',
       email: 'ada@example.test',
+      sign_in_key: expect.stringMatching(/^vlk_[\w-]{32}$/),
     });
 
     const token = await t.mailedToken('ada@example.test', '/emailverification');
@@ -86,6 +87,44 @@ describe('auth API', () => {
     expect((await t.call({ method: 'GET', url: '/api/v1/user/profile', token: before.body.data.token })).status).toBe(200);
   });
 
+  it('the verification link signs in the browser that signed up: with its key only, once, within the hour, into the account it verifies', async () => {
+    const signUp = async (email: string) => {
+      const res = await t.call({ method: 'POST', url: '/api/v1/user/signup', payload: { name: 'Kim Key', email, password: TEST_PASSWORD, signup_source: 'friends' } });
+      return { key: res.body.data.sign_in_key as string, token: await t.mailedToken(email, '/emailverification') };
+    };
+    const kim = await signUp('kim@keys.test');
+    const lee = await signUp('lee@keys.test');
+
+    // Lee's link with Kim's key: Lee's address is verified, and nobody is signed in.
+    const crossed = await t.call({ method: 'POST', url: '/api/v1/user/activate', payload: { token: lee.token, sign_in_key: kim.key } });
+    expect(crossed.status).toBe(200);
+    expect(crossed.body.data).toMatchObject({ email: 'lee@keys.test', isEmailVerified: true, login: null });
+
+    // Kim's link with Kim's key: verified and signed in, as Kim.
+    const opened = await t.call({ method: 'POST', url: '/api/v1/user/activate', payload: { token: kim.token, sign_in_key: kim.key } });
+    expect(opened.status).toBe(200);
+    expect(opened.body.data.login.user).toMatchObject({ email: 'kim@keys.test', isEmailVerified: true, user_role: 'owner' });
+    const profile = await t.call({ method: 'GET', url: '/api/v1/user/profile', token: opened.body.data.login.token as string });
+    expect(profile.body.data.email).toBe('kim@keys.test');
+    // Once: the link is spent, with or without the key.
+    const again = await t.call({ method: 'POST', url: '/api/v1/user/activate', payload: { token: kim.token, sign_in_key: kim.key } });
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe('invalid_token');
+
+    // Past the hour the link only verifies.
+    const max = await signUp('max@keys.test');
+    const aSecondAgo = new Date(Date.now() - 1000).toISOString();
+    await t.db.db.execute(sql`update one_time_tokens set data = jsonb_set(data, '{sign_in_until}', to_jsonb(${aSecondAgo}::text)) where kind = 'email_verification' and used_at is null`);
+    const late = await t.call({ method: 'POST', url: '/api/v1/user/activate', payload: { token: max.token, sign_in_key: max.key } });
+    expect(late.status).toBe(200);
+    expect(late.body.data).toMatchObject({ email: 'max@keys.test', login: null });
+
+    // Without the key (another browser) it only verifies, as before.
+    const ned = await signUp('ned@keys.test');
+    const plain = await t.call({ method: 'POST', url: '/api/v1/user/activate', payload: { token: ned.token } });
+    expect(plain.body.data).toMatchObject({ email: 'ned@keys.test', isEmailVerified: true, login: null });
+  });
+
   it('rejects bad sign-up input with 400 and reasons', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'A', email: 'not-an-email', password: TEST_PASSWORD, signup_source: 'friends' }, 'email'],
@@ -116,8 +155,11 @@ describe('auth API', () => {
     const taken = await t.call({ method: 'POST', url: '/api/v1/user/signup', payload: { name: 'Dup', email: 'DUP@example.test', password: 'Attacker-Pass-9', signup_source: 'friends' } });
     expect(taken.status).toBe(200);
     expect(fresh.status).toBe(200);
-    // The same answer, but for the address itself: nothing tells the two apart.
-    expect(JSON.stringify(taken.body).replaceAll('dup@example.test', 'X')).toBe(JSON.stringify(fresh.body).replaceAll('brand.new@example.test', 'X'));
+    // The same answer, but for the address itself and the browser's random key: nothing tells the two apart.
+    expect(taken.body.data.sign_in_key).toMatch(/^vlk_[\w-]{32}$/);
+    expect(fresh.body.data.sign_in_key).toMatch(/^vlk_[\w-]{32}$/);
+    const masked = (body: unknown, email: string) => JSON.stringify(body).replaceAll(email, 'X').replace(/vlk_[\w-]{32}/, 'KEY');
+    expect(masked(taken.body, 'dup@example.test')).toBe(masked(fresh.body, 'brand.new@example.test'));
     expect(Object.keys(taken.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
     // Only the new address made an account.
     expect(await countRows()).toEqual({ users: before.users + 1, memberships: before.memberships + 1 });

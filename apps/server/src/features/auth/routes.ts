@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ZActivateRequest,
   ZActivateResponse,
   ZForgotPasswordRequest,
   ZInstanceResponse,
@@ -11,7 +12,6 @@ import {
   ZResetPasswordRequest,
   ZSignupRequest,
   ZSignupResponse,
-  ZTokenRequest,
   ZVerifyTokenRequest,
   ZVerifyTokenResponse,
 } from '@verilead/contracts';
@@ -36,8 +36,16 @@ export function registerAuthRoutes(app: FastifyInstance, deps: TDeps, guards: TG
   );
   r.post(
     '/user/activate',
-    { config: limited, schema: { tags, summary: 'Verify the e-mail address with the mailed token', body: ZTokenRequest, response: withErrorResponses({ 200: ZActivateResponse }) } },
-    async (req) => ok(await activate(deps, req.body.token)),
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Verify the e-mail address with the mailed token (with the sign-up browser\'s key: and sign that browser in, once)',
+        body: ZActivateRequest,
+        response: withErrorResponses({ 200: ZActivateResponse }),
+      },
+    },
+    async (req) => ok(await activate(deps, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] })),
   );
   r.post(
     '/user/verify_token',

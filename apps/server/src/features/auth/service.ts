@@ -1,9 +1,10 @@
-import type { TLoginData, TRole, TSignupData, TSignupSource, TTokenKind, TVerifyTokenData } from '@verilead/contracts';
+import type { TActivateData, TActivateRequest, TLoginData, TRole, TSignupData, TSignupSource, TTokenKind, TVerifyTokenData } from '@verilead/contracts';
 import { recordAudit } from '../../platform/audit/record';
 import { consumeOneTimeToken, findOneTimeToken, issueOneTimeToken } from '../../platform/auth/one-time-tokens';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords';
 import { signInLockedError, takeSignInAttempt } from '../../platform/auth/sign-in-limit';
-import { createSession, revokeSession, revokeUserSessions } from '../../platform/auth/sessions';
+import { createSession, findSuspension, revokeSession, revokeUserSessions } from '../../platform/auth/sessions';
+import { generateToken, hashToken } from '../../platform/auth/tokens';
 import { grantCredits } from '../../platform/credits/ledger';
 import { SIGNUP_BONUS_CREDITS } from '../../platform/credits/signup-bonus';
 import type { TDeps } from '../../platform/deps';
@@ -45,16 +46,21 @@ function link(deps: TDeps, path: string, token: string): string {
   return `${getPublicBaseUrl(deps.config)}${path}?token=${encodeURIComponent(token)}`;
 }
 
+/** How long after sign-up the verification link also signs the sign-up browser in (then it only verifies). */
+export const SIGNUP_SIGN_IN_TTL_MS = 3600_000;
+
 /**
  * The one answer of a sign-up, for a new address and for one that has an account already: sign-up never tells
- * whether an address is registered (as login and forgot-password do not).
+ * whether an address is registered (as login and forgot-password do not). `signInKey` is the browser's key: for a new
+ * account its hash sits on the verification token; otherwise it is random and opens nothing.
  */
-export function signupAnswer(email: string): TSignupData {
+export function signupAnswer(email: string, signInKey: string): TSignupData {
   return {
     message:
       `We sent a message to ${email}. If this is a new account, you can log in now and verify your address with the link in it; ` +
       'if the address already has an account, the message tells you how to log in or reset your password.',
     email,
+    sign_in_key: signInKey,
   };
 }
 
@@ -69,9 +75,11 @@ export async function signup(
 ): Promise<TSignupData> {
   const existing = await selectUserWithMembership(deps.database.db, input.email);
   const passwordHash = await hashPassword(input.password);
+  // Made for every sign-up alike; only a new account's verification token carries its hash.
+  const signIn = generateToken('vlk', 24);
   if (existing) {
     await mailSignupAttempt(deps, existing);
-    return signupAnswer(input.email);
+    return signupAnswer(input.email, signIn.token);
   }
   try {
     return await deps.database.transaction(async (tx) => {
@@ -86,17 +94,20 @@ export async function signup(
       });
       await insertMembership(tx, { orgId: org.id, userId: user.id, role: 'owner' });
       await grantCredits(tx, { orgId: org.id, userId: user.id, amount: SIGNUP_BONUS_CREDITS, reason: 'Sign-up bonus' });
-      const token = await issueOneTimeToken(tx, user.id, 'email_verification');
+      const token = await issueOneTimeToken(tx, user.id, 'email_verification', {
+        sign_in_key_hash: signIn.hash,
+        sign_in_until: new Date(Date.now() + SIGNUP_SIGN_IN_TTL_MS).toISOString(),
+      });
       await deps.mailer.send(
         { to: user.email, template: 'email_verification', vars: { name: user.name, url: link(deps, '/emailverification', token) } },
         { tx, orgId: org.id, userId: user.id },
       );
       await recordActivity(tx, { orgId: org.id, userId: user.id, type: 'signup', description: 'Signed up' });
-      return signupAnswer(user.email);
+      return signupAnswer(user.email, signIn.token);
     });
   } catch (err) {
     // Two sign-ups of one new address at once: the second finds the first's account, and answers alike.
-    if (isUniqueViolation(err)) return signupAnswer(input.email);
+    if (isUniqueViolation(err)) return signupAnswer(input.email, generateToken('vlk', 24).token);
     throw err;
   }
 }
@@ -114,17 +125,55 @@ async function mailSignupAttempt(deps: TDeps, candidate: NonNullable<Awaited<Ret
   });
 }
 
-/** Marks the e-mail verified from the link's token. */
-export async function activate(deps: TDeps, token: string) {
-  return deps.database.transaction(async (tx) => {
-    const row = await consumeOneTimeToken(tx, token, ['email_verification']);
+/** True when `key` is the sign-up browser's key stored on this verification token, and still in time. */
+function opensSession(data: Record<string, string>, key: string | undefined): boolean {
+  if (!key || !data.sign_in_key_hash || !data.sign_in_until) return false;
+  return hashToken(key) === data.sign_in_key_hash && Date.now() < Date.parse(data.sign_in_until);
+}
+
+/**
+ * Marks the e-mail verified from the link's token. With the key of the browser that signed up (ZSignupData), within
+ * SIGNUP_SIGN_IN_TTL_MS of the sign-up, it also opens a session there: for the account the token verifies only (the
+ * key's hash is on that account's token), once (the token is consumed here), and only where a password sign-in would
+ * be allowed (an active membership, not suspended, no "SSO only"). The key alone opens nothing; the token alone only
+ * verifies.
+ */
+export async function activate(deps: TDeps, input: TActivateRequest, meta: { ip?: string; userAgent?: string } = {}): Promise<TActivateData> {
+  const opened = await deps.database.transaction(async (tx) => {
+    const row = await consumeOneTimeToken(tx, input.token, ['email_verification']);
     if (!row) throw invalidToken();
     await markEmailVerified(tx, row.userId);
     const candidate = await selectMembership(tx, row.userId);
     if (candidate) await recordActivity(tx, { orgId: candidate.orgId, userId: row.userId, type: 'email_verified', description: 'Verified the e-mail address' });
     const email = (await selectUserEmail(tx, row.userId)) ?? '';
-    return { message: 'Your e-mail address is verified', email, isEmailVerified: true as const };
+    let session: { token: string; ctx: { userId: string; orgId: string } } | null = null;
+    const mayOpen =
+      candidate?.status === 'active' &&
+      opensSession(row.data, input.sign_in_key) &&
+      (await isPasswordLoginAllowed(tx, candidate)) &&
+      // a suspended account is verified all the same, and signs in nowhere
+      !(await findSuspension(tx, row.userId));
+    if (candidate && mayOpen) {
+      const ctx = { userId: row.userId, orgId: candidate.orgId };
+      const s = await createSession(tx, row.userId);
+      await recordActivity(tx, { ...ctx, type: 'login', description: 'Logged in', metadata: { ip: meta.ip ?? null, user_agent: meta.userAgent ?? null, via: 'email_verification_link' } });
+      await recordAudit(tx, { ...ctx, ip: meta.ip }, { action: 'auth.sign_in', targetType: 'user', targetId: row.userId, details: { method: 'email_verification_link' } });
+      session = { token: s.token, ctx };
+    }
+    return { email, session };
   });
+  const login = opened.session ? { token: opened.session.token, user: await getProfile(deps.database.db, opened.session.ctx) } : null;
+  return { message: 'Your e-mail address is verified', email: opened.email, isEmailVerified: true, login };
+}
+
+/** Whether the membership may sign in with a password (an organisation with "SSO only" refuses it). */
+async function isPasswordLoginAllowed(db: Parameters<typeof assertPasswordLoginAllowed>[0], membership: Parameters<typeof assertPasswordLoginAllowed>[1]): Promise<boolean> {
+  try {
+    await assertPasswordLoginAllowed(db, membership);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Says whether a token is usable and for what, without consuming it. */

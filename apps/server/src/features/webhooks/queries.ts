@@ -58,12 +58,13 @@ export async function selectWebhookNames(exec: TDb, scope: TVisibleScope) {
     .orderBy(asc(webhooks.name));
 }
 
-export async function deleteWebhook(exec: TDb, scope: TVisibleScope, id: string): Promise<boolean> {
+/** Deletes the webhook; its name, or null when there was none in scope. */
+export async function deleteWebhook(exec: TDb, scope: TVisibleScope, id: string): Promise<{ name: string } | null> {
   const rows = await exec
     .delete(webhooks)
     .where(and(eq(webhooks.id, id), ...scopeOf(scope)))
-    .returning({ id: webhooks.id });
-  return rows.length > 0;
+    .returning({ name: webhooks.name });
+  return rows[0] ?? null;
 }
 
 export async function selectSecret(exec: TDb, orgId: string): Promise<string | null> {

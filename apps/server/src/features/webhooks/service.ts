@@ -129,8 +129,10 @@ export async function getWebhook(exec: TDb, ctx: TCallerContext, id: string): Pr
 }
 
 export async function removeWebhook(exec: TDb, ctx: TCallerContext, id: string) {
-  if (!(await deleteWebhook(exec, getVisibleScope(ctx), id))) throwNotFound('Webhook');
-  await recordAudit(exec, ctx, { action: 'webhook.deleted', targetType: 'webhook', targetId: id });
+  const deleted = await deleteWebhook(exec, getVisibleScope(ctx), id);
+  if (!deleted) throwNotFound('Webhook');
+  // The name with the entry: the webhook row is gone, and the audit log should still say which one it was.
+  await recordAudit(exec, ctx, { action: 'webhook.deleted', targetType: 'webhook', targetId: id, details: { name: deleted.name } });
   return { message: 'Webhook deleted' };
 }
 

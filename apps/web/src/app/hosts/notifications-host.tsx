@@ -3,7 +3,11 @@ import { notificationsStore, useNotifications } from '@mantine/notifications';
 import { TOAST_DISMISS_MS } from '@verilead/contracts';
 
 const NOTIFICATIONS_LIMIT = 4;
-const NOTIFICATIONS_POSITION = 'top-center';
+/**
+ * Bottom right (bottom, full width, on a phone): at the top centre a toast lay over the header, hiding the credits and
+ * the user menu for five seconds after every save.
+ */
+const NOTIFICATIONS_POSITION = 'bottom-right';
 
 // Toasts shown before the container has loaded are placed and limited as the container will do.
 notificationsStore.updateState((state) => ({ ...state, limit: NOTIFICATIONS_LIMIT, defaultPosition: NOTIFICATIONS_POSITION }));

@@ -1,25 +1,53 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Code, Group, Select, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Select, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { AUDIT_ACTIONS, type TAuditAction } from '@verilead/contracts';
+import { AUDIT_ACTIONS, ROLE_LABELS, type TAuditAction, type TAuditLogEntry } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { PagedTable, usePaging } from '../../../components/paged-table-footer';
 import { DayRangeInput, type TDayRange } from '../../../components/day-range-input';
-import { formatDateTime, toZonedDayRange } from '../../../lib/format';
+import { formatDateTime, humanizeKey, toZonedDayRange } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
 import { downloadAuditCsv, useAuditLog, useAuditMembers, type TAuditFilters } from '../api/audit-api';
 
 
 const ACTION_OPTIONS = Object.entries(AUDIT_ACTIONS).map(([value, label]) => ({ value, label }));
 
-/** One line of what changed, for the table (the CSV carries the full details). */
-function describeDetails(details: Record<string, unknown>): string {
-  return Object.entries(details)
+/** A detail's value in words: a role by its label (Executive, not analyst). */
+function describeValue(key: string, value: unknown): string {
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  if ((key === 'from' || key === 'to' || key === 'role') && typeof value === 'string' && value in ROLE_LABELS) return ROLE_LABELS[value as keyof typeof ROLE_LABELS];
+  return String(value);
+}
+
+/** One line of what changed, for the table (the CSV carries the full details); what the target line says is left out. */
+function describeDetails(entry: TAuditLogEntry): string {
+  // jsonb keeps keys in its own order (shorter first: "to" before "from"); a change reads from → to.
+  const first = ['from', 'to'];
+  const rank = (key: string) => (first.includes(key) ? first.indexOf(key) : first.length);
+  return Object.entries(entry.details)
+    .sort(([a], [b]) => rank(a) - rank(b))
     .filter(([, v]) => v !== undefined && v !== null)
-    .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .filter(([k, v]) => !((k === 'name' || k === 'email') && typeof v === 'string' && entry.target_name?.includes(v)))
+    .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${describeValue(k, v)}`)
     .join(' · ');
+}
+
+/** The kind of an unnamed target, in words (else the type, humanised). */
+const TARGET_KINDS: Record<string, string> = {
+  sso: 'Single sign-on settings',
+  member: 'A member',
+  user: 'A member',
+  organisation: 'Your organisation',
+  pricing: 'Prices',
+};
+
+/** Who or what the entry is about: the server's words for it (a member's name and e-mail), else its kind; never a raw id. */
+function describeTarget(entry: TAuditLogEntry): string | null {
+  if (entry.target_name) return entry.target_name;
+  return entry.target_type ? (TARGET_KINDS[entry.target_type] ?? humanizeKey(entry.target_type)) : null;
 }
 
 /** The organisation's audit log (owners and Managers): who did what, filtered by action, member and dates; CSV export. */
@@ -106,6 +134,7 @@ export function AuditLogScreen() {
           <PagedTable
             label="Audit log"
             minWidth={860}
+            stackOnPhone
             head={
               <>
                 <Table.Th>Time</Table.Th>
@@ -126,20 +155,27 @@ export function AuditLogScreen() {
                 <Table.Td>
                   <Text size="sm">{formatDateTime(entry.created_at)}</Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Action">
                   <Badge variant="light" color={entry.action.endsWith('failed') ? 'red' : 'indigo'}>
                     {entry.action_label}
                   </Badge>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Member">
                   <Text size="sm">{entry.actor_email ?? 'Unknown'}</Text>
                 </Table.Td>
-                <Table.Td>
-                  <Text size="sm">
-                    {entry.target_type ? <Code>{`${entry.target_type}${entry.target_id ? ` ${entry.target_id}` : ''}`}</Code> : null} {describeDetails(entry.details)}
-                  </Text>
+                <Table.Td data-label="What">
+                  {describeTarget(entry) ? (
+                    <Text size="sm" fw={500} data-testid="audit-target">
+                      {describeTarget(entry)}
+                    </Text>
+                  ) : null}
+                  {describeDetails(entry) ? (
+                    <Text size="xs" c="dimmed" data-testid="audit-details">
+                      {describeDetails(entry)}
+                    </Text>
+                  ) : null}
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="IP">
                   <Text size="sm" c="dimmed">
                     {entry.ip ?? '—'}
                   </Text>

@@ -9,6 +9,7 @@ import {
   ZSignupData,
   ZVerifyTokenData,
   type TForgotPasswordRequest,
+  type TLoginData,
   type TLoginRequest,
   type TPasswordSetupRequest,
   type TResetPasswordRequest,
@@ -65,10 +66,19 @@ export function useVerifyToken(token: string, kind?: TTokenKind) {
   });
 }
 
-export type TEmailVerificationOutcome = { kind: 'email_verification' | 'email_change'; email: string; message: string };
+export type TEmailVerificationOutcome = {
+  kind: 'email_verification' | 'email_change';
+  email: string;
+  message: string;
+  /** A session opened by the link in the browser that signed up (with its sign-in key), and whether it is the first. */
+  login: { data: TLoginData; firstLogin: boolean } | null;
+};
 
-/** Follows an e-mail link: activates a new account, or confirms a changed address. */
-export async function confirmEmailToken(token: string): Promise<TEmailVerificationOutcome> {
+/**
+ * Follows an e-mail link: activates a new account (with the sign-up browser's key, which signs this browser in), or
+ * confirms a changed address.
+ */
+export async function confirmEmailToken(token: string, signInKey?: string): Promise<TEmailVerificationOutcome> {
   const check = await requestApi({ method: 'POST', path: '/user/verify_token', body: { token }, schema: ZVerifyTokenData, auth: false });
   if (!check.valid) throw new ApiError({ status: 400, code: check.reason, message: describeTokenProblem(check.reason) });
   if (check.kind === 'email_change') {
@@ -79,17 +89,19 @@ export async function confirmEmailToken(token: string): Promise<TEmailVerificati
       schema: ZEmailUpdateData,
       auth: false,
     });
-    return { kind: 'email_change', email: changed.email, message: changed.message };
+    return { kind: 'email_change', email: changed.email, message: changed.message, login: null };
   }
-  const activated = await requestApi({ method: 'POST', path: '/user/activate', body: { token }, schema: ZActivateData, auth: false });
-  return { kind: 'email_verification', email: activated.email, message: activated.message };
+  const body = signInKey ? { token, sign_in_key: signInKey } : { token };
+  const activated = await requestApi({ method: 'POST', path: '/user/activate', body, schema: ZActivateData, auth: false });
+  const login = activated.login ? { data: activated.login, firstLogin: await isFirstLogin(activated.login.token) } : null;
+  return { kind: 'email_verification', email: activated.email, message: activated.message, login };
 }
 
 /** Runs the e-mail confirmation once per token (a query, so a double mount does not spend the token twice). */
-export function useEmailConfirmation(token: string) {
+export function useEmailConfirmation(token: string, signInKey?: string) {
   return useQuery({
     queryKey: ['auth', 'email-confirmation', token],
-    queryFn: () => confirmEmailToken(token),
+    queryFn: () => confirmEmailToken(token, signInKey),
     enabled: token.length > 0,
     staleTime: Infinity,
     gcTime: Infinity,

@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useSessionStore } from '../../../lib/session-store';
 import { buildLogin } from '../../../test/fixtures';
 import { answerFailed, answerOk as ok, renderAppAt as renderAt, stubApi } from '../../../test/render-app';
+import { readSignupSignIn, saveSignupSignIn } from '../stores/signup-sign-in-store';
 
 async function submitLogin(email: string, password: string) {
   fireEvent.change(await screen.findByLabelText('Email'), { target: { value: email } });
@@ -124,7 +125,7 @@ describe('signup screen', () => {
   });
 
   it('asks to specify "others" and sends the signup', async () => {
-    const bodies = stubApi({ 'POST /api/v1/user/signup': ok({ message: 'We sent a message to new@acme.test.', email: 'new@acme.test' }) });
+    const bodies = stubApi({ 'POST /api/v1/user/signup': ok({ message: 'We sent a message to new@acme.test.', email: 'new@acme.test', sign_in_key: 'vlk_signup-key-0123456789' }) });
     renderAt('/signup');
     fireEvent.change(await screen.findByLabelText('Full name'), { target: { value: 'New Person' } });
     fireEvent.change(screen.getByLabelText('Work email'), { target: { value: 'new@acme.test' } });
@@ -141,9 +142,11 @@ describe('signup screen', () => {
     expect(screen.getAllByText(/new@acme\.test/)).toHaveLength(1);
     expect(screen.queryByText(/activate/i)).toBeNull();
     expect(screen.getByText(/new@acme\.test/).closest('p')?.textContent).toBe(
-      'We sent a message to new@acme.test. If this is a new account, you can log in now and verify your address with the link in it. ' +
-        'If the address already has an account, the message tells you how to log in or reset your password.',
+      'We sent a message to new@acme.test. If this is a new account, open the link in it in this browser: it verifies your address ' +
+        'and signs you in (or log in now and verify later). If the address already has an account, the message tells you how to log in or reset your password.',
     );
+    // This browser keeps the sign-up's key for the link.
+    expect(readSignupSignIn()).toEqual({ email: 'new@acme.test', key: 'vlk_signup-key-0123456789' });
     expect(screen.getByRole('link', { name: 'Go to login' }).getAttribute('href')).toBe('/login');
     expect(bodies['POST /api/v1/user/signup']).toEqual({
       name: 'New Person',
@@ -246,16 +249,59 @@ describe('the demo notice on the sign-in pages', () => {
 });
 
 describe('email verification screen', () => {
-  afterEach(() => vi.unstubAllGlobals());
+  beforeEach(() => {
+    useSessionStore.getState().logout();
+    window.localStorage.clear();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    useSessionStore.getState().logout();
+    window.localStorage.clear();
+  });
+  const validToken = ok({ valid: true, kind: 'email_verification', email: 'olivia@acme.test', expires_at: '2026-12-01T00:00:00Z', reason: 'ok' });
 
-  it('says in one sentence that the address is confirmed and what to do next (it repeated the server\'s message after the address)', async () => {
-    stubApi({
-      'POST /api/v1/user/verify_token': ok({ valid: true, kind: 'email_verification', email: 'nora@acme.test', expires_at: '2026-12-01T00:00:00Z', reason: 'ok' }),
-      'POST /api/v1/user/activate': ok({ message: 'Your e-mail address is verified', email: 'nora@acme.test', isEmailVerified: true }),
+  it('in the browser that signed up, verifies and signs in with the kept key, lands on the dashboard and forgets the key', async () => {
+    saveSignupSignIn('olivia@acme.test', 'vlk_signup-key-0123456789');
+    const bodies = stubApi({
+      ...loggedInAnswers,
+      'POST /api/v1/user/verify_token': validToken,
+      'POST /api/v1/user/activate': ok({ message: 'Your e-mail address is verified', email: 'olivia@acme.test', isEmailVerified: true, login: buildLogin() }),
+      'POST /api/v1/user/activities': ok({ items: [], total: 1, page: 1, limit: 25 }),
+    });
+    renderAt('/emailverification?token=verify-token-123456');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/'));
+    expect(bodies['POST /api/v1/user/activate']).toEqual({ token: 'verify-token-123456', sign_in_key: 'vlk_signup-key-0123456789' });
+    expect(useSessionStore.getState()).toMatchObject({ isLogged: true, jwtToken: 'token-abc', email: 'olivia@acme.test' });
+    expect(readSignupSignIn()).toBeNull();
+    // A first sign-in: the welcome modal greets the person, as after a first login.
+    expect((await screen.findByText('Welcome to Verilead, Olivia Owner!')).textContent).toBe('Welcome to Verilead, Olivia Owner!');
+  });
+
+  it('elsewhere (no key), says the address is verified on the login screen with the address filled in', async () => {
+    const bodies = stubApi({
+      'POST /api/v1/user/verify_token': validToken,
+      'POST /api/v1/user/activate': ok({ message: 'Your e-mail address is verified', email: 'olivia@acme.test', isEmailVerified: true, login: null }),
+    });
+    renderAt('/emailverification?token=verify-token-123456');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/login'));
+    expect(bodies['POST /api/v1/user/activate']).toEqual({ token: 'verify-token-123456' });
+    expect((await screen.findByText('olivia@acme.test is verified. Log in to start verifying.')).textContent).toBe('olivia@acme.test is verified. Log in to start verifying.');
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('olivia@acme.test');
+    expect(useSessionStore.getState().isLogged).toBe(false);
+  });
+
+  it('already signed in, verifies without asking for a new session and offers the dashboard', async () => {
+    saveSignupSignIn('olivia@acme.test', 'vlk_signup-key-0123456789');
+    useSessionStore.getState().fillSession(buildLogin());
+    const bodies = stubApi({
+      ...loggedInAnswers,
+      'POST /api/v1/user/verify_token': validToken,
+      'POST /api/v1/user/activate': ok({ message: 'Your e-mail address is verified', email: 'olivia@acme.test', isEmailVerified: true, login: null }),
     });
     renderAt('/emailverification?token=verify-token-123456');
     expect((await screen.findByText('Your email is verified')).textContent).toBe('Your email is verified');
-    expect(screen.getByTestId('email-verification-detail').textContent).toBe('nora@acme.test is confirmed. Log in to start verifying.');
-    expect(screen.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
+    expect(bodies['POST /api/v1/user/activate']).toEqual({ token: 'verify-token-123456' });
+    expect(screen.getByTestId('email-verification-detail').textContent).toBe('olivia@acme.test is confirmed.');
+    expect(screen.getByRole('link', { name: 'Go to dashboard' }).getAttribute('href')).toBe('/');
   });
 });

@@ -22,8 +22,11 @@ export function LoginScreen() {
   const failLogin = useSessionStore((state) => state.failLogin);
   const [formError, setFormError] = useState<string | null>(null);
   const [flashNotice] = useState(takeFlashNotice);
-  const notice = (location.state as { notice?: string } | null)?.notice ?? flashNotice;
-  const form = useSchemaForm(ZLoginRequest, { email: '', password: '' });
+  const state = location.state as { notice?: string; email?: string } | null;
+  const notice = state?.notice ?? flashNotice;
+  // Coming from a verified e-mail link, the address is filled in and the password is what is left to type.
+  const knownEmail = typeof state?.email === 'string' ? state.email : '';
+  const form = useSchemaForm(ZLoginRequest, { email: knownEmail, password: '' });
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
@@ -81,6 +84,7 @@ export function LoginScreen() {
             label="Password"
             autoComplete="current-password"
             placeholder="Your password"
+            autoFocus={knownEmail !== ''}
             error={form.formState.errors.password?.message}
             {...form.register('password')}
           />

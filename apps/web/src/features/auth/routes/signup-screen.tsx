@@ -11,6 +11,7 @@ import { useSignup } from '../api/auth-api';
 import { AuthCard } from '../components/auth-card';
 import { DemoNoticeSlot } from '../components/demo-notice-slot';
 import { PASSWORD_HINT } from '../components/new-password-form';
+import { saveSignupSignIn } from '../stores/signup-sign-in-store';
 
 type TSignupForm = z.input<typeof ZSignupRequest>;
 
@@ -31,7 +32,10 @@ export function SignupScreen() {
     setFormError(null);
     try {
       const body = { ...values, signup_source_other: values.signup_source === 'others' ? values.signup_source_other : undefined };
-      setDone(await signup.mutateAsync(body));
+      const answer = await signup.mutateAsync(body);
+      // Following the mailed link in this browser signs the person in (the server honours the key once, for an hour).
+      saveSignupSignIn(answer.email, answer.sign_in_key);
+      setDone(answer);
     } catch (error) {
       setFormError(
         applyServerErrors(error, form.setError, ['name', 'email', 'password', 'signup_source', 'signup_source_other']),
@@ -48,9 +52,9 @@ export function SignupScreen() {
           </ThemeIcon>
           {/* The same words whether the address was new or had an account: sign-up never tells which. */}
           <Text>
-            We sent a message to <strong>{done.email}</strong>. If this is a new account, you can log in now and verify your
-            address with the link in it. If the address already has an account, the message tells you how to log in or reset
-            your password.
+            We sent a message to <strong>{done.email}</strong>. If this is a new account, open the link in it in this browser:
+            it verifies your address and signs you in (or log in now and verify later). If the address already has an
+            account, the message tells you how to log in or reset your password.
           </Text>
           <Button component={Link} to="/login" variant="light" fullWidth>
             Go to login

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Table, Text } from '@mantine/core';
+import { STACK_ON_PHONE } from '../../../components/stacked-table';
 import { ErrorState } from '../../../components/state-views';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { useCreditLedgerRows } from '../api/billing-api';
@@ -13,15 +14,15 @@ export function LedgerLineRows({ lineKey, label }: { lineKey: string; label: str
   const pages = Math.max(1, Math.ceil(rows.data.total / 25));
   return (
     <>
-      <Table aria-label={`Rows of ${label}`} withRowBorders={false} fz="xs">
+      <Table aria-label={`Rows of ${label}`} withRowBorders={false} fz="xs" className={STACK_ON_PHONE}>
         <Table.Tbody>
           {rows.data.items.map((r) => (
             <Table.Tr key={r.id}>
               <Table.Td>{formatDateTime(r.created_at)}</Table.Td>
-              <Table.Td>{r.object_id?.includes(':') ? `Row ${r.object_id.split(':').pop() ?? ''}` : r.reason}</Table.Td>
-              <Table.Td>{r.user_name ?? '-'}</Table.Td>
-              <Table.Td ta="right">{`${r.amount > 0 ? '+' : '\u2212'}${formatNumber(Math.abs(r.amount))}`}</Table.Td>
-              <Table.Td ta="right">{formatNumber(r.balance_after)}</Table.Td>
+              <Table.Td data-label="What">{r.object_id?.includes(':') ? `Row ${r.object_id.split(':').pop() ?? ''}` : r.reason}</Table.Td>
+              <Table.Td data-label="Member">{r.user_name ?? '-'}</Table.Td>
+              <Table.Td ta="right" data-label="Amount">{`${r.amount > 0 ? '+' : '\u2212'}${formatNumber(Math.abs(r.amount))}`}</Table.Td>
+              <Table.Td ta="right" data-label="Balance">{formatNumber(r.balance_after)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -119,6 +119,7 @@ export function CreditsScreen() {
           <PagedTable
             label="Credit transactions"
             minWidth={760}
+            stackOnPhone
             head={
               <>
                 <Table.Th>Date</Table.Th>
@@ -154,12 +155,12 @@ export function CreditsScreen() {
                       <Text size="sm">{formatDateTime(line.last_at)}</Text>
                     </Group>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Kind">
                     <Badge variant="light" color={KIND_COLORS[line.kind]}>
                       {humanizeKey(line.kind)}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Description">
                     <Text size="sm">{describeLine(line)}</Text>
                     {line.source_agent ? (
                       <Text size="xs" c="dimmed">
@@ -167,13 +168,13 @@ export function CreditsScreen() {
                       </Text>
                     ) : null}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Member">
                     <Text size="sm">{line.user_name ?? '-'}</Text>
                   </Table.Td>
-                  <Table.Td ta="right">
+                  <Table.Td ta="right" data-label="Amount">
                     <CreditAmount amount={line.amount} />
                   </Table.Td>
-                  <Table.Td ta="right">
+                  <Table.Td ta="right" data-label="Balance">
                     <Text size="sm">{formatNumber(line.balance_after)}</Text>
                   </Table.Td>
                 </Table.Tr>

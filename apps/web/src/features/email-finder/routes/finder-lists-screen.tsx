@@ -27,11 +27,11 @@ function FinderListRow({ list, actions }: { list: TFinderList; actions: ReturnTy
         progress={list.state === 'in_progress' ? list.progress : null}
         progressLabel={`Search progress of ${list.name}`}
       />
-      <Table.Td ta="right">{formatNumber(list.counts.rows)}</Table.Td>
-      <Table.Td ta="right">{formatNumber(list.stats.found)}</Table.Td>
-      <Table.Td ta="right">{formatNumber(list.stats.not_found)}</Table.Td>
-      <Table.Td ta="right">{list.stats.found > 0 ? Math.round(list.stats.confidence_score) : '-'}</Table.Td>
-      <Table.Td>
+      <Table.Td ta="right" data-label="Rows">{formatNumber(list.counts.rows)}</Table.Td>
+      <Table.Td ta="right" data-label="Found">{formatNumber(list.stats.found)}</Table.Td>
+      <Table.Td ta="right" data-label="Not found">{formatNumber(list.stats.not_found)}</Table.Td>
+      <Table.Td ta="right" data-label="Confidence">{list.stats.found > 0 ? Math.round(list.stats.confidence_score) : '-'}</Table.Td>
+      <Table.Td data-label="Uploaded">
         <Text size="xs">{formatDateTime(list.created_at)}</Text>
       </Table.Td>
       <ListRowActionsCell

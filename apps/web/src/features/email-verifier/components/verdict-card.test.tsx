@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { AppProviders } from '../../../app/providers';
 import { createQueryClient } from '../../../lib/query-client';
 import { buildInstantResult } from '../test-data';
@@ -52,5 +52,43 @@ describe('VerdictCard', () => {
     expect(screen.queryByText(/guaranteed if you send/)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Check john@gmail.com' }));
     expect(onRecheck).toHaveBeenCalledWith('john@gmail.com');
+  });
+
+  it('says the reason once, beside the status (it was said three times: the reason, the AI verdict and the reason code)', () => {
+    // What the engine answers for an address whose mailbox does not exist.
+    renderCard({
+      result: buildInstantResult({
+        email: 'no.such.user@strict.test',
+        status: 'invalid',
+        safe_to_send: 'no',
+        reason: { code: 'mailbox_not_found', text: 'The mailbox does not exist.' },
+        ai_verdict: 'Undeliverable: the mailbox does not exist — do not send.',
+        deliverability_score: 0,
+      }),
+    });
+    const card = screen.getByTestId('verdict-card');
+    expect(card.textContent?.match(/does not exist/gi)).toHaveLength(1);
+    expect(screen.queryByText('mailbox_not_found')).toBeNull();
+    const statusLine = screen.getByTestId('verdict-status-line');
+    expect(within(statusLine).getByTestId('verdict-status').textContent).toBe('Invalid');
+    expect(within(statusLine).getByTestId('verdict-reason').textContent).toBe('The mailbox does not exist.');
+    // The code stays at hand for API users, behind Details.
+    fireEvent.click(screen.getByRole('button', { name: 'Details' }));
+    expect(screen.getByTestId('verdict-reason-code').textContent).toBe('mailbox_not_found');
+  });
+
+  it('does not repeat the status in other words under a catch-all reason', () => {
+    renderCard({
+      result: buildInstantResult({
+        email: 'anyone@acceptall.test',
+        status: 'catch_all',
+        safe_to_send: 'risky',
+        reason: { code: 'accept_all', text: 'The mail server accepts every address of this domain.' },
+        ai_verdict: 'Risky: the server accepts any address, so this one cannot be confirmed — send with care.',
+      }),
+    });
+    const card = screen.getByTestId('verdict-card');
+    expect(card.textContent?.match(/accepts (every|any) address/gi)).toHaveLength(1);
+    expect(screen.getByTestId('verdict-reason').textContent).toBe('The mail server accepts every address of this domain.');
   });
 });

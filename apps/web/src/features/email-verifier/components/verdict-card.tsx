@@ -59,24 +59,27 @@ export function VerdictCard({ result, onRecheck }: { result: TVerdict; onRecheck
       <Stack gap="lg">
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="lg">
           <Stack gap={8} style={{ flex: 1, minWidth: 260 }}>
-            <Group gap="xs">
-              <Badge size="lg" color={status.color} variant="filled" radius="sm" data-testid="verdict-status">
-                {status.label}
-              </Badge>
-              <Badge size="lg" color={safe.color} variant="light" radius="sm" data-testid="verdict-safe-to-send">
-                {safe.label}
-              </Badge>
-            </Group>
-            {result.catch_all_score ? <CatchAllScoreBadge value={result.catch_all_score} size="lg" showEvidence /> : null}
             <Title order={3} fz={22} style={{ wordBreak: 'break-all' }} data-testid="verdict-email">
               {result.email}
             </Title>
-            <Text size="sm" data-testid="verdict-reason">
-              {describeReason(result.reason)}
-            </Text>
-            <Text size="sm" c="dimmed" fs="italic">
-              {result.ai_verdict}
-            </Text>
+            {/* The reason once, beside the status: the AI verdict and the reason code said it again in other words. */}
+            {/* Beside the badge when there is room; under it on a phone (a server reply can be long). */}
+            <Group gap="xs" wrap="wrap" align="center" data-testid="verdict-status-line">
+              <Tooltip label={status.description} withArrow multiline maw={280}>
+                <Badge size="lg" color={status.color} variant="filled" radius="sm" data-testid="verdict-status" style={{ flexShrink: 0 }}>
+                  {status.label}
+                </Badge>
+              </Tooltip>
+              <Text size="sm" fw={500} data-testid="verdict-reason" style={{ flex: '1 1 220px', minWidth: 0, overflowWrap: 'anywhere' }}>
+                {describeReason(result.reason)}
+              </Text>
+            </Group>
+            <Group gap="xs">
+              <Badge size="lg" color={safe.color} variant="light" radius="sm" data-testid="verdict-safe-to-send">
+                {safe.label}
+              </Badge>
+              {result.catch_all_score ? <CatchAllScoreBadge value={result.catch_all_score} size="lg" showEvidence /> : null}
+            </Group>
           </Stack>
           <ScoreRing score={result.deliverability_score} />
         </Group>
@@ -112,7 +115,7 @@ export function VerdictCard({ result, onRecheck }: { result: TVerdict; onRecheck
               <IconInfoCircle size={14} />
             </ThemeIcon>
             <Text size="sm" c="dimmed">
-              {status.description} Results are good for {SAFE_TO_SEND_WINDOW_HOURS} hours; verify again before a later send.
+              Results are good for {SAFE_TO_SEND_WINDOW_HOURS} hours; verify again before a later send.
             </Text>
           </Group>
         )}
@@ -135,7 +138,6 @@ export function VerdictCard({ result, onRecheck }: { result: TVerdict; onRecheck
           <Field label="Domain" value={result.domain || '-'} />
           <Field label="MX record" value={result.mx_record ?? 'None'} testId="verdict-mx" />
           <Field label="Provider" value={result.smtp_provider ?? 'Unknown'} testId="verdict-provider" />
-          <Field label="Reason code" value={<Code>{result.reason.code}</Code>} />
           <Field label="Greylisted" value={result.greylist_count > 0 ? `${result.greylist_count} time${result.greylist_count === 1 ? '' : 's'}` : 'No'} />
           <Field label="Time taken" value={formatTimeTaken(result.time_taken)} testId="verdict-time" />
           <Field label="Verified on" value={formatDateTime(result.verified_on)} />
@@ -157,6 +159,11 @@ export function VerdictCard({ result, onRecheck }: { result: TVerdict; onRecheck
             {showDetails ? 'Hide details' : 'Details'}
           </Button>
           <Collapse expanded={showDetails}>
+            {showDetails ? (
+              <Text size="xs" c="dimmed" mb="xs">
+                Reason code <Code data-testid="verdict-reason-code">{result.reason.code}</Code>
+              </Text>
+            ) : null}
             {result.transcript.length === 0 ? (
               <Text size="sm" c="dimmed">
                 No SMTP conversation was needed for this verdict (decided before contacting a mail server).

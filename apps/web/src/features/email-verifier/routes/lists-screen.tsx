@@ -24,7 +24,7 @@ function ListRow({ list, actions }: { list: TVerifyList; actions: ReturnType<typ
   return (
     <Table.Tr data-testid="list-row">
       <ListNameCell detailPath={detail} name={list.name} fileName={list.file_name} />
-      <Table.Td>
+      <Table.Td data-label="Source">
         <Text size="sm">{humanizeKey(list.source)}</Text>
       </Table.Td>
       <ListStateCell
@@ -39,11 +39,11 @@ function ListRow({ list, actions }: { list: TVerifyList; actions: ReturnType<typ
           ) : null
         }
       />
-      <Table.Td ta="right">{formatNumber(list.counts.rows)}</Table.Td>
-      <Table.Td ta="right">{formatNumber(list.stats.valid)}</Table.Td>
-      <Table.Td ta="right">{formatNumber(list.stats.invalid)}</Table.Td>
-      <Table.Td ta="right">{formatNumber(list.counts.duplicate)}</Table.Td>
-      <Table.Td>
+      <Table.Td ta="right" data-label="Rows">{formatNumber(list.counts.rows)}</Table.Td>
+      <Table.Td ta="right" data-label="Valid">{formatNumber(list.stats.valid)}</Table.Td>
+      <Table.Td ta="right" data-label="Invalid">{formatNumber(list.stats.invalid)}</Table.Td>
+      <Table.Td ta="right" data-label="Duplicates">{formatNumber(list.counts.duplicate)}</Table.Td>
+      <Table.Td data-label="Uploaded">
         <Text size="xs">{formatDateTime(list.created_at)}</Text>
       </Table.Td>
       <ListRowActionsCell

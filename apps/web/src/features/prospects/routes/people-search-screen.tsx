@@ -4,6 +4,7 @@ import { Anchor, Button, Checkbox, Group, Select, Table, Text, VisuallyHidden } 
 import { useDebouncedValue } from '@mantine/hooks';
 import { describeUnrevealed, type TProspectFilters, type TProspectPerson } from '@verilead/contracts';
 import { PageHeader } from '../../../components/page-header';
+import { STACK_ON_PHONE } from '../../../components/stacked-table';
 import { getErrorMessage } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
 import { useEnrichLeads, useProspectMeta, useProspectSearch } from '../api/prospect-api';
@@ -104,10 +105,10 @@ export function PeopleSearchScreen() {
             }
           >
             <Table.ScrollContainer minWidth={560}>
-                  <Table striped highlightOnHover aria-label="People">
+                  <Table striped highlightOnHover aria-label="People" className={STACK_ON_PHONE}>
                     <Table.Thead>
                       <Table.Tr>
-                        <Table.Th w={36}>
+                        <Table.Th w={36} data-phone-keep>
                           <Checkbox aria-label="Select all on this page" checked={allChecked} onChange={() => setSelected(allChecked ? [] : people.map((p) => p.id))} />
                         </Table.Th>
                         <Table.Th>Name</Table.Th>
@@ -136,7 +137,7 @@ export function PeopleSearchScreen() {
                               {p.title}
                             </Text>
                           </Table.Td>
-                          <Table.Td>
+                          <Table.Td data-label="Company">
                             {p.company?.id ? (
                               <Anchor component={Link} to={`/prospect/company/${p.company.id}`} size="sm">
                                 {p.company.name}
@@ -148,7 +149,7 @@ export function PeopleSearchScreen() {
                               {[p.company?.domain, [p.city, p.country].filter(Boolean).join(', ')].filter(Boolean).join(' · ')}
                             </Text>
                           </Table.Td>
-                          <Table.Td>
+                          <Table.Td data-label="Contact">
                             <PersonContact person={p} />
                           </Table.Td>
                           <Table.Td>

@@ -14,6 +14,7 @@ import {
 import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PagedTableFooter } from '../../../components/paged-table-footer';
+import { STACK_ON_PHONE } from '../../../components/stacked-table';
 import { getErrorMessage } from '../../../lib/api-error';
 import { useSessionStore } from '../../../lib/session-store';
 import { formatDateTime, formatNumber } from '../../../lib/format';
@@ -207,10 +208,10 @@ export function MembersPanel({
         {data && data.total > 0 ? (
           <>
             <ScrollArea>
-              <Table verticalSpacing="sm" highlightOnHover miw={900} aria-label="Members">
+              <Table verticalSpacing="sm" highlightOnHover miw={900} aria-label="Members" className={STACK_ON_PHONE}>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th w={40}>
+                    <Table.Th w={40} data-phone-keep>
                       <Checkbox
                         aria-label="Select all on this page"
                         checked={pageSelection === 'all'}
@@ -241,18 +242,18 @@ export function MembersPanel({
                       <Table.Td maw={240}>
                         <MemberCell member={member} isSelf={member.member_id === selfId} />
                       </Table.Td>
-                      <Table.Td style={NO_WRAP}>
+                      <Table.Td style={NO_WRAP} data-label="Role">
                         <RoleBadge role={member.role} />
                       </Table.Td>
-                      <Table.Td style={NO_WRAP}>
+                      <Table.Td style={NO_WRAP} data-label="Status">
                         <MemberStatusBadge member={member} />
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Team">
                         <Text size="sm" c={member.teams.length ? undefined : 'dimmed'} maw={160} truncate>
                           {member.teams.length ? member.teams.map((team) => team.name).join(', ') : '—'}
                         </Text>
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Daily limit">
                         <LimitUsage
                           usage={member.limits.daily}
                           pending={describePendingDailyLimit(member.limits)}
@@ -260,10 +261,10 @@ export function MembersPanel({
                           label="Daily limit"
                         />
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Lifetime limit">
                         <LimitUsage usage={member.limits.life_time} label="Lifetime limit" />
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Last login">
                         <Text size="sm" c={member.last_login_on ? undefined : 'dimmed'} style={NO_WRAP}>
                           {member.last_login_on ? formatDateTime(member.last_login_on) : 'Never'}
                         </Text>

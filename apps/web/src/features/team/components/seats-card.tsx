@@ -8,7 +8,7 @@ export function SeatsCard({ seats, onRequestSeats }: { seats: TSeats; onRequestS
   const ratio = seats.limit === 0 ? 1 : Math.min(1, seats.used / seats.limit);
   const full = seats.available === 0;
   return (
-    <Card h="100%">
+    <Card h="100%" data-testid="seats-card">
       <Stack gap="sm" justify="space-between" h="100%">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Stack gap={4}>

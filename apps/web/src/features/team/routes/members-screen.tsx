@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { Button, Grid, Skeleton, Stack, Tabs } from '@mantine/core';
-import { IconArmchair2, IconUserPlus, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import { IconUserPlus, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import type { TMember } from '@verilead/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { useSessionStore } from '../../../lib/session-store';
@@ -45,14 +45,10 @@ export function MembersScreen() {
         title="Members"
         description="Add Managers and Executives, share your credits and cap what each member spends."
         actions={
-          <>
-            <Button variant="default" leftSection={<IconArmchair2 size={16} />} onClick={openSeatRequest}>
-              Request more seats
-            </Button>
-            <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)} disabled={!seats}>
-              Add member
-            </Button>
-          </>
+          // "Request more seats" is on the seats card, beside the count it changes (it was here too, twice on one screen).
+          <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)} disabled={!seats}>
+            Add member
+          </Button>
         }
       />
       <Stack gap="lg">
