@@ -5,7 +5,7 @@ export type TToastKind = 'success' | 'error' | 'info' | 'warning';
 
 const TOAST_COLORS: Record<TToastKind, string> = { success: 'teal', error: 'red', info: 'indigo', warning: 'orange' };
 
-/** Shows a toast at the bottom right (clear of the header) that dismisses itself after 5 s. */
+/** Shows a toast at the top centre, under the header, that dismisses itself after 5 s. */
 export function showToast(input: { title: string; message: string; kind?: TToastKind; id?: string }): void {
   notifications.show({
     id: input.id,

@@ -4,10 +4,10 @@ import { TOAST_DISMISS_MS } from '@verilead/contracts';
 
 const NOTIFICATIONS_LIMIT = 4;
 /**
- * Bottom right (bottom, full width, on a phone): at the top centre a toast lay over the header, hiding the credits and
- * the user menu for five seconds after every save.
+ * The top centre, as the product specifies, but under the app's header (styles.css, `.app-toasts`): over it, a toast
+ * hid the credits and the user menu for five seconds after every save.
  */
-const NOTIFICATIONS_POSITION = 'bottom-right';
+const NOTIFICATIONS_POSITION = 'top-center';
 
 // Toasts shown before the container has loaded are placed and limited as the container will do.
 notificationsStore.updateState((state) => ({ ...state, limit: NOTIFICATIONS_LIMIT, defaultPosition: NOTIFICATIONS_POSITION }));
@@ -25,7 +25,7 @@ export function NotificationsHost() {
   if (!needed) return null;
   return (
     <Suspense fallback={null}>
-      <Notifications position={NOTIFICATIONS_POSITION} autoClose={TOAST_DISMISS_MS} limit={NOTIFICATIONS_LIMIT} zIndex={2000} />
+      <Notifications className="app-toasts" position={NOTIFICATIONS_POSITION} autoClose={TOAST_DISMISS_MS} limit={NOTIFICATIONS_LIMIT} zIndex={2000} />
     </Suspense>
   );
 }
