@@ -55,6 +55,9 @@ const TABLE: Array<[string, TReplyClass]> = [
   ['452 Too many recipients', { kind: 'too_many_recipients' }],
   ['454 TLS not available', { kind: 'unavailable' }],
   ['554 Transaction failed', { kind: 'error' }],
+  // Yahoo's unknown account, and Exim's `deny` without a message of its own (a policy, never a mailbox verdict)
+  ["554 delivery error: dd This user doesn't have a yahoo.com account (nobody@yahoo.com) [0] - mta1001.mail.bf1.yahoo.com", { kind: 'rejected', reason: 'mailbox_not_found' }],
+  ['550 Administrative prohibition', { kind: 'blocked' }],
   ['500 Syntax error, command unrecognised', { kind: 'error' }],
   ['503 Bad sequence of commands', { kind: 'error' }],
 ];

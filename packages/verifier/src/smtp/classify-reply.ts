@@ -34,8 +34,9 @@ export type TReplyClass =
   | { kind: 'unavailable' }
   | { kind: 'error' };
 
-const POLICY_WORDS = /\b(block(ed|list)?|blacklist(ed)?|spam(haus)?|policy|reputation|rbl|dnsbl|denied|refused|banned|abuse|not allowed to send|client host|your ip|relay)/i;
-const UNKNOWN_USER_WORDS = /(user unknown|unknown user|no such (user|mailbox|recipient)|does not exist|doesn't exist|not exist|mailbox (unavailable|not found)|recipient (unknown|not found|rejected|address rejected)|invalid (recipient|mailbox|address)|address rejected|unrouteable|not found|no mailbox)/i;
+// "administrative prohibition": Exim's words for a `deny` in an ACL that gives no message of its own
+const POLICY_WORDS = /\b(block(ed|list)?|blacklist(ed)?|spam(haus)?|policy|reputation|rbl|dnsbl|denied|refused|banned|abuse|not allowed to send|client host|your ip|relay|administrative prohibition)/i;
+const UNKNOWN_USER_WORDS = /(user unknown|unknown user|no such (user|mailbox|recipient|account)|doesn't have an? [\w.-]+ account|does not exist|doesn't exist|not exist|mailbox (unavailable|not found)|recipient (unknown|not found|rejected|address rejected)|invalid (recipient|mailbox|address)|address rejected|unrouteable|not found|no mailbox)/i;
 /** Words that put the refusal on the client (its IP, name or reputation) rather than on the recipient. */
 const CLIENT_BLOCK_WORDS = /\b(client host|blocked using|spamhaus|blacklist(ed)?|blocklist(ed)?|reputation|rbl|dnsbl|your ip|banned|relay|sender|helo|reverse dns|ptr)/i;
 /** A rejection worded per recipient (an unknown user, or access to this recipient denied). */
