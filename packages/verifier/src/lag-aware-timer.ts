@@ -59,6 +59,14 @@ function release(): void {
 }
 
 /**
+ * Our own event-loop lag measured so far (ms; measured while any lag-aware timer is armed, as one is while a reply is
+ * awaited): the difference over a wait is the part of it that was ours, not the remote's.
+ */
+export function measuredLagMs(): number {
+  return lagNow();
+}
+
+/**
  * Calls `onTimeout` once `ms` of time in which our event loop ran freely has passed (see the file comment).
  * Answers a cancel function (idempotent). `onTimeout` receives the wall time the wait really took.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isNonMailCommand } from '../smtp/smtp-session';
-import { ERROR_BUDGET, LAST_CALL_ROOM, NONMAIL_BUDGET, SessionBudget } from './session-budget';
+import { ERROR_BUDGET, HELD_BACK_MIN_MS, LAST_CALL_ROOM, NONMAIL_BUDGET, SessionBudget } from './session-budget';
 
 describe('a session budget', () => {
   it('stays under the stock limits: Postfix delays from 10 errors, Exim drops after 10 non-mail commands', () => {
@@ -48,6 +48,29 @@ describe('a session budget', () => {
     expect(budget).toMatchObject({ errors: 3, nonMail: 4, cuts: 3 });
     budget.learnCut({ errors: 2, nonMail: 1 }); // nor a 421 after two refusals
     expect(budget).toMatchObject({ errors: 3, cuts: 4 });
+  });
+
+  it("learns a soft error limit under its budget from replies held back after errors (Postfix's smtpd_error_sleep_time), and nothing from a tarpit", () => {
+    // smtpd_soft_error_limit 3: MAIL FROM and 9 recipients, every other one refused; the replies sent once the session
+    // had made 3 errors (the last three) were held back a second each
+    const codes = [250, 250, 550, 250, 550, 250, 550, 250, 550, 250];
+    const soft3 = new SessionBudget();
+    soft3.learnHeldBack(0, codes, 3_050);
+    expect(soft3).toMatchObject({ errors: 2, heldBack: 1, tarpit: false });
+    // a group answered in time teaches nothing
+    const quick = new SessionBudget();
+    quick.learnHeldBack(0, codes, HELD_BACK_MIN_MS - 1);
+    expect(quick).toMatchObject({ errors: ERROR_BUDGET, heldBack: 0 });
+    // a later group of a session already past the limit: held back from its first reply, at 4 errors
+    const later = new SessionBudget();
+    later.learnHeldBack(4, [250, 550, 250], 3_000);
+    expect(later.errors).toBe(3);
+    // a tarpit holds back every reply, errors or not: no error limit explains it, and the host teaches none later
+    const tarpit = new SessionBudget();
+    tarpit.learnHeldBack(0, [250, 250, 250, 250], 4_000);
+    expect(tarpit).toMatchObject({ errors: ERROR_BUDGET, tarpit: true });
+    tarpit.learnHeldBack(5, [250, 550], 2_000);
+    expect(tarpit.errors).toBe(ERROR_BUDGET);
   });
 
   it('learns the strictest error limits too: a host that cuts at the 3rd error gets sessions of one refusal, at the 4th of two', () => {

@@ -40,6 +40,14 @@ const MIN_NONMAIL_BUDGET = 3;
 /** Errors a cut session must have made for the cut to teach an error limit (fewer: a 421 for another cause). */
 const ERRORS_TO_LEARN = 3;
 
+/**
+ * How much later than the session's EHLO a command group must be answered to count as held back: two replies at
+ * Postfix's smtpd_error_sleep_time (1 s a reply by default; our own event-loop lag is not counted), so that one slow
+ * moment of a loaded host teaches nothing. A limit reached at a group's last reply shows in the session's next group.
+ */
+export const HELD_BACK_MIN_MS = 1_800;
+const ERROR_SLEEP_MS = 1_000;
+
 /** What a session has spent (counted by the session itself on every command and reply). */
 export type TSessionSpend = { errors: number; nonMail: number };
 
@@ -55,6 +63,10 @@ export class SessionBudget {
 
   /** Sessions this host cut (a 421 in mid-session). */
   cuts = 0;
+  /** Command groups this host held back once a session had made errors (its error budget learned from them). */
+  heldBack = 0;
+  /** The host holds back replies whatever the errors (a tarpit): its slowness teaches no error limit. */
+  tarpit = false;
 
   /**
    * Whether this host's sessions end with a last call (a batch with QUIT behind it). Off once the host refused a
@@ -93,6 +105,35 @@ export class SessionBudget {
    */
   isLastCall(spend: TSessionSpend): boolean {
     return this.lastCalls && spend.errors > 0 && !this.isSpent(spend) && this.errors - spend.errors <= LAST_CALL_ROOM;
+  }
+
+  /**
+   * A command group answered `heldMs` later than its replies would take at the pace of the session's EHLO, after the session had made `errorsBefore`
+   * errors, with replies of these `codes` in order. Postfix holds back every reply by smtpd_error_sleep_time once a
+   * session has made smtpd_soft_error_limit errors (a host whose soft limit is under our budget slows each session
+   * down by seconds, but never cuts it, so no cut would teach it). The held-back replies (about one a second) are the
+   * last ones, those sent at an error count of at least the soft limit: the largest limit that explains them is the
+   * host's, and the budget goes one under it. A group held back from its first reply (a limit under 2) is a tarpit
+   * (a `sleep`, Exim's `delay`), which slows every reply whatever the errors: it teaches nothing, now or later.
+   */
+  learnHeldBack(errorsBefore: number, codes: number[], heldMs: number): void {
+    if (this.tarpit || heldMs < HELD_BACK_MIN_MS || codes.length === 0) return;
+    const delayed = Math.min(codes.length, Math.max(1, Math.round(heldMs / ERROR_SLEEP_MS)));
+    // the session's error count when each reply was sent
+    const counts: number[] = [];
+    let count = errorsBefore;
+    for (const code of codes) {
+      counts.push(count);
+      if (code >= 400) count++;
+    }
+    let soft = 0;
+    for (let s = count; s >= 1 && soft === 0; s--) if (counts.filter((n) => n >= s).length >= delayed) soft = s;
+    if (soft < 2) {
+      this.tarpit = true;
+      return;
+    }
+    this.heldBack++;
+    this.errors = Math.max(MIN_ERROR_BUDGET, Math.min(this.errors, soft - 1));
   }
 
   /** The host cut a session that had spent this much: stay two under it from now on (at least one refusal a session). */

@@ -1,5 +1,5 @@
 import type { TMailHost } from '../dns/resolve-mail-hosts';
-import { classifyReply, type TSmtpReply } from '../smtp/classify-reply';
+import { classifyReply, isIdentityRefusal, type TSmtpReply } from '../smtp/classify-reply';
 import { SmtpFailure, SmtpSession } from '../smtp/smtp-session';
 import type { THostLease, TReasonCode } from '../types';
 import { SharedHostLessons } from './host-budgets';
@@ -213,7 +213,10 @@ export class SessionPool {
         lease.onWanted?.(() => gate.closeIdle(session));
         return session;
       } catch (error) {
-        session.close();
+        // a refused greeting or EHLO: the host still reads a QUIT (RFC 5321 §3.1: after a 554 greeting only QUIT), so
+        // the session ends politely instead of being dropped; a 421 is the host closing the channel itself
+        if (error instanceof GreetingRefused && error.reply.code !== 421) await session.quit();
+        else session.close();
         // a host that refuses one connection too many: how many every process held there is its ceiling
         if (error instanceof GreetingRefused && error.reply.code >= 400 && error.reply.code < 500) error.heldElsewhere = await lease.refused();
         throw error;
@@ -232,6 +235,8 @@ export class SessionPool {
       gate.refusedSessions++;
       const cls = classifyReply(error.reply);
       const text = error.reply.lines.join(' ');
+      // its HELO name refused (Helo command rejected at EHLO, when the host does not wait for RCPT): not asked again for a while
+      if (isIdentityRefusal(error.reply)) gate.refuseIdentity(text, this.options.clock.now());
       if (cls.kind === 'blocked') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
       if (error.reply.code >= 400 && error.reply.code < 500) {
         // one session too many (others of ours were open): the host's ceiling is learned and caps the slots;

@@ -31,8 +31,10 @@ const LIMITED = mixedList('pflimited.test', 40);
 const TARPIT = mixedList('pftarpit.test', 12);
 const MSGRATE = mixedList('pfmsgrate.test', 80);
 const STRICTEST = mixedList('pfstrictest.test', 60);
+const SOFT3 = mixedList('pfsoft3.test', 60);
 const PICKY_HELO = mixedList('pfhelo.test', 40);
 const PICKY_SENDER = mixedList('pfsender.test', 40);
+const PICKY_EHLO = mixedList('pfehlo.test', 40);
 
 let world: TPostfixWorld;
 
@@ -75,6 +77,8 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
       { name: 'limited', domain: 'pflimited.test', mailboxes: LIMITED.mailboxes, main: { smtpd_client_recipient_rate_limit: '12' } },
       // the strictest error limits: replies held back from the 2nd error, the session cut at the 3rd
       { name: 'strictest', domain: 'pfstrictest.test', mailboxes: STRICTEST.mailboxes, main: { smtpd_soft_error_limit: '2', smtpd_hard_error_limit: '3' } },
+      // a soft error limit under our budget: every reply held back a second from a session's 3rd error, none cut
+      { name: 'soft3', domain: 'pfsoft3.test', mailboxes: SOFT3.mailboxes, main: { smtpd_soft_error_limit: '3', smtpd_hard_error_limit: '12' } },
       // a message rate limit (anvil): 2 MAIL FROM a minute per client, then `450 4.7.0 Error: too many messages from <ip>`
       { name: 'msgrate', domain: 'pfmsgrate.test', mailboxes: MSGRATE.mailboxes, main: { smtpd_client_message_rate_limit: '2' } },
       // a tarpit: a second's pause before each recipient's reply (Postfix holds a pipelined group's replies until the
@@ -83,6 +87,8 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
       // receivers that check the verifier's identity: Postfix's own replies of reject_unknown_helo_hostname and
       // reject_unknown_sender_domain (450 by default), given here by access maps so that Postfix asks no DNS server
       { name: 'pickyhelo', domain: 'pfhelo.test', mailboxes: PICKY_HELO.mailboxes, main: { smtpd_helo_restrictions: 'check_helo_access inline:{ { verifier.verilead.test = 450 Host not found } }' } },
+      // the same HELO check answered at EHLO itself (smtpd_delay_reject = no): the session never gets to MAIL FROM
+      { name: 'pickyehlo', domain: 'pfehlo.test', mailboxes: PICKY_EHLO.mailboxes, main: { smtpd_delay_reject: 'no', smtpd_helo_restrictions: 'check_helo_access inline:{ { verifier.verilead.test = 450 Host not found } }' } },
       { name: 'pickysender', domain: 'pfsender.test', mailboxes: PICKY_SENDER.mailboxes, main: { smtpd_sender_restrictions: 'check_sender_access inline:{ { verilead.test = 450 4.1.8 Domain not found } }' } },
     ]);
   }, 60_000);
@@ -196,6 +202,25 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
     expect((log.match(/too many errors/g) ?? []).length).toBeLessThanOrEqual(3);
   });
 
+  it('a host whose soft error limit is under the budget holds replies back from the 3rd error: that teaches a budget of two, and later sessions are not slowed', async () => {
+    const engine = engineOn();
+    const verdicts = new Map<string, string>();
+    try {
+      for await (const r of engine.verifyMany(SOFT3.emails, { concurrency: 60 })) verdicts.set(r.email, `${r.status}/${r.reason.code}`);
+      const budget = engine.inspectHost(world.hosts.get('soft3')?.address ?? '')?.budget;
+      expect(budget?.errors).toBe(2);
+      expect(budget?.heldBack).toBeGreaterThanOrEqual(1);
+    } finally {
+      await engine.close();
+    }
+    expect(SOFT3.emails.filter((e) => verdicts.get(e) !== SOFT3.expected.get(e))).toEqual([]);
+    const summary = summarisePostfixLog(await settledLog('soft3'), 3);
+    // only the sessions that ran before the first held-back group came back reached the soft limit
+    expect(summary.sessionsOverSoftLimit).toBeLessThanOrEqual(3);
+    expect(summary.sessions).toBeGreaterThan(10);
+    expect(summary.tooManyErrors).toBe(0);
+  });
+
   it("a message rate limit's refused MAIL FROM makes each pipelined RCPT behind it an error too: no session passes the soft limit, no answer is wrong", async () => {
     const engine = engineOn();
     const verdicts = new Map<string, string>();
@@ -230,6 +255,7 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
   it.each([
     ['pickyhelo', PICKY_HELO, /450 4\.7\.1 <verifier\.verilead\.test>: Helo command rejected: Host not found/],
     ['pickysender', PICKY_SENDER, /450 4\.1\.8 <probe@verilead\.test>: Sender address rejected: Domain not found/],
+    ['pickyehlo', PICKY_EHLO, /450 4\.7\.1 <verifier\.verilead\.test>: Helo command rejected: Host not found/],
   ] as const)("a host that refuses the verifier's identity (%s) answers every address unknown / verifier_blocked at once: no greylisting wait, no recipient asked after the first refusals", async (name, list, refusal) => {
     // greylisting 'wait' on a 30 s schedule: a refusal taken for greylisting would hold every address 30 s
     const engine = engineOn({ greylistSchedule: [30_000] });
@@ -247,10 +273,14 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
     for (const v of verdicts.values()) expect(v.text).toMatch(refusal);
     const log = await settledLog(name);
     // once refused, the host is asked no more: the refusals of the batches already sent (3 sessions of at most 9), not one per address
-    const refused = (log.match(/NOQUEUE: reject: RCPT from /g) ?? []).length;
+    const refused = (log.match(/NOQUEUE: reject: (RCPT|EHLO) from /g) ?? []).length;
     expect(refused).toBeGreaterThanOrEqual(1);
     expect(refused).toBeLessThanOrEqual(3 * 9); // the batches in flight when the first refusal came back, at most
     expect(log).toMatch(refusal);
+    // refused or not, every session ended with our QUIT (smtpd logs "lost connection" for one dropped)
+    expect(log).not.toMatch(/lost connection/);
+    const summary = summarisePostfixLog(log);
+    expect(summary.quitSessions).toBe(summary.sessions);
   });
 
   it("postscreen's first refusal ends that session with QUIT, and the addresses are answered on the next one", async () => {

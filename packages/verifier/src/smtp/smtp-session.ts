@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { parseEnhancedCode, type TSmtpReply } from './classify-reply';
 import { eventLoopClock } from '../clock';
 import type { TClock, TDial } from '../types';
-import { startLagAwareTimeout } from '../lag-aware-timer';
+import { measuredLagMs, startLagAwareTimeout } from '../lag-aware-timer';
 
 export type TSmtpFailureKind = 'timeout' | 'refused' | 'connection_lost' | 'protocol';
 
@@ -81,6 +81,10 @@ export class SmtpSession {
   errors = 0;
   /** Non-mail commands sent in this session (EHLO, STARTTLS, RSET…: Exim counts them). */
   nonMail = 0;
+  /** How long (ms) the host took to answer EHLO: the session's round trip before any error (null before EHLO). */
+  helloMs: number | null = null;
+  /** How long (ms) the host took to answer the last command group sent by `pipeline`, first write to last reply. */
+  lastGroupMs = 0;
   /**
    * The mail transaction left open after its last batch (MAIL FROM accepted, no RSET sent): the next batch adds its
    * recipients to it (`opening`: its MAIL FROM and the reply, shown in the transcript of each batch that joins it). Null
@@ -239,6 +243,10 @@ export class SmtpSession {
    */
   async pipeline(lines: string[], stopAt?: (reply: TSmtpReply) => boolean): Promise<{ replies: TSmtpReply[]; failure: SmtpFailure | null }> {
     const replies: TSmtpReply[] = [];
+    const started = timerNow(this.options);
+    const lagBefore = measuredLagMs();
+    // the host's time: the wait less our own event-loop lag meanwhile (on the real clock; an injected one has none)
+    const took = (): number => Math.max(0, timerNow(this.options) - started - (this.options.timerClock ? 0 : measuredLagMs() - lagBefore));
     try {
       if (!this.extensions.has('PIPELINING')) {
         // one at a time: a reply that ends the session's service (`stopAt`) stops the commands still to send
@@ -247,6 +255,7 @@ export class SmtpSession {
           replies.push(reply);
           if (stopAt?.(reply)) break;
         }
+        this.lastGroupMs = took();
         return { replies, failure: null };
       }
       if (this.failure) throw this.failure;
@@ -256,6 +265,7 @@ export class SmtpSession {
       }
       this.socket.write(lines.map((line) => `${line}\r\n`).join(''));
       for (let i = 0; i < lines.length; i++) replies.push(await this.readReply());
+      this.lastGroupMs = took();
       return { replies, failure: null };
     } catch (error) {
       if (error instanceof SmtpFailure) return { replies, failure: error };
@@ -302,7 +312,9 @@ export class SmtpSession {
 
   /** EHLO (HELO on a 5xx), recording the advertised extensions. */
   async greet(): Promise<TSmtpReply> {
+    const asked = timerNow(this.options);
     let reply = await this.command(`EHLO ${this.options.heloName}`);
+    this.helloMs = timerNow(this.options) - asked;
     this.extensions = new Set();
     if (reply.code >= 500 && reply.code < 600) {
       reply = await this.command(`HELO ${this.options.heloName}`);

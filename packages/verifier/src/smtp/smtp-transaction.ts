@@ -21,6 +21,7 @@ export type THostLimits = {
     learnCut(spend: { errors: number; nonMail: number }): void;
     isSpent(spend: { errors: number; nonMail: number }): boolean;
     isLastCall(spend: { errors: number; nonMail: number }): boolean;
+    learnHeldBack(errorsBefore: number, codes: number[], heldMs: number): void;
     lastCalls: boolean;
   };
 };
@@ -138,7 +139,12 @@ export async function runTransaction<R extends TTransactionRecipient>(
   const fresh = session.uses === 0;
   let sent = 0;
   const stopAt = (reply: TSmtpReply): boolean => (sent++ < head.length && reply.code >= 300) || ends(reply, fresh);
+  const errorsBefore = session.errors;
   const { replies: all, failure } = await session.pipeline(lines, stopAt);
+  // replies held back once the session had made errors: the host's soft error limit (session-budget.ts); the time
+  // beyond what each reply would take at EHLO's pace, so a host slow at every reply (a long round trip, a slow
+  // server) is not taken for one holding replies back
+  if (!failure && session.helloMs !== null) host.budget.learnHeldBack(errorsBefore, all.map((r) => r.code), session.lastGroupMs - all.length * session.helloMs);
   // QUIT's reply (the last one, when every command was answered): the host has seen the session end
   const goodbye = lastCall && all.length === lines.length ? all.pop() : undefined;
   const rset = head.length === 2 ? all[0] : undefined;
