@@ -51,7 +51,20 @@ async function startServer(env: Record<string, string>): Promise<TRunning> {
     LOG_LEVEL: 'info',
     ...env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { ...process.env, ...fullEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { child, output } = spawnMain([], fullEnv, dataDir);
+  await new Promise<void>((resolve, reject) => {
+    const onData = () => {
+      if (output().includes('Verilead is running at')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${output()}`)));
+  });
+  return { child, base: `http://127.0.0.1:${port}`, output, env: fullEnv };
+}
+
+/** Runs main.ts with `args` and `env` (its output collected); killed, and its data directory removed, after the file. */
+function spawnMain(args: string[], env: Record<string, string>, dataDir: string): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -62,14 +75,7 @@ async function startServer(env: Record<string, string>): Promise<TRunning> {
     }
     await rm(dataDir, { recursive: true, force: true });
   });
-  await new Promise<void>((resolve, reject) => {
-    const onData = () => {
-      if (output.includes('Verilead is running at')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${output}`)));
-  });
-  return { child, base: `http://127.0.0.1:${port}`, output: () => output, env: fullEnv };
+  return { child, output: () => output };
 }
 
 /** Waits until the process printed `text` (pino writes its lines asynchronously, after the console's). */
@@ -219,18 +225,9 @@ describe('a worker process (--role worker) without REDIS_URL', () => {
   it('warns at start that several workers overrun mail hosts, and what to set', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'vl-worker-redis-'));
     const env = { NODE_ENV: 'production', APP_SECRET: 'production-start-test-secret-0123456789', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'info', PORT: String(await freePort()), HOST: '127.0.0.1' };
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--role', 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    cleanups.push(async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGKILL');
-        await once(child, 'exit');
-      }
-      await rm(dataDir, { recursive: true, force: true });
-    });
-    await vi.waitFor(() => expect(output).toContain('job worker started'), { timeout: 90_000, interval: 100 });
+    const { output: read } = spawnMain(['--role', 'worker'], env, dataDir);
+    await vi.waitFor(() => expect(read()).toContain('job worker started'), { timeout: 90_000, interval: 100 });
+    const output = read();
     expect(output).toContain('REDIS_URL is not set: this worker counts each mail host');
     const warning = output.split('\n').find((line) => line.includes('REDIS_URL is not set'));
     expect(JSON.parse(warning!)).toMatchObject({ level: 40, msg: expect.stringContaining('several worker processes together open more connections to one mail host than it allows') });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEximAvailable, startEximWorld, type TEximWorld } from '@verilead/mailworld';
 import { VerifierEngine } from '../engine/engine';
+import type { TVerifyOptions } from '../types';
 
 const available = isEximAvailable();
 const N = 1_500;
@@ -16,6 +17,17 @@ for (let i = 0; i < N; i++) {
 }
 
 let world: TEximWorld;
+
+function engineOn(more: Partial<TVerifyOptions> = {}): VerifierEngine {
+  return new VerifierEngine({
+    dnsServers: world.dnsServers,
+    smtpPort: world.smtpPort,
+    heloName: 'verifier.verilead.test',
+    mailFrom: 'probe@verilead.test',
+    timeouts: { dnsMs: 2_000, connectMs: 5_000, replyMs: 10_000, totalMs: 120_000 },
+    ...more,
+  });
+}
 
 describe.skipIf(!available && process.env.CI !== 'true')('stock Exim on loopback', () => {
   beforeAll(async () => {
@@ -34,13 +46,7 @@ describe.skipIf(!available && process.env.CI !== 'true')('stock Exim on loopback
   });
 
   it('a long list reuses sessions without Exim ever dropping one for too many non-mail commands (RSET), every verdict right', async () => {
-    const engine = new VerifierEngine({
-      dnsServers: world.dnsServers,
-      smtpPort: world.smtpPort,
-      heloName: 'verifier.verilead.test',
-      mailFrom: 'probe@verilead.test',
-      timeouts: { dnsMs: 2_000, connectMs: 5_000, replyMs: 10_000, totalMs: 120_000 },
-    });
+    const engine = engineOn();
     const wrong: string[] = [];
     try {
       for await (const r of engine.verifyMany(emails, { concurrency: 200 })) {
@@ -58,13 +64,7 @@ describe.skipIf(!available && process.env.CI !== 'true')('stock Exim on loopback
   });
 
   it("a host whose sender verification refuses the verifier's sender calls no mailbox invalid: unknown / verifier_blocked, and the host is asked no more", async () => {
-    const engine = new VerifierEngine({
-      dnsServers: world.dnsServers,
-      smtpPort: world.smtpPort,
-      heloName: 'verifier.verilead.test',
-      mailFrom: 'probe@verilead.test',
-      timeouts: { dnsMs: 2_000, connectMs: 5_000, replyMs: 10_000, totalMs: 120_000 },
-    });
+    const engine = engineOn();
     const list = ['alice', 'bob', 'carol', ...Array.from({ length: 27 }, (_, i) => `ghost${i}`)].map((l) => `${l}@exsender.test`);
     const verdicts = new Map<string, string>();
     try {
@@ -81,15 +81,7 @@ describe.skipIf(!available && process.env.CI !== 'true')('stock Exim on loopback
   });
 
   it("a host stricter than the budget drops one session, and its limit is learnt: the next sessions stay under it", async () => {
-    const engine = new VerifierEngine({
-      dnsServers: world.dnsServers,
-      smtpPort: world.smtpPort,
-      heloName: 'verifier.verilead.test',
-      mailFrom: 'probe@verilead.test',
-      perHostConcurrency: 1,
-      maxRecipientsPerTransaction: 1,
-      timeouts: { dnsMs: 2_000, connectMs: 5_000, replyMs: 10_000, totalMs: 120_000 },
-    });
+    const engine = engineOn({ perHostConcurrency: 1, maxRecipientsPerTransaction: 1 });
     const list = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? `${['alice', 'bob', 'carol', 'dan', 'erin', 'fay'][i % 6]}@extight.test` : `ghost${i}@extight.test`));
     const wrong: string[] = [];
     try {
