@@ -108,8 +108,8 @@ export class SessionBudget {
   }
 
   /**
-   * A command group answered `heldMs` later than its replies would take at the pace of the session's EHLO, after the session had made `errorsBefore`
-   * errors, with replies of these `codes` in order. Postfix holds back every reply by smtpd_error_sleep_time once a
+   * A command group answered `heldMs` later than its replies would take at the pace of the session's EHLO, after the
+   * session had made `errorsBefore` errors, with replies of these `codes` in order. Postfix holds back every reply by smtpd_error_sleep_time once a
    * session has made smtpd_soft_error_limit errors (a host whose soft limit is under our budget slows each session
    * down by seconds, but never cuts it, so no cut would teach it). The held-back replies (about one a second) are the
    * last ones, those sent at an error count of at least the soft limit: the largest limit that explains them is the
