@@ -26,6 +26,12 @@ export type TPostfixLogSummary = {
   maxErrorsInSession: number;
   /** rejected RCPTs (`reject: RCPT from`) */
   rejectedRcpts: number;
+  /**
+   * Queue files smtpd opened (a `QUEUEID: client=` line each): one per mail transaction with an accepted recipient,
+   * created at that recipient and removed when the transaction is aborted. Each takes one of Postfix's flow-control
+   * tokens; with `in_flow_delay` (1 s by default) a queue file opened when none is left waits that long.
+   */
+  queueFiles: number;
   /** the errors of each session that opened a mail transaction (`mail=1`), in the order the sessions ended */
   errorsPerMailSession: number[];
 };
@@ -43,6 +49,7 @@ export function summarisePostfixLog(log: string, softErrorLimit = 10): TPostfixL
     sessionsOverSoftLimit: 0,
     maxErrorsInSession: 0,
     rejectedRcpts: 0,
+    queueFiles: 0,
     errorsPerMailSession: [],
   };
   for (const line of log.split('\n')) {
@@ -65,6 +72,7 @@ export function summarisePostfixLog(log: string, softErrorLimit = 10): TPostfixL
     else if (/postfix\/postscreen\[\d+\]: DISCONNECT /.test(line)) out.postscreenDisconnects++;
     else if (/postfix\/postscreen\[\d+\]: HANGUP /.test(line)) out.postscreenHangups++;
     if (/reject: RCPT from /.test(line)) out.rejectedRcpts++;
+    if (/postfix\/smtpd\[\d+\]: [0-9A-Za-z]+: client=/.test(line)) out.queueFiles++;
   }
   return out;
 }
