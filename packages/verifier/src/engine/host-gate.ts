@@ -19,6 +19,17 @@ export const IDLE_CLOSE_MS = 5_000;
 /** How long a host's connection limit, learned from its 421, holds before the engine may probe one session above it. */
 export const CEILING_TTL_MS = 30 * 60_000;
 
+/**
+ * The window a host's connection rate limit is taken to count over: Postfix's anvil_rate_time_unit (60 s by default),
+ * the usual minute of other servers' rate limits. Pacing within a sliding window of it stays within any fixed one.
+ */
+export const CONNECTION_RATE_WINDOW_MS = 60_000;
+/**
+ * Refusals of a new connection that no connection limit explains (fewer of ours were open there than the host has
+ * held before) it takes to learn a rate limit: one could be a race with a session the host has not yet counted closed.
+ */
+const UNEXPLAINED_REFUSALS_TO_LEARN_RATE = 2;
+
 /** An idle session: the clock time it was put back and the number of the sweep wait running then. */
 type TIdleEntry = { session: SmtpSession; since: number; sweep: number };
 
@@ -78,6 +89,62 @@ export class HostGate {
   /** The most sessions the host takes at once, learned from its 421 (valid until `ceilingUntil`, clock time). */
   ceiling = Number.POSITIVE_INFINITY;
   ceilingUntil = 0;
+
+  /** Connections this host takes from us per CONNECTION_RATE_WINDOW_MS, learned from its refusals (valid until `rateUntil`). */
+  connectionRate = Number.POSITIVE_INFINITY;
+  rateUntil = 0;
+  /** Clock times of our connection attempts here (a refused one too: a server's rate counter counts every connect). */
+  private attempts: number[] = [];
+  /** Clock times of the 4xx refusals of a new connection here, and of those no connection limit explains. */
+  private refusals: number[] = [];
+  private unexplainedRefusals: number[] = [];
+
+  private prune(now: number): void {
+    const since = now - CONNECTION_RATE_WINDOW_MS;
+    const keep = (times: number[]) => (times.length > 0 && (times[0] as number) <= since ? times.filter((t) => t > since) : times);
+    this.attempts = keep(this.attempts);
+    this.refusals = keep(this.refusals);
+    this.unexplainedRefusals = keep(this.unexplainedRefusals);
+  }
+
+  /** A connection to this host is about to be attempted. */
+  noteAttempt(now: number): void {
+    this.prune(now);
+    this.attempts.push(now);
+  }
+
+  /**
+   * How long (ms) a new connection must wait to stay within the host's learned connection rate: until enough of the
+   * attempts of the last window have left it. 0 when no rate was learned or the window has room.
+   */
+  openDelayMs(now: number): number {
+    if (this.rateUntil <= now) return 0;
+    this.prune(now);
+    const rate = Math.max(1, this.connectionRate);
+    if (this.attempts.length < rate) return 0;
+    return Math.max(1, (this.attempts[this.attempts.length - rate] as number) + CONNECTION_RATE_WINDOW_MS - now);
+  }
+
+  /**
+   * The host refused a new connection with a 4xx greeting (Postfix answers the same `421 … too many connections` to
+   * a connection count and to a connection rate limit). When fewer of our sessions were open there than it has held
+   * at once before, no connection limit explains the refusal; the second such refusal within the window is a rate
+   * limit: the host takes as many connections a window as it accepted in the last one, and new ones are paced to that
+   * (`openDelayMs`) instead of being refused again and again. Answers whether a rate was learned now.
+   */
+  learnConnectionRate(now: number): boolean {
+    this.prune(now);
+    this.refusals.push(now);
+    const held = this.established + this.opening + this.closing;
+    if (held >= this.peakEstablished) return false;
+    this.unexplainedRefusals.push(now);
+    if (this.unexplainedRefusals.length < UNEXPLAINED_REFUSALS_TO_LEARN_RATE) return false;
+    const accepted = Math.max(1, this.attempts.length - this.refusals.length);
+    this.connectionRate = this.rateUntil > now ? Math.min(this.connectionRate, accepted) : accepted;
+    this.rateUntil = now + CEILING_TTL_MS;
+    this.unexplainedRefusals = [];
+    return true;
+  }
 
   /** Slots that may be held at once now: the limit, within the learned ceiling and the slow start. */
   get capacity(): number {
