@@ -35,6 +35,7 @@ test('an owner rotates an app token and changes single sign-on, then reads both 
   const entries = page.getByTestId('audit-entry');
   await expect(entries.filter({ hasText: 'App token rotated' })).toHaveCount(1);
   await expect(entries.filter({ hasText: 'App token rotated' })).toContainText(email);
+  await expect(entries.filter({ hasText: 'App token rotated' }).getByTestId('audit-actor-name')).toHaveText('Olive Owner');
   await expect(entries.filter({ hasText: 'SSO settings changed' })).toHaveCount(1);
   await expect(entries.filter({ hasText: 'SSO settings changed' })).toContainText(domain);
   const roleChange = entries.filter({ hasText: 'Member role changed' });
@@ -57,7 +58,7 @@ test('an owner rotates an app token and changes single sign-on, then reads both 
   expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await (await download.createReadStream()).toArray();
   const text = Buffer.concat(csv as Buffer[]).toString('utf8');
-  expect(text.split(/\r?\n/)[0]).toBe('time,action,action_label,actor_email,actor_id,target_type,target_id,target_name,details,ip');
+  expect(text.split(/\r?\n/)[0]).toBe('time,action,action_label,actor_email,actor_name,actor_id,target_type,target_id,target_name,details,ip');
   expect(text).toContain('app.token_rotated');
   expect(text).not.toContain('sso.settings_changed');
 

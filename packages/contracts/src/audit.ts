@@ -68,7 +68,13 @@ export const ZAuditLogEntry = z.object({
   action: z.string(),
   action_label: z.string(),
   actor_id: z.string().nullable(),
+  /** The actor's e-mail as recorded with the entry; null when none is known, and once the actor's account is deleted (never the erased address). */
   actor_email: z.string().nullable(),
+  /**
+   * The actor's name today, found only among the members of the entry's own organisation: "Deleted user" once their
+   * account is deleted; null when they have no name or are no such member (the e-mail alone then tells who acted).
+   */
+  actor_name: z.string().nullable(),
   target_type: z.string().nullable(),
   target_id: z.string().nullable(),
   /**

@@ -24,7 +24,7 @@ describe('audit log', () => {
   beforeAll(async () => {
     t = await createTestApp();
     owner = await t.createOwner('owner@audit.test');
-    stranger = await t.createOwner('stranger@audit.test');
+    stranger = await t.createOwner('stranger@audit.test', 'Stella Stranger');
   });
   afterAll(async () => {
     await t?.close();
@@ -92,6 +92,31 @@ describe('audit log', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/audit_log/export?action=team.member_role_changed', headers: { authorization: `Bearer ${owner.token}` } });
     const parsed = Papa.parse<Record<string, string>>(res.body.trim(), { header: true });
     expect(parsed.data[0]).toMatchObject({ target_type: 'member', target_id: memberId, target_name: 'Mia Member (mia@audit.test)' });
+  });
+
+  it("names who acted (today's name, among its own organisation's members only; \"Deleted user\" without the erased address)", async () => {
+    const own = (await read(owner, '?action=app.token_rotated')).items[0]!;
+    expect(own).toMatchObject({ actor_id: owner.userId, actor_email: 'owner@audit.test', actor_name: 'Test Owner' });
+
+    const add = await t.call({ method: 'POST', url: '/api/v1/admin/member/add', token: owner.token, payload: { email: 'dora@audit.test', role: 'analyst', name: 'Dora Departed' } });
+    expect(add.status).toBe(200);
+    const doraId = add.body.data.member.member_id as string;
+    await recordAudit(t.db.db, { orgId: owner.orgId, userId: doraId }, { action: 'webhook.deleted', targetType: 'webhook', targetId: 'by-dora' });
+    // An entry of this organisation whose actor id is another organisation's user (no such entry is written; the read must not resolve it).
+    await recordAudit(t.db.db, { orgId: owner.orgId, userId: stranger.userId, email: 'someone@audit.test' }, { action: 'webhook.deleted', targetType: 'webhook', targetId: 'by-stranger' });
+    const byTarget = async () => new Map((await read(owner, '?action=webhook.deleted&limit=100')).items.map((e) => [e.target_id, e]));
+    expect((await byTarget()).get('by-dora')).toMatchObject({ actor_email: 'dora@audit.test', actor_name: 'Dora Departed' });
+    expect((await byTarget()).get('by-stranger')).toMatchObject({ actor_id: stranger.userId, actor_email: 'someone@audit.test', actor_name: null });
+    expect(JSON.stringify(await read(owner, '?limit=100'))).not.toContain('Stella Stranger');
+
+    // the account deleted (as deleteAccount leaves it: anonymised, the membership kept as removed)
+    await t.db.db.execute(sql`update users set deleted_at = now(), name = 'Deleted user', email = ${`deleted-${doraId}@deleted.invalid`} where id = ${doraId}`);
+    await t.db.db.execute(sql`update memberships set status = 'removed' where user_id = ${doraId}`);
+    expect((await byTarget()).get('by-dora')).toMatchObject({ actor_id: doraId, actor_email: null, actor_name: 'Deleted user' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/audit_log/export?action=webhook.deleted', headers: { authorization: `Bearer ${owner.token}` } });
+    expect(res.body).not.toContain('dora@audit.test');
+    const rows = Papa.parse<Record<string, string>>(res.body.trim(), { header: true }).data;
+    expect(rows.find((r) => r.target_id === 'by-dora')).toMatchObject({ actor_email: '', actor_name: 'Deleted user' });
   });
 
   it('records a failed and a successful sign-in', async () => {

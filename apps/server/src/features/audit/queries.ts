@@ -7,6 +7,10 @@ export type TAuditFilter = { orgId: string; action?: TAuditAction; actorId?: str
 export type TAuditRow = typeof auditLog.$inferSelect & {
   /** The target person in words when the entry is about a member of the entry's own organisation (else null). */
   targetPerson: string | null;
+  /** The actor's name today when they are a member of the entry's own organisation with a name (else null). */
+  actorName: string | null;
+  /** Whether the actor, a member of the entry's own organisation, has deleted their account. */
+  actorDeleted: boolean;
 };
 
 /** Target types whose id is a user's id. */
@@ -28,7 +32,16 @@ const targetPerson = sql<string | null>`case when ${auditLog.targetType} in (${s
   limit 1
 ) end`;
 
-const COLUMNS = { ...getTableColumns(auditLog), targetPerson };
+/** The actor, read as the target person is (through the memberships of the entry's own organisation only). */
+const actorOf = (column: SQL) => sql`(
+  select ${column} from memberships m join users u on u.id = m.user_id
+  where m.org_id = audit_log.org_id and m.user_id = audit_log.actor_user_id
+  limit 1
+)`;
+const actorName = sql<string | null>`${actorOf(sql`case when u.deleted_at is not null then 'Deleted user' when u.name <> '' then u.name end`)}`;
+const actorDeleted = sql<boolean>`coalesce(${actorOf(sql`u.deleted_at is not null`)}, false)`;
+
+const COLUMNS = { ...getTableColumns(auditLog), targetPerson, actorName, actorDeleted };
 
 function whereOf(f: TAuditFilter): SQL | undefined {
   return and(

@@ -43,7 +43,8 @@ function toEntry(r: TAuditRow): TAuditLogEntry {
     action: r.action,
     action_label: AUDIT_ACTIONS[r.action] ?? r.action,
     actor_id: r.actorUserId,
-    actor_email: r.actorEmail,
+    actor_email: r.actorDeleted ? null : r.actorEmail,
+    actor_name: r.actorName,
     target_type: r.targetType,
     target_id: r.targetId,
     target_name: nameTarget(r),
@@ -63,10 +64,10 @@ export async function exportAuditLogCsv(db: TDb, ctx: TCallerContext, q: z.outpu
   const rows = await selectAuditRows(db, await filterOf(db, ctx, q), AUDIT_EXPORT_MAX_ROWS);
   return Papa.unparse(
     {
-      fields: ['time', 'action', 'action_label', 'actor_email', 'actor_id', 'target_type', 'target_id', 'target_name', 'details', 'ip'],
+      fields: ['time', 'action', 'action_label', 'actor_email', 'actor_name', 'actor_id', 'target_type', 'target_id', 'target_name', 'details', 'ip'],
       data: rows.map((r) => {
         const e = toEntry(r);
-        return [e.created_at, e.action, e.action_label, e.actor_email ?? '', e.actor_id ?? '', e.target_type ?? '', e.target_id ?? '', e.target_name ?? '', JSON.stringify(e.details), e.ip ?? ''];
+        return [e.created_at, e.action, e.action_label, e.actor_email ?? '', e.actor_name ?? '', e.actor_id ?? '', e.target_type ?? '', e.target_id ?? '', e.target_name ?? '', JSON.stringify(e.details), e.ip ?? ''];
       }),
     },
     // a cell starting with = + - @ is quoted and prefixed so a spreadsheet never runs it as a formula

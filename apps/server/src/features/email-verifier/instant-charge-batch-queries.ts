@@ -15,8 +15,9 @@ const compiled = new Map<'plain' | 'app', { sql: string; params: unknown[] }>();
 
 /**
  * The group statement: the same steps as the single statement (instant-charge.ts), for the first `k` charges of the
- * group, `k` being the room every count leaves (read on the payer's rows, locked first). It answers `accepted` (k)
- * and, when some were left out, `short_of` (member, balance, app_daily or app_life_time).
+ * group, `k` being the room every count leaves (read on the payer's rows, locked first; none while the organisation or
+ * the member is suspended). It answers `accepted` (k) and, when some were left out, `short_of` (suspended_organisation,
+ * suspended_user, member, balance, app_daily or app_life_time).
  */
 function groupStatement(kind: 'plain' | 'app'): { sql: string; params: unknown[] } {
   let q = compiled.get(kind);
@@ -65,15 +66,18 @@ function groupStatement(kind: 'plain' | 'app'): { sql: string; params: unknown[]
   q = dialect.sqlToQuery(sql`with x as (
             select * from json_to_recordset(${P('rows')}::json) as x(n int, id uuid, email text, status text, source text, result jsonb, event_type text, event_payload jsonb)),
           p as (
-            select ${memberships.status} as status, o.credits_balance as balance,
+            select ${memberships.status} as status, o.credits_balance as balance, o.suspended_at is not null as org_suspended,
                    coalesce(${capOn} - ${usedOn}, ${big}) as daily_room,
                    coalesce(${memberships.lifeTimeLimit} - ${memberships.lifeTimeUsed}, ${big}) as life_room
             from ${memberships} join organisations o on o.id = ${memberships.orgId}
             where ${memberships.userId} = ${userId} and ${memberships.orgId} = ${orgId}
-            for update)${appRoomRead},
+            for update),
+          pu as (
+            select 1 as ok from users where id = ${userId} and suspended_at is null and exists (select 1 from p)
+            for share)${appRoomRead},
           k as (
             select coalesce((select greatest(0, least((select count(*)::int from x), p.balance, p.daily_room, p.life_room${appRoom}))
-                             from p where p.status = 'active'), 0) as cnt),
+                             from p where p.status = 'active' and not p.org_suspended and exists (select 1 from pu)), 0) as cnt),
           m as (
             update ${memberships} set daily_used = ${usedOn} + ${k}, daily_used_on = current_date, life_time_used = life_time_used + ${k}
             where user_id = ${userId} and org_id = ${orgId} and status = 'active' and ${k} > 0
@@ -82,7 +86,7 @@ function groupStatement(kind: 'plain' | 'app'): { sql: string; params: unknown[]
             returning 1 as ok),
           o as (
             update organisations set credits_balance = credits_balance - ${k}
-            where id = ${orgId} and credits_balance >= ${k} and exists (select 1 from m)
+            where id = ${orgId} and credits_balance >= ${k} and suspended_at is null and exists (select 1 from m)
             returning credits_balance)${appSteps},
           i as (
             insert into instant_verifications (id, org_id, user_id, email, status, source, result, billable, credits_charged)
@@ -103,6 +107,8 @@ function groupStatement(kind: 'plain' | 'app'): { sql: string; params: unknown[]
                end as refused,
                case
                  when ${k} >= (select count(*) from x) then null
+                 when exists (select 1 from p where org_suspended) then 'suspended_organisation'
+                 when exists (select 1 from p) and not exists (select 1 from pu) then 'suspended_user'
                  when not exists (select 1 from p where status = 'active') then 'member'
                  when (select least(daily_room, life_room) from p) <= ${k} then 'member'
                  when (select balance from p) <= ${k} then 'balance'

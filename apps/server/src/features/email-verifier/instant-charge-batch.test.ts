@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
 import { createTestDb, type TTestDb } from '../../test/test-db';
 import { getMemberLimits, getOrgBalance, grantCredits, setMemberLimits } from '../../platform/credits/ledger';
-import { selectRows } from '../../platform/db/database';
+import { selectRows, type TDb } from '../../platform/db/database';
 import { isAppError } from '../../platform/errors/app-error';
 import { httpStatusOf } from '../../platform/errors/http-status';
 import { memberships, organisations, users } from '../../platform/tenancy/tables';
-import { AppCreditLimitRefused, type TInstantRowInput } from './instant-charge';
+import { AppCreditLimitRefused, storeInstantResult, type TInstantRowInput } from './instant-charge';
 import { chargeInstantResult } from './instant-charge-batch';
 
 async function createPayer(t: TTestDb, name: string, credits: number) {
@@ -207,6 +207,70 @@ describe('instant charges grouped per payer', () => {
     await expect(first).resolves.toMatchObject({ creditsCharged: 1 });
     expect(await getOrgBalance(t.db, payer.orgId)).toBe(9);
     expect(await ledgerOf(t, payer.orgId)).toMatchObject({ n: 1, results: 1, events: 1 });
+  });
+
+  const suspend = (who: 'organisation' | 'user', payer: { orgId: string; userId: string }, at: Date | null, db: TDb = t.db) =>
+    who === 'organisation'
+      ? db.update(organisations).set({ suspendedAt: at }).where(eq(organisations.id, payer.orgId))
+      : db.update(users).set({ suspendedAt: at }).where(eq(users.id, payer.userId));
+  const suspendedMessage = { organisation: 'the organisation is suspended', user: "the list owner's account is suspended" };
+
+  it("refuses the charge of a suspended organisation or member as the ledger does (account_suspended), alone, through an app and grouped: nothing charged", async () => {
+    for (const who of ['organisation', 'user'] as const) {
+      const payer = await createPayer(t, `Suspended${who}`, 10);
+      const app = { id: await createApp(t, payer.orgId, payer.userId, { type: 'daily', value: 100 }), day: new Date().toISOString().slice(0, 10) };
+      await suspend(who, payer, new Date());
+      const alone = await storeInstantResult(t.db, row(payer, 1)).catch((e: unknown) => e);
+      expect(isAppError(alone) && [alone.code, alone.message, httpStatusOf(alone)]).toEqual(['account_suspended', expect.stringContaining(suspendedMessage[who]), 403]);
+      const viaApp = await storeInstantResult(t.db, row(payer, 2, { app })).catch((e: unknown) => e);
+      expect(isAppError(viaApp) && viaApp.code).toBe('account_suspended');
+      const grouped = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => chargeInstantResult(t.db, row(payer, 10 + i))));
+      expect(grouped.map((g) => (g.status === 'rejected' && isAppError(g.reason) ? g.reason.code : g.status))).toEqual(Array(20).fill('account_suspended'));
+      const groupedApp = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => chargeInstantResult(t.db, row(payer, 40 + i, { app }))));
+      expect(groupedApp.map((g) => (g.status === 'rejected' && isAppError(g.reason) ? g.reason.code : g.status))).toEqual(Array(5).fill('account_suspended'));
+      expect(await getOrgBalance(t.db, payer.orgId)).toBe(10);
+      expect((await getMemberLimits(t.db, payer.orgId, payer.userId)).life_time.used).toBe(0);
+      expect(await ledgerOf(t, payer.orgId)).toMatchObject({ n: 0, results: 0, events: 0 });
+      const used = await selectRows<{ n: number }>(t.db, sql`select credits_used_life_time::int as n from apps where id = ${app.id}`);
+      expect(used[0]!.n).toBe(0);
+      // restored: charged again
+      await suspend(who, payer, null);
+      await expect(storeInstantResult(t.db, row(payer, 50))).resolves.toMatchObject({ creditsCharged: 1 });
+      expect(await getOrgBalance(t.db, payer.orgId)).toBe(9);
+    }
+  });
+
+  // Two sessions at once: PostgreSQL only (PGlite is one session, where transactions never interleave).
+  it.skipIf(!process.env.DATABASE_URL)('an instant charge waiting on a suspension being committed is refused once it commits (organisation and member)', async () => {
+    for (const who of ['organisation', 'user'] as const) {
+      const payer = await createPayer(t, `Race${who}`, 10);
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const holding = new Promise<void>((r) => (locked = r));
+      // the operator's suspension, its row locked and not yet committed
+      const suspension = t.transaction(async (tx) => {
+        await suspend(who, payer, new Date(), tx);
+        locked();
+        await gate;
+      });
+      await holding;
+      const charge = storeInstantResult(t.db, row(payer, 1)).catch((e: unknown) => e);
+      await vi.waitFor(
+        async () => {
+          const waiting = await selectRows<{ n: number }>(t.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+          expect(waiting[0]!.n).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      release();
+      await suspension;
+      const err = await charge;
+      expect(isAppError(err) && [err.code, err.message]).toEqual(['account_suspended', expect.stringContaining(suspendedMessage[who])]);
+      expect(await getOrgBalance(t.db, payer.orgId)).toBe(10);
+      expect((await getMemberLimits(t.db, payer.orgId, payer.userId)).life_time.used).toBe(0);
+      expect(await ledgerOf(t, payer.orgId)).toMatchObject({ n: 0, results: 0 });
+    }
   });
 
   it('stores a free result without a charge', async () => {

@@ -73,9 +73,12 @@ function statementFor(kind: 'free' | 'charge' | 'charge_app'): { sql: string; pa
               and (life_time_limit is null or life_time_used + 1 <= life_time_limit)
               and (${capOn} is null or ${usedOn} + 1 <= ${capOn})
             returning 1 as ok),
+          u as (
+            select 1 as ok from users where id = ${userId} and suspended_at is null and exists (select 1 from m)
+            for share),
           o as (
             update organisations set credits_balance = credits_balance - 1
-            where id = ${orgId} and credits_balance >= 1 and exists (select 1 from m)
+            where id = ${orgId} and credits_balance >= 1 and suspended_at is null and exists (select 1 from u)
             returning credits_balance)${appSteps},
           i as (
             insert into instant_verifications (org_id, user_id, email, status, source, result, billable, credits_charged)
@@ -86,7 +89,10 @@ function statementFor(kind: 'free' | 'charge' | 'charge_app'): { sql: string; pa
             select ${orgId}, ${userId}, 'charge', 1, 'Instant verification', 'instant_verify', 'instant_verification', i.id::text, o.credits_balance from i, o),${event}
           select i.id, i.result,
                  case
+                   when not exists (select 1 from o) and (select suspended_at is not null from organisations where id = ${orgId}) then verilead_refuse_charge('suspended_organisation')
+                   when not exists (select 1 from o) and (select suspended_at is not null from users where id = ${userId}) then verilead_refuse_charge('suspended_user')
                    when not exists (select 1 from m) then verilead_refuse_charge('member')
+                   when not exists (select 1 from u) then verilead_refuse_charge('suspended_user')
                    when not exists (select 1 from o) then verilead_refuse_charge('balance')${appRefusal}
                  end as refused
           from (select 1) as one left join i on true`);
@@ -118,16 +124,26 @@ export async function insertInstantRow(exec: TDb, input: TInstantRowInput): Prom
   return rows[0] as { id: string | null; result: Record<string, unknown> } | undefined;
 }
 
-export type TPayer = { status: string; life_time_limit: number | null; life_time_used: number; cap: number | null; used: number; balance: number };
+export type TPayer = {
+  status: string;
+  life_time_limit: number | null;
+  life_time_used: number;
+  cap: number | null;
+  used: number;
+  balance: number;
+  /** Who of the organisation and the member an operator suspended, if any. */
+  suspended: 'organisation' | 'user' | null;
+};
 
-/** What the member and the organisation have left today (null when the user is no member). */
+/** What the member and the organisation have left today, and whether either is suspended (null when the user is no member). */
 export async function selectPayer(exec: TDb, orgId: string, userId: string): Promise<TPayer | null> {
   const { usedOn, capOn } = sqlMemberDaily(sql`current_date`);
   const rows = await selectRows<TPayer>(
     exec,
     sql`select ${memberships.status} as status, ${memberships.lifeTimeLimit} as life_time_limit, ${memberships.lifeTimeUsed} as life_time_used,
-               ${capOn} as cap, (${usedOn})::int as used, o.credits_balance as balance
-        from ${memberships} join organisations o on o.id = ${memberships.orgId}
+               ${capOn} as cap, (${usedOn})::int as used, o.credits_balance as balance,
+               case when o.suspended_at is not null then 'organisation' when u.suspended_at is not null then 'user' end as suspended
+        from ${memberships} join organisations o on o.id = ${memberships.orgId} join users u on u.id = ${memberships.userId}
         where ${memberships.userId} = ${userId} and ${memberships.orgId} = ${orgId} limit 1`,
   );
   return rows[0] ?? null;

@@ -1,4 +1,4 @@
-import { insufficientCreditsError, memberLimitError } from '../../platform/credits/ledger';
+import { insufficientCreditsError, memberLimitError, suspendedChargeError } from '../../platform/credits/ledger';
 import type { TDb } from '../../platform/db/database';
 import { AppError } from '../../platform/errors/app-error';
 import { createTtlCache } from '../../platform/cache/ttl-cache';
@@ -16,7 +16,7 @@ export class AppCreditLimitRefused extends Error {
   }
 }
 
-const REFUSED = /charge refused: (member|balance|app_daily|app_life_time)/;
+const REFUSED = /charge refused: (member|balance|app_daily|app_life_time|suspended_organisation|suspended_user)/;
 
 /** Whether `err` is the database's refusal of a charge statement (nothing of the statement was stored). */
 export function isChargeRefusal(err: unknown): boolean {
@@ -35,11 +35,15 @@ function refusalOf(err: unknown): string | null {
  * Stores an instant result and, when billable, charges it: ONE statement (one round trip, atomic by itself).
  * In order, each step only if the previous one passed:
  *   1. the member's daily and life-time limits (counted on the membership row, which it locks),
- *   2. the organisation's balance (decreased only if it covers the credit),
- *   3. the app's usage, life-time and today's (its row locked, so concurrent calls of one app count one after another),
- *   4. the result row, the ledger entry (balance after) and the product event.
+ *   2. the member not suspended (their user row share-locked, as the ledger does: an operator's suspension waits for
+ *      the charge, and a charge after it sees it),
+ *   3. the organisation's balance, decreased only if it covers the credit and the organisation is not suspended
+ *      (re-checked on the row a suspension just changed),
+ *   4. the app's usage, life-time and today's (its row locked, so concurrent calls of one app count one after another),
+ *   5. the result row, the ledger entry (balance after) and the product event.
  * A refused step (or an app usage past its credit limit) calls verilead_refuse_charge, whose error undoes the whole
- * statement; the reason is then read once more to answer the right error.
+ * statement; a suspension is answered as the ledger answers it (`account_suspended`), any other reason is read once
+ * more to answer the right error.
  */
 export async function storeInstantResult(exec: TDb, input: TInstantRowInput): Promise<TStoredInstant> {
   try {
@@ -61,12 +65,15 @@ export async function explainChargeError(exec: TDb, input: TInstantRowInput, err
   const reason = refusalOf(err);
   if (!reason) return err;
   if (reason === 'app_daily' || reason === 'app_life_time') return new AppCreditLimitRefused(reason === 'app_daily' ? 'daily' : 'life_time');
+  if (reason === 'suspended_organisation' || reason === 'suspended_user') return suspendedChargeError(reason === 'suspended_organisation' ? 'organisation' : 'user');
   return explainRefusal(exec, input.orgId, input.userId, reason);
 }
 
 /** The error that says why `m` cannot pay one credit, or null when it can. */
 function refusalFor(m: TPayer | null): AppError | null {
   if (!m) return new AppError('not_found', 'Member not found');
+  // a suspension is told before a limit, as the ledger tells it
+  if (m.suspended) return suspendedChargeError(m.suspended);
   if (m.status !== 'active') return new AppError('account_inactive', 'Your account is not active. Please contact the owner of your organisation.');
   if (m.life_time_limit !== null && m.life_time_used + 1 > m.life_time_limit) return memberLimitError('life_time', 1, m.life_time_limit, Math.max(0, m.life_time_limit - m.life_time_used));
   if (m.cap !== null && m.used + 1 > m.cap) return memberLimitError('daily', 1, m.cap, Math.max(0, m.cap - m.used));

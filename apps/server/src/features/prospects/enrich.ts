@@ -73,9 +73,10 @@ export async function getRequest(exec: TDb, ctx: TCallerContext, id: string): Pr
   return toRequestView(row, (await readPausedReasons(exec, row.orgId, [row], enrichRequests.isRunning)).get(row.id) ?? null);
 }
 
+/** A list's latest enrichment, with why it waits when it does (its organisation or owner suspended). */
 export async function latestListRequest(exec: TDb, listId: string): Promise<TEnrichRequest | null> {
   const row = await selectLatestListRequest(exec, listId);
-  return row ? toRequestView(row) : null;
+  return row ? toRequestView(row, (await readPausedReasons(exec, row.orgId, [row], enrichRequests.isRunning)).get(row.id) ?? null) : null;
 }
 
 export async function listRequests(exec: TDb, ctx: TCallerContext, q: { page: number; limit: number }, inProgressOnly = false) {

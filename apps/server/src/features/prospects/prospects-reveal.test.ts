@@ -6,9 +6,10 @@ import { PEOPLE_DOMAINS } from '@verilead/mailworld';
 import { getOrgBalance } from '../../platform/credits/ledger';
 import { creditTransactions } from '../../platform/credits/tables';
 import { selectRows } from '../../platform/db/database';
+import { organisations } from '../../platform/tenancy/tables';
 import type { TTestApp } from '../../test/test-app';
 import { importDirectory } from './directory-import';
-import { enrichLeads } from './enrich';
+import { enrichLeads, latestListRequest } from './enrich';
 import type { TGeneratedPerson } from './generator';
 import { GREYLISTED, startProspectApiWorld, type TProspectUser, type TProspectWorld } from './test-support';
 
@@ -157,6 +158,24 @@ describe('prospect API', () => {
       const dl = await call(owner, 'POST', '/prospect/download', { person_ids: members.slice(0, 3), file_type: 'xlsx' });
       expect(dl.status).toBe(200);
       expect((await call(owner, 'GET', '/prospect/recent_activities')).body.data.items.length).toBeGreaterThan(0);
+    });
+
+    it("a list's enrichment waiting for its suspended organisation says why on the list's details, and no longer once restored", async () => {
+      const members = pick((p) => p.email!.split('@')[1] !== 'greylist.test', 2).map((p) => idOf.get(p.external_id)!);
+      const listId = (await call(owner, 'POST', '/prospect/search/add_profiles', { list_name: 'Paused', person_ids: members })).body.data.list.id as string;
+      const run = await call(owner, 'POST', '/prospect/list/enrich', { list_id: listId, options: { emails: 'all', phones: 'all' } });
+      expect(run.body.data.state).toBe('queued');
+      await t.db.db.update(organisations).set({ suspendedAt: new Date() }).where(eq(organisations.id, owner.orgId));
+      try {
+        // (the owner's own session is refused while suspended: the view the details answer, read directly)
+        expect(await latestListRequest(t.db.db, listId)).toMatchObject({ request_id: run.body.data.request_id, paused_reason: expect.stringContaining('the organisation is suspended') });
+      } finally {
+        await t.db.db.update(organisations).set({ suspendedAt: null }).where(eq(organisations.id, owner.orgId));
+      }
+      const details = await call(owner, 'GET', `/prospect/list/details?list_id=${listId}`);
+      expect(details.body.data.enrichment).toMatchObject({ request_id: run.body.data.request_id, paused_reason: null });
+      expect((await call(owner, 'POST', '/prospect/list/enrich', { list_id: listId, cancel: true })).body.data.state).toBe('cancelled');
+      await t.deps.queue.runUntilIdle();
     });
 
     it('checks addresses within the request: a greylisting host is not waited for, nothing unconfirmed is charged, a list waits', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import type { TAuditLogEntry } from '@verilead/contracts';
 import { AppProviders } from '../../../app/providers';
 import { createQueryClient } from '../../../lib/query-client';
@@ -17,6 +17,7 @@ function entry(overrides: Partial<TAuditLogEntry>): TAuditLogEntry {
     action_label: 'Member role changed',
     actor_id: '5d1c7a0e-2b4f-4e8a-9c3d-000000000001',
     actor_email: 'olivia@acme.test',
+    actor_name: 'Olivia Owner',
     target_type: 'member',
     target_id: MEMBER_ID,
     target_name: 'Mia Member (mia@acme.test)',
@@ -60,6 +61,30 @@ describe('AuditLogScreen', { timeout: 60_000 }, () => {
     expect(row.textContent).not.toContain(MEMBER_ID);
     expect(screen.getByTestId('audit-target').textContent).toBe('Mia Member (mia@acme.test)');
     expect(screen.getByTestId('audit-details').textContent).toBe('from: Executive · to: Manager');
+  });
+
+  const renderScreen = () =>
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <AuditLogScreen />
+      </AppProviders>,
+    );
+
+  it("shows who acted by name with the e-mail beneath, the e-mail alone without a name, and a deleted account as 'Deleted user'", async () => {
+    stubApi([
+      entry({ id: 'e-named' }),
+      entry({ id: 'e-unnamed', actor_id: '5d1c7a0e-2b4f-4e8a-9c3d-000000000002', actor_email: 'nameless@acme.test', actor_name: null }),
+      entry({ id: 'e-deleted', actor_id: '5d1c7a0e-2b4f-4e8a-9c3d-000000000003', actor_email: null, actor_name: 'Deleted user' }),
+    ]);
+    renderScreen();
+    const rows = await screen.findAllByTestId('audit-entry');
+    const actors = rows.map((row) => within(row).getByTestId('audit-actor'));
+    expect(within(actors[0]!).getByTestId('audit-actor-name').textContent).toBe('Olivia Owner');
+    expect(within(actors[0]!).getByTestId('audit-actor-email').textContent).toBe('olivia@acme.test');
+    expect(actors[1]!.textContent).toBe('nameless@acme.test');
+    expect(within(actors[1]!).queryByTestId('audit-actor-name')).toBeNull();
+    expect(actors[2]!.textContent).toBe('Deleted user');
+    expect(within(actors[2]!).queryByTestId('audit-actor-email')).toBeNull();
   });
 
   it('says what kind of thing an unnamed target is, and leaves its id to the CSV', async () => {

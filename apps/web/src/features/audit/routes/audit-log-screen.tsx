@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Select, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { AUDIT_ACTIONS, ROLE_LABELS, type TAuditAction, type TAuditLogEntry } from '@verilead/contracts';
 import { EmptyState, ErrorState } from '../../../components/state-views';
@@ -48,6 +48,32 @@ const TARGET_KINDS: Record<string, string> = {
 function describeTarget(entry: TAuditLogEntry): string | null {
   if (entry.target_name) return entry.target_name;
   return entry.target_type ? (TARGET_KINDS[entry.target_type] ?? humanizeKey(entry.target_type)) : null;
+}
+
+/**
+ * Who acted, as the members table shows a person: their name with the e-mail beneath; the e-mail alone when the server
+ * knows no name; "Deleted user" alone once their account is deleted (the server then gives no e-mail).
+ */
+function ActorCell({ entry }: { entry: TAuditLogEntry }) {
+  if (!entry.actor_name) {
+    return (
+      <Text size="sm" data-testid="audit-actor">
+        {entry.actor_email ?? 'Unknown'}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={2} style={{ minWidth: 0 }} data-testid="audit-actor">
+      <Text size="sm" fw={600} truncate data-testid="audit-actor-name">
+        {entry.actor_name}
+      </Text>
+      {entry.actor_email ? (
+        <Text size="xs" c="dimmed" truncate data-testid="audit-actor-email">
+          {entry.actor_email}
+        </Text>
+      ) : null}
+    </Stack>
+  );
 }
 
 /** The organisation's audit log (owners and Managers): who did what, filtered by action, member and dates; CSV export. */
@@ -161,7 +187,7 @@ export function AuditLogScreen() {
                   </Badge>
                 </Table.Td>
                 <Table.Td data-label="Member">
-                  <Text size="sm">{entry.actor_email ?? 'Unknown'}</Text>
+                  <ActorCell entry={entry} />
                 </Table.Td>
                 <Table.Td data-label="What">
                   {describeTarget(entry) ? (

@@ -9,7 +9,7 @@ import { ProspectListDetailScreen } from './list-detail-screen';
 
 const LIST_ID = '11111111-1111-4111-8111-111111111111';
 const list = (state: string) => ({ id: LIST_ID, name: 'Five people', lead_count: 1, state, user_id: 'u', created_at: '2026-11-24T10:00:00.000Z', updated_at: '2026-11-24T10:00:00.000Z' });
-const request = (state: string, processed: number) => ({
+const request = (state: string, processed: number, paused_reason: string | null = null) => ({
   request_id: '22222222-2222-4222-8222-222222222222',
   kind: 'list',
   list_id: LIST_ID,
@@ -23,6 +23,7 @@ const request = (state: string, processed: number) => ({
   phones_revealed: 0,
   credits_charged: processed,
   error: null,
+  paused_reason,
   created_at: '2026-11-24T10:00:00.000Z',
   updated_at: '2026-11-24T10:00:00.000Z',
 });
@@ -52,14 +53,17 @@ const person = (revealed: boolean) => ({
 
 describe('ProspectListDetailScreen', { timeout: 30_000 }, () => {
   let enriched = false;
+  let paused: string | null = null;
   beforeEach(() => {
     enriched = false;
+    paused = null;
     useSessionStore.getState().fillSession(buildLogin());
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string, init: RequestInit = {}) => {
         const ok = (data: unknown) => new Response(JSON.stringify({ status: 'success', data }), { status: 200 });
         if (url.includes('/prospect/list/details')) {
+          if (paused) return ok({ list: list('in_progress'), revealed_emails: 0, revealed_phones: 0, enrichment: request('in_progress', 0, paused) });
           return ok({ list: list(enriched ? 'processed' : 'not_processed'), revealed_emails: enriched ? 1 : 0, revealed_phones: 0, enrichment: enriched ? request('completed', 1) : null });
         }
         if (url.includes('/prospect/list/search/leads')) return ok({ items: [person(enriched)], total: 1, page: 1, limit: 25 });
@@ -74,6 +78,33 @@ describe('ProspectListDetailScreen', { timeout: 30_000 }, () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     useSessionStore.getState().logout();
+  });
+
+  const renderScreen = () =>
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <MemoryRouter initialEntries={[`/prospect/lists/${LIST_ID}`]}>
+          <Routes>
+            <Route path="/prospect/lists/:listId" element={<ProspectListDetailScreen />} />
+          </Routes>
+        </MemoryRouter>
+      </AppProviders>,
+    );
+
+  it('says why a running enrichment waits (its organisation or owner suspended), as the verifier and finder lists do', async () => {
+    paused = "Paused: the list owner's account is suspended by Verilead support. It goes on by itself once the account is restored.";
+    renderScreen();
+    const alert = await screen.findByTestId('enrichment-paused');
+    expect(alert.textContent).toBe(`Enrichment paused${paused}`);
+    expect(screen.getByRole('status').getAttribute('data-testid')).toBe('enrichment-paused');
+    expect(screen.getByTestId('enrichment-state').textContent).toBe('Enrichment: In progress');
+  });
+
+  it('shows no pause when the enrichment does not wait', async () => {
+    enriched = true;
+    renderScreen();
+    expect((await screen.findByText('Enrichment: Completed')).textContent).toBe('Enrichment: Completed');
+    expect(screen.queryByTestId('enrichment-paused')).toBeNull();
   });
 
   it('shows masked leads, enriches the list and shows the revealed address with its progress done', async () => {

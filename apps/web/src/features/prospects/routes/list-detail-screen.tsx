@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Alert, Anchor, Button, Card, Group, Pagination, Progress, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconPlayerPause } from '@tabler/icons-react';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import type { TDownload, TDownloadFileType } from '@verilead/contracts';
@@ -83,6 +84,11 @@ export function ProspectListDetailScreen() {
         onConfirm={() => m.enrich.mutate({ list_id: listId }, { onError: fail('Could not start'), onSettled: () => setConfirming(false) })}
       />
       <Stack>
+        {enrichment?.paused_reason ? (
+          <Alert color="yellow" variant="light" icon={<IconPlayerPause size={18} />} title="Enrichment paused" role="status" data-testid="enrichment-paused">
+            {enrichment.paused_reason}
+          </Alert>
+        ) : null}
         {enrichment ? (
           <Card padding="md" withBorder data-testid="enrichment">
             <Group justify="space-between" mb={6}>
