@@ -1,6 +1,7 @@
 import type { SmtpSession } from '../smtp/smtp-session';
 import { systemClock } from '../clock';
 import type { TClock, TSleep } from '../types';
+import { ConnectionRate } from './connection-rate';
 import { SessionBudget } from './session-budget';
 
 const BACKOFF_BASE_MS = 50;
@@ -18,17 +19,6 @@ export const IDENTITY_REFUSAL_MS = 10 * 60_000;
 export const IDLE_CLOSE_MS = 5_000;
 /** How long a host's connection limit, learned from its 421, holds before the engine may probe one session above it. */
 export const CEILING_TTL_MS = 30 * 60_000;
-
-/**
- * The window a host's connection rate limit is taken to count over: Postfix's anvil_rate_time_unit (60 s by default),
- * the usual minute of other servers' rate limits. Pacing within a sliding window of it stays within any fixed one.
- */
-export const CONNECTION_RATE_WINDOW_MS = 60_000;
-/**
- * Refusals of a new connection that no connection limit explains (fewer of ours were open there than the host has
- * held before) it takes to learn a rate limit: one could be a race with a session the host has not yet counted closed.
- */
-const UNEXPLAINED_REFUSALS_TO_LEARN_RATE = 2;
 
 /** An idle session: the clock time it was put back and the number of the sweep wait running then. */
 type TIdleEntry = { session: SmtpSession; since: number; sweep: number };
@@ -90,60 +80,20 @@ export class HostGate {
   ceiling = Number.POSITIVE_INFINITY;
   ceilingUntil = 0;
 
-  /** Connections this host takes from us per CONNECTION_RATE_WINDOW_MS, learned from its refusals (valid until `rateUntil`). */
-  connectionRate = Number.POSITIVE_INFINITY;
-  rateUntil = 0;
-  /** Clock times of our connection attempts here (a refused one too: a server's rate counter counts every connect). */
-  private attempts: number[] = [];
-  /** Clock times of the 4xx refusals of a new connection here, and of those no connection limit explains. */
-  private refusals: number[] = [];
-  private unexplainedRefusals: number[] = [];
+  /** The host's connection rate, once learned from its refusals (connection-rate.ts). */
+  readonly rate = new ConnectionRate();
 
-  private prune(now: number): void {
-    const since = now - CONNECTION_RATE_WINDOW_MS;
-    const keep = (times: number[]) => (times.length > 0 && (times[0] as number) <= since ? times.filter((t) => t > since) : times);
-    this.attempts = keep(this.attempts);
-    this.refusals = keep(this.refusals);
-    this.unexplainedRefusals = keep(this.unexplainedRefusals);
-  }
-
-  /** A connection to this host is about to be attempted. */
-  noteAttempt(now: number): void {
-    this.prune(now);
-    this.attempts.push(now);
+  /** Connections this host takes from us a minute, learned from its refusals (Infinity: none learned, or expired). */
+  get connectionRate(): number {
+    return this.rate.perWindow(this.clock.now());
   }
 
   /**
-   * How long (ms) a new connection must wait to stay within the host's learned connection rate: until enough of the
-   * attempts of the last window have left it. 0 when no rate was learned or the window has room.
-   */
-  openDelayMs(now: number): number {
-    if (this.rateUntil <= now) return 0;
-    this.prune(now);
-    const rate = Math.max(1, this.connectionRate);
-    if (this.attempts.length < rate) return 0;
-    return Math.max(1, (this.attempts[this.attempts.length - rate] as number) + CONNECTION_RATE_WINDOW_MS - now);
-  }
-
-  /**
-   * The host refused a new connection with a 4xx greeting (Postfix answers the same `421 … too many connections` to
-   * a connection count and to a connection rate limit). When fewer of our sessions were open there than it has held
-   * at once before, no connection limit explains the refusal; the second such refusal within the window is a rate
-   * limit: the host takes as many connections a window as it accepted in the last one, and new ones are paced to that
-   * (`openDelayMs`) instead of being refused again and again. Answers whether a rate was learned now.
+   * The host refused a new connection with a 4xx greeting: whether that taught a connection rate (connection-rate.ts),
+   * judged by how many of our sessions were open there against the most it has held at once.
    */
   learnConnectionRate(now: number): boolean {
-    this.prune(now);
-    this.refusals.push(now);
-    const held = this.established + this.opening + this.closing;
-    if (held >= this.peakEstablished) return false;
-    this.unexplainedRefusals.push(now);
-    if (this.unexplainedRefusals.length < UNEXPLAINED_REFUSALS_TO_LEARN_RATE) return false;
-    const accepted = Math.max(1, this.attempts.length - this.refusals.length);
-    this.connectionRate = this.rateUntil > now ? Math.min(this.connectionRate, accepted) : accepted;
-    this.rateUntil = now + CEILING_TTL_MS;
-    this.unexplainedRefusals = [];
-    return true;
+    return this.rate.learn(now, this.established + this.opening + this.closing, this.peakEstablished);
   }
 
   /** Slots that may be held at once now: the limit, within the learned ceiling and the slow start. */

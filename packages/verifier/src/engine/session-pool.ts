@@ -187,7 +187,7 @@ export class SessionPool {
     gate.opening++;
     try {
       await this.paceOpen(run, gate);
-      gate.noteAttempt(clock.now());
+      gate.rate.noteAttempt(clock.now());
       const { session, greeting } = await SmtpSession.open({
         address,
         port: smtpPort,
@@ -233,13 +233,13 @@ export class SessionPool {
   }
 
   /**
-   * Waits, when the host has taught a connection rate (host-gate.ts), until one more connection stays within it. The
+   * Waits, when the host has taught a connection rate (connection-rate.ts), until one more connection stays within it. The
    * wait is ours, not the host's: the run's deadline moves back by as much. Ends at once when the call is cancelled
    * or the pool closes.
    */
   private async paceOpen(run: TRun, gate: HostGate): Promise<void> {
     const { clock, sleep } = this.options;
-    for (let waitMs = gate.openDelayMs(clock.now()); waitMs > 0; waitMs = gate.openDelayMs(clock.now())) {
+    for (let waitMs = gate.rate.openDelayMs(clock.now()); waitMs > 0; waitMs = gate.rate.openDelayMs(clock.now())) {
       const before = clock.now();
       const signal = run.signal ? AbortSignal.any([run.signal, this.closed.signal]) : this.closed.signal;
       await cancellableSleep(sleep, waitMs, signal);
