@@ -3,6 +3,20 @@ import { ActionIcon, Anchor, Button, Group, Menu, Progress, Stack, Table, Text, 
 import { IconDots, IconDownload, IconPlayerStop, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 
+/** A person in a table cell: the name in bold above the e-mail address, dimmed. */
+export function NameAndEmail({ name, email }: { name: string; email: string }) {
+  return (
+    <>
+      <Text size="sm" fw={600}>
+        {name}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {email}
+      </Text>
+    </>
+  );
+}
+
 /** The first cell of an uploaded-list row: the list's name linking to its page, and its file name. */
 export function ListNameCell({ detailPath, name, fileName }: { detailPath: string; name: string; fileName: string }) {
   return (

@@ -1,7 +1,9 @@
-import { useState, type ReactNode } from 'react';
-import { Group, Pagination, ScrollArea, Select, Table, Text } from '@mantine/core';
+import { useState, type ComponentProps, type ReactNode } from 'react';
+import { Group, Pagination, ScrollArea, Select, Table, Text, type ComboboxData } from '@mantine/core';
 import { PAGE_SIZES } from '@verilead/contracts';
 import { formatNumber } from '../lib/format';
+import { LoadingScreen } from './loading-screen';
+import { EmptyState, ErrorState } from './state-views';
 import { STACK_ON_PHONE } from './stacked-table';
 
 const CONTROL_LABELS = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
@@ -65,6 +67,16 @@ export function usePaging() {
   return { page, limit, setPage, changeLimit };
 }
 
+/** A filter of a paged table: its value, and a setter that also sends the table back to its first page. */
+export function usePagedFilter<T>(initial: T, setPage: (page: number) => void): [T, (value: T) => void] {
+  const [value, setValue] = useState<T>(initial);
+  const change = (next: T) => {
+    setValue(next);
+    setPage(1);
+  };
+  return [value, change];
+}
+
 /** A scrollable table with a header row and its paging footer. */
 export function PagedTable({
   label,
@@ -102,5 +114,83 @@ export function PagedTable({
       </ScrollArea>
       <PagedTableFooter {...footer} />
     </>
+  );
+}
+
+/** What a paged list query gives the table: its states and, once loaded, a page of items and the total. */
+export type TPagedQuery<TItem> = {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch: () => unknown;
+  data: { total: number; items: TItem[] } | undefined;
+};
+
+type TTableProps = Omit<ComponentProps<typeof PagedTable>, 'children' | 'page' | 'limit' | 'total' | 'onPageChange' | 'onLimitChange'>;
+
+/**
+ * A paged list query as a table: loading, failure (with a retry) and the empty state, else the page's rows (`children`
+ * draws them) above the paging footer, driven by `paging` (usePaging).
+ */
+export function PagedQueryTable<TItem>({
+  query,
+  paging,
+  loadingHeight,
+  empty,
+  children,
+  ...table
+}: TTableProps & {
+  query: TPagedQuery<TItem>;
+  paging: ReturnType<typeof usePaging>;
+  loadingHeight: number;
+  empty: { title: string; description?: string };
+  children: (items: TItem[]) => ReactNode;
+}) {
+  return (
+    <>
+      {query.isPending ? <LoadingScreen minHeight={loadingHeight} /> : null}
+      {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
+      {query.data && query.data.total === 0 ? <EmptyState title={empty.title} description={empty.description} /> : null}
+      {query.data && query.data.total > 0 ? (
+        <PagedTable {...table} page={paging.page} limit={paging.limit} total={query.data.total} onPageChange={paging.setPage} onLimitChange={paging.changeLimit}>
+          {children(query.data.items)}
+        </PagedTable>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * A list's clearable choice filter: `label` names it for screen readers, `placeholder` reads while nothing is chosen
+ * (e.g. "All actions"); `onChange` gets the chosen value, or null once cleared.
+ */
+export function FilterSelect<TValue extends string>({
+  label,
+  placeholder,
+  data,
+  value,
+  onChange,
+  searchable = false,
+  width,
+}: {
+  label: string;
+  placeholder: string;
+  data: ComboboxData;
+  value: TValue | null;
+  onChange: (value: TValue | null) => void;
+  searchable?: boolean;
+  width: number;
+}) {
+  return (
+    <Select
+      aria-label={label}
+      placeholder={placeholder}
+      data={data}
+      value={value}
+      onChange={(next) => onChange(next as TValue | null)}
+      clearable
+      searchable={searchable}
+      w={width}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { onSmtpLines } from '../test-support/smtp-lines';
 import { startOneDomainDns, type TFakeDns } from '../test-support/fake-dns-server';
+import { startStrictSmtpHost, type TStrictSmtpHost } from '../test-support/strict-smtp-host';
 import { until } from '../test-support/until';
 import type { TVerificationResult } from '../types';
 import { VerifierEngine } from './engine';
@@ -12,42 +12,13 @@ import { VerifierEngine } from './engine';
  * accepts user…@ and postmaster@, answers `deny…@` with a policy-worded refusal (one that needs a control recipient)
  * and every other recipient with 550 5.1.1.
  */
-async function startHost() {
-  const stats = { events: [] as string[], rcpts: [] as string[] };
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    stats.events.push('connect');
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    socket.write('220 mx.last.test ESMTP\r\n');
-    onSmtpLines(socket, (line) => {
-      const verb = line.split(/[ :]/)[0]?.toUpperCase() ?? '';
-      if (verb === 'EHLO') socket.write('250-mx.last.test\r\n250 PIPELINING\r\n');
-      else if (verb === 'RCPT') {
-        stats.rcpts.push(line.slice(9, -1));
-        if (line.includes('<user') || line.includes('<postmaster@')) socket.write('250 2.1.5 Ok\r\n');
-        else if (line.includes('<deny')) socket.write('550 5.7.1 Recipient address rejected: Access denied\r\n');
-        else socket.write('550 5.1.1 User unknown\r\n');
-      } else if (verb === 'QUIT') {
-        stats.events.push('QUIT');
-        socket.end('221 2.0.0 Bye\r\n');
-      } else socket.write('250 2.0.0 Ok\r\n');
-    });
+const startHost = () =>
+  startStrictSmtpHost('mx.last.test', (line) => line.includes('<user') || line.includes('<postmaster@'), {
+    refusal: (line) => (line.includes('<deny') ? '550 5.7.1 Recipient address rejected: Access denied' : undefined),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    stats,
-    stop: () => {
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 let dns: TFakeDns | null = null;
-let host: Awaited<ReturnType<typeof startHost>> | null = null;
+let host: TStrictSmtpHost | null = null;
 afterEach(async () => {
   await dns?.stop();
   await host?.stop();

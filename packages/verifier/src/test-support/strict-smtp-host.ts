@@ -5,11 +5,12 @@ export type TStrictSmtpHost = Awaited<ReturnType<typeof startStrictSmtpHost>>;
 
 /**
  * A strict SMTP host on loopback for the engine's session tests: greets at once, offers PIPELINING, answers 250 to
- * the recipients `accepts` takes and 550 5.1.1 to the others, and counts connections, open sockets and QUITs (with
- * their order in `events`); `verbs` lists every command's verb in the order received (all sessions together).
+ * the recipients `accepts` takes and 550 5.1.1 to the others (or the reply `opts.refusal` gives for the line), and
+ * counts connections, open sockets and QUITs (with their order in `events`); `verbs` lists every command's verb and
+ * `rcpts` every recipient's address, in the order received (all sessions together).
  */
-export async function startStrictSmtpHost(name: string, accepts: (rcptLine: string) => boolean) {
-  const stats = { connections: 0, open: 0, quits: 0, events: [] as string[], verbs: [] as string[] };
+export async function startStrictSmtpHost(name: string, accepts: (rcptLine: string) => boolean, opts: { refusal?: (rcptLine: string) => string | undefined } = {}) {
+  const stats = { connections: 0, open: 0, quits: 0, events: [] as string[], verbs: [] as string[], rcpts: [] as string[] };
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -26,8 +27,10 @@ export async function startStrictSmtpHost(name: string, accepts: (rcptLine: stri
       const verb = line.split(/[ :]/)[0]?.toUpperCase() ?? '';
       stats.verbs.push(verb);
       if (verb === 'EHLO') socket.write(`250-${name}\r\n250 PIPELINING\r\n`);
-      else if (verb === 'RCPT') socket.write(accepts(line) ? '250 2.1.5 Ok\r\n' : '550 5.1.1 User unknown\r\n');
-      else if (verb === 'QUIT') {
+      else if (verb === 'RCPT') {
+        stats.rcpts.push(/<([^>]*)>/.exec(line)?.[1] ?? '');
+        socket.write(accepts(line) ? '250 2.1.5 Ok\r\n' : `${opts.refusal?.(line) ?? '550 5.1.1 User unknown'}\r\n`);
+      } else if (verb === 'QUIT') {
         stats.quits++;
         stats.events.push('QUIT');
         socket.end('221 2.0.0 Bye\r\n');

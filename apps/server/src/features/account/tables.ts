@@ -1,12 +1,10 @@
 import { integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { users, orgIdColumn } from '../../platform/tenancy/tables';
 
 /** Upgrade requests recorded by POST /user/upgrade (fulfilled by billing later). */
 export const upgradeRequests = pgTable('upgrade_requests', {
   id: uuid('id').primaryKey().defaultRandom(),
-  orgId: uuid('org_id')
-    .notNull()
-    .references(() => organisations.id, { onDelete: 'cascade' }),
+  orgId: orgIdColumn(),
   userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
   currentPlan: text('current_plan').notNull(),
   targetPlan: text('target_plan').notNull(),

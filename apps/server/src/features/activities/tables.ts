@@ -1,18 +1,14 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TActivityType } from '@verilead/contracts';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { orgIdColumn, userIdColumn } from '../../platform/tenancy/tables';
 
 /** The log of a user's notable actions and jobs. */
 export const activities = pgTable(
   'activities',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     type: text('type').$type<TActivityType>().notNull(),
     description: text('description').notNull(),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),

@@ -1,5 +1,5 @@
 import { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { organisations } from '../../platform/tenancy/tables';
+import { orgIdColumn } from '../../platform/tenancy/tables';
 
 /**
  * The credits ledger added up per organisation, member, feature, detail and quarter hour, kept by a database
@@ -10,9 +10,7 @@ import { organisations } from '../../platform/tenancy/tables';
 export const usageRollups = pgTable(
   'usage_rollups',
   {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     userId: uuid('user_id').notNull(),
     feature: text('feature').notNull(),
     detail: text('detail').notNull(),
@@ -37,9 +35,7 @@ export const usageRollups = pgTable(
 export const usageRollupsHourly = pgTable(
   'usage_rollups_hourly',
   {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     phase: smallint('phase').notNull(),
     bucket: timestamp('bucket', { withTimezone: true }).notNull(),
     feature: text('feature').notNull(),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { TPaymentProvider, TPaymentStatus, TPlanInterval, TPriceKind } from '@verilead/contracts';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { organisations, users, orgIdColumn } from '../../platform/tenancy/tables';
 
 /** A plan is sold monthly, annually or once; `free` is an organisation's state, never a plan's. */
 export type TSoldPlanInterval = Exclude<TPlanInterval, 'free'>;
@@ -86,9 +86,7 @@ export const payments = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     number: integer('number'),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     provider: text('provider').$type<TPaymentProvider>().notNull(),
     providerRef: text('provider_ref'),
@@ -157,9 +155,7 @@ export const couponRedemptions = pgTable(
     couponId: uuid('coupon_id')
       .notNull()
       .references(() => coupons.id, { onDelete: 'cascade' }),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     creditsGranted: integer('credits_granted').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -194,9 +190,7 @@ export const subscriptions = pgTable(
   'subscriptions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     planId: text('plan_id').notNull(),
     provider: text('provider').$type<TPaymentProvider>().notNull().default('stripe'),
     providerRef: text('provider_ref'),

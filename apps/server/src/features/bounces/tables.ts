@@ -3,16 +3,14 @@ import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uni
 import type { TBounceMapping, TBounceWebhookPlatform, TUploadFileType } from '@verilead/contracts';
 import { bounces } from '../../platform/bounces/tables';
 import { creditTransactions } from '../../platform/credits/tables';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { users, orgIdColumn } from '../../platform/tenancy/tables';
 
 /** An uploaded bounce report: stored, previewed with the detected mapping, then applied once with the chosen one. */
 export const bounceReports = pgTable(
   'bounce_reports',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     fileName: text('file_name').notNull(),
     fileType: text('file_type').$type<TUploadFileType>().notNull(),
@@ -41,9 +39,7 @@ export const bounceWebhooks = pgTable(
   'bounce_webhooks',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     platform: text('platform').$type<TBounceWebhookPlatform>().notNull(),
     tokenHash: text('token_hash').notNull(),
     verificationKey: text('verification_key'),
@@ -65,9 +61,7 @@ export type TCreditBackState = 'pending' | 'credited' | 'declined';
 export const bounceCreditBacks = pgTable(
   'bounce_credit_backs',
   {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     /** `instant:<id>` or `list:<list>:<row>`: the verdict whose charge is given back. */
     verdictRef: text('verdict_ref').notNull(),
     /** The bounced address; null once data retention erased it (a settled claim only: a pending one's re-check needs it). */

@@ -1,19 +1,15 @@
 import { date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { TAppStatus, TAppType, TFormGuardSettings } from '@verilead/contracts';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { orgIdColumn, userIdColumn } from '../../platform/tenancy/tables';
 
 /** Developer apps: each has one API token (stored hashed), its limits and, for client apps, allowed origins. */
 export const apps = pgTable(
   'apps',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     /** The member the app acts as (credits, limits and ownership of lists). */
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     type: text('type').$type<TAppType>().notNull(),

@@ -1,18 +1,14 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TDownloadFormat, TDownloadKind, TDownloadStatus } from '@verilead/contracts';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { orgIdColumn, userIdColumn } from '../../platform/tenancy/tables';
 
 /** A prepared (or being prepared) file: list results, an uploaded input file, or the activity log. */
 export const downloads = pgTable(
   'downloads',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     kind: text('kind').$type<TDownloadKind>().notNull(),
     listId: uuid('list_id'),
     format: text('format').$type<TDownloadFormat>(),

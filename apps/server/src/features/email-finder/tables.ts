@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TFinderListState, TFinderStatus, TInstantQueueState } from '@verilead/contracts';
 import { bulkListColumns } from '../../platform/bulk-lists/list-columns';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { orgIdColumn, userIdColumn } from '../../platform/tenancy/tables';
 import type { TPersonName } from './candidates';
 
 /** Counters kept on a finder list while results arrive (same transaction as the result rows). */
@@ -29,12 +29,8 @@ export const finderInstant = pgTable(
   'finder_instant',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     /** queued | running | completed | failed */
     state: text('state').$type<TInstantQueueState>().notNull(),
     input: jsonb('input').$type<TInstantInput>().notNull(),

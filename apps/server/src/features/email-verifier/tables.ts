@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { TInstantSource, TListAnalysisState, TListSource, TReverifyPeriod, TReverifyRunKind, TVerificationMode, TVerificationStatus, TVerifyListState } from '@verilead/contracts';
 import { bulkListColumns } from '../../platform/bulk-lists/list-columns';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { orgIdColumn, userIdColumn } from '../../platform/tenancy/tables';
 
 /** Counters kept on a list while results arrive (same transaction as the result rows). */
 export type TListCounters = {
@@ -87,12 +87,8 @@ export const instantVerifications = pgTable(
   'instant_verifications',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     email: text('email').notNull(),
     status: text('status').$type<TVerificationStatus>().notNull(),
     /** Where the verification was asked: `app` (the web app, a session) or `api` (an API key). */
@@ -118,12 +114,8 @@ export const instantVerifications = pgTable(
 export const instantVerificationRollups = pgTable(
   'instant_verification_rollups',
   {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     bucket: timestamp('bucket', { withTimezone: true }).notNull(),
     verified: integer('verified').notNull().default(0),
     valid: integer('valid').notNull().default(0),
@@ -151,13 +143,9 @@ export const verifyListSchedules = pgTable(
     listId: uuid('list_id')
       .primaryKey()
       .references(() => verifyLists.id, { onDelete: 'cascade' }),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     /** Who turned it on: the member charged, like the list's own verification. */
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     period: text('period').$type<Exclude<TReverifyPeriod, 'off'>>().notNull(),
     ageDays: integer('age_days').notNull(),
     nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
@@ -183,12 +171,8 @@ export const verifyListRuns = pgTable(
     listId: uuid('list_id')
       .notNull()
       .references(() => verifyLists.id, { onDelete: 'cascade' }),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     kind: text('kind').$type<TReverifyRunKind>().notNull(),
     /** When it was due: (list, kind, due_at) is unique, so a due run is queued once whatever the number of workers. */
     dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
@@ -215,9 +199,7 @@ export const verifyListRowChanges = pgTable(
     runId: uuid('run_id')
       .notNull()
       .references(() => verifyListRuns.id, { onDelete: 'cascade' }),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     listId: uuid('list_id').notNull(),
     rowNumber: integer('row_number').notNull(),
     previousStatus: text('previous_status').$type<TVerificationStatus>(),

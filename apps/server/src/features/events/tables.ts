@@ -1,14 +1,12 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { organisations } from '../../platform/tenancy/tables';
+import { orgIdColumn } from '../../platform/tenancy/tables';
 
 /** Product events (e.g. email_verifier.bulk.completed) that webhook delivery reads. */
 export const events = pgTable(
   'events',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     userId: uuid('user_id'),
     type: text('type').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),

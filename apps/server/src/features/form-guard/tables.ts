@@ -1,14 +1,12 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { organisations } from '../../platform/tenancy/tables';
+import { orgIdColumn } from '../../platform/tenancy/tables';
 
 /** One check the widget asked for (a field value); (app_id, request_id) makes a retried check answer its first result. */
 export const formGuardChecks = pgTable(
   'form_guard_checks',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     /** The guard (an app; the migration's foreign key removes its checks with it). */
     appId: uuid('app_id').notNull(),
     requestId: text('request_id').notNull(),

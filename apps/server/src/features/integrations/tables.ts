@@ -2,19 +2,15 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { TImportSource, TImportState } from '@verilead/contracts';
 import { sourceListColumns } from '../../platform/bulk-lists/list-columns';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { orgIdColumn, userIdColumn } from '../../platform/tenancy/tables';
 
 /** A connected platform account: friendly name unique per organisation and platform; credentials encrypted (AES-256-GCM). */
 export const integrationAccounts = pgTable(
   'integration_accounts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     platform: text('platform').notNull(),
     name: text('name').notNull(),
     /** `v1.<iv>.<tag>.<ciphertext>` of the JSON credentials. */
@@ -74,12 +70,8 @@ export const integrationImportMembers = pgTable(
 /** A pending OAuth connection (Mailchimp, Zoho): the `state` sent to the platform, bound to org and user, single use, expiring. */
 export const integrationOauthStates = pgTable('integration_oauth_states', {
   id: uuid('id').primaryKey().defaultRandom(),
-  orgId: uuid('org_id')
-    .notNull()
-    .references(() => organisations.id, { onDelete: 'cascade' }),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  orgId: orgIdColumn(),
+  userId: userIdColumn(),
   platform: text('platform').notNull(),
   /** The friendly name the account will get. */
   name: text('name').notNull(),
@@ -95,9 +87,7 @@ export const integrationAutoVerify = pgTable('integration_auto_verify', {
   importId: uuid('import_id')
     .primaryKey()
     .references(() => integrationImports.id, { onDelete: 'cascade' }),
-  orgId: uuid('org_id')
-    .notNull()
-    .references(() => organisations.id, { onDelete: 'cascade' }),
+  orgId: orgIdColumn(),
   enabled: boolean('enabled').notNull().default(true),
   /** When the last poll started (the next one is due a poll interval later). */
   polledAt: timestamp('polled_at', { withTimezone: true }),

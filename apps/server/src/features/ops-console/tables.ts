@@ -1,6 +1,6 @@
 import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { organisations } from '../../platform/tenancy/tables';
+import { orgIdColumn } from '../../platform/tenancy/tables';
 
 /** Operators of the installation (migration 0070): not members of any organisation; their own credentials. */
 export const operators = pgTable(
@@ -75,9 +75,7 @@ export const operatorCreditAdjustments = pgTable(
   'operator_credit_adjustments',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     idempotencyKey: text('idempotency_key').notNull(),
     operatorId: uuid('operator_id').references(() => operators.id, { onDelete: 'set null' }),
     /** Positive: granted; negative: removed. */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TEnrichState, TProspectListState } from '@verilead/contracts';
 import { sourceListColumns } from '../../platform/bulk-lists/list-columns';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { orgIdColumn, userIdColumn } from '../../platform/tenancy/tables';
 
 /** An enrichment of picked leads or of a whole list. */
 export type TEnrichKind = 'lead' | 'list';
@@ -133,12 +133,8 @@ export const prospectLists = pgTable(
   'prospect_lists',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     name: text('name').notNull(),
     leadCount: integer('lead_count').notNull().default(0),
     /** not_processed | in_progress | processed | cancelled (spec section 4, enrich list). */
@@ -167,9 +163,7 @@ export const prospectListLeads = pgTable(
 export const prospectReveals = pgTable(
   'prospect_reveals',
   {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     personId: uuid('person_id')
       .notNull()
       .references(() => directoryPeople.id, { onDelete: 'cascade' }),
@@ -213,12 +207,8 @@ export const prospectSavedSearches = pgTable(
   'prospect_saved_searches',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     name: text('name').notNull(),
     filters: jsonb('filters').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -230,12 +220,8 @@ export const reverseLookups = pgTable(
   'reverse_lookups',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     /** email | linkedin */
     kind: text('kind').$type<TReverseLookupKind>().notNull(),
     query: text('query').notNull(),

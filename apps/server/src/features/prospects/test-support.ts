@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
-import { startMailWorld, type TCorpusEntry, type TMailWorld } from '@verilead/mailworld';
+import { afterAll, beforeAll } from 'vitest';
+import { PEOPLE_DOMAINS, startMailWorld, type TCorpusEntry, type TMailWorld } from '@verilead/mailworld';
 import type { TConfig } from '../../config';
 import { grantCredits } from '../../platform/credits/ledger';
 import { selectRows } from '../../platform/db/database';
@@ -93,7 +94,7 @@ export async function startProspectWorld(opts: {
 export const GREYLISTED = ['gina.now@greylist.test', 'greg.later@greylist.test'];
 
 /** The world of the prospect API tests (prospects-search.test.ts, prospects-reveal.test.ts): 25 companies, 240 people, seed 11. */
-export function startProspectApiWorld(): Promise<TProspectWorld> {
+function startProspectApiWorld(): Promise<TProspectWorld> {
   return startProspectWorld({
     companies: 25,
     people: 240,
@@ -103,6 +104,42 @@ export function startProspectApiWorld(): Promise<TProspectWorld> {
     // waits 400 ms and asks again.
     config: { verifierGreylistScheduleMs: [400] },
   });
+}
+
+/** The prospect API world as its tests read it: the world's fields, and two ways of choosing among its people. */
+export type TProspectApiWorld = Omit<TProspectWorld, 'close'> & {
+  /** The first `n` generated people that `pred` holds for, in the generator's order. */
+  pick(pred: (p: TGeneratedPerson) => boolean, n: number): TGeneratedPerson[];
+  /** The mail world's domains whose hosts answer for each mailbox (scenario `strict`). */
+  strictDomains: ReadonlySet<string>;
+};
+
+/**
+ * The fixture of prospects-search.test.ts and prospects-reveal.test.ts, for a `describe` to call: starts the prospect
+ * API world before its tests and closes it after. Its fields are set when the world has started (read them in the
+ * tests); `call`, `pick` and `strictDomains` may be taken from it at once.
+ */
+export function useProspectApiWorld(): TProspectApiWorld {
+  let started: TProspectWorld | null = null;
+  const world = (): TProspectWorld => {
+    if (!started) throw new Error('The prospect API world is started in beforeAll: use it in a test.');
+    return started;
+  };
+  const atOnce: Pick<TProspectApiWorld, 'call' | 'pick' | 'strictDomains'> = {
+    call: (user, method, url, payload) => world().call(user, method, url, payload),
+    pick: (pred, n) => world().people.filter(pred).slice(0, n),
+    strictDomains: new Set(PEOPLE_DOMAINS.filter((d) => d.scenario === 'strict').map((d) => d.domain)),
+  };
+  const w = atOnce as TProspectApiWorld;
+  beforeAll(async () => {
+    const s = await startProspectApiWorld();
+    started = s;
+    Object.assign(w, { t: s.t, world: s.world, people: s.people, idOf: s.idOf, owner: s.owner, stranger: s.stranger, analyst: s.analyst });
+  }, 60_000);
+  afterAll(async () => {
+    await started?.close();
+  });
+  return w;
 }
 
 /** The rows of a prepared prospect file (CSV), fetched through its public link after the export job ran. */

@@ -1,15 +1,13 @@
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { TWbListType } from '@verilead/contracts';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { users, orgIdColumn, userIdColumn } from '../../platform/tenancy/tables';
 
 /** Each user's preferences; a missing section means the defaults. */
 export const userSettings = pgTable('user_settings', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  orgId: uuid('org_id')
-    .notNull()
-    .references(() => organisations.id, { onDelete: 'cascade' }),
+  orgId: orgIdColumn(),
   ev: jsonb('ev').$type<Record<string, unknown>>(),
   ef: jsonb('ef').$type<Record<string, unknown>>(),
   prospect: jsonb('prospect').$type<Record<string, unknown>>(),
@@ -23,12 +21,8 @@ export const wbListEntries = pgTable(
   'wb_list_entries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     listType: text('list_type').$type<TWbListType>().notNull(),
     value: text('value').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

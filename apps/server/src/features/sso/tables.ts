@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { organisations, orgIdColumn, userIdColumn } from '../../platform/tenancy/tables';
 
 /** One started OpenID Connect sign-in: its state (hashed), nonce and PKCE verifier; single use. */
 export const ssoAuthRequests = pgTable(
@@ -31,9 +31,7 @@ export const ssoSamlRequests = pgTable('sso_saml_requests', {
 export const ssoSamlAssertions = pgTable(
   'sso_saml_assertions',
   {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     assertionId: text('assertion_id').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
@@ -44,9 +42,7 @@ export const ssoSamlAssertions = pgTable(
 export const loginTickets = pgTable('login_tickets', {
   tokenHash: text('token_hash').primaryKey(),
   kind: text('kind').notNull(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: userIdColumn(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -60,9 +56,7 @@ export const loginTickets = pgTable('login_tickets', {
 export const ssoDomains = pgTable(
   'sso_domains',
   {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     domain: text('domain').notNull(),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     /** The last look-up of the TXT record, and why it did not verify the domain. */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { organisations, users, orgIdColumn, userIdColumn } from '../../platform/tenancy/tables';
 
 /** A seat request's answer (the `seat_requests_status_valid` check). */
 export type TSeatRequestStatus = 'requested' | 'granted' | 'declined';
@@ -10,9 +10,7 @@ export const teams = pgTable(
   'teams',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     name: text('name').notNull(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -26,12 +24,8 @@ export const teamMembers = pgTable(
     teamId: uuid('team_id')
       .notNull()
       .references(() => teams.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
+    orgId: orgIdColumn(),
     addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.userId] }), uniqueIndex('team_members_user_unique').on(t.userId), index('team_members_org_idx').on(t.orgId)],
@@ -42,9 +36,7 @@ export const seatRequests = pgTable(
   'seat_requests',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     seatCount: integer('seat_count').notNull(),
     reason: text('reason').notNull(),

@@ -1,15 +1,13 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { TDeliveryStatus, TWebhookStatus } from '@verilead/contracts';
-import { organisations, users } from '../../platform/tenancy/tables';
+import { organisations, users, orgIdColumn } from '../../platform/tenancy/tables';
 
 /** Webhook endpoints of an organisation and the events they subscribe to. */
 export const webhooks = pgTable(
   'webhooks',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     /**
      * The member who created it: an Executive sees and acts on only their own webhooks (issue 27; null for webhooks
      * made before: owners' and Managers' only).
@@ -39,9 +37,7 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     webhookId: uuid('webhook_id')
       .notNull()
       .references(() => webhooks.id, { onDelete: 'cascade' }),

@@ -1,15 +1,13 @@
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { TTokenKind } from '@verilead/contracts';
-import { organisations, users } from '../tenancy/tables';
+import { orgIdColumn, userIdColumn } from '../tenancy/tables';
 
 /** Login sessions: opaque bearer tokens stored as SHA-256. */
 export const sessions = pgTable(
   'sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     tokenHash: text('token_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -23,9 +21,7 @@ export const oneTimeTokens = pgTable(
   'one_time_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     kind: text('kind').$type<TTokenKind>().notNull(),
     tokenHash: text('token_hash').notNull(),
     data: jsonb('data').$type<Record<string, string>>().notNull().default({}),
@@ -41,12 +37,8 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
+    orgId: orgIdColumn(),
     keyHash: text('key_hash').notNull(),
     prefix: text('prefix').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { TBounceKind, TBounceSource } from '@verilead/contracts';
-import { organisations } from '../tenancy/tables';
+import { orgIdColumn } from '../tenancy/tables';
 
 /**
  * The bounces an organisation fed back (an uploaded report's rows, an ESP webhook's events): its own, never read for
@@ -12,9 +12,7 @@ export const bounces = pgTable(
   'bounces',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     /** Lower-cased address; null once data retention erased it (kept for a settled credit-back claim's figures). */
     email: text('email'),
     domain: text('domain').notNull(),

@@ -1,6 +1,6 @@
 import type { TJobActivityType } from '@verilead/contracts';
 import { boolean, integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { organisations, users } from '../tenancy/tables';
+import { orgIdColumn, userIdColumn } from '../tenancy/tables';
 
 /**
  * The states every bulk list moves through: a product names its idle and done states itself (`non_verified` and
@@ -13,12 +13,8 @@ export type TBulkListState = 'in_progress' | 'cancelled';
 function listRowColumns<TState extends string>(initialState: TState) {
   return {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     state: text('state').$type<TState>().notNull().default(initialState),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,16 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TCreditTransactionKind, TSourceAgent } from '@verilead/contracts';
-import { organisations, users } from '../tenancy/tables';
+import { users, orgIdColumn } from '../tenancy/tables';
 
 /** The credits ledger: one row per grant, purchase, charge or refund, with the balance after it. */
 export const creditTransactions = pgTable(
   'credit_transactions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     kind: text('kind').$type<TCreditTransactionKind>().notNull(),
     amount: integer('amount').notNull(),

@@ -72,16 +72,32 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_unique').on(t.email)],
 );
 
+/**
+ * The organisation a tenant's row belongs to: `org_id`, not null, the row deleted with its organisation. A table
+ * whose `org_id` is its primary key, may be null or is kept when the organisation goes writes its own.
+ */
+export function orgIdColumn() {
+  return uuid('org_id')
+    .notNull()
+    .references(() => organisations.id, { onDelete: 'cascade' });
+}
+
+/**
+ * The member a tenant's row belongs to: `user_id`, not null, the row deleted with its user. A table that keeps the
+ * row when the user goes (`set null`) or has no foreign key writes its own.
+ */
+export function userIdColumn() {
+  return uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+}
+
 export const memberships = pgTable(
   'memberships',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     role: text('role').$type<TRole>().notNull(),
     status: text('status').$type<TMemberStatus>().notNull().default('active'),
     dailyLimit: integer('daily_limit'),

@@ -1,13 +1,11 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Select, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconDownload } from '@tabler/icons-react';
 import { getJobActivityLabel, getJobActivityStatusLabel, ZActivityType, type TActivityType, type TJobActivityStatus } from '@verilead/contracts';
 import { ActivityTypeBadge } from '../../../components/activity-type-badge';
-import { EmptyState, ErrorState } from '../../../components/state-views';
-import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
-import { PagedTable, usePaging } from '../../../components/paged-table-footer';
+import { FilterSelect, PagedQueryTable, usePagedFilter, usePaging } from '../../../components/paged-table-footer';
 import { formatDateTime, humanizeKey, toZonedDayRange } from '../../../lib/format';
 import { useActivities } from '../../../lib/user-queries';
 import { ActivityDownloadModal } from '../components/activity-download-modal';
@@ -24,9 +22,10 @@ function statusColor(status: TJobActivityStatus | null): string {
 
 /** The log of the user's actions and jobs, paged, with its download. */
 export function ActivitiesScreen() {
-  const { page, limit, setPage, changeLimit } = usePaging();
-  const [type, setType] = useState<TActivityType | null>(null);
-  const [days, setDays] = useState<[string | null, string | null]>([null, null]);
+  const paging = usePaging();
+  const { page, limit, setPage } = paging;
+  const [type, setType] = usePagedFilter<TActivityType | null>(null, setPage);
+  const [days, setDays] = usePagedFilter<[string | null, string | null]>([null, null], setPage);
   const [downloading, setDownloading] = useState(false);
   const range = toZonedDayRange(days);
   const filters = { type: type ?? undefined, from: range.from, to: range.to };
@@ -55,50 +54,29 @@ export function ActivitiesScreen() {
               placeholder="Any date"
               clearable
               value={days}
-              onChange={(value) => {
-                setDays(value as [string | null, string | null]);
-                setPage(1);
-              }}
+              onChange={(value) => setDays(value as [string | null, string | null])}
               w={240}
             />
-            <Select
-              aria-label="Activity type"
-              placeholder="All activity"
-              data={TYPE_OPTIONS}
-              value={type}
-              onChange={(value) => {
-                setType(value as TActivityType | null);
-                setPage(1);
-              }}
-              clearable
-              searchable
-              w={200}
-            />
+            <FilterSelect label="Activity type" placeholder="All activity" data={TYPE_OPTIONS} value={type} onChange={setType} searchable width={200} />
           </Group>
         </Group>
-        {activities.isPending ? <LoadingScreen minHeight={160} /> : null}
-        {activities.isError ? <ErrorState error={activities.error} onRetry={() => void activities.refetch()} /> : null}
-        {activities.data && activities.data.total === 0 ? (
-          <EmptyState title="No activity yet" description={type || days[0] ? 'No activity for these filters.' : 'Your logins, changes and jobs will be listed here.'} />
-        ) : null}
-        {activities.data && activities.data.total > 0 ? (
-          <PagedTable
-            label="Activities"
-            minWidth={640}
-            head={
-              <>
-                <Table.Th w={200}>When</Table.Th>
-                <Table.Th w={170}>Type</Table.Th>
-                <Table.Th>Description</Table.Th>
-              </>
-            }
-            page={page}
-            limit={limit}
-            total={activities.data.total}
-            onPageChange={setPage}
-            onLimitChange={changeLimit}
-          >
-            {activities.data.items.map((row) => {
+        <PagedQueryTable
+          query={activities}
+          paging={paging}
+          loadingHeight={160}
+          empty={{ title: 'No activity yet', description: type || days[0] ? 'No activity for these filters.' : 'Your logins, changes and jobs will be listed here.' }}
+          label="Activities"
+          minWidth={640}
+          head={
+            <>
+              <Table.Th w={200}>When</Table.Th>
+              <Table.Th w={170}>Type</Table.Th>
+              <Table.Th>Description</Table.Th>
+            </>
+          }
+        >
+          {(items) =>
+            items.map((row) => {
               const jobLabel = getJobActivityStatusLabel(row.type, row.status);
               return (
                 <Table.Tr key={row.id}>
@@ -126,9 +104,9 @@ export function ActivitiesScreen() {
                   </Table.Td>
                 </Table.Tr>
               );
-            })}
-          </PagedTable>
-        ) : null}
+            })
+          }
+        </PagedQueryTable>
       </Card>
       <ActivityDownloadModal opened={downloading} onClose={() => setDownloading(false)} filters={filters} />
     </>

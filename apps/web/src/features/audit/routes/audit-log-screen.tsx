@@ -1,11 +1,9 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { AUDIT_ACTIONS, ROLE_LABELS, type TAuditAction, type TAuditLogEntry } from '@verilead/contracts';
-import { EmptyState, ErrorState } from '../../../components/state-views';
-import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
-import { PagedTable, usePaging } from '../../../components/paged-table-footer';
+import { FilterSelect, PagedQueryTable, usePagedFilter, usePaging } from '../../../components/paged-table-footer';
 import { DayRangeInput, type TDayRange } from '../../../components/day-range-input';
 import { formatDateTime, humanizeKey, toZonedDayRange } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
@@ -78,10 +76,11 @@ function ActorCell({ entry }: { entry: TAuditLogEntry }) {
 
 /** The organisation's audit log (owners and Managers): who did what, filtered by action, member and dates; CSV export. */
 export function AuditLogScreen() {
-  const { page, limit, setPage, changeLimit } = usePaging();
-  const [action, setAction] = useState<TAuditAction | null>(null);
-  const [actor, setActor] = useState<string | null>(null);
-  const [range, setRange] = useState<TDayRange>([null, null]);
+  const paging = usePaging();
+  const { page, limit, setPage } = paging;
+  const [action, setAction] = usePagedFilter<TAuditAction | null>(null, setPage);
+  const [actor, setActor] = usePagedFilter<string | null>(null, setPage);
+  const [range, setRange] = usePagedFilter<TDayRange>([null, null], setPage);
   const [exporting, setExporting] = useState(false);
   const { from, to } = toZonedDayRange(range);
   const filters: TAuditFilters = { action: action ?? undefined, actor_id: actor ?? undefined, from, to: from ? to : undefined };
@@ -110,73 +109,37 @@ export function AuditLogScreen() {
             Entries
           </Title>
           <Group gap="sm" wrap="wrap">
-            <Select
-              aria-label="Action"
-              placeholder="All actions"
-              data={ACTION_OPTIONS}
-              value={action}
-              onChange={(value) => {
-                setAction(value as TAuditAction | null);
-                setPage(1);
-              }}
-              clearable
-              searchable
-              w={220}
-            />
-            <Select
-              aria-label="Member"
-              placeholder="All members"
-              data={memberOptions}
-              value={actor}
-              onChange={(value) => {
-                setActor(value);
-                setPage(1);
-              }}
-              clearable
-              searchable
-              w={240}
-            />
-            <DayRangeInput
-              value={range}
-              onChange={(value) => {
-                setRange(value);
-                setPage(1);
-              }}
-            />
+            <FilterSelect label="Action" placeholder="All actions" data={ACTION_OPTIONS} value={action} onChange={setAction} searchable width={220} />
+            <FilterSelect label="Member" placeholder="All members" data={memberOptions} value={actor} onChange={setActor} searchable width={240} />
+            <DayRangeInput value={range} onChange={setRange} />
             <Button variant="light" leftSection={<IconDownload size={16} />} loading={exporting} onClick={() => void exportCsv()}>
               Export CSV
             </Button>
           </Group>
         </Group>
-        {log.isPending ? <LoadingScreen minHeight={160} /> : null}
-        {log.isError ? <ErrorState error={log.error} onRetry={() => void log.refetch()} /> : null}
-        {log.data && log.data.total === 0 ? (
-          <EmptyState
-            title="No entries"
-            description={filtered ? 'Nothing matches these filters. Try another action, member or date range.' : 'Sign-ins and changes to settings, members, apps and webhooks will appear here.'}
-          />
-        ) : null}
-        {log.data && log.data.total > 0 ? (
-          <PagedTable
-            label="Audit log"
-            minWidth={860}
-            stackOnPhone
-            head={
-              <>
-                <Table.Th>Time</Table.Th>
-                <Table.Th>Action</Table.Th>
-                <Table.Th>Member</Table.Th>
-                <Table.Th>What</Table.Th>
-                <Table.Th>IP</Table.Th>
-              </>
-            }
-            page={page}
-            limit={limit}
-            total={log.data.total}
-            onPageChange={setPage}
-            onLimitChange={changeLimit}
-          >
-            {log.data.items.map((entry) => (
+        <PagedQueryTable
+          query={log}
+          paging={paging}
+          loadingHeight={160}
+          empty={{
+            title: 'No entries',
+            description: filtered ? 'Nothing matches these filters. Try another action, member or date range.' : 'Sign-ins and changes to settings, members, apps and webhooks will appear here.',
+          }}
+          label="Audit log"
+          minWidth={860}
+          stackOnPhone
+          head={
+            <>
+              <Table.Th>Time</Table.Th>
+              <Table.Th>Action</Table.Th>
+              <Table.Th>Member</Table.Th>
+              <Table.Th>What</Table.Th>
+              <Table.Th>IP</Table.Th>
+            </>
+          }
+        >
+          {(items) =>
+            items.map((entry) => (
               <Table.Tr key={entry.id} data-testid="audit-entry" data-action={entry.action}>
                 <Table.Td>
                   <Text size="sm">{formatDateTime(entry.created_at)}</Text>
@@ -207,9 +170,9 @@ export function AuditLogScreen() {
                   </Text>
                 </Table.Td>
               </Table.Tr>
-            ))}
-          </PagedTable>
-        ) : null}
+            ))
+          }
+        </PagedQueryTable>
       </Card>
     </>
   );

@@ -1,11 +1,11 @@
 import { Fragment, useState } from 'react';
-import { ActionIcon, Badge, Card, Group, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Card, Group, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { IconBuilding, IconCalendar, IconChevronDown, IconChevronRight, IconCoins, IconSunHigh } from '@tabler/icons-react';
 import { ZCreditTransactionKind, type TCreditLedgerGroup, type TCreditTransactionKind } from '@verilead/contracts';
-import { EmptyState, ErrorState } from '../../../components/state-views';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
-import { PagedTable, usePaging } from '../../../components/paged-table-footer';
+import { FilterSelect, PagedQueryTable, usePagedFilter, usePaging } from '../../../components/paged-table-footer';
+import { ErrorState } from '../../../components/state-views';
 import { StatCard } from '../../../components/stat-card';
 import { formatDate, formatDateTime, formatLimitUsage, formatNumber, humanizeKey, toZonedDayRange } from '../../../lib/format';
 import { useCreditsAndLimits } from '../../../lib/user-queries';
@@ -38,9 +38,10 @@ function describeLine(line: TCreditLedgerGroup): string {
 /** Balance, limits and the paged, filterable credits ledger: one line per job and per day of instant calls, expandable. */
 export function CreditsScreen() {
   const credits = useCreditsAndLimits();
-  const { page, limit, setPage, changeLimit } = usePaging();
-  const [kind, setKind] = useState<TCreditTransactionKind | null>(null);
-  const [range, setRange] = useState<TDayRange>([null, null]);
+  const paging = usePaging();
+  const { page, limit, setPage } = paging;
+  const [kind, setKind] = usePagedFilter<TCreditTransactionKind | null>(null, setPage);
+  const [range, setRange] = usePagedFilter<TDayRange>([null, null], setPage);
   // The picked calendar days on the user's clock (their timezone setting), as instants.
   const { from, to } = toZonedDayRange(range);
   const transactions = useCreditLedger({ page, limit, kind: kind ?? undefined, from, to: from ? to : undefined });
@@ -86,57 +87,34 @@ export function CreditsScreen() {
             Transactions
           </Title>
           <Group gap="sm" wrap="wrap">
-            <DayRangeInput
-              value={range}
-              onChange={(value) => {
-                setRange(value);
-                setPage(1);
-              }}
-            />
-            <Select
-              aria-label="Kind"
-              placeholder="All kinds"
-              data={KIND_OPTIONS}
-              value={kind}
-              onChange={(value) => {
-                setKind(value as TCreditTransactionKind | null);
-                setPage(1);
-              }}
-              clearable
-              w={160}
-            />
+            <DayRangeInput value={range} onChange={setRange} />
+            <FilterSelect label="Kind" placeholder="All kinds" data={KIND_OPTIONS} value={kind} onChange={setKind} width={160} />
           </Group>
         </Group>
-        {transactions.isPending ? <LoadingScreen minHeight={160} /> : null}
-        {transactions.isError ? <ErrorState error={transactions.error} onRetry={() => void transactions.refetch()} /> : null}
-        {transactions.data && transactions.data.total === 0 ? (
-          <EmptyState
-            title="No transactions"
-            description={kind || from ? 'Nothing matches these filters. Try another date range or kind.' : 'Credit grants, purchases, charges and refunds will appear here.'}
-          />
-        ) : null}
-        {transactions.data && transactions.data.total > 0 ? (
-          <PagedTable
-            label="Credit transactions"
-            minWidth={760}
-            stackOnPhone
-            head={
-              <>
-                <Table.Th>Date</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>Description</Table.Th>
-                <Table.Th>Member</Table.Th>
-                <Table.Th ta="right">Amount</Table.Th>
-                <Table.Th ta="right">Balance</Table.Th>
-              </>
-            }
-            page={page}
-            limit={limit}
-            total={transactions.data.total}
-            onPageChange={setPage}
-            onLimitChange={changeLimit}
-          >
-            {transactions.data.items.map((line) => (
+        <PagedQueryTable
+          query={transactions}
+          paging={paging}
+          loadingHeight={160}
+          empty={{
+            title: 'No transactions',
+            description: kind || from ? 'Nothing matches these filters. Try another date range or kind.' : 'Credit grants, purchases, charges and refunds will appear here.',
+          }}
+          label="Credit transactions"
+          minWidth={760}
+          stackOnPhone
+          head={
+            <>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>Kind</Table.Th>
+              <Table.Th>Description</Table.Th>
+              <Table.Th>Member</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th ta="right">Balance</Table.Th>
+            </>
+          }
+        >
+          {(items) =>
+            items.map((line) => (
               <Fragment key={line.key}>
                 <Table.Tr>
                   <Table.Td>
@@ -186,9 +164,9 @@ export function CreditsScreen() {
                   </Table.Tr>
                 ) : null}
               </Fragment>
-            ))}
-          </PagedTable>
-        ) : null}
+            ))
+          }
+        </PagedQueryTable>
       </Card>
     </>
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import type { TOperator } from '@verilead/contracts';
 import { PageHeader } from '../../../components/page-header';
+import { NameAndEmail } from '../../../components/list-table-row';
 import { getErrorMessage } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { showToast } from '../../../lib/toast';
@@ -113,12 +114,7 @@ export function OperatorsScreen() {
           {operators.data.items.map((op) => (
             <Table.Tr key={op.id}>
               <Table.Td>
-                <Text size="sm" fw={600}>
-                  {op.name}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {op.email}
-                </Text>
+                <NameAndEmail name={op.name} email={op.email} />
               </Table.Td>
               <Table.Td>
                 <StatusBadge operator={op} />

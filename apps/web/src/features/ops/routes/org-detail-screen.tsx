@@ -4,6 +4,7 @@ import { IconArrowLeft, IconDots } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import type { TOpsMember } from '@verilead/contracts';
 import { LoadingScreen } from '../../../components/loading-screen';
+import { NameAndEmail } from '../../../components/list-table-row';
 import { PageHeader } from '../../../components/page-header';
 import { ErrorState } from '../../../components/state-views';
 import { formatDateTime, formatNumber } from '../../../lib/format';
@@ -83,12 +84,7 @@ export function OrgDetailScreen() {
         {data.members_list.map((member) => (
           <Table.Tr key={member.user_id}>
             <Table.Td>
-              <Text size="sm" fw={600}>
-                {member.name}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {member.email}
-              </Text>
+              <NameAndEmail name={member.name} email={member.email} />
             </Table.Td>
             <Table.Td tt="capitalize">{member.role}</Table.Td>
             <Table.Td>{member.suspended ? <Badge color="red">Suspended</Badge> : <Badge color={member.status === 'active' ? 'green' : 'gray'}>{member.status}</Badge>}</Table.Td>

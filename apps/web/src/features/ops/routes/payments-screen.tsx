@@ -1,10 +1,12 @@
-import { useState } from 'react';
-import { Badge, Card, Code, Group, SegmentedControl, Select, Table, Text, Title } from '@mantine/core';
-import { EmptyState, ErrorState } from '../../../components/state-views';
-import { LoadingScreen } from '../../../components/loading-screen';
-import { PagedTable, usePaging } from '../../../components/paged-table-footer';
+import { Badge, Card, Code, Group, SegmentedControl, Table, Text, Title } from '@mantine/core';
+import { FilterSelect, PagedQueryTable, usePagedFilter, usePaging } from '../../../components/paged-table-footer';
 import { formatDateTime } from '../../../lib/format';
 import { usePaymentEvents } from '../api/infra-api';
+
+const PROVIDER_OPTIONS = [
+  { value: 'stripe', label: 'Stripe' },
+  { value: 'paypal', label: 'PayPal' },
+];
 
 const money = (minor: number | null, currency: string | null): string => {
   if (minor === null) return '—';
@@ -18,9 +20,10 @@ const money = (minor: number | null, currency: string | null): string => {
 
 /** Payment provider events (Stripe and PayPal webhooks) and the failures among them, newest first. */
 export function PaymentsScreen() {
-  const { page, limit, setPage, changeLimit } = usePaging();
-  const [view, setView] = useState<'all' | 'failures'>('all');
-  const [provider, setProvider] = useState<string | null>(null);
+  const paging = usePaging();
+  const { page, limit, setPage } = paging;
+  const [view, setView] = usePagedFilter<'all' | 'failures'>('all', setPage);
+  const [provider, setProvider] = usePagedFilter<string | null>(null, setPage);
   const events = usePaymentEvents({ page, limit, failures: view === 'failures', provider: provider ?? undefined });
   return (
     <>
@@ -39,52 +42,32 @@ export function PaymentsScreen() {
               { value: 'failures', label: 'Failures' },
             ]}
             value={view}
-            onChange={(value) => {
-              setView(value as 'all' | 'failures');
-              setPage(1);
-            }}
+            onChange={(value) => setView(value as 'all' | 'failures')}
           />
-          <Select
-            aria-label="Provider"
-            placeholder="Both providers"
-            data={[
-              { value: 'stripe', label: 'Stripe' },
-              { value: 'paypal', label: 'PayPal' },
-            ]}
-            value={provider}
-            onChange={(value) => {
-              setProvider(value);
-              setPage(1);
-            }}
-            clearable
-            w={180}
-          />
+          <FilterSelect label="Provider" placeholder="Both providers" data={PROVIDER_OPTIONS} value={provider} onChange={setProvider} width={180} />
         </Group>
-        {events.isPending ? <LoadingScreen minHeight={160} /> : null}
-        {events.isError ? <ErrorState error={events.error} onRetry={() => void events.refetch()} /> : null}
-        {events.data && events.data.total === 0 ? (
-          <EmptyState title={view === 'failures' ? 'No failures' : 'No payment events'} description={view === 'failures' ? 'No payment failed and every event was processed.' : 'Events appear here as Stripe and PayPal send them.'} />
-        ) : null}
-        {events.data && events.data.total > 0 ? (
-          <PagedTable
-            label="Payment events"
-            minWidth={860}
-            head={
-              <>
-                <Table.Th>Received</Table.Th>
-                <Table.Th>Event</Table.Th>
-                <Table.Th>Organisation</Table.Th>
-                <Table.Th ta="right">Amount</Table.Th>
-                <Table.Th>State</Table.Th>
-              </>
-            }
-            page={page}
-            limit={limit}
-            total={events.data.total}
-            onPageChange={setPage}
-            onLimitChange={changeLimit}
-          >
-            {events.data.items.map((e) => (
+        <PagedQueryTable
+          query={events}
+          paging={paging}
+          loadingHeight={160}
+          empty={{
+            title: view === 'failures' ? 'No failures' : 'No payment events',
+            description: view === 'failures' ? 'No payment failed and every event was processed.' : 'Events appear here as Stripe and PayPal send them.',
+          }}
+          label="Payment events"
+          minWidth={860}
+          head={
+            <>
+              <Table.Th>Received</Table.Th>
+              <Table.Th>Event</Table.Th>
+              <Table.Th>Organisation</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th>State</Table.Th>
+            </>
+          }
+        >
+          {(items) =>
+            items.map((e) => (
               <Table.Tr key={`${e.provider}:${e.event_id}`} data-testid="payment-event" data-type={e.type}>
                 <Table.Td>
                   <Text size="sm">{formatDateTime(e.received_at)}</Text>
@@ -120,9 +103,9 @@ export function PaymentsScreen() {
                   ) : null}
                 </Table.Td>
               </Table.Tr>
-            ))}
-          </PagedTable>
-        ) : null}
+            ))
+          }
+        </PagedQueryTable>
       </Card>
     </>
   );

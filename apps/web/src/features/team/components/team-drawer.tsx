@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { Button, Drawer, Group, MultiSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Drawer, Group, MultiSelect, Stack, Table, TextInput, Title } from '@mantine/core';
 import { IconUserMinus, IconUserPlus } from '@tabler/icons-react';
 import { ZTeamName, type TTeam } from '@verilead/contracts';
-import { EmptyState, ErrorState } from '../../../components/state-views';
-import { LoadingScreen } from '../../../components/loading-screen';
-import { PagedTable, usePaging } from '../../../components/paged-table-footer';
+import { PagedQueryTable, usePaging } from '../../../components/paged-table-footer';
+import { NameAndEmail } from '../../../components/list-table-row';
 import { getErrorMessage } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
 import { useEditTeam, useTeamMembers } from '../api/team-api';
@@ -69,8 +68,8 @@ function AddTeamMembers({ team, currentIds }: { team: TTeam; currentIds: Readonl
 }
 
 function TeamDetails({ team }: { team: TTeam }) {
-  const { page, limit, setPage, changeLimit } = usePaging();
-  const members = useTeamMembers({ team_id: team.id, page, limit });
+  const paging = usePaging();
+  const members = useTeamMembers({ team_id: team.id, page: paging.page, limit: paging.limit });
   const edit = useEditTeam();
   const current = members.data?.team ?? team;
   const currentIds = new Set(members.data?.items.map((member) => member.member_id) ?? []);
@@ -90,40 +89,29 @@ function TeamDetails({ team }: { team: TTeam }) {
       <AddTeamMembers team={current} currentIds={currentIds} />
       <Stack gap="xs">
         <Title order={5}>Members ({current.member_count})</Title>
-        {members.isPending ? <LoadingScreen minHeight={120} /> : null}
-        {members.isError ? <ErrorState error={members.error} onRetry={() => void members.refetch()} /> : null}
-        {members.data && members.data.total === 0 ? (
-          <EmptyState title="No members in this team" description="Add members above; a member belongs to one team at a time." />
-        ) : null}
-        {members.data && members.data.total > 0 ? (
-          <PagedTable
-            label="Team members"
-            verticalSpacing="xs"
-            highlightOnHover={false}
-            minWidth={520}
-            head={
-              <>
-                <Table.Th>Member</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th />
-              </>
-            }
-            page={page}
-            limit={limit}
-            total={members.data.total}
-            onPageChange={setPage}
-            onLimitChange={changeLimit}
-          >
-            {members.data.items.map((member) => (
+        <PagedQueryTable
+          query={members}
+          paging={paging}
+          loadingHeight={120}
+          empty={{ title: 'No members in this team', description: 'Add members above; a member belongs to one team at a time.' }}
+          label="Team members"
+          verticalSpacing="xs"
+          highlightOnHover={false}
+          minWidth={520}
+          head={
+            <>
+              <Table.Th>Member</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th />
+            </>
+          }
+        >
+          {(items) =>
+            items.map((member) => (
               <Table.Tr key={member.member_id}>
                 <Table.Td>
-                  <Text size="sm" fw={600}>
-                    {member.name}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {member.email}
-                  </Text>
+                  <NameAndEmail name={member.name} email={member.email} />
                 </Table.Td>
                 <Table.Td>
                   <RoleBadge role={member.role} />
@@ -143,9 +131,9 @@ function TeamDetails({ team }: { team: TTeam }) {
                   </Button>
                 </Table.Td>
               </Table.Tr>
-            ))}
-          </PagedTable>
-        ) : null}
+            ))
+          }
+        </PagedQueryTable>
       </Stack>
     </Stack>
   );

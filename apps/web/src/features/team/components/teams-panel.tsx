@@ -2,9 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button, Card, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch, IconUsersGroup, IconUsersPlus } from '@tabler/icons-react';
 import type { TTeam } from '@verilead/contracts';
-import { EmptyState, ErrorState } from '../../../components/state-views';
-import { LoadingScreen } from '../../../components/loading-screen';
-import { PagedTable, usePaging } from '../../../components/paged-table-footer';
+import { PagedQueryTable, usePaging } from '../../../components/paged-table-footer';
 import { formatDate, formatNumber } from '../../../lib/format';
 import { useTeams } from '../api/team-api';
 import { TeamDrawer } from './team-drawer';
@@ -12,7 +10,8 @@ import { CreateTeamModal } from './team-form-modal';
 
 /** Teams of the organisation: list, create, open one to see and change its members. */
 export function TeamsPanel() {
-  const { page, limit, setPage, changeLimit } = usePaging();
+  const paging = usePaging();
+  const { page, limit, setPage } = paging;
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [creating, setCreating] = useState(false);
@@ -53,33 +52,27 @@ export function TeamsPanel() {
             </Button>
           </Group>
         </Group>
-        {teams.isPending ? <LoadingScreen minHeight={160} /> : null}
-        {teams.isError ? <ErrorState error={teams.error} onRetry={() => void teams.refetch()} /> : null}
-        {teams.data && teams.data.total === 0 ? (
-          <EmptyState
-            title={search ? 'No team matches' : 'No teams yet'}
-            description={search ? 'Try another name.' : 'Create a team, e.g. Sales or Marketing, and add members to it.'}
-          />
-        ) : null}
-        {teams.data && teams.data.total > 0 ? (
-          <PagedTable
-            label="Teams"
-            minWidth={560}
-            head={
-              <>
-                <Table.Th>Team</Table.Th>
-                <Table.Th>Members</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th />
-              </>
-            }
-            page={page}
-            limit={limit}
-            total={teams.data.total}
-            onPageChange={setPage}
-            onLimitChange={changeLimit}
-          >
-            {teams.data.items.map((team) => (
+        <PagedQueryTable
+          query={teams}
+          paging={paging}
+          loadingHeight={160}
+          empty={{
+            title: search ? 'No team matches' : 'No teams yet',
+            description: search ? 'Try another name.' : 'Create a team, e.g. Sales or Marketing, and add members to it.',
+          }}
+          label="Teams"
+          minWidth={560}
+          head={
+            <>
+              <Table.Th>Team</Table.Th>
+              <Table.Th>Members</Table.Th>
+              <Table.Th>Created</Table.Th>
+              <Table.Th />
+            </>
+          }
+        >
+          {(items) =>
+            items.map((team) => (
               <Table.Tr key={team.id}>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
@@ -101,9 +94,9 @@ export function TeamsPanel() {
                   </Button>
                 </Table.Td>
               </Table.Tr>
-            ))}
-          </PagedTable>
-        ) : null}
+            ))
+          }
+        </PagedQueryTable>
       </Stack>
       <CreateTeamModal opened={creating} onClose={() => setCreating(false)} />
       <TeamDrawer team={openTeam} onClose={() => setOpenTeam(null)} />
