@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../config';
-import { MIGRATIONS_DIR, openPglite, openPostgres, type TDatabase } from '../platform/db/database';
+import { sql } from 'drizzle-orm';
+import { MIGRATIONS_DIR, openPglite, openPostgres, selectRows, type TDatabase, type TDb } from '../platform/db/database';
 
 export type TTestDb = TDatabase & { name: string; dispose(): Promise<void> };
 
@@ -140,4 +141,18 @@ export async function createTestDb(): Promise<TTestDb> {
       await c.end();
     },
   };
+}
+
+/**
+ * Resolves once a session of this PostgreSQL database waits for a lock (pg_stat_activity: an event the database
+ * reports), e.g. a statement under test queued behind a row another transaction holds; rejects after `timeoutMs`.
+ */
+export async function waitForLockWaiter(db: TDb, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await selectRows<{ n: number }>(db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+    if ((rows[0]?.n ?? 0) > 0) return;
+    if (Date.now() > until) throw new Error(`no statement waited for a lock within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

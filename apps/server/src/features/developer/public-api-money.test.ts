@@ -3,6 +3,7 @@ import { PUBLIC_API_ERROR_CODES } from '@verilead/contracts';
 import { sql } from 'drizzle-orm';
 import { chargeCredits, getOrgBalance, grantCredits } from '../../platform/credits/ledger';
 import { selectRows } from '../../platform/db/database';
+import { waitForLockWaiter } from '../../test/test-db';
 import { buildMultipart, createWorldApp, type TWorldApp } from '../email-verifier/test-support';
 
 /** Money on the public API: a charge, the app's usage and its credit limit move together, whatever the timing. */
@@ -133,13 +134,7 @@ describe('/v2 instant verification: exact billing', () => {
     await isLocked;
     const first = verify(app.token, { email: 'alice@strict.test' });
     // The first call's charge is waiting for the row (an event the database reports), so the next one queues behind it.
-    await vi.waitFor(
-      async () => {
-        const waiting = await selectRows<{ n: number }>(w.t.db.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
-        expect(waiting[0]!.n).toBeGreaterThan(0);
-      },
-      { timeout: 20_000, interval: 20 },
-    );
+    await waitForLockWaiter(w.t.db.db, 20_000);
     const second = verify(app.token, { email: 'bob@strict.test', timeout: 3_000 });
     const answered = await Promise.race([second, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 20_000))]);
     release();

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { createTestDb, type TTestDb } from '../../test/test-db';
+import { createTestDb, waitForLockWaiter, type TTestDb } from '../../test/test-db';
 import { getMemberLimits, getOrgBalance, grantCredits, setMemberLimits } from '../../platform/credits/ledger';
 import { selectRows, type TDb } from '../../platform/db/database';
 import { isAppError } from '../../platform/errors/app-error';
@@ -256,13 +256,7 @@ describe('instant charges grouped per payer', () => {
       });
       await holding;
       const charge = storeInstantResult(t.db, row(payer, 1)).catch((e: unknown) => e);
-      await vi.waitFor(
-        async () => {
-          const waiting = await selectRows<{ n: number }>(t.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
-          expect(waiting[0]!.n).toBeGreaterThan(0);
-        },
-        { timeout: 10_000, interval: 20 },
-      );
+      await waitForLockWaiter(t.db);
       release();
       await suspension;
       const err = await charge;

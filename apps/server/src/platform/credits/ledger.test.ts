@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { createTestDb, type TTestDb } from '../../test/test-db';
+import { createTestDb, waitForLockWaiter, type TTestDb } from '../../test/test-db';
 import { isAppError } from '../errors/app-error';
 import { httpStatusOf } from '../errors/http-status';
 import { memberships, organisations, users } from '../tenancy/tables';
-import { selectRows } from '../db/database';
 import { chargeCredits, chargeCreditsNow, getMemberLimits, getOrgBalance, grantCredits, refundCredits, setMemberLimits } from './ledger';
 import { creditTransactions } from './tables';
 
@@ -135,13 +134,7 @@ describe('credits ledger', () => {
       await holding;
       const charge = chargeCreditsNow(t, { orgId, userId, amount: 1, reason: 'bulk' }).catch((e: unknown) => e);
       // the charge waits for the suspension's row lock
-      await vi.waitFor(
-        async () => {
-          const waiting = await selectRows<{ n: number }>(t.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
-          expect(waiting[0]!.n).toBeGreaterThan(0);
-        },
-        { timeout: 10_000, interval: 20 },
-      );
+      await waitForLockWaiter(t.db);
       release();
       await suspension;
       const err = await charge;

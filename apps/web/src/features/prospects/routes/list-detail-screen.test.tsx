@@ -108,15 +108,7 @@ describe('ProspectListDetailScreen', { timeout: 30_000 }, () => {
   });
 
   it('shows masked leads, enriches the list and shows the revealed address with its progress done', async () => {
-    render(
-      <AppProviders queryClient={createQueryClient()}>
-        <MemoryRouter initialEntries={[`/prospect/lists/${LIST_ID}`]}>
-          <Routes>
-            <Route path="/prospect/lists/:listId" element={<ProspectListDetailScreen />} />
-          </Routes>
-        </MemoryRouter>
-      </AppProviders>,
-    );
+    renderScreen();
     expect((await screen.findByText('a•••@s•••.test')).textContent).toBe('a•••@s•••.test');
     fireEvent.click(screen.getByRole('button', { name: 'Enrich list' }));
     // Issue 28: the most it can cost comes first (1 person: an e-mail at 1 credit, a phone at 2); nothing starts before.
