@@ -184,9 +184,15 @@ export class SessionPool {
     const { timeouts } = run;
     const leased = this.lease(run, gate);
     const lease = leased instanceof Promise ? await leased : leased;
+    try {
+      // (before the session counts as opening: one waiting its turn is no connection the host sees)
+      await this.paceOpen(run, gate);
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
     gate.opening++;
     try {
-      await this.paceOpen(run, gate);
       gate.rate.noteAttempt(clock.now());
       const { session, greeting } = await SmtpSession.open({
         address,

@@ -96,7 +96,7 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
       // connections from <ip>`, the same words as its connection count limit
       { name: 'connrate', domain: 'pfconnrate.test', mailboxes: CONNRATE.mailboxes, main: { smtpd_client_connection_rate_limit: '4' } },
     ]);
-  }, 60_000);
+  }, 150_000);
   afterAll(async () => {
     await world?.stop();
   });
