@@ -67,7 +67,7 @@ export class VerifierEngine {
   }
 
   /** The gate of a mail host address (ip or name, port): its current limit, back-off and sessions. */
-  inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'connectionRate' | 'active' | 'established' | 'opening' | 'delayMs' | 'maxRecipients' | 'maxBatch' | 'rateLimited' | 'budget'> | null {
+  inspectHost(address: string): Pick<HostGate, 'limit' | 'capacity' | 'ceiling' | 'active' | 'established' | 'opening' | 'delayMs' | 'maxRecipients' | 'maxBatch' | 'rateLimited' | 'budget'> | null {
     return this.pool.existingGate(`${address}:${this.options.smtpPort}`);
   }
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { CONNECTION_RATE_WINDOW_MS } from './connection-rate';
 import { CEILING_TTL_MS, HostGate } from './host-gate';
 
 const noSleep = async (): Promise<void> => {};
@@ -85,66 +84,6 @@ describe('HostGate', () => {
     expect(gate.capacity).toBe(2);
     now += 1;
     expect(gate.capacity).toBe(3);
-  });
-
-  it('learns a connection rate from refusals no connection limit explains, and paces new connections to it within a sliding window', () => {
-    let now = 1_000_000;
-    const gate = new HostGate(3, noSleep, { now: () => now });
-    // three sessions held at once, a fourth accepted as one of them ended: 4 connections in the first second
-    const sessions = Array.from({ length: 3 }, () => makeSession());
-    for (const session of sessions) {
-      gate.rate.noteAttempt(now);
-      gate.noteEstablished(session);
-    }
-    sessions[0]?.end();
-    gate.rate.noteAttempt(now);
-    gate.noteEstablished(makeSession());
-    expect(gate.rate.openDelayMs(now)).toBe(0);
-    // the 5th refused with 3 open, as many as the host has held: a connection count limit explains it
-    now += 100;
-    gate.rate.noteAttempt(now);
-    expect(gate.learnConnectionRate(now)).toBe(false);
-    // one more session ends; the 6th is refused with 2 open: the first refusal no count limit explains (could be a race)
-    sessions[1]?.end();
-    now += 100;
-    gate.rate.noteAttempt(now);
-    expect(gate.learnConnectionRate(now)).toBe(false);
-    expect(gate.rate.openDelayMs(now)).toBe(0);
-    // the 7th too: a rate of the 4 connections it accepted in the window
-    now += 100;
-    gate.rate.noteAttempt(now);
-    expect(gate.learnConnectionRate(now)).toBe(true);
-    expect(gate.connectionRate).toBe(4);
-    // 7 attempts in the window (the refused count too, as at the host): the next waits until the first 4 have left it
-    expect(gate.rate.openDelayMs(now)).toBe(CONNECTION_RATE_WINDOW_MS - 300);
-    now += CONNECTION_RATE_WINDOW_MS - 300;
-    expect(gate.rate.openDelayMs(now)).toBe(0);
-    // paced: 4 attempts a window at most from now on
-    for (let i = 0; i < 4; i++) {
-      expect(gate.rate.openDelayMs(now)).toBe(0);
-      gate.rate.noteAttempt(now);
-      now += 1_000;
-    }
-    expect(gate.rate.openDelayMs(now)).toBe(CONNECTION_RATE_WINDOW_MS - 4_000);
-    // the lesson holds for CEILING_TTL_MS, then connections go unpaced until the host refuses again
-    now += CEILING_TTL_MS;
-    expect(gate.rate.openDelayMs(now)).toBe(0);
-  });
-
-  it('learns no connection rate from refusals a connection limit explains (as many of ours open as the host has held)', () => {
-    let now = 1_000_000;
-    const gate = new HostGate(6, noSleep, { now: () => now });
-    for (let i = 0; i < 3; i++) {
-      gate.rate.noteAttempt(now);
-      gate.noteEstablished(makeSession());
-    }
-    for (let i = 0; i < 5; i++) {
-      now += 10;
-      gate.rate.noteAttempt(now);
-      expect(gate.learnConnectionRate(now)).toBe(false);
-    }
-    expect(gate.connectionRate).toBe(Number.POSITIVE_INFINITY);
-    expect(gate.rate.openDelayMs(now)).toBe(0);
   });
 
   it('marks a host down after consecutive connection failures, for a while', () => {

@@ -1,7 +1,6 @@
 import type { SmtpSession } from '../smtp/smtp-session';
 import { systemClock } from '../clock';
 import type { TClock, TSleep } from '../types';
-import { ConnectionRate } from './connection-rate';
 import { SessionBudget } from './session-budget';
 
 const BACKOFF_BASE_MS = 50;
@@ -79,22 +78,6 @@ export class HostGate {
   /** The most sessions the host takes at once, learned from its 421 (valid until `ceilingUntil`, clock time). */
   ceiling = Number.POSITIVE_INFINITY;
   ceilingUntil = 0;
-
-  /** The host's connection rate, once learned from its refusals (connection-rate.ts). */
-  readonly rate = new ConnectionRate();
-
-  /** Connections this host takes from us a minute, learned from its refusals (Infinity: none learned, or expired). */
-  get connectionRate(): number {
-    return this.rate.perWindow(this.clock.now());
-  }
-
-  /**
-   * The host refused a new connection with a 4xx greeting: whether that taught a connection rate (connection-rate.ts),
-   * judged by how many of our sessions were open there against the most it has held at once.
-   */
-  learnConnectionRate(now: number): boolean {
-    return this.rate.learn(now, this.established + this.opening + this.closing, this.peakEstablished);
-  }
 
   /** Slots that may be held at once now: the limit, within the learned ceiling and the slow start. */
   get capacity(): number {

@@ -3,7 +3,6 @@ import { classifyReply, isIdentityRefusal, type TSmtpReply } from '../smtp/class
 import { SmtpFailure, SmtpSession } from '../smtp/smtp-session';
 import type { THostLease, TReasonCode } from '../types';
 import { SharedHostLessons } from './host-budgets';
-import { cancellableSleep } from './cancellation';
 import { HostGate } from './host-gate';
 import { makeWarmRun, transcriptSink, type TResolvedOptions, type TRun } from './options';
 import type { TAttempt } from './retry-policy';
@@ -184,16 +183,8 @@ export class SessionPool {
     const { timeouts } = run;
     const leased = this.lease(run, gate);
     const lease = leased instanceof Promise ? await leased : leased;
-    try {
-      // (before the session counts as opening: one waiting its turn is no connection the host sees)
-      await this.paceOpen(run, gate);
-    } catch (error) {
-      lease.release();
-      throw error;
-    }
     gate.opening++;
     try {
-      gate.rate.noteAttempt(clock.now());
       const { session, greeting } = await SmtpSession.open({
         address,
         port: smtpPort,
@@ -238,21 +229,6 @@ export class SessionPool {
     }
   }
 
-  /**
-   * Waits, when the host has taught a connection rate (connection-rate.ts), until one more connection stays within it. The
-   * wait is ours, not the host's: the run's deadline moves back by as much. Ends at once when the call is cancelled
-   * or the pool closes.
-   */
-  private async paceOpen(run: TRun, gate: HostGate): Promise<void> {
-    const { clock, sleep } = this.options;
-    for (let waitMs = gate.rate.openDelayMs(clock.now()); waitMs > 0; waitMs = gate.rate.openDelayMs(clock.now())) {
-      const before = clock.now();
-      const signal = run.signal ? AbortSignal.any([run.signal, this.closed.signal]) : this.closed.signal;
-      await cancellableSleep(sleep, waitMs, signal);
-      run.deadline += clock.now() - before;
-    }
-  }
-
   /** What a failed open means for the recipients that waited for it; the host's gate learns from it (rethrows the unexpected). */
   describeOpenFailure(gate: HostGate, host: TMailHost, error: unknown): TAttempt {
     if (error instanceof GreetingRefused) {
@@ -263,10 +239,9 @@ export class SessionPool {
       if (isIdentityRefusal(error.reply)) gate.refuseIdentity(text, this.options.clock.now());
       if (cls.kind === 'blocked') return { type: 'failed', reason: 'verifier_blocked', host, text: `${REASON_TEXTS.verifier_blocked} Server reply: ${text}` };
       if (error.reply.code >= 400 && error.reply.code < 500) {
-        // refused again with fewer of ours open than it held before: a connection rate, to which new connections are
-        // paced; one session too many (others of ours were open): the host's ceiling is learned and caps the slots;
+        // one session too many (others of ours were open): the host's ceiling is learned and caps the slots;
         // refused with none open: the host is busy, so back off
-        if (!gate.learnConnectionRate(this.options.clock.now()) && !gate.learnCeiling(error.heldElsewhere)) gate.penalize();
+        if (!gate.learnCeiling(error.heldElsewhere)) gate.penalize();
         this.shared.share(gate);
         return { type: 'retry', why: 'busy', host, replyText: text };
       }
