@@ -32,6 +32,7 @@ test.beforeAll(async () => {
   clevertap = await startClevertapFake({ apiKey: PASSCODE, lists: [{ id: 'App Launched', name: 'App Launched', members }] });
   ghl = await startGoHighLevelFake({ apiKey: GHL_TOKEN, lists: [{ id: 't1', name: 'webinar signups', members: members.slice(0, 4) }] });
   server = await startOwnServer(PORT, {
+    PROSPECT_DEMO_DIRECTORY: 'false', // no directory needed here
     INTEGRATION_BASE_URLS: `clevertap=${clevertap.baseUrl}/{region}/1,go_high_level=${ghl.baseUrl}`,
   });
 });

@@ -33,7 +33,7 @@ test.beforeAll(async () => {
   await admin.connect();
   await admin.query(`create database ${DB_NAME}`);
   await admin.end();
-  server = await startOwnServer(PORT, { DATABASE_URL: dbUrl });
+  server = await startOwnServer(PORT, { DATABASE_URL: dbUrl, PROSPECT_DEMO_DIRECTORY: 'false' }); // no directory needed here
   db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
 });

@@ -15,7 +15,7 @@ let server: ChildProcess;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  server = await startOwnServer(PORT, { PUBLIC_URL: '' });
+  server = await startOwnServer(PORT, { PUBLIC_URL: '', PROSPECT_DEMO_DIRECTORY: 'false' }); // no directory needed here
 });
 
 test.afterAll(() => {

@@ -201,6 +201,47 @@ describe('the widget', () => {
     guard.destroy();
   });
 
+  // e2e form-guard.spec failed in CI: the form was sent before the guard had its settings, and went through unchecked.
+  it('holds a form sent before the settings came, then checks it', async () => {
+    let settle: () => void = () => undefined;
+    const settings = new Promise<void>((resolve) => (settle = resolve));
+    const stubbed = fetch;
+    vi.stubGlobal('fetch', vi.fn(async (url: string, init: RequestInit) => {
+      if (url.includes('/config')) await settings;
+      return stubbed(url, init);
+    }));
+    const guard = startFormGuard({ token: 'vla_x', apiBase: 'https://api.test' });
+    const form = document.getElementById('f') as HTMLFormElement;
+    const email = form.querySelector<HTMLInputElement>('input[type=email]')!;
+    email.value = 'bad@x.com';
+    const sent = submit(form);
+    expect(validateCalls()).toHaveLength(0);
+    settle();
+    expect(await sent).toBe(false);
+    expect(email.nextElementSibling?.textContent).toBe('Bad email');
+    expect(validateCalls()).toHaveLength(1);
+    guard.destroy();
+  });
+
+  it('sends a held form as it is when the settings are refused', async () => {
+    let settle: () => void = () => undefined;
+    const settings = new Promise<void>((resolve) => (settle = resolve));
+    vi.stubGlobal('fetch', vi.fn(async () => {
+      await settings;
+      return json(403, { status: 'failed', error: { code: 1074, message: 'origin' } });
+    }));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const guard = startFormGuard({ token: 'vla_x', apiBase: 'https://api.test' });
+    const form = document.getElementById('f') as HTMLFormElement;
+    form.querySelector<HTMLInputElement>('input[type=email]')!.value = 'bad@x.com';
+    const sent = submit(form);
+    settle();
+    expect(await sent).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('refused (403)'));
+    warn.mockRestore();
+    guard.destroy();
+  });
+
   it('does nothing when the guard refuses the site', async () => {
     vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(json(403, { status: 'failed', error: { code: 1074, message: 'origin' } }))));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

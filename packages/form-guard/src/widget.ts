@@ -76,6 +76,8 @@ export function startFormGuard(opts: TWidgetOptions) {
   /** Answers per field type and value: a value is checked (and charged) once per page. */
   const answers = new Map<string, Promise<TVerdict>>();
   let config: TConfig | null = null;
+  /** Until the settings are fetched (or refused), a form sent is held. */
+  let loading = true;
   let stopped = false;
   let observer: MutationObserver | null = null;
 
@@ -202,17 +204,29 @@ export function startFormGuard(opts: TWidgetOptions) {
   // Capture phase on the document: runs before the page's own submit handlers, for forms added at any time.
   const onSubmit = (event: Event) => {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || !config || stopped) return;
+    if (!(form instanceof HTMLFormElement) || stopped) return;
+    const submitter = (event as SubmitEvent).submitter as HTMLElement | null;
+    const resend = () => {
+      if (form.isConnected) form.requestSubmit(submitter && form.contains(submitter) ? submitter : undefined);
+    };
+    if (!config) {
+      // Sent before the guard has its settings (a quick visitor, or a bot that submits at once): held until the
+      // settings come, then checked; sent as it is if they never come (the guard fails open).
+      if (!loading) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      void ready.then(resend);
+      return;
+    }
     const inputs = guardedFields(form);
     const pending = inputs.filter((i) => i.getAttribute(STATE) !== 'ok' || i.getAttribute('data-fg-value') !== i.value.trim());
     if (pending.length === 0) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    const submitter = (event as SubmitEvent).submitter as HTMLElement | null;
     void Promise.all(inputs.map(verify)).then((results) => {
       const firstBad = inputs[results.indexOf(false)];
       if (firstBad) firstBad.focus();
-      else form.requestSubmit(submitter && form.contains(submitter) ? submitter : undefined);
+      else resend();
     });
   };
 
@@ -221,21 +235,19 @@ export function startFormGuard(opts: TWidgetOptions) {
     for (const f of fields) show(f, 'ok', null);
   }
 
+  /** Fetches the guard's settings, then watches the page's fields; a form sent meanwhile waits for it. */
   async function start() {
-    let res: Response;
-    try {
-      res = await call(`/config?page_url=${encodeURIComponent(location.href)}`, { headers }, timeoutMs());
-    } catch {
-      console.warn('Verilead form guard: the guard could not be reached; forms are not checked');
-      return;
-    }
-    if (!res.ok) {
-      console.warn(`Verilead form guard: refused (${res.status}); forms are not checked`);
-      return;
-    }
-    config = ((await res.json()) as { data: TConfig }).data;
-    scan(doc);
     doc.addEventListener('submit', onSubmit, true);
+    try {
+      config = await loadConfig();
+    } finally {
+      loading = false;
+    }
+    if (!config) {
+      doc.removeEventListener('submit', onSubmit, true);
+      return;
+    }
+    scan(doc);
     doc.addEventListener('pointerdown', onPointerDown, true);
     doc.addEventListener('pointerup', onPointerUp, true);
     doc.addEventListener('pointercancel', onPointerUp, true);
@@ -244,6 +256,21 @@ export function startFormGuard(opts: TWidgetOptions) {
     });
     observer.observe(doc.documentElement, { childList: true, subtree: true });
     opts.on_ready?.({ fields: [...fields] });
+  }
+
+  async function loadConfig(): Promise<TConfig | null> {
+    let res: Response;
+    try {
+      res = await call(`/config?page_url=${encodeURIComponent(location.href)}`, { headers }, timeoutMs());
+      if (!res.ok) {
+        console.warn(`Verilead form guard: refused (${res.status}); forms are not checked`);
+        return null;
+      }
+      return ((await res.json()) as { data: TConfig }).data;
+    } catch {
+      console.warn('Verilead form guard: the guard could not be reached; forms are not checked');
+      return null;
+    }
   }
 
   const ready = start();

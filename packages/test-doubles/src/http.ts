@@ -22,3 +22,14 @@ export function closeServer(server: Server): Promise<void> {
     server.close(() => resolve());
   });
 }
+
+/**
+ * Listens on 127.0.0.1 (`port` 0: any free port) and keeps idle connections open for 65 s, as the providers' own
+ * front ends do. Node's default of 5 s closes a connection a client still holds: a request sent on it just as it closes
+ * fails with ECONNRESET (CI's billing.spec saw that on a busy machine).
+ */
+export async function listenOnLoopback(server: Server, port = 0): Promise<void> {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+}

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { escapeHtml, readForm } from './http-form';
+import { listenOnLoopback } from '../http';
 
 /**
  * A local OpenID Connect identity provider on 127.0.0.1 (the `oidc-provider` package), for tests and
@@ -27,7 +28,7 @@ function loginPage(uid: string, title: string, hint: string): string {
 export async function startLocalOidcIdp(opts: { clients: TLocalOidcClient[]; port?: number; title?: string }): Promise<TLocalOidcIdp> {
   const names = new Map<string, string>();
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  await listenOnLoopback(server, opts.port);
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
   const provider = new Provider(issuer, {

@@ -8,6 +8,7 @@ import { SignedXml } from 'xml-crypto';
 import { escapeHtml, readForm } from './http-form';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listenOnLoopback } from '../http';
 
 /**
  * A local SAML 2.0 identity provider on 127.0.0.1 for tests and `npm start -- --demo-idp`: it reads the
@@ -120,7 +121,7 @@ export type TLocalSamlIdp = { ssoUrl: string; entityId: string; certificate: str
 
 export async function startLocalSamlIdp(opts: { port?: number } = {}): Promise<TLocalSamlIdp> {
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  await listenOnLoopback(server, opts.port);
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const entityId = `${base}/saml/metadata`;
   server.on('request', (req, res) => {

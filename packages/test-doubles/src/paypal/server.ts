@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeServer, escapeHtml, readBody } from '../http';
+import { closeServer, escapeHtml, listenOnLoopback, readBody } from '../http';
 
 /**
  * A small in-memory stand-in for the part of PayPal's REST API the payments module uses: OAuth client
@@ -264,7 +264,7 @@ export async function startFakePayPal(opts: TFakePayPalOptions = {}): Promise<TF
       for (const [type, resource] of pendingEvents.splice(0)) await emit(type, resource);
     })().catch((err: unknown) => json(res, 500, { name: 'INTERNAL_SERVER_ERROR', message: err instanceof Error ? err.message : 'error' }));
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  await listenOnLoopback(server, opts.port);
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../http';
 
 /** A member of a fake platform's list. */
 export type TFakeMember = { id: string; email: string; firstName: string; lastName: string };
@@ -101,7 +102,7 @@ export async function startFakeServer(opts: {
       })();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await listenOnLoopback(server);
   // A fake never keeps a process alive by itself (test mode starts them inside the server).
   server.unref();
   fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${opts.pathPrefix ?? ''}`;

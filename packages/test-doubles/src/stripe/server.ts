@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeServer, readBody } from '../http';
+import { closeServer, listenOnLoopback, readBody } from '../http';
 import { newId, signStripePayload, StripeFail, TEST_CARDS, type TCardBehaviour, type TFakeStripeEvent, type TObj } from './wire';
 import { createFakeStripePages } from './pages';
 import { createFakeBilling } from './billing';
@@ -373,7 +373,7 @@ export async function startFakeStripe(opts: TFakeStripeOptions): Promise<TFakeSt
       res.end(JSON.stringify({ error: { type: 'api_error', message: err instanceof Error ? err.message : 'error' } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  await listenOnLoopback(server, opts.port);
   const port = (server.address() as AddressInfo).port;
   baseUrl = `http://127.0.0.1:${port}`;
   return {
