@@ -1,7 +1,8 @@
 /**
  * A verifier worker process for the scale-out tests (redis-host-budgets.test.ts): one engine, as the server builds it,
  * verifying a list and printing each verdict as a JSON line, then the hosts as it saw them. Its settings come as one
- * JSON argument: { dnsServers, smtpPort, addresses, redisUrl?, namespace } (without redisUrl it counts alone).
+ * JSON argument: { dnsServers, smtpPort, addresses, redisUrl?, namespace } (without redisUrl it counts alone). It prints
+ * {"ready":true} once started and verifies when a line comes on stdin.
  *
  *   node --import tsx src/test/verifier-worker.ts '{"dnsServers":["127.0.0.1:40053"],...}'
  */
@@ -26,6 +27,10 @@ const options: TVerifyOptions = {
   ...(hostBudgets ? { hostBudgets } : {}),
 };
 const engine = new VerifierEngine(options);
+// Started: wait for the test's word (a line on stdin), so that every worker of a test verifies at the same time.
+process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
+await new Promise((resolve) => process.stdin.once('data', resolve));
+process.stdin.destroy();
 for await (const result of engine.verifyMany(settings.addresses)) {
   process.stdout.write(`${JSON.stringify({ email: result.email, status: result.status, reason: result.reason.code })}\n`);
 }

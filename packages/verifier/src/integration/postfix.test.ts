@@ -37,6 +37,8 @@ const PICKY_SENDER = mixedList('pfsender.test', 40);
 const PICKY_EHLO = mixedList('pfehlo.test', 40);
 
 let world: TPostfixWorld;
+/** The world's start, kept so that afterAll stops what it started even when beforeAll timed out before it was done. */
+let starting: Promise<TPostfixWorld> | undefined;
 
 function engineOn(more: Partial<TVerifyOptions> = {}): VerifierEngine {
   return new VerifierEngine({
@@ -67,7 +69,7 @@ async function settledLog(name: string): Promise<string> {
 describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
   beforeAll(async () => {
     if (!available) throw new Error('Postfix is not installed here (apt-get install postfix) or this is not root; CI must run these tests');
-    world = await startPostfixWorld([
+    starting = startPostfixWorld([
       // Postfix's anti-harvesting limits at their defaults: soft 10 errors (then 1 s per reply), hard 20 (421)
       { name: 'strict', domain: 'pfstrict.test', mailboxes: LIST.mailboxes },
       // a host stricter than our default budget: it hangs up at the 5th error of a session
@@ -92,10 +94,12 @@ describe.skipIf(!mustRun)('stock Postfix on loopback', () => {
       { name: 'pickyehlo', domain: 'pfehlo.test', mailboxes: PICKY_EHLO.mailboxes, main: { smtpd_delay_reject: 'no', smtpd_helo_restrictions: 'check_helo_access inline:{ { verifier.verilead.test = 450 Host not found } }' } },
       { name: 'pickysender', domain: 'pfsender.test', mailboxes: PICKY_SENDER.mailboxes, main: { smtpd_sender_restrictions: 'check_sender_access inline:{ { verilead.test = 450 4.1.8 Domain not found } }' } },
     ]);
+    world = await starting;
   }, 150_000);
   afterAll(async () => {
-    await world?.stop();
-  });
+    // A start that outlived beforeAll's timeout would leave its Postfix instances running: wait for it, then stop them.
+    await (await starting?.catch(() => undefined))?.stop();
+  }, 150_000);
 
   it('a list half of unknown addresses: every verdict right, no reply delayed, no session cut, every session ended by QUIT', async () => {
     const engine = engineOn();
