@@ -243,7 +243,8 @@ export function startFormGuard(opts: TWidgetOptions) {
     } finally {
       loading = false;
     }
-    if (!config) {
+    // Refused, unreachable, or destroyed meanwhile: nothing to watch.
+    if (!config || stopped) {
       doc.removeEventListener('submit', onSubmit, true);
       return;
     }
