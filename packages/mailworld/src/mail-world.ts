@@ -175,7 +175,10 @@ export async function startMailWorld(options: TStartMailWorldOptions = {}): Prom
     examples,
     greylistDelayMs,
     preset,
-    hostStats: (hostName) => ({ ...getHostStats(state, hostName) }),
+    hostStats: (hostName) => {
+      const stats = getHostStats(state, hostName);
+      return { ...stats, refusals: stats.refusals.map((r) => ({ ...r })) };
+    },
     stop: () => {
       stopped ??= (async () => {
         for (const timer of state.timers) clearTimeout(timer);

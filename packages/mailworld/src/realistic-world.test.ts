@@ -60,7 +60,11 @@ describe('the realistic mail world', () => {
     const clients = await Promise.all([1, 2, 3].map(() => openSession(host, world.smtpPort)));
     const fourth = await RawSmtpClient.connect(host, world.smtpPort);
     expect((await fourth.readReply()).lines[0]).toMatch(/^421 4\.7\.0 mx\.busy\.test Error: too many connections from /);
-    expect(world.hostStats('mx.busy.test')).toMatchObject({ refusedTooMany: 1, peakConcurrentPerClient: 3 });
+    const stats = world.hostStats('mx.busy.test');
+    expect(stats).toMatchObject({ refusedTooMany: 1, peakConcurrentPerClient: 3 });
+    // the refused connection is recorded with the number of connections the host had taken when the client closed it
+    fourth.close();
+    await expect.poll(() => world.hostStats('mx.busy.test').refusals).toEqual([{ connection: stats.connections, closedAfter: stats.connections }]);
     (clients[0] as RawSmtpClient).close();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await rcpt('bea@busy.test')).toMatch(/^250 /);

@@ -30,7 +30,7 @@ export type TSmtpWorldState = {
 export function getHostStats(state: TSmtpWorldState, hostName: string): THostStats {
   let stats = state.stats.get(hostName);
   if (!stats) {
-    stats = { connections: 0, peakConcurrentPerClient: 0, refusedTooMany: 0, commands: 0 };
+    stats = { connections: 0, peakConcurrentPerClient: 0, refusedTooMany: 0, commands: 0, refusals: [] };
     state.stats.set(hostName, stats);
   }
   return stats;
@@ -107,7 +107,7 @@ class SmtpSession {
     this.raw.on('close', uncount);
     this.uncount = uncount;
     const stats = getHostStats(this.state, this.host.name);
-    stats.connections++;
+    const connection = ++stats.connections;
     this.postscreenTest = Boolean(this.host.postscreen) && !this.state.postscreenPassed.has(clientKey);
     this.io.on('data', this.onData);
     const pause = this.state.greetingDelayMs(this.host) + (this.postscreenTest ? this.state.postscreenPauseMs : 0);
@@ -119,6 +119,12 @@ class SmtpSession {
       const limit = this.host.maxConnsPerClient;
       if (limit !== undefined && open > limit) {
         stats.refusedTooMany++;
+        const refusal: THostStats['refusals'][number] = { connection, closedAfter: null };
+        stats.refusals.push(refusal);
+        const closed = () => (refusal.closedAfter ??= stats.connections);
+        if (this.raw.readableEnded || this.raw.destroyed) closed();
+        this.raw.on('end', closed);
+        this.raw.on('close', closed);
         this.write(`421 4.7.0 ${this.host.name} Error: too many connections from ${this.clientIp}`);
         this.io.end();
         this.closed = true;

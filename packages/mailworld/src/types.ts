@@ -15,13 +15,23 @@ export interface TMailWorld {
   greylistDelayMs: number;
   /** 'fast' (hosts answer at once) or 'realistic' (greeting delays and per-command latency, see README) */
   preset: TMailWorldPreset;
-  /** What a host has seen from its clients (connections, the most open at once from one IP, 421s for too many, commands received). */
+  /** What a host has seen from its clients (connections, the most open at once from one IP, 421s for too many and when each was closed, commands received). */
   hostStats(hostName: string): THostStats;
   stop(): Promise<void>;
 }
 
 export type TMailWorldPreset = 'fast' | 'realistic';
-export type THostStats = { connections: number; peakConcurrentPerClient: number; refusedTooMany: number; commands: number };
+export type THostStats = {
+  connections: number;
+  peakConcurrentPerClient: number;
+  refusedTooMany: number;
+  commands: number;
+  /**
+   * Each connection turned away for too many, in order: its number among the host's connections (from 1) and how many
+   * connections the host had taken when the client closed it (it had read the 421 then); null while it is open.
+   */
+  refusals: Array<{ connection: number; closedAfter: number | null }>;
+};
 
 export type TStartMailWorldOptions = {
   corpus?: TCorpusEntry[];

@@ -86,6 +86,36 @@ describe('HostGate', () => {
     expect(gate.capacity).toBe(3);
   });
 
+  it('keeps a learned ceiling when a session that was already opening then is refused too (the host still counted the first refused one)', () => {
+    // The host takes 2. One of our two sessions ended; two openings started (#3, #4) while it held 1: the host counted 3
+    // when #3's greeting was due and refused it, and refused #4 too before our close of #3 reached it.
+    const gate = new HostGate(6, noSleep, { now: () => 1_000_000 });
+    const first = makeSession();
+    gate.noteEstablished(first);
+    gate.noteEstablished(makeSession());
+    first.end();
+    const third = gate.beginOpening();
+    const fourth = gate.beginOpening();
+    gate.endOpening();
+    expect(gate.learnCeiling(null, third)).toBe(true); // held then: 1 established + #4 opening
+    expect(gate.ceiling).toBe(2);
+    gate.endOpening();
+    expect(gate.learnCeiling(null, fourth)).toBe(true);
+    expect(gate.ceiling).toBe(2);
+    expect(gate.capacity).toBe(2);
+    // a session opened after the ceiling was learned and refused: the host takes fewer now, and that is learned
+    gate.beginOpening();
+    const later = gate.beginOpening();
+    gate.endOpening();
+    expect(gate.learnCeiling(null, later)).toBe(true); // held then: 1 established + 1 opening
+    expect(gate.ceiling).toBe(2);
+    gate.endOpening();
+    const last = gate.beginOpening();
+    gate.endOpening();
+    expect(gate.learnCeiling(null, last)).toBe(true); // held then: 1 established
+    expect(gate.ceiling).toBe(1);
+  });
+
   it('marks a host down after consecutive connection failures, for a while', () => {
     const gate = new HostGate(2, noSleep);
     gate.recordConnectFailure('smtp_timeout', 1_000);

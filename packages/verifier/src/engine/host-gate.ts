@@ -99,14 +99,36 @@ export class HostGate {
    * The host refused a new session with a 4xx greeting. When other sessions of ours were open there, it refused one
    * too many: they (established, being opened or closed) are its ceiling. Answers whether a ceiling was learned (else
    * the refusal came with no other session open: the host is busy, not full). `heldElsewhere`: the connections every
-   * process sharing the host's budgets held there then (host-budgets.ts), when known.
+   * process sharing the host's budgets held there then (host-budgets.ts), when known. `ticket`: the refused session's
+   * (`beginOpening`).
    */
-  learnCeiling(heldElsewhere: number | null = null): boolean {
+  learnCeiling(heldElsewhere: number | null = null, ticket = Number.POSITIVE_INFINITY): boolean {
+    const fresh = this.ceilingUntil > this.clock.now();
+    // A session that was already being opened when the ceiling was learned was counted in it as held; the host may
+    // refuse it too, while it still counts the session it refused first (until our close reaches it): that refusal
+    // tells nothing new, and counting it would take one more session off a ceiling that was right.
+    if (fresh && ticket <= this.ceilingTicket) return true;
     const held = Math.max(this.established + this.opening + this.closing, heldElsewhere ?? 0);
     if (held < 1) return false;
-    this.ceiling = this.ceilingUntil > this.clock.now() ? Math.min(this.ceiling, held) : held;
+    this.ceiling = fresh ? Math.min(this.ceiling, held) : held;
     this.ceilingUntil = this.clock.now() + CEILING_TTL_MS;
+    this.ceilingTicket = this.openings;
     return true;
+  }
+
+  /** Sessions whose opening has begun since the gate was made: each opening's number is its ticket. */
+  private openings = 0;
+  /** `openings` when the ceiling was last learned: sessions with this ticket or a lower one were on their way then. */
+  private ceilingTicket = 0;
+
+  /** A session starts opening (counted in `opening` until `endOpening`); answers its ticket for `learnCeiling`. */
+  beginOpening(): number {
+    this.opening++;
+    return ++this.openings;
+  }
+
+  endOpening(): void {
+    this.opening--;
   }
 
   /**

@@ -35,6 +35,8 @@ const timeLeft = (o: TResolvedOptions, run: TRun): number => Math.max(1, run.dea
 class GreetingRefused extends Error {
   /** The connections every process sharing the host's budgets held there when it refused (null: this process alone). */
   heldElsewhere: number | null = null;
+  /** The refused session's ticket at its host's gate (HostGate.beginOpening). */
+  ticket = Number.POSITIVE_INFINITY;
 
   constructor(readonly reply: TSmtpReply) {
     super(`server refused the session: ${reply.lines.join(' ')}`);
@@ -183,7 +185,7 @@ export class SessionPool {
     const { timeouts } = run;
     const leased = this.lease(run, gate);
     const lease = leased instanceof Promise ? await leased : leased;
-    gate.opening++;
+    const ticket = gate.beginOpening();
     try {
       const { session, greeting } = await SmtpSession.open({
         address,
@@ -218,14 +220,17 @@ export class SessionPool {
         if (error instanceof GreetingRefused && error.reply.code !== 421) await session.quit();
         else session.close();
         // a host that refuses one connection too many: how many every process held there is its ceiling
-        if (error instanceof GreetingRefused && error.reply.code >= 400 && error.reply.code < 500) error.heldElsewhere = await lease.refused();
+        if (error instanceof GreetingRefused && error.reply.code >= 400 && error.reply.code < 500) {
+          error.ticket = ticket;
+          error.heldElsewhere = await lease.refused();
+        }
         throw error;
       }
     } catch (error) {
       lease.release();
       throw error;
     } finally {
-      gate.opening--;
+      gate.endOpening();
     }
   }
 
@@ -241,7 +246,7 @@ export class SessionPool {
       if (error.reply.code >= 400 && error.reply.code < 500) {
         // one session too many (others of ours were open): the host's ceiling is learned and caps the slots;
         // refused with none open: the host is busy, so back off
-        if (!gate.learnCeiling(error.heldElsewhere)) gate.penalize();
+        if (!gate.learnCeiling(error.heldElsewhere, error.ticket)) gate.penalize();
         this.shared.share(gate);
         return { type: 'retry', why: 'busy', host, replyText: text };
       }

@@ -142,7 +142,7 @@ describe('one shared engine under load', () => {
 });
 
 describe('a host that takes fewer sessions than the engine allows', () => {
-  it('an engine allowed 6 sessions, on a host that answers 421 to a 3rd connection: after that first 421 it never opens a 3rd again, and every verdict is right', async () => {
+  it('an engine allowed 6 sessions, on a host that answers 421 to a 3rd connection: once it has read that first 421 it never opens a 3rd again, and every verdict is right', async () => {
     // Batches of 2 recipients make many transactions: the engine wants more sessions than the host takes, and one that
     // grew its limit back on success would go over it again.
     const engine = new VerifierEngine({ ...options, perHostConcurrency: 6, maxRecipientsPerTransaction: 2 });
@@ -160,9 +160,12 @@ describe('a host that takes fewer sessions than the engine allows', () => {
     // no unknown caused by the 421: each address gets its mailbox's answer
     expect(results.filter((r) => verdict(r) !== expected(r.email)).map((r) => `${r.email}: ${verdict(r)} (${r.reason.text})`)).toEqual([]);
     const after = world.hostStats('mx.crowded.test');
-    // at most the one 421 that teaches the engine the host's limit (a session opened ahead of time may meet it
-    // instead of a call), and never a 3rd connection after it
-    expect(after.refusedTooMany - before.refusedTooMany).toBeLessThanOrEqual(1);
+    // If the engine met the host's limit (a session opened ahead of time may meet it instead of a call), no connection
+    // it opened once it had read that first 421 was turned away. Connections it had already opened then may be: the host
+    // counts the refused one until our close reaches it (CI once saw two refusals on a loaded machine).
+    const refusals = after.refusals.slice(before.refusals.length);
+    const firstRead = Math.min(...refusals.map((r) => r.closedAfter ?? Number.POSITIVE_INFINITY));
+    expect(refusals.filter((r) => r.connection > firstRead)).toEqual([]);
     expect(after.peakConcurrentPerClient).toBe(2);
   });
 });
