@@ -66,7 +66,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'node scripts/start.mjs --no-build --demo-mail-world --demo-idp',
+      command: 'node e2e/support/start-server.mjs --no-build --demo-mail-world --demo-idp',
       cwd: root,
       url: `http://127.0.0.1:${MAIN_PORT}/api/v1/openapi.json`,
       env: serverEnv(MAIN_PORT, { ALLOW_PRIVATE_DESTINATIONS: 'true' }),
@@ -76,7 +76,7 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
-      command: 'node scripts/start.mjs --no-build --demo-mail-world',
+      command: 'node e2e/support/start-server.mjs --no-build --demo-mail-world',
       cwd: root,
       url: `http://127.0.0.1:${OUTDATED_PORT}/api/v1/openapi.json`,
       // Its sign-in page and a webhook call are used (version.spec, developer.spec): no prospect directory, and its job

@@ -8,13 +8,14 @@ const root = join(import.meta.dirname, '..', '..');
 
 /**
  * A spec's own server (the same build, a fresh embedded database, the demo mail world) on `port`, with `env` over the
- * e2e defaults (e.g. INTEGRATION_BASE_URLS pointing at local fakes). Resolves once it answers; it starts from
- * scratch (migrations, demo data), so it is given up to 240 s on a busy machine. The caller stops it (SIGTERM).
+ * e2e defaults (e.g. INTEGRATION_BASE_URLS pointing at local fakes). Resolves once it answers; it may start from
+ * scratch (migrations, demo data: without e2e/run.mjs's prepared data directory), so it is given up to 240 s on a busy
+ * machine. The caller stops it (SIGTERM).
  * `flags` replaces `--demo-mail-world` (e.g. `--demo-idp` with DNS_SERVERS pointing at the spec's own DNS server).
  */
 export async function startOwnServer(port: number, env: Record<string, string>, flags: string[] = ['--demo-mail-world']): Promise<ChildProcess> {
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['scripts/start.mjs', '--no-build', ...flags], {
+  const server = spawn(process.execPath, ['e2e/support/start-server.mjs', '--no-build', ...flags], {
     cwd: root,
     stdio: 'ignore',
     env: {
