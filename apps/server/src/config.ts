@@ -62,7 +62,8 @@ const ZEnv = z.object({
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
   /** Posts one ESP bounce webhook address takes per window (an ESP batches its events; a leaked address is held to it). */
   RATE_LIMIT_WEBHOOK_MAX: z.coerce.number().int().min(1).default(600),
-  JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(500),
+  /** How often each queue is polled for jobs that became due (a job enqueued wakes the workers at once: JOBS_CHANNEL). */
+  JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(2_000),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   JOB_CONCURRENCY_MAIL: z.coerce.number().int().min(1).max(64).optional(),
   JOB_CONCURRENCY_WEBHOOKS: z.coerce.number().int().min(1).max(64).optional(),

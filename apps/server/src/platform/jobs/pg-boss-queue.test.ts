@@ -322,3 +322,42 @@ describe('job queue start and stop', () => {
     }
   });
 });
+
+describe('job notices', () => {
+  // Before: the workers found a new job at their next poll only (every 500 ms per queue, idle or not).
+  it('a job enqueued, alone or in a transaction, runs at once although the pollers look only every minute', async () => {
+    const t = await createTestDb();
+    const ran: string[] = [];
+    const waiters = new Map<string, () => void>();
+    const echo = defineJob({
+      name: 'echo',
+      queue: 'analysis',
+      payload: z.object({ key: z.string() }),
+      async handler(p) {
+        ran.push(p.key);
+        waiters.get(p.key)?.();
+      },
+    });
+    const queue = createJobQueue({ database: t, definitions: defs(echo), jobs: testJobsConfig(), pollIntervalMs: 60_000 });
+    const ranOnce = (key: string) => new Promise<void>((resolve) => waiters.set(key, resolve));
+    try {
+      await queue.start();
+      // A quiet moment before each job: the pollers' look at start (or after the last job) is over, and the next is a
+      // minute away (a job found by that look would pass without the notice; one missed would time the test out).
+      await wait(300);
+      const alone = ranOnce('alone');
+      await queue.enqueue('echo', { key: 'alone' });
+      await alone;
+      await wait(300);
+      const inTx = ranOnce('in a transaction');
+      await t.transaction(async (tx) => {
+        await queue.enqueue('echo', { key: 'in a transaction' }, { tx });
+      });
+      await inTx;
+      expect(ran).toEqual(['alone', 'in a transaction']);
+    } finally {
+      await queue.stop({ timeoutMs: 1_000 });
+      await t.dispose();
+    }
+  }, 20_000);
+});

@@ -9,6 +9,13 @@ import { createJobWorker } from './pg-boss-worker';
 
 const S = JOB_SCHEMA;
 
+/**
+ * The channel a job due now is announced on (its queue's name), in the transaction that enqueues it: PostgreSQL delivers
+ * the notice at commit, to the workers of every process, which fetch at once. Polling stays for the jobs that become
+ * due later (a delay, a retry's back-off, a schedule) and for notices missed while a LISTEN connection was down.
+ */
+export const JOBS_CHANNEL = 'verilead_jobs';
+
 /** Rows a pg-boss command changed (it answers `{ affected }`, which pg-boss 10's type declarations leave out as void). */
 const affectedBy = (answer: unknown): number => Number((answer as { affected?: number } | undefined)?.affected ?? 0);
 
@@ -16,9 +23,10 @@ const affectedBy = (answer: unknown): number => Number((answer as { affected?: n
  * The job system on pg-boss, on both engines: pg-boss's SQL runs through `database.jobSql` (PostgreSQL: its own
  * pool; PGlite: the single session behind the database mutex), a job enqueued with `tx` is inserted in the
  * caller's transaction (pg-boss's per-call `db`). One pg-boss queue per kind of work; this worker polls each
- * with its own concurrency, keeps running jobs alive with a heartbeat and completes or fails them (pg-boss-worker.ts);
- * pg-boss's supervisor gives up jobs whose heartbeat stopped (a dead worker) and retries them within their attempt
- * cap. This file builds pg-boss and answers the queue's calls: enqueue, cancel, read, schedule and maintain.
+ * with its own concurrency (and is woken at once by the notice of a job enqueued: JOBS_CHANNEL), keeps running jobs
+ * alive with a heartbeat and completes or fails them (pg-boss-worker.ts); pg-boss's supervisor gives up jobs whose
+ * heartbeat stopped (a dead worker) and retries them within their attempt cap. This file builds pg-boss and answers
+ * the queue's calls: enqueue, cancel, read, schedule and maintain.
  */
 export function createJobQueue(opts: {
   database: TDatabase;
@@ -31,7 +39,7 @@ export function createJobQueue(opts: {
 }): TJobQueue {
   const { database, jobs: settings } = opts;
   const logger = opts.logger;
-  const pollIntervalMs = opts.pollIntervalMs ?? 500;
+  const pollIntervalMs = opts.pollIntervalMs ?? 2_000;
   const defs = new Map<string, TJobDefinition>();
   for (const d of opts.definitions) defs.set(d.name, d);
   const sqlDb: TSqlExecutor = database.jobSql;
@@ -55,6 +63,8 @@ export function createJobQueue(opts: {
   let bossStarted = false;
   /** The start under way, awaited by stop(). */
   let starting: Promise<void> | null = null;
+  /** Stops listening for due jobs (set while the worker runs). */
+  let stopListening: (() => Promise<void>) | null = null;
 
   async function get(jobId: string): Promise<TJobInfo | null> {
     const s = await readJobStatus(sqlDb, jobId);
@@ -85,6 +95,7 @@ export function createJobQueue(opts: {
       ...(o.delayMs ? { startAfter: Math.max(1, Math.ceil(o.delayMs / 1000)) } : {}),
     } as PgBoss.SendOptions);
     if (!sent) throw new Error('enqueue failed');
+    if (!o.delayMs) await exec.executeSql(`select pg_notify($1, $2)`, [JOBS_CHANNEL, def.queue]);
     return sent;
   }
 
@@ -186,6 +197,16 @@ export function createJobQueue(opts: {
           bossStarted = true;
           if (!running) return;
         }
+        // Jobs enqueued from now on, in this process or another, wake their poller; a LISTEN connection opened again
+        // after a loss wakes them all (notices sent meanwhile were missed). Listening before the pollers' first look,
+        // no job falls between the two. Without notices the pollers still find every job, later.
+        stopListening = await database
+          .listen(JOBS_CHANNEL, (queueName) => worker.wake(queueName), () => worker.wakeAll())
+          .catch((err: unknown) => {
+            logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'job notices unavailable: jobs are found by polling');
+            return null;
+          });
+        if (!running) return;
         worker.startPolling();
         // A stop() that came meanwhile ends the hooks here: none runs on a queue that is stopping.
         for (const hook of opts.onStart ?? []) if (running) await hook(queue);
@@ -203,6 +224,8 @@ export function createJobQueue(opts: {
       // A start still under way (pg-boss starting, a hook scheduling) finishes first: stopping under it would leave
       // its calls running on a closed pool. Its failure is start()'s own to report.
       await starting?.catch(() => undefined);
+      await stopListening?.();
+      stopListening = null;
       await worker.stop(timeoutMs);
       if (bossStarted) {
         bossStarted = false;

@@ -6,8 +6,9 @@ import { isAppError } from '../errors/app-error';
 import { JOB_PAUSED_MESSAGE, type TJobContext, type TJobDefinition, type TQueueLogger } from './jobs';
 import { queryRows, readJobStatus, type TJobData } from './pg-boss-status';
 
-// The worker side of the job system: polling each queue with its own concurrency, running a job under a heartbeat,
-// completing, failing or cancelling it, and the bounded shutdown that leaves unfinished jobs to another worker.
+// The worker side of the job system: polling each queue with its own concurrency (and woken at once by a job enqueued in
+// any process: pg-boss-queue.ts), running a job under a heartbeat, completing, failing or cancelling it, and the
+// bounded shutdown that leaves unfinished jobs to another worker.
 // pg-boss's supervisor gives up jobs whose heartbeat stopped (a dead worker) and retries them within their cap.
 
 /** How often a job paused for a suspended organisation or member looks again (it runs within this of the restore). */
@@ -15,11 +16,16 @@ export const SUSPENDED_RECHECK_SECONDS = 30;
 
 type TFetched = { id: string; name: string; data: TJobData; retryCount: number; retryLimit: number; expireInSeconds: string | number };
 
-type TWakeSignal = { wake?: () => void };
+/** A poller's wake-up: `wake` while it sleeps; `pending` when it was woken while fetching (its next sleep is skipped). */
+type TWakeSignal = { wake?: () => void; pending?: boolean };
 
 const S = JOB_SCHEMA;
 
 function sleep(ms: number, signal: TWakeSignal): Promise<void> {
+  if (signal.pending) {
+    signal.pending = false;
+    return Promise.resolve();
+  }
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {
@@ -31,11 +37,21 @@ function sleep(ms: number, signal: TWakeSignal): Promise<void> {
   });
 }
 
+/** Wakes a poller now, or, when it is fetching, as soon as it would sleep (a job committed meanwhile may be missed by that fetch). */
+function wakeUp(signal: TWakeSignal): void {
+  if (signal.wake) signal.wake();
+  else signal.pending = true;
+}
+
 export type TJobWorker = {
   /** Runs one waiting job of any queue in use (due ones, or delayed ones too); false when there was none. */
   runOnce(o?: { includeDelayed?: boolean }): Promise<boolean>;
   /** Starts one poller per queue in use. */
   startPolling(): void;
+  /** A job of `queue` is due now (enqueued and committed): its poller fetches at once instead of at its next poll. */
+  wake(queue: string): void;
+  /** Every poller fetches at once (notices may have been missed). */
+  wakeAll(): void;
   /** Stops the pollers and gives running handlers `timeoutMs` to finish before abandoning them. */
   stop(timeoutMs: number): Promise<void>;
 };
@@ -243,7 +259,7 @@ export function createJobWorker(opts: {
         active += 1;
         void execute(queue, job).finally(() => {
           active -= 1;
-          signal.wake?.();
+          wakeUp(signal);
         });
       }
       if (!polling) break;
@@ -262,6 +278,13 @@ export function createJobWorker(opts: {
         signal.loop = poll(q, signal).catch((err: unknown) => logger?.error({ queue: q, err: err instanceof Error ? err.message : String(err) }, 'job poller stopped'));
         pollers.set(q, signal);
       }
+    },
+    wake(queue) {
+      const signal = pollers.get(queue as TJobQueueName);
+      if (signal) wakeUp(signal);
+    },
+    wakeAll() {
+      for (const signal of pollers.values()) wakeUp(signal);
     },
     async stop(timeoutMs) {
       polling = false;
