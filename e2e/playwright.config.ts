@@ -79,8 +79,9 @@ export default defineConfig({
       command: 'node e2e/support/start-server.mjs --no-build --demo-mail-world',
       cwd: root,
       url: `http://127.0.0.1:${OUTDATED_PORT}/api/v1/openapi.json`,
-      // Its sign-in page and a webhook call are used (version.spec, developer.spec): no prospect directory, and its job
-      // queues polled seldom (an idle server's polling costs CPU the suite needs on a 2-core machine).
+      // Its sign-in page and a webhook call are used (version.spec, developer.spec): no prospect directory seeded when it
+      // starts from scratch, and its job queues polled seldom (an idle server's polling costs CPU the suite needs on a
+      // 2-core machine).
       env: serverEnv(OUTDATED_PORT, { MIN_APP_VERSION: '99.0.0', APP_UPDATE_CODE: 'clear_storage_reload', PROSPECT_DEMO_DIRECTORY: 'false', JOB_POLL_INTERVAL_MS: '5000' }),
       timeout: 120_000,
       reuseExistingServer: false,
