@@ -76,8 +76,6 @@ export function startFormGuard(opts: TWidgetOptions) {
   /** Answers per field type and value: a value is checked (and charged) once per page. */
   const answers = new Map<string, Promise<TVerdict>>();
   let config: TConfig | null = null;
-  /** Until the settings are fetched (or refused), a form sent is held. */
-  let loading = true;
   let stopped = false;
   let observer: MutationObserver | null = null;
 
@@ -211,11 +209,10 @@ export function startFormGuard(opts: TWidgetOptions) {
     };
     if (!config) {
       // Sent before the guard has its settings (a quick visitor, or a bot that submits at once): held until the
-      // settings come, then checked; sent as it is if they never come (the guard fails open).
-      if (!loading) return;
+      // settings come, then checked; sent as it is if they never come (the guard fails open: it stops listening then).
       event.preventDefault();
       event.stopImmediatePropagation();
-      void ready.then(resend);
+      void ready.then(resend, resend);
       return;
     }
     const inputs = guardedFields(form);
@@ -238,11 +235,7 @@ export function startFormGuard(opts: TWidgetOptions) {
   /** Fetches the guard's settings, then watches the page's fields; a form sent meanwhile waits for it. */
   async function start() {
     doc.addEventListener('submit', onSubmit, true);
-    try {
-      config = await loadConfig();
-    } finally {
-      loading = false;
-    }
+    config = await loadConfig();
     // Refused, unreachable, or destroyed meanwhile: nothing to watch.
     if (!config || stopped) {
       doc.removeEventListener('submit', onSubmit, true);
@@ -259,6 +252,7 @@ export function startFormGuard(opts: TWidgetOptions) {
     opts.on_ready?.({ fields: [...fields] });
   }
 
+  /** The guard's settings; null when refused or unreachable (never rejects). */
   async function loadConfig(): Promise<TConfig | null> {
     let res: Response;
     try {
