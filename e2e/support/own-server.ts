@@ -33,7 +33,8 @@ export async function startOwnServer(port: number, env: Record<string, string>, 
       ...env,
     },
   });
-  for (let i = 0; i < 480; i += 1) {
+  // Waited for until it answers, or until it has exited (a start that failed is not waited out).
+  for (let i = 0; i < 480 && server.exitCode === null && server.signalCode === null; i += 1) {
     try {
       if ((await fetch(`${base}/api/v1/openapi.json`)).ok) return server;
     } catch {
@@ -41,6 +42,7 @@ export async function startOwnServer(port: number, env: Record<string, string>, 
     }
     await new Promise((r) => setTimeout(r, 500));
   }
+  const exited = server.exitCode ?? server.signalCode;
   server.kill('SIGTERM');
-  throw new Error(`the server on port ${port} did not start`);
+  throw new Error(`the server on port ${port} did not start${exited === null ? '' : ` (it exited with ${exited})`}`);
 }
